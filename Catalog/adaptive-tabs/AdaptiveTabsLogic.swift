@@ -1,0 +1,2 @@
+/// Placeholder until the block is written.
+public enum AdaptiveTabsLogic {}

@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// The blocks package: one executable, one library that holds everything testable,
+/// and thin system-library targets for the C libraries, each used by one Swift file.
+let package = Package(
+    name: "blocks",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "blocks", targets: ["blocks"]),
+        .library(name: "BlocksKit", targets: ["BlocksKit"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "blocks",
+            dependencies: ["BlocksKit"]
+        ),
+        .target(
+            name: "BlocksKit",
+            dependencies: ["BlocksCurl", "BlocksArchive", "BlocksCrypto"]
+        ),
+        .systemLibrary(
+            name: "BlocksCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .systemLibrary(
+            name: "BlocksArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+        ),
+        .systemLibrary(
+            name: "BlocksCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        // The blocks' pure logic files, compiled straight from Catalog/ so that the
+        // tested code is exactly the code users copy.
+        .target(
+            name: "CatalogLogic",
+            path: "Catalog",
+            sources: [
+                "picker-pages/PickerPagesLogic.swift",
+                "scrolling-strip/ScrollingStripLogic.swift",
+                "top-tabs/TopTabsLogic.swift",
+                "pager/PagerLogic.swift",
+                "adaptive-tabs/AdaptiveTabsLogic.swift",
+            ]
+        ),
+        .testTarget(
+            name: "BlocksKitTests",
+            dependencies: ["BlocksKit"]
+        ),
+        .testTarget(
+            name: "CatalogLogicTests",
+            dependencies: ["CatalogLogic"]
+        ),
+    ]
+)

@@ -1,0 +1,82 @@
+/// Parses a command line against a `CommandSpec`: `--flag`, `--option value`,
+/// `--option=value`, `-s value`, bundled short flags (`-qj`) and `--` to end options.
+public enum ArgumentParser {
+    public static func parse(_ arguments: [String], spec: CommandSpec) throws -> ParsedArguments {
+        var result = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        func option(long: String) -> OptionSpec? { spec.options.first { $0.long == long } }
+        func option(short: Character) -> OptionSpec? { spec.options.first { $0.short == short } }
+
+        func record(_ spec: OptionSpec, spelled: String, inlineValue: String?) throws {
+            if spec.isFlag {
+                if inlineValue != nil { throw UsageError.unexpectedValue(option: spelled) }
+                result.flags.insert(spec.long)
+                return
+            }
+            if let inlineValue {
+                result.values[spec.long, default: []].append(inlineValue)
+                return
+            }
+            index += 1
+            guard index < arguments.count, !looksLikeOption(arguments[index]) else {
+                throw UsageError.missingValue(option: spelled)
+            }
+            result.values[spec.long, default: []].append(arguments[index])
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                result.positionals.append(argument)
+            } else if argument == "--" {
+                optionsEnded = true
+            } else if argument.hasPrefix("--") {
+                let body = argument.dropFirst(2)
+                let name = String(body.prefix { $0 != "=" })
+                let inlineValue = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+                guard let found = option(long: name) else {
+                    let names = spec.options.map { "--" + $0.long }
+                    throw UsageError.unknownOption("--" + name, suggestion: EditDistance.closest(to: "--" + name, in: names))
+                }
+                try record(found, spelled: "--" + name, inlineValue: inlineValue)
+            } else {
+                // One or more short options: "-q", "-qj", "-C dir", "-Cdir".
+                let letters = Array(argument.dropFirst())
+                var position = 0
+                while position < letters.count {
+                    let letter = letters[position]
+                    guard let found = option(short: letter) else {
+                        throw UsageError.unknownOption("-\(letter)", suggestion: nil)
+                    }
+                    if found.isFlag {
+                        result.flags.insert(found.long)
+                        position += 1
+                        continue
+                    }
+                    let rest = String(letters[(position + 1)...])
+                    try record(found, spelled: "-\(letter)", inlineValue: rest.isEmpty ? nil : rest)
+                    break
+                }
+            }
+            index += 1
+        }
+        try checkPositionals(result.positionals, spec: spec)
+        return result
+    }
+
+    private static func looksLikeOption(_ text: String) -> Bool {
+        text.count > 1 && text.hasPrefix("-") && Double(text) == nil
+    }
+
+    private static func checkPositionals(_ positionals: [String], spec: CommandSpec) throws {
+        let required = spec.arguments.filter { !$0.isOptional }
+        if positionals.count < required.count {
+            throw UsageError.missingArgument(required[positionals.count].name)
+        }
+        let acceptsMany = spec.arguments.contains { $0.isVariadic }
+        if !acceptsMany && positionals.count > spec.arguments.count {
+            throw UsageError.unexpectedArgument(positionals[spec.arguments.count])
+        }
+    }
+}

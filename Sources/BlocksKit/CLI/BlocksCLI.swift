@@ -1,0 +1,138 @@
+import Foundation
+
+/// The entry point: parses global options, dispatches to a command or an external
+/// `blocks-NAME` plugin, and turns every error into one message and an exit code.
+public enum BlocksCLI {
+    public static let version = "0.1.0"
+
+    /// Every built-in command, in the order `--help` lists them.
+    nonisolated(unsafe) public static let commands: [any Command.Type] = [
+        ListCommand.self,
+    ]
+
+    /// Runs the process's command line and exits.
+    public static func main() -> Never {
+        setlocale(LC_ALL, "C.UTF-8")
+        var context = CommandContext(
+            standardOutput: FileDescriptorSink.standardOutput,
+            standardError: FileDescriptorSink.standardError,
+            environment: ProcessInfo.processInfo.environment,
+            workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            transport: CurlTransport.shared,
+            isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1,
+            readLine: { Swift.readLine() }
+        )
+        let code = run(Array(CommandLine.arguments.dropFirst()), context: &context)
+        exit(code)
+    }
+
+    /// Runs one command line in-process. Tests call this with their own context.
+    public static func run(_ arguments: [String], context: inout CommandContext) -> Int32 {
+        do {
+            return try dispatch(arguments, context: &context)
+        } catch {
+            return report(error, context: context)
+        }
+    }
+
+    /// The one place where errors become a message on stderr and an exit code.
+    static func report(_ error: Error, context: CommandContext) -> Int32 {
+        let style = context.errorStyle
+        let message: String
+        let code: Int32
+        switch error {
+        case let usage as UsageError:
+            message = usage.description
+            code = 64
+        case let described as CustomStringConvertible:
+            message = described.description
+            code = 1
+        default:
+            message = String(describing: error)
+            code = 1
+        }
+        context.standardError.write(style.apply(.red, "error: ") + message + "\n")
+        return code
+    }
+
+    static func dispatch(_ arguments: [String], context: inout CommandContext) throws -> Int32 {
+        // Global options may come before the command name.
+        var rest = arguments[...]
+        var leading: [String] = []
+        while let first = rest.first, first.hasPrefix("-") {
+            if first == "--version" {
+                context.print("blocks \(version)")
+                return 0
+            }
+            leading.append(first)
+            rest = rest.dropFirst()
+            let takesValue = GlobalOptions.specs.contains { spec in
+                !spec.isFlag && (first == "--" + spec.long || spec.short.map { first == "-\($0)" } == true)
+            }
+            if takesValue, let value = rest.first {
+                leading.append(value)
+                rest = rest.dropFirst()
+            }
+        }
+        let globalSpec = CommandSpec(name: "blocks", abstract: "", options: GlobalOptions.specs)
+        let globals = try ArgumentParser.parse(leading, spec: globalSpec)
+        guard let name = rest.first, name != "help" || rest.count > 1 else {
+            try applyGlobals(globals, to: &context)
+            context.print(HelpFormatter.rootHelp(commands: commands.map { $0.spec }, plugins: Plugins.discover(environment: context.environment)))
+            return 0
+        }
+        if globals.flag("help") && name != "help" {
+            try applyGlobals(globals, to: &context)
+            if let command = commands.first(where: { $0.spec.name == name }) {
+                context.print(HelpFormatter.help(for: command.spec))
+                return 0
+            }
+        }
+        let commandArguments = Array(rest.dropFirst())
+        if name == "help" {
+            let target = commandArguments[0]
+            guard let command = commands.first(where: { $0.spec.name == target }) else {
+                throw UsageError.unknownCommand(target, suggestion: EditDistance.closest(to: target, in: commands.map { $0.spec.name }))
+            }
+            context.print(HelpFormatter.help(for: command.spec))
+            return 0
+        }
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+            try applyGlobals(globals, to: &context)
+            if let plugin = Plugins.find(name, environment: context.environment) {
+                return try Plugins.run(plugin, arguments: commandArguments, context: context)
+            }
+            let names = commands.map { $0.spec.name } + Plugins.discover(environment: context.environment).map(\.name)
+            throw UsageError.unknownCommand(name, suggestion: EditDistance.closest(to: name, in: names))
+        }
+        var spec = command.spec
+        spec.options += GlobalOptions.specs
+        if commandArguments.contains("--help") || commandArguments.contains("-h") {
+            context.print(HelpFormatter.help(for: command.spec))
+            return 0
+        }
+        var parsed = try ArgumentParser.parse(commandArguments, spec: spec)
+        parsed.flags.formUnion(globals.flags)
+        for (key, values) in globals.values where parsed.values[key] == nil { parsed.values[key] = values }
+        try applyGlobals(parsed, to: &context)
+        return try command.run(parsed, context: context)
+    }
+
+    static func applyGlobals(_ parsed: ParsedArguments, to context: inout CommandContext) throws {
+        if let directory = parsed.value("directory") {
+            let url = context.resolve(directory)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw UsageError.invalidValue(option: "-C", value: directory, expected: "an existing folder")
+            }
+            context.workingDirectory = url
+        }
+        context.registry = parsed.value("registry") ?? context.environment["BLOCKS_REGISTRY"].flatMap { $0.isEmpty ? nil : $0 }
+        context.offline = parsed.flag("offline") || context.offline
+        context.json = parsed.flag("json") || context.json
+        context.quiet = parsed.flag("quiet") || context.quiet
+        context.color = Style.shouldColor(
+            isTerminal: context.standardOutput.isTerminal, environment: context.environment,
+            noColorFlag: parsed.flag("no-color"))
+    }
+}

@@ -1,0 +1,19 @@
+/// One subcommand. Commands are glue: they parse, call into the library, and print.
+public protocol Command {
+    static var spec: CommandSpec { get }
+    /// Returns the exit code. Errors thrown here are reported by `BlocksCLI` in one place.
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32
+}
+
+/// Options every command accepts, before or after its name.
+public enum GlobalOptions {
+    public static let specs: [OptionSpec] = [
+        OptionSpec("registry", value: "url-or-path", help: "The registry to use (default: $BLOCKS_REGISTRY, else the built-in catalog)."),
+        OptionSpec("offline", help: "Use only cached registry data; never touch the network."),
+        OptionSpec("json", help: "Print one JSON object, a stable contract for scripts."),
+        OptionSpec("no-color", help: "Never color output (also NO_COLOR)."),
+        OptionSpec("quiet", short: "q", help: "Print no progress or notes on stderr."),
+        OptionSpec("directory", short: "C", value: "dir", help: "Run as if started in <dir>."),
+        OptionSpec("help", short: "h", help: "Show help information."),
+    ]
+}

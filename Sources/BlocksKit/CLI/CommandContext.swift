@@ -1,0 +1,64 @@
+import Foundation
+
+/// Everything a command needs from the outside world, injected so tests can run
+/// commands in-process with their own streams, environment, folder and transport.
+public struct CommandContext: Sendable {
+    public var standardOutput: TextSink
+    public var standardError: TextSink
+    public var environment: [String: String]
+    /// The folder `-C` chose, or the process's working folder.
+    public var workingDirectory: URL
+    public var transport: HTTPTransport
+    /// True when a person can answer questions on standard input.
+    public var isInteractive: Bool
+    /// Reads one line of the user's answer; nil at end of input.
+    public var readLine: @Sendable () -> String?
+
+    // Global options.
+    public var registry: String?
+    public var offline = false
+    public var json = false
+    public var quiet = false
+    public var color = false
+
+    public init(
+        standardOutput: TextSink, standardError: TextSink, environment: [String: String],
+        workingDirectory: URL, transport: HTTPTransport, isInteractive: Bool = false,
+        readLine: @escaping @Sendable () -> String? = { nil }
+    ) {
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.transport = transport
+        self.isInteractive = isInteractive
+        self.readLine = readLine
+    }
+
+    /// The style for standard output: color only on a terminal and never with NO_COLOR.
+    public var style: Style { Style(enabled: color) }
+    public var errorStyle: Style { Style(enabled: color && standardError.isTerminal) }
+
+    public func print(_ line: String = "") { standardOutput.write(line + "\n") }
+    /// A diagnostic line on standard error, unless `--quiet`.
+    public func note(_ line: String) { if !quiet { standardError.write(line + "\n") } }
+    public func warn(_ line: String) {
+        standardError.write(errorStyle.apply(.yellow, "warning: ") + line + "\n")
+    }
+
+    /// A path given on the command line, resolved against `-C`.
+    public func resolve(_ path: String) -> URL {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
+        return workingDirectory.appendingPathComponent(expanded).standardizedFileURL
+    }
+
+    /// The cache folder: `$XDG_CACHE_HOME/blocks`, else `~/.cache/blocks`.
+    public var cacheDirectory: URL {
+        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("blocks")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/blocks")
+    }
+}

@@ -1,0 +1,81 @@
+/// The declared shape of a command: what `--help` prints and what the parser accepts.
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var abstract: String
+    public var discussion: String?
+    public var arguments: [ArgumentSpec]
+    public var options: [OptionSpec]
+    /// Extra lines for the USAGE section, when the generated one is not enough.
+    public var usage: [String]?
+
+    public init(
+        name: String, abstract: String, discussion: String? = nil,
+        arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], usage: [String]? = nil
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.usage = usage
+    }
+}
+
+/// A positional argument.
+public struct ArgumentSpec: Sendable {
+    public var name: String
+    public var help: String
+    public var isOptional: Bool
+    public var isVariadic: Bool
+
+    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
+        self.name = name
+        self.help = help
+        self.isOptional = optional
+        self.isVariadic = variadic
+    }
+}
+
+/// A `--long` option, with an optional `-s` short form. A nil `valueName` makes it a flag.
+public struct OptionSpec: Sendable {
+    public var long: String
+    public var short: Character?
+    public var valueName: String?
+    public var help: String
+
+    public init(_ long: String, short: Character? = nil, value: String? = nil, help: String) {
+        self.long = long
+        self.short = short
+        self.valueName = value
+        self.help = help
+    }
+
+    public var isFlag: Bool { valueName == nil }
+}
+
+/// What the parser found, looked up by long option name.
+public struct ParsedArguments: Sendable, Equatable {
+    public var flags: Set<String> = []
+    public var values: [String: [String]] = [:]
+    public var positionals: [String] = []
+
+    public init(flags: Set<String> = [], values: [String: [String]] = [:], positionals: [String] = []) {
+        self.flags = flags
+        self.values = values
+        self.positionals = positionals
+    }
+
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    /// The last value given for an option, so a later `--limit 3` wins over an earlier one.
+    public func value(_ name: String) -> String? { values[name]?.last }
+    public func allValues(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// An integer option, or a usage error that names it.
+    public func integer(_ name: String) throws -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), number >= 0 else {
+            throw UsageError.invalidValue(option: "--\(name)", value: text, expected: "a whole number")
+        }
+        return number
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// An external command: `blocks foo` runs `blocks-foo` from PATH, git- or cargo-style.
+public struct Plugin: Sendable, Equatable {
+    public var name: String
+    public var path: String
+}
+
+/// Finds and runs external command plugins.
+public enum Plugins {
+    static func searchPath(_ environment: [String: String]) -> [String] {
+        (environment["PATH"] ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+    }
+
+    /// Every `blocks-*` executable on PATH, first one wins, sorted by name.
+    public static func discover(environment: [String: String]) -> [Plugin] {
+        var found: [String: Plugin] = [:]
+        for folder in searchPath(environment) {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for file in names where file.hasPrefix("blocks-") {
+                let name = String(file.dropFirst("blocks-".count))
+                let path = folder + "/" + file
+                if found[name] == nil, !name.isEmpty, FileManager.default.isExecutableFile(atPath: path) {
+                    found[name] = Plugin(name: name, path: path)
+                }
+            }
+        }
+        return found.values.sorted { $0.name < $1.name }
+    }
+
+    public static func find(_ name: String, environment: [String: String]) -> Plugin? {
+        guard !name.contains("/") else { return nil }
+        for folder in searchPath(environment) {
+            let path = folder + "/blocks-" + name
+            if FileManager.default.isExecutableFile(atPath: path) { return Plugin(name: name, path: path) }
+        }
+        return nil
+    }
+
+    /// Runs the plugin with the remaining arguments, the registry and project root in
+    /// its environment, and the standard streams passed through. Returns its exit code.
+    public static func run(_ plugin: Plugin, arguments: [String], context: CommandContext) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: plugin.path)
+        process.arguments = arguments
+        var environment = context.environment
+        environment["BLOCKS_REGISTRY"] = context.registry ?? "embedded"
+        environment["BLOCKS_PROJECT_ROOT"] = ProjectLocator.projectRoot(from: context.workingDirectory).path
+        process.environment = environment
+        process.currentDirectoryURL = context.workingDirectory
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+}

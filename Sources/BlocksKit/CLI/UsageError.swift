@@ -1,0 +1,33 @@
+/// A mistake in how the command was called. Always exit code 64, with a suggestion where one fits.
+public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unknownCommand(String, suggestion: String?)
+    case unknownOption(String, suggestion: String?)
+    case missingValue(option: String)
+    case unexpectedValue(option: String)
+    case missingArgument(String)
+    case unexpectedArgument(String)
+    case invalidValue(option: String, value: String, expected: String)
+
+    public var description: String {
+        switch self {
+        case .unknownCommand(let name, let suggestion):
+            return "unknown command '\(name)'" + Self.didYouMean(suggestion) + "; see 'blocks --help'"
+        case .unknownOption(let name, let suggestion):
+            return "unknown option '\(name)'" + Self.didYouMean(suggestion)
+        case .missingValue(let option):
+            return "option '\(option)' needs a value"
+        case .unexpectedValue(let option):
+            return "flag '\(option)' does not take a value"
+        case .missingArgument(let name):
+            return "missing argument <\(name)>"
+        case .unexpectedArgument(let value):
+            return "unexpected argument '\(value)'"
+        case .invalidValue(let option, let value, let expected):
+            return "'\(value)' is not a valid value for '\(option)': expected \(expected)"
+        }
+    }
+
+    private static func didYouMean(_ suggestion: String?) -> String {
+        suggestion.map { "; did you mean '\($0)'?" } ?? ""
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// The metadata of one block, as written in `Catalog/<name>/block.json`.
+///
+/// It is the single description every other part reads: search ranks it, `info`
+/// prints it, `add` copies the files it lists, and `build` publishes it.
+public struct BlockManifest: Codable, Sendable, Equatable {
+    public var name: String
+    public var version: String
+    public var title: [String: String]
+    public var summary: [String: String]
+    public var category: String
+    public var platforms: [String: String]
+    public var level: String
+    public var origin: String
+    public var tags: [String: [String]]
+    public var api: [APIParameter]
+    public var files: [BlockFile]
+    public var authors: [String]
+    public var license: String
+    public var accessibility: [String: String]
+
+    public init(
+        name: String, version: String, title: [String: String], summary: [String: String],
+        category: String, platforms: [String: String], level: String, origin: String,
+        tags: [String: [String]], api: [APIParameter], files: [BlockFile], authors: [String],
+        license: String, accessibility: [String: String]
+    ) {
+        self.name = name
+        self.version = version
+        self.title = title
+        self.summary = summary
+        self.category = category
+        self.platforms = platforms
+        self.level = level
+        self.origin = origin
+        self.tags = tags
+        self.api = api
+        self.files = files
+        self.authors = authors
+        self.license = license
+        self.accessibility = accessibility
+    }
+
+    /// The English text, falling back to any language the manifest has.
+    public func localized(_ field: [String: String], language: String = "en") -> String {
+        field[language] ?? field["en"] ?? field.values.sorted().first ?? ""
+    }
+
+    public var englishTitle: String { localized(title) }
+    public var englishSummary: String { localized(summary) }
+}
+
+/// One public parameter of a block's component, shown in `blocks info`'s API table.
+public struct APIParameter: Codable, Sendable, Equatable {
+    public var name: String
+    public var type: String
+    public var `default`: String?
+    public var description: String
+
+    public init(name: String, type: String, default: String?, description: String) {
+        self.name = name
+        self.type = type
+        self.default = `default`
+        self.description = description
+    }
+}
+
+/// A file that belongs to a block, with the role that decides whether `add` writes it.
+public struct BlockFile: Codable, Sendable, Equatable {
+    public enum Role: String, Codable, Sendable, CaseIterable {
+        case component, logic, demo
+    }
+    public var path: String
+    public var role: Role
+
+    public init(path: String, role: Role) {
+        self.path = path
+        self.role = role
+    }
+}
+
+/// A block with the text of its files: what every registry source hands out.
+public struct BlockContent: Sendable, Equatable {
+    public var manifest: BlockManifest
+    /// Keyed by the path in `manifest.files`, without any license header.
+    public var files: [String: Data]
+
+    public init(manifest: BlockManifest, files: [String: Data]) {
+        self.manifest = manifest
+        self.files = files
+    }
+}

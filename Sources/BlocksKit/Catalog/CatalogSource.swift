@@ -1,0 +1,93 @@
+import Foundation
+
+/// A registry laid out like `Catalog/`: one folder per block with `block.json` and its
+/// Swift files. It serves both the catalog built into the binary and a maintainer's
+/// own folder given with `--registry DIR`.
+public struct CatalogSource: RegistrySource {
+    enum Storage: Sendable {
+        case embedded
+        case folder(URL)
+    }
+
+    let storage: Storage
+    public let location: String
+
+    /// The catalog compiled into the binary: a fresh install works with no setup.
+    public static let embedded = CatalogSource(storage: .embedded, location: "embedded")
+
+    public static func folder(_ url: URL) -> CatalogSource {
+        CatalogSource(storage: .folder(url), location: url.path)
+    }
+
+    /// True when the folder holds at least one `<name>/block.json`.
+    public static func looksLikeCatalog(_ url: URL) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return false }
+        return names.contains { FileManager.default.fileExists(atPath: url.appendingPathComponent($0).appendingPathComponent("block.json").path) }
+    }
+
+    /// The names of the block folders, sorted.
+    public func blockNames() throws -> [String] {
+        switch storage {
+        case .embedded:
+            return EmbeddedFiles.catalog.keys.filter { $0.hasSuffix("/block.json") }
+                .map { String($0.dropLast("/block.json".count)) }.sorted()
+        case .folder(let url):
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+            } catch {
+                throw RegistryError.unreadable(location: location, reason: "the folder cannot be listed")
+            }
+            return names.filter { !$0.hasPrefix(".") }.sorted().filter {
+                FileManager.default.fileExists(atPath: url.appendingPathComponent($0).appendingPathComponent("block.json").path)
+            }
+        }
+    }
+
+    /// The bytes of a file, by its path relative to the catalog root.
+    public func file(_ relativePath: String) -> Data? {
+        switch storage {
+        case .embedded:
+            return EmbeddedFiles.catalog[relativePath].map { Data($0.utf8) }
+        case .folder(let url):
+            return FileManager.default.contents(atPath: url.appendingPathComponent(relativePath).path)
+        }
+    }
+
+    public func manifests() throws -> [BlockManifest] {
+        let decoder = JSONDecoder()
+        return try blockNames().map { name in
+            let path = "\(name)/block.json"
+            guard let data = file(path) else { throw RegistryError.missingFile(block: name, path: "block.json") }
+            do {
+                return try decoder.decode(BlockManifest.self, from: data)
+            } catch {
+                throw CatalogError.invalidManifest(file: displayPath(path), problems: ManifestValidator.problems(in: data).map(\.description))
+            }
+        }
+    }
+
+    public func contents(of names: [String]) throws -> [BlockContent] {
+        let all = try manifests()
+        return try names.map { name in
+            guard let manifest = all.first(where: { $0.name == name }) else {
+                throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: all.map(\.name)))
+            }
+            var files: [String: Data] = [:]
+            for entry in manifest.files {
+                guard let data = file("\(name)/\(entry.path)") else {
+                    throw RegistryError.missingFile(block: name, path: entry.path)
+                }
+                files[entry.path] = data
+            }
+            return BlockContent(manifest: manifest, files: files)
+        }
+    }
+
+    func displayPath(_ relative: String) -> String {
+        switch storage {
+        case .embedded: return "Catalog/" + relative
+        case .folder(let url): return url.appendingPathComponent(relative).path
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Everything that can go wrong in a transfer, each saying what to try next.
+public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The server answered with an error status.
+    case status(url: String, code: Int)
+    /// The transfer failed below HTTP: DNS, connect, reset, timeout, truncation.
+    case transport(url: String, reason: String)
+    /// The body was larger than the cap.
+    case tooLarge(url: String, limit: Int64)
+    /// The bytes did not hash to the SHA-256 the registry promised.
+    case checksumMismatch(url: String, expected: String, actual: String)
+    /// A redirect that would downgrade https to http, or leave http(s) altogether.
+    case insecureRedirect(url: String)
+    /// `--offline` was given and the cache has no copy.
+    case offline(url: String)
+    /// The file could not be written.
+    case file(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .status(let url, let code):
+            let hint: String
+            switch code {
+            case 401, 403: hint = "check BLOCKS_TOKEN"
+            case 404: hint = "check the registry URL and that the registry was built"
+            case 429: hint = "the server is rate limiting; try again later"
+            case 500...599: hint = "the server failed; try again later"
+            default: hint = "check the registry URL"
+            }
+            return "GET \(url) failed with HTTP \(code); \(hint)"
+        case .transport(let url, let reason):
+            return "GET \(url) failed: \(reason); check the network or use --offline"
+        case .tooLarge(let url, let limit):
+            return "GET \(url) was refused: the body is larger than \(limit) bytes"
+        case .checksumMismatch(let url, let expected, let actual):
+            return "GET \(url) gave bytes with SHA-256 \(actual), but the registry lists \(expected); nothing was written"
+        case .insecureRedirect(let url):
+            return "GET \(url) was refused: it redirects from https to an insecure scheme"
+        case .offline(let url):
+            return "\(url) is not in the cache and --offline forbids the network; run once online first"
+        case .file(let path, let reason):
+            return "could not write \(path): \(reason)"
+        }
+    }
+}

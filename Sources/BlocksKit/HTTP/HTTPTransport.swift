@@ -1,0 +1,71 @@
+import Foundation
+
+/// One GET request. Every transfer the tool makes is described by one of these.
+public struct HTTPRequest: Sendable, Equatable {
+    public var url: String
+    /// Sent as `If-None-Match`, so an unchanged index costs a 304 and no body.
+    public var ifNoneMatch: String?
+    /// A body larger than this fails the request instead of filling the disk.
+    public var maxBodyBytes: Int64
+
+    public init(url: String, ifNoneMatch: String? = nil, maxBodyBytes: Int64 = 256 * 1024 * 1024) {
+        self.url = url
+        self.ifNoneMatch = ifNoneMatch
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+/// What came back. For downloads to a file, `body` is empty and the bytes are on disk.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var etag: String?
+    public var body: Data
+
+    public init(status: Int, etag: String? = nil, body: Data = Data()) {
+        self.status = status
+        self.etag = etag
+        self.body = body
+    }
+
+    public var isNotModified: Bool { status == 304 }
+}
+
+/// One file to download, and where its bytes go.
+public struct HTTPDownload: Sendable, Equatable {
+    public var request: HTTPRequest
+    /// The final file. The transport writes to `destination.part` and renames on success.
+    public var destination: URL
+    /// When set, the transport checks the bytes and fails without renaming on a mismatch.
+    public var expectedSHA256: String?
+
+    public init(request: HTTPRequest, destination: URL, expectedSHA256: String? = nil) {
+        self.request = request
+        self.destination = destination
+        self.expectedSHA256 = expectedSHA256
+    }
+}
+
+/// Progress of a group of downloads, for a progress bar.
+public struct TransferProgress: Sendable, Equatable {
+    public var filesDone: Int
+    public var filesTotal: Int
+    public var bytesDone: Int64
+
+    public init(filesDone: Int, filesTotal: Int, bytesDone: Int64) {
+        self.filesDone = filesDone
+        self.filesTotal = filesTotal
+        self.bytesDone = bytesDone
+    }
+}
+
+/// How the tool talks HTTP. The real one is libcurl; tests may inject another to
+/// produce faults a real server cannot.
+public protocol HTTPTransport: Sendable {
+    /// A small body held in memory, such as `index.json`. Retries transient failures.
+    func get(_ request: HTTPRequest) throws -> HTTPResponse
+    /// Many files at once, at most `maxParallel` in flight. One result per download, in order.
+    func download(
+        _ downloads: [HTTPDownload], maxParallel: Int,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) -> [Result<HTTPResponse, HTTPError>]
+}

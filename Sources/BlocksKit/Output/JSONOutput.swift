@@ -1,0 +1,83 @@
+import Foundation
+
+/// A JSON value, so commands can assemble `--json` output without ad-hoc types.
+public indirect enum JSONValue: Codable, Sendable, Equatable {
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case null
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int.self) { self = .int(value) }
+        else if let value = try? container.decode(Double.self) { self = .double(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// Any Encodable value, as JSON.
+    public init<Value: Encodable>(encoding value: Value) throws {
+        let data = try JSONEncoder().encode(value)
+        self = try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+}
+
+/// The one way commands print `--json`: a single object with sorted keys, so output is
+/// stable across runs and diffs cleanly.
+public enum JSONOutput {
+    public static func encode(_ object: [String: JSONValue]) throws -> String {
+        try encodeValue(JSONValue.object(object))
+    }
+
+    public static func encodeValue<Value: Encodable>(_ value: Value) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// How a block appears in `list`, `search` and `info` output.
+public enum BlockSummary {
+    /// The JSON every command uses for one block. `title` and `summary` are English
+    /// strings; `localized` has every language.
+    public static func json(_ manifest: BlockManifest) -> JSONValue {
+        .object([
+            "name": .string(manifest.name),
+            "version": .string(manifest.version),
+            "title": .string(manifest.englishTitle),
+            "summary": .string(manifest.englishSummary),
+            "localized": .object([
+                "title": .object(manifest.title.mapValues { .string($0) }),
+                "summary": .object(manifest.summary.mapValues { .string($0) }),
+            ]),
+            "category": .string(manifest.category),
+            "platforms": .object(manifest.platforms.mapValues { .string($0) }),
+            "level": .string(manifest.level),
+            "tags": .object(manifest.tags.mapValues { .array($0.map { .string($0) }) }),
+        ])
+    }
+
+    /// "iOS 18.0+", several joined by commas.
+    public static func platformText(_ manifest: BlockManifest) -> String {
+        manifest.platforms.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)+" }.joined(separator: ", ")
+    }
+}

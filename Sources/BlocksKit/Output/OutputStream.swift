@@ -1,0 +1,63 @@
+import Foundation
+
+/// Where a command writes. Injected so tests can run commands in-process and read
+/// exactly what a user would have seen.
+public protocol TextSink: AnyObject, Sendable {
+    func write(_ text: String)
+    /// True when the sink is an interactive terminal, which turns on color and progress.
+    var isTerminal: Bool { get }
+}
+
+/// A sink over a file descriptor such as standard output or standard error.
+public final class FileDescriptorSink: TextSink, @unchecked Sendable {
+    private let descriptor: Int32
+    public let isTerminal: Bool
+    private let lock = NSLock()
+
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+        self.isTerminal = isatty(descriptor) == 1
+    }
+
+    public func write(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    public static let standardOutput = FileDescriptorSink(descriptor: STDOUT_FILENO)
+    public static let standardError = FileDescriptorSink(descriptor: STDERR_FILENO)
+}
+
+/// A sink that keeps everything written, for tests.
+public final class BufferSink: TextSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage = ""
+    public let isTerminal: Bool
+
+    public init(isTerminal: Bool = false) {
+        self.isTerminal = isTerminal
+    }
+
+    public func write(_ text: String) {
+        lock.lock()
+        storage += text
+        lock.unlock()
+    }
+
+    public var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Where blocks come from. Each kind of registry is a plugin behind this protocol,
+/// chosen from `--registry` by `RegistrySources.open`.
+public protocol RegistrySource: Sendable {
+    /// How the lock file and messages name this registry, e.g. `embedded` or a URL.
+    var location: String { get }
+    /// Every block's manifest, sorted by name.
+    func manifests() throws -> [BlockManifest]
+    /// The manifests and file contents of the named blocks, in the same order.
+    /// Remote sources fetch them in parallel.
+    func contents(of names: [String]) throws -> [BlockContent]
+}
+
+/// Problems with a registry or its contents.
+public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unknownBlock(String, suggestions: [String])
+    case unreadable(location: String, reason: String)
+    case invalidIndex(location: String, reason: String)
+    case missingFile(block: String, path: String)
+    case publishedVersionChanged(block: String, version: String)
+
+    public var description: String {
+        switch self {
+        case .unknownBlock(let name, let suggestions):
+            let hint = suggestions.isEmpty
+                ? "run 'blocks list' to see every block"
+                : "did you mean " + suggestions.map { "'\($0)'" }.joined(separator: ", ") + "?"
+            return "no block named '\(name)'; \(hint)"
+        case .unreadable(let location, let reason):
+            return "cannot read registry \(location): \(reason)"
+        case .invalidIndex(let location, let reason):
+            return "registry \(location) has a broken index: \(reason)"
+        case .missingFile(let block, let path):
+            return "block '\(block)' lists \(path), but the registry does not have it"
+        case .publishedVersionChanged(let block, let version):
+            return "\(block) \(version) is already published with different content; bump its version in block.json"
+        }
+    }
+}
+
+extension RegistrySource {
+    /// The manifest of one block, or an error with the nearest names.
+    public func manifest(named name: String) throws -> BlockManifest {
+        let all = try manifests()
+        if let found = all.first(where: { $0.name == name }) { return found }
+        throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: all.map(\.name)))
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Picks the registry plugin for a `--registry` value: the embedded catalog by default,
+/// a catalog folder, a built registry folder, `file://`, `http(s)://`, or an archive file.
+public enum RegistrySources {
+    public static func open(_ location: String?, context: CommandContext) throws -> RegistrySource {
+        guard let location, !location.isEmpty, location != "embedded" else { return CatalogSource.embedded }
+        if location.hasPrefix("http://") || location.hasPrefix("https://") {
+            return HTTPRegistrySource(baseURL: location, context: context)
+        }
+        let path = location.hasPrefix("file://") ? String(location.dropFirst("file://".count)) : location
+        let url = context.resolve(path)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            throw RegistryError.unreadable(location: location, reason: "no such file or folder")
+        }
+        if !isFolder.boolValue {
+            if ArchiveFormat.forFile(url.path) != nil { return try ArchiveFileSource(url: url) }
+            throw RegistryError.unreadable(location: location, reason: "a registry is a folder, a URL, or a .tar.gz/.zip archive")
+        }
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("index.json").path) {
+            return FolderRegistrySource(root: url)
+        }
+        if CatalogSource.looksLikeCatalog(url) { return CatalogSource.folder(url) }
+        throw RegistryError.unreadable(location: location, reason: "the folder has neither index.json nor <name>/block.json folders")
+    }
+}

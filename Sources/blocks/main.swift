@@ -1,0 +1,2 @@
+import BlocksKit
+BlocksCLI.main()
