@@ -7,7 +7,8 @@ public enum BlocksCLI {
 
     /// Every built-in command, in the order `--help` lists them.
     nonisolated(unsafe) public static let commands: [any Command.Type] = [
-        ListCommand.self,
+        SearchCommand.self, ListCommand.self, InfoCommand.self,
+        LintCommand.self,
     ]
 
     /// Runs the process's command line and exits.

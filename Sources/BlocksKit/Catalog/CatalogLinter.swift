@@ -1,0 +1,109 @@
+import Foundation
+
+/// Checks a whole catalog folder: every manifest, the files it lists, Swift files it
+/// forgot to list, and that every Swift file parses. It reports every problem it finds.
+public struct CatalogLinter {
+    public let root: URL
+    /// The Swift compiler used for `swiftc -parse`, or nil to skip that check.
+    public let swiftCompiler: URL?
+
+    public init(root: URL, swiftCompiler: URL?) {
+        self.root = root
+        self.swiftCompiler = swiftCompiler
+    }
+
+    /// `swiftc` from `SWIFTC`, then PATH.
+    public static func findSwiftCompiler(environment: [String: String]) -> URL? {
+        if let explicit = environment["SWIFTC"], FileManager.default.isExecutableFile(atPath: explicit) {
+            return URL(fileURLWithPath: explicit)
+        }
+        for folder in (environment["PATH"] ?? "").split(separator: ":") {
+            let path = "\(folder)/swiftc"
+            if FileManager.default.isExecutableFile(atPath: path) { return URL(fileURLWithPath: path) }
+        }
+        return nil
+    }
+
+    public struct Report: Sendable {
+        public var blockCount: Int
+        public var problems: [LintProblem]
+        public var parseChecked: Bool
+    }
+
+    public func run() throws -> Report {
+        let fileManager = FileManager.default
+        guard let entries = try? fileManager.contentsOfDirectory(atPath: root.path) else {
+            throw CatalogError.notACatalog(path: root.path)
+        }
+        var problems: [LintProblem] = []
+        var blockCount = 0
+        var swiftFiles: [String] = []
+        for folderName in entries.sorted() where !folderName.hasPrefix(".") {
+            let folder = root.appendingPathComponent(folderName)
+            var isFolder: ObjCBool = false
+            guard fileManager.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
+            blockCount += 1
+            let manifestFile = folder.appendingPathComponent("block.json")
+            let shownManifest = relative(manifestFile)
+            guard let data = fileManager.contents(atPath: manifestFile.path) else {
+                problems.append(LintProblem(file: shownManifest, field: "", message: "missing block.json"))
+                continue
+            }
+            problems += ManifestValidator.problems(in: data, file: shownManifest, folderName: folderName)
+            let listed = Self.listedFiles(in: data)
+            for path in listed where !fileManager.fileExists(atPath: folder.appendingPathComponent(path).path) {
+                problems.append(LintProblem(file: shownManifest, field: "files", message: "lists \(path), which does not exist"))
+            }
+            let present = Self.swiftFiles(under: folder)
+            for path in present where !listed.contains(path) {
+                problems.append(LintProblem(file: relative(folder.appendingPathComponent(path)), field: "files", message: "is not listed in block.json"))
+            }
+            swiftFiles += present.map { folder.appendingPathComponent($0).path }
+        }
+        if blockCount == 0 { throw CatalogError.notACatalog(path: root.path) }
+        if let swiftCompiler, !swiftFiles.isEmpty {
+            problems += try parseProblems(swiftFiles, compiler: swiftCompiler)
+        }
+        return Report(blockCount: blockCount, problems: problems, parseChecked: swiftCompiler != nil)
+    }
+
+    func relative(_ url: URL) -> String {
+        let base = root.standardizedFileURL.path
+        let path = url.standardizedFileURL.path
+        let name = root.lastPathComponent
+        return path.hasPrefix(base + "/") ? name + "/" + path.dropFirst(base.count + 1) : path
+    }
+
+    static func listedFiles(in data: Data) -> [String] {
+        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let files = root["files"] as? [[String: Any]] else { return [] }
+        return files.compactMap { $0["path"] as? String }
+    }
+
+    static func swiftFiles(under folder: URL) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
+    }
+
+    /// Runs `swiftc -parse` once per file, so one broken file names itself.
+    func parseProblems(_ files: [String], compiler: URL) throws -> [LintProblem] {
+        var problems: [LintProblem] = []
+        for file in files {
+            let process = Process()
+            process.executableURL = compiler
+            process.arguments = ["-parse", file]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let output = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            if process.terminationStatus != 0 {
+                let firstError = String(decoding: output, as: UTF8.self).split(separator: "\n")
+                    .first { $0.contains("error:") }.map(String.init) ?? "swiftc -parse failed"
+                problems.append(LintProblem(file: relative(URL(fileURLWithPath: file)), field: "", message: "does not parse: \(firstError)"))
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// `blocks info NAME`: everything about one block, and its code with `--source`.
+public enum InfoCommand: Command {
+    public static let spec = CommandSpec(
+        name: "info",
+        abstract: "Show a block's metadata, platforms, tags, API and files.",
+        arguments: [ArgumentSpec("name", help: "The block's name, e.g. scrolling-strip.")],
+        options: [OptionSpec("source", help: "Also print the code of every file.")])
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let name = arguments.positionals[0]
+        let source = try RegistrySources.open(context.registry, context: context)
+        let manifest = try source.manifest(named: name)
+        let showSource = arguments.flag("source")
+        let files = showSource ? try source.contents(of: [name])[0].files : [:]
+
+        if context.json {
+            guard case .object(var object) = BlockSummary.json(manifest) else { return 1 }
+            object["origin"] = .string(manifest.origin)
+            object["license"] = .string(manifest.license)
+            object["authors"] = .array(manifest.authors.map { .string($0) })
+            object["accessibility"] = .object(manifest.accessibility.mapValues { .string($0) })
+            object["api"] = try JSONValue(encoding: manifest.api)
+            object["files"] = .array(manifest.files.map { file in
+                var entry: [String: JSONValue] = ["path": .string(file.path), "role": .string(file.role.rawValue)]
+                if let data = files[file.path] { entry["source"] = .string(String(decoding: data, as: UTF8.self)) }
+                return .object(entry)
+            })
+            object["registry"] = .string(source.location)
+            context.print(try JSONOutput.encode(object))
+            return 0
+        }
+
+        let style = context.style
+        context.print(style.apply(.bold, manifest.englishTitle) + "  " + style.apply(.dim, "\(manifest.name) \(manifest.version)"))
+        context.print(manifest.englishSummary)
+        if let spanish = manifest.title["es"], let spanishSummary = manifest.summary["es"] {
+            context.print(style.apply(.dim, "es: \(spanish) — \(spanishSummary)"))
+        }
+        context.print()
+        let details = [
+            ["Platforms", BlockSummary.platformText(manifest)],
+            ["Level", manifest.level],
+            ["Category", manifest.category],
+            ["Origin", manifest.origin],
+            ["License", "\(manifest.license), \(manifest.authors.joined(separator: ", "))"],
+        ] + manifest.tags.sorted { $0.key < $1.key }.map { ["Tags (\($0.key))", $0.value.joined(separator: ", ")] }
+        for line in Table.render(details, style: style, columnColors: [.bold, nil]) { context.print(line) }
+
+        context.print()
+        context.print(style.apply(.bold, "API"))
+        let apiRows = [["Parameter", "Type", "Default", "Description"]]
+            + manifest.api.map { [$0.name, $0.type, $0.default ?? "—", $0.description] }
+        for line in Table.render(apiRows, style: style, columnColors: [.cyan, nil, .dim, nil]) { context.print("  " + line) }
+
+        context.print()
+        context.print(style.apply(.bold, "Accessibility"))
+        for (key, value) in manifest.accessibility.sorted(by: { $0.key < $1.key }) { context.print("  \(key): \(value)") }
+
+        context.print()
+        context.print(style.apply(.bold, "Files"))
+        for line in Table.render(manifest.files.map { [$0.path, $0.role.rawValue] }, style: style, columnColors: [nil, .dim]) {
+            context.print("  " + line)
+        }
+        if showSource {
+            for file in manifest.files {
+                context.print()
+                context.print(style.apply(.bold, "// ─── \(file.path) ───"))
+                context.standardOutput.write(String(decoding: files[file.path] ?? Data(), as: UTF8.self))
+            }
+        }
+        return 0
+    }
+}

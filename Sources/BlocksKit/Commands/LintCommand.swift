@@ -1,0 +1,34 @@
+import Foundation
+
+/// `blocks lint [DIR]`: validates a catalog before it is published.
+public enum LintCommand: Command {
+    public static let spec = CommandSpec(
+        name: "lint",
+        abstract: "Validate a catalog: manifests, listed files, and that every Swift file parses.",
+        arguments: [ArgumentSpec("dir", help: "The catalog folder (default: ./Catalog).", optional: true)],
+        options: [OptionSpec("no-parse", help: "Skip the swiftc -parse check.")])
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let root = context.resolve(arguments.positionals.first ?? "Catalog")
+        let compiler = arguments.flag("no-parse") ? nil : CatalogLinter.findSwiftCompiler(environment: context.environment)
+        if compiler == nil && !arguments.flag("no-parse") {
+            context.warn("swiftc not found on PATH (or SWIFTC); Swift files were not parsed")
+        }
+        let report = try CatalogLinter(root: root, swiftCompiler: compiler).run()
+        if context.json {
+            context.print(try JSONOutput.encode([
+                "catalog": .string(root.path),
+                "blocks": .int(report.blockCount),
+                "parsed": .bool(report.parseChecked),
+                "problems": try JSONValue(encoding: report.problems),
+            ]))
+        } else {
+            for problem in report.problems { context.print(context.style.apply(.red, "✗ ") + problem.description) }
+            if report.problems.isEmpty {
+                context.print(context.style.apply(.green, "✓ ") + "\(report.blockCount) block\(report.blockCount == 1 ? "" : "s") OK")
+            }
+        }
+        if !report.problems.isEmpty { throw CatalogError.lintFailed(problemCount: report.problems.count) }
+        return 0
+    }
+}

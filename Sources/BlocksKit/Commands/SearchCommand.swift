@@ -1,0 +1,62 @@
+import Foundation
+
+/// `blocks search`: ranked search over every language of the registry's metadata.
+public enum SearchCommand: Command {
+    public static let spec = CommandSpec(
+        name: "search",
+        abstract: "Search blocks by name, title, tags, summary and API, in English and Spanish.",
+        discussion: "Case and accents are ignored and small typos are forgiven: 'pestanas' finds 'pestañas'.",
+        arguments: [ArgumentSpec("query", help: "Words to look for; every word must match.", optional: true, variadic: true)],
+        options: [
+            OptionSpec("platform", value: "platform", help: "Only blocks that run there, e.g. ios18, 'iOS 18', ios18.0."),
+            OptionSpec("level", value: "level", help: "beginner, intermediate or advanced."),
+            OptionSpec("category", value: "category", help: "Only blocks of this category, e.g. tabs."),
+            OptionSpec("tag", value: "tag", help: "Only blocks with this tag, in any language."),
+            OptionSpec("limit", value: "n", help: "Show at most <n> results."),
+        ])
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let query = arguments.positionals.joined(separator: " ")
+        var filters = SearchEngine.Filters(level: arguments.value("level"), category: arguments.value("category"), tag: arguments.value("tag"))
+        if let platform = arguments.value("platform") {
+            guard let parsed = PlatformFilter(platform) else {
+                throw UsageError.invalidValue(option: "--platform", value: platform, expected: "a platform and version such as ios18 or 'macOS 15'")
+            }
+            filters.platform = parsed
+        }
+        if let level = filters.level, !ManifestValidator.levels.contains(level.lowercased()) {
+            throw UsageError.invalidValue(option: "--level", value: level, expected: ManifestValidator.levels.joined(separator: ", "))
+        }
+        let limit = try arguments.integer("limit")
+        let source = try RegistrySources.open(context.registry, context: context)
+        let engine = SearchEngine(manifests: try source.manifests())
+        let outcome = engine.search(query, filters: filters, limit: limit)
+        let suggestions = outcome.hits.isEmpty && !query.isEmpty ? engine.suggestions(for: query) : []
+
+        if context.json {
+            context.print(try JSONOutput.encode([
+                "query": .string(query),
+                "partial": .bool(outcome.isPartial),
+                "results": .array(outcome.hits.map { hit in
+                    guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
+                    object["score"] = .int(Int(hit.score.rounded()))
+                    return .object(object)
+                }),
+                "suggestions": .array(suggestions.map { .string($0) }),
+            ]))
+            return 0
+        }
+        if outcome.hits.isEmpty {
+            var line = query.isEmpty ? "No blocks match these filters." : "No blocks match '\(query)'."
+            if !suggestions.isEmpty { line += " Did you mean: " + suggestions.joined(separator: ", ") + "?" }
+            context.print(line)
+            return 0
+        }
+        if outcome.isPartial {
+            context.note("No block matches every word of '\(query)'; showing the closest matches.")
+        }
+        let rows = outcome.hits.map { [$0.manifest.name, BlockSummary.platformText($0.manifest), $0.manifest.level, $0.manifest.englishTitle] }
+        for line in Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil]) { context.print(line) }
+        return 0
+    }
+}
