@@ -1,13 +1,15 @@
-/// Levenshtein distance, used for typo-tolerant search and for "did you mean".
+/// Edit distance, used for typo-tolerant search and for "did you mean".
 public enum EditDistance {
-    /// The number of single-character insertions, deletions and substitutions
-    /// that turn one string into the other. Stops early once `limit` is exceeded.
+    /// The number of single-character insertions, deletions, substitutions and swaps of
+    /// neighbours ("pagre" → "pager") that turn one string into the other (optimal string
+    /// alignment). Stops early once `limit` is exceeded.
     public static func distance(_ a: String, _ b: String, limit: Int = .max) -> Int {
         let left = Array(a.unicodeScalars)
         let right = Array(b.unicodeScalars)
         if left.isEmpty { return right.count }
         if right.isEmpty { return left.count }
         if abs(left.count - right.count) > limit { return limit + 1 }
+        var beforePrevious = [Int](repeating: 0, count: right.count + 1)
         var previous = Array(0...right.count)
         var current = [Int](repeating: 0, count: right.count + 1)
         for i in 1...left.count {
@@ -16,10 +18,13 @@ public enum EditDistance {
             for j in 1...right.count {
                 let cost = left[i - 1] == right[j - 1] ? 0 : 1
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, left[i - 1] == right[j - 2], left[i - 2] == right[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
                 rowMinimum = min(rowMinimum, current[j])
             }
             if rowMinimum > limit { return limit + 1 }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[right.count]
     }

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import BlocksKit
+
+@Suite struct LintTests {
+    func problems(_ mutate: (inout [String: Any]) -> Void, folder: String = "tabs-demo") -> [LintProblem] {
+        var object = try! JSONSerialization.jsonObject(with: Data(sampleManifestJSON(name: "tabs-demo").utf8)) as! [String: Any]
+        mutate(&object)
+        let data = try! JSONSerialization.data(withJSONObject: object)
+        return ManifestValidator.problems(in: data, file: "Catalog/\(folder)/block.json", folderName: folder)
+    }
+
+    @Test func aValidManifestHasNoProblems() {
+        #expect(problems { _ in }.isEmpty)
+    }
+
+    @Test func eachProblemNamesTheFileAndTheField() {
+        let cases: [(String, (inout [String: Any]) -> Void)] = [
+            ("summary", { $0["summary"] = nil }),
+            ("version", { $0["version"] = "1.0" }),
+            ("name", { $0["name"] = "Tabs_Demo" }),
+            ("title.es", { $0["title"] = ["en": "Only English"] }),
+            ("tags.es", { $0["tags"] = ["en": ["tabs"]] }),
+            ("platforms.Android", { $0["platforms"] = ["Android": "14"] }),
+            ("level", { $0["level"] = "expert" }),
+            ("files[0].role", { $0["files"] = [["path": "Sample.swift", "role": "test"]] }),
+            ("license", { $0["license"] = "GPL" }),
+            ("accessibility.reduceMotion", { $0["accessibility"] = ["voiceOver": "x", "dynamicType": "y"] }),
+        ]
+        for (field, mutate) in cases {
+            let found = problems(mutate)
+            #expect(!found.isEmpty && found.allSatisfy { $0.field == field }, "\(field): \(found)")
+            #expect(found.first?.description.hasPrefix("Catalog/tabs-demo/block.json: \(field):") == true)
+        }
+    }
+
+    @Test func nameMustMatchItsFolder() {
+        let found = problems({ _ in }, folder: "other")
+        #expect(found.map(\.field) == ["name"])
+        #expect(found.first?.message.contains("differs from its folder") == true)
+    }
+
+    @Test func brokenJSONIsOneClearProblem() {
+        let found = ManifestValidator.problems(in: Data("{ nope".utf8), file: "x/block.json")
+        #expect(found == [LintProblem(file: "x/block.json", field: "", message: "not a JSON object")])
+    }
+
+    @Test func lintReportsMissingUnlistedAndUnparsableFiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try writeBlock(in: folder, name: "good")
+        try writeBlock(in: folder, name: "bad",
+                       manifest: sampleManifestJSON(name: "bad", version: "one", files: [("Sample.swift", "component"), ("Gone.swift", "logic")]),
+                       files: ["Sample.swift": "struct Sample {\n", "Extra.swift": "let x = 1\n"])
+        let result = runBlocks(["lint", "Catalog"], in: folder.url, environment: ["PATH": "/opt/swift/usr/bin:/usr/bin:/bin"])
+        #expect(result.code == 1)
+        #expect(result.out.contains("Catalog/bad/block.json: version:"))
+        #expect(result.out.contains("Catalog/bad/block.json: files: lists Gone.swift, which does not exist"))
+        #expect(result.out.contains("Catalog/bad/Extra.swift: files: is not listed in block.json"))
+        #expect(result.out.contains("Catalog/bad/Sample.swift: does not parse"))
+        #expect(!result.out.contains("Catalog/good"))
+        #expect(result.err.contains("lint found 4 problems"))
+
+        let json = runBlocks(["lint", "Catalog", "--json", "--no-parse"], in: folder.url)
+        let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+        #expect((object?["problems"] as? [Any])?.count == 3)
+        #expect(object?["blocks"] as? Int == 2)
+    }
+
+    @Test func lintOfTheRealCatalogPasses() {
+        let result = runBlocks(["lint", "Catalog"], environment: ["PATH": "/opt/swift/usr/bin:/usr/bin:/bin"])
+        #expect(result.code == 0, "\(result.out)\(result.err)")
+        #expect(result.out.contains("5 blocks OK"))
+    }
+}

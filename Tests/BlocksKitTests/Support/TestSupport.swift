@@ -1,0 +1,119 @@
+import Foundation
+@testable import BlocksKit
+
+/// A fresh folder under the system temp folder, removed by `cleanUp`.
+struct TemporaryFolder {
+    let url: URL
+
+    init(_ label: String = "blocks") throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ relative: String) -> URL { url.appendingPathComponent(relative) }
+
+    func write(_ relative: String, _ text: String) throws {
+        let file = path(relative)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+    }
+
+    func read(_ relative: String) -> String? {
+        FileManager.default.contents(atPath: path(relative).path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// The repository root, found from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A context whose streams are buffers, for running commands in-process.
+func makeContext(
+    directory: URL, environment: [String: String] = [:], terminal: Bool = false,
+    transport: HTTPTransport = CurlTransport.shared
+) -> (CommandContext, BufferSink, BufferSink) {
+    let output = BufferSink(isTerminal: terminal)
+    let errors = BufferSink(isTerminal: terminal)
+    var environment = environment
+    if environment["PATH"] == nil { environment["PATH"] = "/usr/bin:/bin" }
+    let context = CommandContext(
+        standardOutput: output, standardError: errors, environment: environment,
+        workingDirectory: directory, transport: transport)
+    return (context, output, errors)
+}
+
+/// Runs a command line in-process and returns the exit code, stdout and stderr.
+func runBlocks(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:], terminal: Bool = false) -> (code: Int32, out: String, err: String) {
+    var (context, output, errors) = makeContext(directory: directory, environment: environment, terminal: terminal)
+    let code = BlocksCLI.run(arguments, context: &context)
+    return (code, output.text, errors.text)
+}
+
+/// A manifest with sensible defaults, for tests that need a block of their own.
+func sampleManifestJSON(
+    name: String, version: String = "1.0.0", titleEnglish: String = "Sample", titleSpanish: String = "Muestra",
+    tagsEnglish: [String] = ["tabs"], tagsSpanish: [String] = ["pestañas"], platforms: [String: String] = ["iOS": "18.0"],
+    level: String = "beginner", files: [(String, String)] = [("Sample.swift", "component")]
+) -> String {
+    let object: [String: Any] = [
+        "name": name, "version": version,
+        "title": ["en": titleEnglish, "es": titleSpanish],
+        "summary": ["en": "A sample block.", "es": "Un bloque de muestra."],
+        "category": "tabs", "platforms": platforms, "level": level, "origin": "Original work",
+        "tags": ["en": tagsEnglish, "es": tagsSpanish],
+        "api": [["name": "selection", "type": "Binding<String>", "default": NSNull(), "description": "The selected tab."]],
+        "files": files.map { ["path": $0.0, "role": $0.1] },
+        "authors": ["Test Author"], "license": "MIT",
+        "accessibility": ["voiceOver": "Buttons.", "dynamicType": "Scales.", "reduceMotion": "Jumps."],
+    ]
+    let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// Writes a catalog block folder with its manifest and files.
+func writeBlock(in folder: TemporaryFolder, catalog: String = "Catalog", name: String, manifest: String? = nil, files: [String: String] = ["Sample.swift": "struct Sample {}\n"]) throws {
+    try folder.write("\(catalog)/\(name)/block.json", manifest ?? sampleManifestJSON(name: name))
+    for (path, text) in files { try folder.write("\(catalog)/\(name)/\(path)", text) }
+}
+
+/// The built `blocks` binary, which `swift test` builds alongside the tests.
+var blocksBinary: URL {
+    let candidates = [".build/debug/blocks", ".build/x86_64-unknown-linux-gnu/debug/blocks", ".build/aarch64-unknown-linux-gnu/debug/blocks"]
+    for candidate in candidates {
+        let url = repositoryRoot.appendingPathComponent(candidate)
+        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return repositoryRoot.appendingPathComponent(candidates[0])
+}
+
+/// Runs the real binary and collects its output. stdin is /dev/null, as in CI.
+func runBinary(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String]? = nil) throws -> (code: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = blocksBinary
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    var env = environment ?? ProcessInfo.processInfo.environment
+    env["BLOCKS_REGISTRY"] = env["BLOCKS_REGISTRY"] ?? ""
+    process.environment = env
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes fully before waiting, so a large output cannot block the child.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errorBytes = Data()
+    group.enter()
+    DispatchQueue.global().async {
+        errorBytes = errors.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outBytes = output.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outBytes, as: UTF8.self), String(decoding: errorBytes, as: UTF8.self))
+}
