@@ -1,0 +1,46 @@
+import Foundation
+
+/// `blocks build`: publishes a catalog as a static registry any HTTP server can host.
+public enum BuildCommand: Command {
+    public static let spec = CommandSpec(
+        name: "build",
+        abstract: "Write a static registry: index.json, per-block metadata and reproducible archives.",
+        discussion: "Serve the output folder with nginx, a CDN or any static host. Set SOURCE_DATE_EPOCH to fix the copyright year.",
+        options: [
+            OptionSpec("catalog", value: "dir", help: "The catalog to publish (default: ./Catalog, else the built-in catalog)."),
+            OptionSpec("out", short: "o", value: "dir", help: "The folder to write the registry into."),
+        ])
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        guard let out = arguments.value("out") else { throw UsageError.missingValue(option: "--out") }
+        let source: CatalogSource
+        if let catalog = arguments.value("catalog") {
+            let url = context.resolve(catalog)
+            guard CatalogSource.looksLikeCatalog(url) else { throw CatalogError.notACatalog(path: url.path) }
+            source = .folder(url)
+        } else if CatalogSource.looksLikeCatalog(context.resolve("Catalog")) {
+            source = .folder(context.resolve("Catalog"))
+        } else {
+            source = .embedded
+        }
+        let names = try source.blockNames()
+        let blocks = try source.contents(of: names)
+        let output = context.resolve(out)
+        let builder = RegistryBuilder(output: output, packager: BlockPackager(year: BlockPackager.year(environment: context.environment)))
+        let started = Date()
+        let report = try builder.build(blocks)
+        let seconds = Date().timeIntervalSince(started)
+        if context.json {
+            context.print(try JSONOutput.encode([
+                "output": .string(output.path),
+                "catalog": .string(source.location),
+                "written": .array(report.written.map { .string($0) }),
+                "unchanged": .array(report.unchanged.map { .string($0) }),
+                "seconds": .double((seconds * 1000).rounded() / 1000),
+            ]))
+        } else {
+            context.print("Built \(blocks.count) block\(blocks.count == 1 ? "" : "s") into \(output.path): \(report.written.count) written, \(report.unchanged.count) unchanged.")
+        }
+        return 0
+    }
+}

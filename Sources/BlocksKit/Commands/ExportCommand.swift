@@ -1,0 +1,44 @@
+import Foundation
+
+/// `blocks export`: one archive of chosen blocks, to hand to someone or add offline.
+public enum ExportCommand: Command {
+    public static let spec = CommandSpec(
+        name: "export",
+        abstract: "Write one archive of the chosen blocks, with headers, a LICENSE and a checksummed manifest.",
+        arguments: [ArgumentSpec("names", help: "The blocks to export.", variadic: true)],
+        options: [
+            OptionSpec("format", value: "format", help: "tar.gz or zip (default: from the file name)."),
+            OptionSpec("output", short: "o", value: "file", help: "The archive to write."),
+        ])
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        guard let output = arguments.value("output") else { throw UsageError.missingValue(option: "-o") }
+        let format: ArchiveFormat
+        if let name = arguments.value("format") {
+            guard let chosen = ArchiveFormat(rawValue: name) else {
+                throw UsageError.invalidValue(option: "--format", value: name, expected: "tar.gz or zip")
+            }
+            format = chosen
+        } else if let guessed = ArchiveFormat.forFile(output) {
+            format = guessed
+        } else {
+            throw UsageError.invalidValue(option: "-o", value: output, expected: "a name ending in .tar.gz or .zip, or --format")
+        }
+        let source = try RegistrySources.open(context.registry, context: context)
+        let names = Array(Set(arguments.positionals)).sorted()
+        let blocks = try source.contents(of: names)
+        let url = context.resolve(output)
+        let exporter = BlockExporter(packager: BlockPackager(year: BlockPackager.year(environment: context.environment)))
+        let entries = try exporter.entries(for: blocks, folder: BlockExporter.folderName(for: url))
+        try Archives.write(entries, format: format, to: url)
+        if context.json {
+            context.print(try JSONOutput.encode([
+                "output": .string(url.path), "format": .string(format.rawValue),
+                "blocks": .array(names.map { .string($0) }), "sha256": .string(try SHA256.hex(fileAt: url)),
+            ]))
+        } else {
+            context.print("Exported \(names.joined(separator: ", ")) to \(url.path)")
+        }
+        return 0
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// A registry inside one archive: an export (`blocks export`, one folder per block) or a
+/// single block's registry archive (`block.json` at the top). `blocks add ./tabs.zip`
+/// and `--registry tabs.tar.gz` read through it.
+public struct ArchiveFileSource: RegistrySource {
+    public let url: URL
+    let blocks: [BlockContent]
+
+    public var location: String { url.path }
+
+    /// Reads and validates the whole archive up front: it is small, and a hostile one is
+    /// refused before anything else happens.
+    public init(url: URL) throws {
+        self.url = url
+        let extracted = try Archives.read(url)
+        let decoder = JSONDecoder()
+        func block(at prefix: String) throws -> BlockContent {
+            guard let data = extracted.files[prefix + "block.json"] else {
+                throw RegistryError.invalidIndex(location: url.path, reason: "\(prefix)block.json is missing")
+            }
+            let manifest: BlockManifest
+            do {
+                manifest = try decoder.decode(BlockManifest.self, from: data)
+            } catch {
+                let problems = ManifestValidator.problems(in: data, file: prefix + "block.json").map(\.description)
+                throw CatalogError.invalidManifest(file: "\(url.lastPathComponent): \(prefix)block.json", problems: problems)
+            }
+            var files: [String: Data] = [:]
+            for file in manifest.files {
+                guard let content = extracted.files[prefix + file.path] else {
+                    throw RegistryError.missingFile(block: manifest.name, path: file.path)
+                }
+                files[file.path] = content
+            }
+            return BlockContent(manifest: manifest, files: files)
+        }
+        if extracted.files["block.json"] != nil {
+            blocks = [try block(at: "")]
+        } else {
+            let prefixes = extracted.files.keys
+                .filter { $0.hasSuffix("/block.json") && $0.split(separator: "/").count == 2 }
+                .map { String($0.dropLast("block.json".count)) }
+                .sorted()
+            guard !prefixes.isEmpty else {
+                throw RegistryError.invalidIndex(location: url.path, reason: "the archive holds no block.json")
+            }
+            blocks = try prefixes.map(block(at:))
+        }
+    }
+
+    public func manifests() throws -> [BlockManifest] {
+        blocks.map(\.manifest).sorted { $0.name < $1.name }
+    }
+
+    public func contents(of names: [String]) throws -> [BlockContent] {
+        try names.map { name in
+            guard let found = blocks.first(where: { $0.manifest.name == name }) else {
+                throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: blocks.map(\.manifest.name)))
+            }
+            return found
+        }
+    }
+
+    /// Downloads an archive URL into the cache, checked against `sha256`, and opens it.
+    public static func download(_ remote: String, sha256: String?, context: CommandContext) throws -> ArchiveFileSource {
+        guard let sha256 else {
+            throw RegistryError.unreadable(location: remote, reason: "an archive from a URL needs --sha256 <hex> so its bytes can be checked")
+        }
+        let cache = RegistryCache(root: context.cacheDirectory)
+        let files = try cache.fetchArchives(
+            [(url: remote, archive: RegistryArchive(path: remote, sha256: sha256.lowercased(), size: 64 * 1024 * 1024))],
+            transport: context.transport, offline: context.offline)
+        return try ArchiveFileSource(url: files[0])
+    }
+}

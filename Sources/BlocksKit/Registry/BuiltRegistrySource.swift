@@ -1,0 +1,120 @@
+import Foundation
+
+/// A registry made by `blocks build` (or a mirror of one), read from a folder or over
+/// HTTP(S). Both read `index.json` first; blocks come from the per-block archives, which
+/// are checked against the index's SHA-256 before anything is extracted.
+public struct BuiltRegistrySource: RegistrySource {
+    /// Where the registry's files are.
+    public enum Root: Sendable {
+        case folder(URL)
+        case remote(String)
+    }
+
+    public let root: Root
+    let context: CommandContext
+    /// The index, read once per command.
+    private let indexCache = IndexMemo()
+
+    public init(root: Root, context: CommandContext) {
+        self.root = root
+        self.context = context
+    }
+
+    public var location: String {
+        switch root {
+        case .folder(let url): return url.path
+        case .remote(let base): return base
+        }
+    }
+
+    var cache: RegistryCache { RegistryCache(root: context.cacheDirectory) }
+
+    /// The index, from disk, or over HTTP with a conditional GET and the cache behind it.
+    public func index() throws -> RegistryIndex {
+        if let index = indexCache.value { return index }
+        let index: RegistryIndex
+        switch root {
+        case .folder(let url):
+            let file = url.appendingPathComponent("index.json")
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw RegistryError.unreadable(location: location, reason: "index.json cannot be read")
+            }
+            index = try RegistryIndex.decode(data, location: file.path)
+        case .remote(let base):
+            let url = Self.join(base, "index.json")
+            let data = try cache.fetchIndex(url: url, transport: context.transport, offline: context.offline)
+            index = try RegistryIndex.decode(data, location: url)
+        }
+        indexCache.value = index
+        return index
+    }
+
+    public func manifests() throws -> [BlockManifest] {
+        try index().blocks.map(\.manifest)
+    }
+
+    public func contents(of names: [String]) throws -> [BlockContent] {
+        let index = try index()
+        let entries = try names.map { name -> RegistryEntry in
+            guard let entry = index.entry(named: name) else {
+                throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: index.blocks.map(\.manifest.name)))
+            }
+            return entry
+        }
+        let archives = try entries.map { entry -> RegistryArchive in
+            guard let archive = entry.preferredArchive else {
+                throw RegistryError.invalidIndex(location: location, reason: "\(entry.manifest.name) lists no archive")
+            }
+            return archive
+        }
+        let files: [URL]
+        switch root {
+        case .folder(let url):
+            files = archives.map { url.appendingPathComponent($0.path) }
+            for (file, archive) in zip(files, archives) {
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    throw RegistryError.unreadable(location: location, reason: "\(archive.path) is missing")
+                }
+                let actual = try SHA256.hex(fileAt: file)
+                guard actual == archive.sha256 else {
+                    throw HTTPError.checksumMismatch(url: file.path, expected: archive.sha256, actual: actual)
+                }
+            }
+        case .remote(let base):
+            files = try cache.fetchArchives(
+                archives.map { (url: Self.join(base, $0.path), archive: $0) },
+                transport: context.transport, offline: context.offline)
+        }
+        return try zip(entries, files).map { entry, file in
+            try Self.blockContent(from: file, entry: entry)
+        }
+    }
+
+    /// Reads a verified archive into the block's files, keyed by the manifest's paths.
+    static func blockContent(from file: URL, entry: RegistryEntry) throws -> BlockContent {
+        let extracted = try Archives.read(file)
+        var files: [String: Data] = [:]
+        for listed in entry.manifest.files {
+            guard let data = extracted.files[listed.path] else {
+                throw RegistryError.missingFile(block: entry.manifest.name, path: listed.path)
+            }
+            files[listed.path] = data
+        }
+        return BlockContent(manifest: entry.manifest, files: files)
+    }
+
+    static func join(_ base: String, _ path: String) -> String {
+        (base.hasSuffix("/") ? base : base + "/") + path
+    }
+}
+
+/// Remembers a value for the life of one source, across `manifests()` and `contents(of:)`.
+final class IndexMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: RegistryIndex?
+
+    var value: RegistryIndex? {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The download cache under `$XDG_CACHE_HOME/blocks`: indexes with their ETags, keyed by
+/// URL, and archives keyed by SHA-256, so a verified archive is never fetched twice.
+public struct RegistryCache: Sendable {
+    public let root: URL
+
+    public init(root: URL) { self.root = root }
+
+    func indexFile(for url: String) -> URL {
+        root.appendingPathComponent("index").appendingPathComponent(SHA256.hex(url) + ".json")
+    }
+
+    func archiveFile(sha256: String, path: String) -> URL {
+        let format = ArchiveFormat.forFile(path) ?? .tarGzip
+        return root.appendingPathComponent("archives").appendingPathComponent("\(sha256).\(format.fileExtension)")
+    }
+
+    /// The index at `url`: a conditional GET when a cached copy has an ETag, the cached
+    /// copy on 304 or with `--offline`.
+    public func fetchIndex(url: String, transport: HTTPTransport, offline: Bool) throws -> Data {
+        let file = indexFile(for: url)
+        let etagFile = file.appendingPathExtension("etag")
+        let cached = FileManager.default.contents(atPath: file.path)
+        if offline {
+            guard let cached else { throw HTTPError.offline(url: url) }
+            return cached
+        }
+        let etag = cached == nil ? nil : (try? String(contentsOf: etagFile, encoding: .utf8))
+        let response = try transport.get(HTTPRequest(url: url, ifNoneMatch: etag, maxBodyBytes: 64 * 1024 * 1024))
+        if response.isNotModified, let cached { return cached }
+        guard response.status == 200 else { throw HTTPError.status(url: url, code: response.status) }
+        // The cache is a convenience: failing to write it must not fail the command.
+        try? AtomicFile.write(response.body, to: file)
+        if let newTag = response.etag {
+            try? AtomicFile.write(Data(newTag.utf8), to: etagFile)
+        } else {
+            try? FileManager.default.removeItem(at: etagFile)
+        }
+        return response.body
+    }
+
+    /// Each archive's file in the cache, downloading the missing ones in parallel. A
+    /// cached file is re-hashed before use; one that does not match is dropped.
+    public func fetchArchives(_ wanted: [(url: String, archive: RegistryArchive)], transport: HTTPTransport, offline: Bool) throws -> [URL] {
+        var downloads: [HTTPDownload] = []
+        let files = wanted.map { archiveFile(sha256: $0.archive.sha256, path: $0.archive.path) }
+        for (item, file) in zip(wanted, files) {
+            if FileManager.default.fileExists(atPath: file.path) {
+                if (try? SHA256.hex(fileAt: file)) == item.archive.sha256 { continue }
+                try? FileManager.default.removeItem(at: file)
+            }
+            if offline { throw HTTPError.offline(url: item.url) }
+            let limit = max(item.archive.size, 0) + 1024
+            downloads.append(HTTPDownload(
+                request: HTTPRequest(url: item.url, maxBodyBytes: limit), destination: file, expectedSHA256: item.archive.sha256))
+        }
+        if !downloads.isEmpty {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("archives"), withIntermediateDirectories: true)
+            let results = transport.download(downloads, maxParallel: 8, progress: nil)
+            for result in results {
+                if case .failure(let error) = result { throw error }
+            }
+        }
+        return files
+    }
+}

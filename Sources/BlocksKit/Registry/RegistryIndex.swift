@@ -1,0 +1,115 @@
+import Foundation
+
+/// `index.json` at a registry's root: every block's newest version with its archives.
+/// Schema: `Schemas/index.schema.json`. Everything a search needs is in here, so a
+/// remote registry costs one request before any archive is fetched.
+public struct RegistryIndex: Codable, Sendable, Equatable {
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    public var blocks: [RegistryEntry]
+
+    public init(blocks: [RegistryEntry]) {
+        self.schemaVersion = Self.currentSchemaVersion
+        self.blocks = blocks.sorted { $0.manifest.name < $1.manifest.name }
+    }
+
+    public func entry(named name: String) -> RegistryEntry? { blocks.first { $0.manifest.name == name } }
+
+    /// Decodes and checks an index, naming the problem when it is broken.
+    public static func decode(_ data: Data, location: String) throws -> RegistryIndex {
+        let index: RegistryIndex
+        do {
+            index = try JSONDecoder().decode(RegistryIndex.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw RegistryError.invalidIndex(location: location, reason: "missing \(Self.path(context.codingPath + [key]))")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw RegistryError.invalidIndex(location: location, reason: "wrong type at \(Self.path(context.codingPath))")
+        } catch {
+            throw RegistryError.invalidIndex(location: location, reason: "not valid JSON")
+        }
+        guard index.schemaVersion == currentSchemaVersion else {
+            throw RegistryError.invalidIndex(location: location, reason: "schemaVersion \(index.schemaVersion) is not supported; upgrade blocks")
+        }
+        for entry in index.blocks {
+            for archive in entry.archives.values where !RegistryArchive.isSafeRelativePath(archive.path) {
+                throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")
+            }
+        }
+        return index
+    }
+
+    static func path(_ keys: [CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+    }
+
+    /// The bytes written to disk: sorted keys and a final newline, so rebuilds diff cleanly.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+}
+
+/// One block in the index: its manifest plus where its archives are.
+public struct RegistryEntry: Codable, Sendable, Equatable {
+    public var manifest: BlockManifest
+    /// The per-block metadata file, relative to the registry root.
+    public var metadata: String
+    /// A hash of the block's source (manifest and files before headers), so a rebuild can
+    /// tell an unchanged block from a changed one without comparing archive bytes.
+    public var sourceSHA256: String
+    /// Keyed by format: `tar.gz` and `zip`.
+    public var archives: [String: RegistryArchive]
+
+    public init(manifest: BlockManifest, metadata: String, sourceSHA256: String, archives: [String: RegistryArchive]) {
+        self.manifest = manifest
+        self.metadata = metadata
+        self.sourceSHA256 = sourceSHA256
+        self.archives = archives
+    }
+
+    enum ExtraKeys: String, CodingKey { case metadata, sourceSHA256, archives }
+
+    public init(from decoder: Decoder) throws {
+        manifest = try BlockManifest(from: decoder)
+        let container = try decoder.container(keyedBy: ExtraKeys.self)
+        metadata = try container.decode(String.self, forKey: .metadata)
+        sourceSHA256 = try container.decode(String.self, forKey: .sourceSHA256)
+        archives = try container.decode([String: RegistryArchive].self, forKey: .archives)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try manifest.encode(to: encoder)
+        var container = encoder.container(keyedBy: ExtraKeys.self)
+        try container.encode(metadata, forKey: .metadata)
+        try container.encode(sourceSHA256, forKey: .sourceSHA256)
+        try container.encode(archives, forKey: .archives)
+    }
+
+    /// The preferred archive: tar.gz, else whatever there is.
+    public var preferredArchive: RegistryArchive? {
+        archives[ArchiveFormat.tarGzip.rawValue] ?? archives.values.sorted { $0.path < $1.path }.first
+    }
+}
+
+/// One published archive: immutable once written.
+public struct RegistryArchive: Codable, Sendable, Equatable {
+    public var path: String
+    public var sha256: String
+    public var size: Int64
+
+    public init(path: String, sha256: String, size: Int64) {
+        self.path = path
+        self.sha256 = sha256
+        self.size = size
+    }
+
+    /// Paths in an index must stay inside the registry: relative, no `..`, no backslashes.
+    static func isSafeRelativePath(_ path: String) -> Bool {
+        !path.isEmpty && !path.hasPrefix("/") && !path.contains("\\") && !path.contains(":")
+            && !path.split(separator: "/").contains { $0 == ".." || $0 == "." }
+    }
+
+    var format: ArchiveFormat? { ArchiveFormat.forFile(path) }
+}
