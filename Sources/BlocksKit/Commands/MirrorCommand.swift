@@ -1,0 +1,68 @@
+import Foundation
+
+/// `blocks mirror`: an offline copy of a registry for closed networks.
+public enum MirrorCommand: Command {
+    public static let spec = CommandSpec(
+        name: "mirror",
+        abstract: "Make or refresh an offline mirror of a registry, or verify one.",
+        discussion: "Parallel, incremental, resumable and atomic: the mirror is a consistent registry at every moment.",
+        arguments: [
+            ArgumentSpec("source", help: "An http(s) registry URL or a registry folder.", optional: true),
+            ArgumentSpec("dest", help: "The mirror folder.", optional: true),
+        ],
+        options: [
+            OptionSpec("jobs", short: "j", value: "n", help: "Downloads in flight at once (default: 8)."),
+            OptionSpec("prune", help: "Delete archives the upstream index no longer lists."),
+            OptionSpec("verify", value: "dest", help: "Re-hash every archive in <dest> and report damage."),
+        ],
+        usage: ["blocks mirror <source> <dest> [--jobs <n>] [--prune]", "blocks mirror --verify <dest>"])
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        if let verify = arguments.value("verify") {
+            guard arguments.positionals.isEmpty else { throw UsageError.unexpectedArgument(arguments.positionals[0]) }
+            let destination = context.resolve(verify)
+            let (checked, problems) = try Mirror.verify(destination: destination)
+            if context.json {
+                context.print(try JSONOutput.encode([
+                    "checked": .int(checked), "problems": .array(problems.map { .string($0) }), "ok": .bool(problems.isEmpty),
+                ]))
+            } else if problems.isEmpty {
+                context.print("\(checked) archives verified in \(destination.path)")
+            }
+            if !problems.isEmpty { throw MirrorError.verifyFailed(problems: problems) }
+            return 0
+        }
+        guard arguments.positionals.count == 2 else {
+            throw UsageError.missingArgument(arguments.positionals.isEmpty ? "source" : "dest")
+        }
+        let jobs = try arguments.integer("jobs") ?? 8
+        guard (1...64).contains(jobs) else { throw UsageError.invalidValue(option: "--jobs", value: String(jobs), expected: "1 to 64") }
+        let destination = context.resolve(arguments.positionals[1])
+        var mirror = try Mirror.make(source: arguments.positionals[0], destination: destination, context: context)
+        mirror.jobs = jobs
+        mirror.prune = arguments.flag("prune")
+        let bar = ProgressBar(sink: context.standardError, label: "mirror")
+        if !context.quiet && !context.json { mirror.progress = { bar.update($0) } }
+        let started = Date()
+        let summary: Mirror.Summary
+        do {
+            summary = try mirror.sync()
+            bar.finish()
+        } catch {
+            bar.finish()
+            throw error
+        }
+        let seconds = Date().timeIntervalSince(started)
+        if context.json {
+            context.print(try JSONOutput.encode([
+                "fetched": .int(summary.fetched), "skipped": .int(summary.skipped), "pruned": .int(summary.pruned),
+                "bytes": .int(Int(summary.bytes)), "seconds": .double((seconds * 1000).rounded() / 1000),
+                "upToDate": .bool(summary.upToDate),
+            ]))
+        } else if !context.quiet {
+            let what = summary.upToDate ? "up to date" : "\(summary.fetched) fetched (\(ProgressBar.formatBytes(summary.bytes))), \(summary.skipped) already present, \(summary.pruned) pruned"
+            context.print("Mirror \(destination.path): \(what) in \(String(format: "%.2f", seconds)) s")
+        }
+        return 0
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+/// Makes and keeps an offline copy of a registry.
+///
+/// The destination is a consistent registry at every instant: archives arrive through
+/// `.part` files checked against their SHA-256 and renamed into place, and the new
+/// `index.json` is renamed in last, so it only ever names archives that are present and
+/// verified. A killed run leaves the previous snapshot, and the next run finishes the job.
+public struct Mirror {
+    public struct Summary: Sendable, Equatable {
+        public var fetched = 0
+        public var skipped = 0
+        public var pruned = 0
+        public var bytes: Int64 = 0
+        /// True when the upstream index was unchanged (a 304) and nothing needed repair.
+        public var upToDate = false
+    }
+
+    let upstream: MirrorUpstream
+    public let destination: URL
+    public var jobs = 8
+    public var prune = false
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+
+    init(upstream: MirrorUpstream, destination: URL) {
+        self.upstream = upstream
+        self.destination = destination
+    }
+
+    /// The upstream for a SOURCE argument: an http(s) URL or a registry folder.
+    public static func make(source: String, destination: URL, context: CommandContext) throws -> Mirror {
+        if source.hasPrefix("http://") || source.hasPrefix("https://") {
+            return Mirror(upstream: HTTPMirrorUpstream(base: source, transport: context.transport), destination: destination)
+        }
+        let folder = context.resolve(source.hasPrefix("file://") ? String(source.dropFirst("file://".count)) : source)
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.json").path) else {
+            throw MirrorError.unreadableSource(source)
+        }
+        return Mirror(upstream: FolderMirrorUpstream(root: folder), destination: destination)
+    }
+
+    var indexFile: URL { destination.appendingPathComponent("index.json") }
+
+    public func sync() throws -> Summary {
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+        let lock = try MirrorLock(destination: destination)
+        defer { withExtendedLifetime(lock) {} }
+        removeLeftoverParts()
+        var state = MirrorState.load(from: destination)
+        let haveIndex = FileManager.default.fileExists(atPath: indexFile.path)
+        var summary = Summary()
+
+        guard let fetched = try upstream.fetchIndex(ifNoneMatch: haveIndex ? state.etag : nil) else {
+            // Unchanged upstream: one conditional request, plus a stat per archive to catch damage.
+            let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, in: destination) }
+            if damaged.isEmpty {
+                summary.upToDate = true
+                summary.skipped = state.records.count
+                return summary
+            }
+            let wanted = damaged.map { (path: $0.key, sha256: $0.value.sha256) }.sorted { $0.path < $1.path }
+            try download(wanted, state: &state, summary: &summary)
+            summary.skipped = state.records.count - summary.fetched
+            try state.save(to: destination)
+            return summary
+        }
+
+        let index = try RegistryIndex.decode(fetched.data, location: upstream.url(for: "index.json"))
+        var wanted: [(path: String, sha256: String)] = []
+        for entry in index.blocks {
+            for archive in entry.archives.values.sorted(by: { $0.path < $1.path }) {
+                if state.isIntact(archive.path, sha256: archive.sha256, in: destination) {
+                    summary.skipped += 1
+                } else if let actual = try? SHA256.hex(fileAt: destination.appendingPathComponent(archive.path)), actual == archive.sha256 {
+                    state.record(archive.path, sha256: archive.sha256, in: destination)
+                    summary.skipped += 1
+                } else {
+                    wanted.append((archive.path, archive.sha256))
+                }
+            }
+        }
+        try download(wanted, state: &state, summary: &summary)
+        try writeMetadata(index)
+        // The index goes in last: from now on it names only verified archives.
+        try AtomicFile.write(fetched.data, to: indexFile)
+        let referenced = Set(index.blocks.flatMap { $0.archives.values.map(\.path) })
+        state.records = state.records.filter { referenced.contains($0.key) }
+        state.etag = fetched.etag
+        if prune { summary.pruned = pruneUnreferenced(index, referenced: referenced) }
+        try state.save(to: destination)
+        return summary
+    }
+
+    /// Fetches archives through `.part` files. On any failure the index is not touched.
+    func download(_ wanted: [(path: String, sha256: String)], state: inout MirrorState, summary: inout Summary) throws {
+        guard !wanted.isEmpty else { return }
+        let downloads = wanted.map { item in
+            HTTPDownload(
+                request: HTTPRequest(url: upstream.url(for: item.path), maxBodyBytes: 256 * 1024 * 1024),
+                destination: destination.appendingPathComponent(item.path), expectedSHA256: item.sha256)
+        }
+        try FileManager.default.createDirectory(at: destination.appendingPathComponent("archives"), withIntermediateDirectories: true)
+        let results = upstream.fetch(downloads, jobs: jobs, progress: progress)
+        var failures: [String] = []
+        for (item, result) in zip(wanted, results) {
+            switch result {
+            case .success:
+                state.record(item.path, sha256: item.sha256, in: destination)
+                summary.fetched += 1
+                summary.bytes += state.records[item.path]?.size ?? 0
+            case .failure(let error):
+                failures.append("\(item.path): \(error.description)")
+            }
+        }
+        if !failures.isEmpty {
+            // Keep what was verified so a retry does not fetch it again.
+            try? state.save(to: destination)
+            throw MirrorError.fetchFailed(failures: failures)
+        }
+    }
+
+    /// Per-block metadata, written from the index (the same bytes `blocks build` writes).
+    func writeMetadata(_ index: RegistryIndex) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        for entry in index.blocks where RegistryArchive.isSafeRelativePath(entry.metadata) {
+            let data = try encoder.encode(entry) + Data("\n".utf8)
+            let url = destination.appendingPathComponent(entry.metadata)
+            if FileManager.default.contents(atPath: url.path) != data { try AtomicFile.write(data, to: url) }
+        }
+    }
+
+    /// Removes archives and metadata the index no longer lists. Returns how many archives went.
+    func pruneUnreferenced(_ index: RegistryIndex, referenced: Set<String>) -> Int {
+        var removed = 0
+        let archives = destination.appendingPathComponent("archives")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: archives.path)) ?? [] {
+            let path = "archives/\(name)"
+            guard !referenced.contains(path), ArchiveFormat.forFile(name) != nil else { continue }
+            if (try? FileManager.default.removeItem(at: archives.appendingPathComponent(name))) != nil { removed += 1 }
+        }
+        let metadata = Set(index.blocks.map(\.metadata))
+        let blocks = destination.appendingPathComponent("blocks")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: blocks.path)) ?? [] where !metadata.contains("blocks/\(name)") {
+            try? FileManager.default.removeItem(at: blocks.appendingPathComponent(name))
+        }
+        return removed
+    }
+
+    /// `.part` files are only ever in flight under the lock, so any found now are from a killed run.
+    func removeLeftoverParts() {
+        let archives = destination.appendingPathComponent("archives")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: archives.path)) ?? [] where name.hasSuffix(".part") {
+            try? FileManager.default.removeItem(at: archives.appendingPathComponent(name))
+        }
+    }
+
+    /// Re-hashes every archive the index names. Bad ones are marked damaged, so the next
+    /// sync fetches them again even when the upstream index is unchanged.
+    public static func verify(destination: URL) throws -> (checked: Int, problems: [String]) {
+        let lock = try MirrorLock(destination: destination)
+        defer { withExtendedLifetime(lock) {} }
+        guard let data = FileManager.default.contents(atPath: destination.appendingPathComponent("index.json").path) else {
+            throw MirrorError.notAMirror(destination: destination.path)
+        }
+        let index = try RegistryIndex.decode(data, location: destination.appendingPathComponent("index.json").path)
+        var state = MirrorState.load(from: destination)
+        var problems: [String] = []
+        var checked = 0
+        for entry in index.blocks {
+            for archive in entry.archives.values.sorted(by: { $0.path < $1.path }) {
+                checked += 1
+                let url = destination.appendingPathComponent(archive.path)
+                guard FileManager.default.fileExists(atPath: url.path) else {
+                    problems.append("\(archive.path): missing")
+                    state.records[archive.path] = .damaged(archive.sha256)
+                    continue
+                }
+                let actual = (try? SHA256.hex(fileAt: url)) ?? "unreadable"
+                if actual == archive.sha256 {
+                    state.record(archive.path, sha256: archive.sha256, in: destination)
+                } else {
+                    problems.append("\(archive.path): SHA-256 is \(actual), the index says \(archive.sha256)")
+                    state.records[archive.path] = .damaged(archive.sha256)
+                }
+            }
+        }
+        try state.save(to: destination)
+        return (checked, problems)
+    }
+}

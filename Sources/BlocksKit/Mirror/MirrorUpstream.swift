@@ -1,0 +1,85 @@
+import Foundation
+
+/// The registry a mirror copies from: HTTP(S) through the transport, or a folder.
+protocol MirrorUpstream {
+    var location: String { get }
+    /// The index, or nil when it is unchanged since `etag` (a 304).
+    func fetchIndex(ifNoneMatch etag: String?) throws -> (data: Data, etag: String?)?
+    /// Fetches archives into place, each through a `.part` file checked against its hash.
+    func fetch(_ downloads: [HTTPDownload], jobs: Int, progress: (@Sendable (TransferProgress) -> Void)?) -> [Result<HTTPResponse, HTTPError>]
+    func url(for path: String) -> String
+}
+
+/// An http(s) registry.
+struct HTTPMirrorUpstream: MirrorUpstream {
+    let base: String
+    let transport: HTTPTransport
+
+    var location: String { base }
+
+    func url(for path: String) -> String { BuiltRegistrySource.join(base, path) }
+
+    func fetchIndex(ifNoneMatch etag: String?) throws -> (data: Data, etag: String?)? {
+        let url = url(for: "index.json")
+        let response = try transport.get(HTTPRequest(url: url, ifNoneMatch: etag, maxBodyBytes: 256 * 1024 * 1024))
+        if response.isNotModified { return nil }
+        guard response.status == 200 else { throw HTTPError.status(url: url, code: response.status) }
+        return (response.body, response.etag)
+    }
+
+    func fetch(_ downloads: [HTTPDownload], jobs: Int, progress: (@Sendable (TransferProgress) -> Void)?) -> [Result<HTTPResponse, HTTPError>] {
+        transport.download(downloads, maxParallel: jobs, progress: progress)
+    }
+}
+
+/// A registry folder on disk, e.g. a USB stick carried across. Its "ETag" is the index's hash.
+struct FolderMirrorUpstream: MirrorUpstream {
+    let root: URL
+
+    var location: String { root.path }
+
+    func url(for path: String) -> String { root.appendingPathComponent(path).path }
+
+    func fetchIndex(ifNoneMatch etag: String?) throws -> (data: Data, etag: String?)? {
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("index.json").path) else {
+            throw MirrorError.unreadableSource(root.path)
+        }
+        let tag = "\"sha256-\(SHA256.hex(data))\""
+        return tag == etag ? nil : (data, tag)
+    }
+
+    func fetch(_ downloads: [HTTPDownload], jobs: Int, progress: (@Sendable (TransferProgress) -> Void)?) -> [Result<HTTPResponse, HTTPError>] {
+        var done = 0
+        var bytes: Int64 = 0
+        return downloads.map { download in
+            let result = Self.copy(download)
+            done += 1
+            if case .success = result { bytes += (MirrorState.stamp(download.destination)?.size ?? 0) }
+            progress?(TransferProgress(filesDone: done, filesTotal: downloads.count, bytesDone: bytes))
+            return result
+        }
+    }
+
+    static func copy(_ download: HTTPDownload) -> Result<HTTPResponse, HTTPError> {
+        let source = URL(fileURLWithPath: download.request.url)
+        let part = download.destination.appendingPathExtension("part")
+        guard let data = FileManager.default.contents(atPath: source.path) else {
+            return .failure(.file(path: source.path, reason: "missing from the source registry"))
+        }
+        if let expected = download.expectedSHA256 {
+            let actual = SHA256.hex(data)
+            guard actual == expected else { return .failure(.checksumMismatch(url: source.path, expected: expected, actual: actual)) }
+        }
+        do {
+            try FileManager.default.createDirectory(at: part.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: part)
+            guard rename(part.path, download.destination.path) == 0 else {
+                throw HTTPError.file(path: download.destination.path, reason: String(cString: strerror(errno)))
+            }
+            return .success(HTTPResponse(status: 200))
+        } catch {
+            try? FileManager.default.removeItem(at: part)
+            return .failure(.file(path: download.destination.path, reason: "\(error)"))
+        }
+    }
+}
