@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+@testable import BlocksKit
+
+/// Each promise of the offline mirror, against a real nginx on loopback.
+@Suite(.serialized) struct MirrorTests {
+    struct Setup {
+        let folder: TemporaryFolder
+        let upstream: URL
+        let mirror: URL
+        let nginx: Nginx
+
+        init(blocks: Int = 6) throws {
+            folder = try TemporaryFolder("mirror")
+            let catalog = try RegistryFixtures.writeCatalog(in: folder, count: blocks)
+            upstream = folder.path("upstream")
+            try RegistryFixtures.build(catalog: catalog, output: upstream)
+            mirror = folder.path("mirror")
+            nginx = try Nginx(root: upstream)
+        }
+
+        func run(_ arguments: [String], directory: URL? = nil) -> (code: Int32, out: String, err: String) {
+            runBlocks(arguments, in: directory ?? folder.url, environment: ["XDG_CACHE_HOME": folder.path("cache").path])
+        }
+
+        func sync(_ extra: [String] = []) -> (code: Int32, out: String, err: String) {
+            run(["mirror", nginx.baseURL + "/", mirror.path, "--json"] + extra)
+        }
+
+        func cleanUp() {
+            nginx.stop()
+            folder.cleanUp()
+        }
+    }
+
+    static func summary(_ output: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// Promise 1: the mirror is a consistent registry naming only verified archives.
+    @Test func firstSyncGivesAConsistentRegistry() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        let result = setup.sync()
+        #expect(result.code == 0, "\(result.err)")
+        #expect(Self.summary(result.out)["fetched"] as? Int == 12)
+        let index = try RegistryIndex.decode(Data(contentsOf: setup.mirror.appendingPathComponent("index.json")), location: "mirror")
+        #expect(index.blocks.count == 6)
+        for entry in index.blocks {
+            for archive in entry.archives.values {
+                #expect(try SHA256.hex(fileAt: setup.mirror.appendingPathComponent(archive.path)) == archive.sha256)
+            }
+            #expect(FileManager.default.fileExists(atPath: setup.mirror.appendingPathComponent(entry.metadata).path))
+        }
+        #expect(try Data(contentsOf: setup.mirror.appendingPathComponent("index.json")) == Data(contentsOf: setup.upstream.appendingPathComponent("index.json")))
+        #expect(!filesUnder(setup.mirror).contains { $0.hasSuffix(".part") })
+        #expect(setup.run(["mirror", "--verify", setup.mirror.path]).code == 0)
+    }
+
+    /// Promise 3: nothing changed upstream costs one conditional request and no archive.
+    @Test func unchangedUpstreamCostsOneConditionalRequest() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        #expect(setup.sync().code == 0)
+        let before = RegistryFixtures.waitForRequests(setup.nginx, atLeast: 13).count
+        let again = setup.sync()
+        #expect(again.code == 0)
+        #expect(Self.summary(again.out)["fetched"] as? Int == 0)
+        #expect(Self.summary(again.out)["upToDate"] as? Bool == true)
+        let after = RegistryFixtures.waitForRequests(setup.nginx, atLeast: before + 1)
+        #expect(Array(after.dropFirst(before)) == ["GET /index.json 304"])
+    }
+
+    /// Promise 4: only new archives are fetched; --prune removes the unlisted ones.
+    @Test func changesFetchOnlyWhatIsNewAndPruneRemovesTheRest() throws {
+        let setup = try Setup(blocks: 4)
+        defer { setup.cleanUp() }
+        #expect(setup.sync().code == 0)
+        // Upstream bumps block-0001 and drops block-0003.
+        try setup.folder.write("Catalog/block-0001/block.json", sampleManifestJSON(name: "block-0001", version: "1.1.0", titleEnglish: "Block 1 again", files: [("Block0001.swift", "component")]))
+        try FileManager.default.removeItem(at: setup.folder.path("Catalog/block-0003"))
+        try FileManager.default.removeItem(at: setup.upstream)
+        try RegistryFixtures.build(catalog: setup.folder.path("Catalog"), output: setup.upstream)
+        let before = RegistryFixtures.waitForRequests(setup.nginx, atLeast: 9).count
+        let result = setup.sync(["--prune"])
+        #expect(result.code == 0, "\(result.err)")
+        let summary = Self.summary(result.out)
+        #expect(summary["fetched"] as? Int == 2)
+        #expect(summary["pruned"] as? Int == 4)   // block-0001 1.0.0 and block-0003, two formats each
+        let fetched = RegistryFixtures.waitForRequests(setup.nginx, atLeast: before + 3).dropFirst(before).sorted()
+        #expect(fetched == ["GET /archives/block-0001-1.1.0.tar.gz 200", "GET /archives/block-0001-1.1.0.zip 200", "GET /index.json 200"])
+        let archives = try FileManager.default.contentsOfDirectory(atPath: setup.mirror.appendingPathComponent("archives").path).sorted()
+        #expect(archives == ["block-0000-1.0.0.tar.gz", "block-0000-1.0.0.zip", "block-0001-1.1.0.tar.gz", "block-0001-1.1.0.zip", "block-0002-1.0.0.tar.gz", "block-0002-1.0.0.zip"])
+        #expect(!FileManager.default.fileExists(atPath: setup.mirror.appendingPathComponent("blocks/block-0003.json").path))
+    }
+
+    /// Promise 5: --verify names a corrupted archive and fails; the next sync repairs it.
+    @Test func verifyFindsDamageAndTheNextSyncRepairsIt() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        #expect(setup.sync().code == 0)
+        let damaged = setup.mirror.appendingPathComponent("archives/block-0002-1.0.0.zip")
+        var bytes = try Data(contentsOf: damaged)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: damaged)
+        let verify = setup.run(["mirror", "--verify", setup.mirror.path])
+        #expect(verify.code == 1)
+        #expect(verify.err.contains("archives/block-0002-1.0.0.zip"))
+        #expect(!verify.err.contains("block-0001"))
+        let repair = setup.sync()
+        #expect(repair.code == 0)
+        #expect(Self.summary(repair.out)["fetched"] as? Int == 1)
+        #expect(setup.run(["mirror", "--verify", setup.mirror.path]).code == 0)
+    }
+
+    /// Promise 6: a second mirror on the same folder fails at once with a clear message.
+    @Test func aSecondMirrorOnTheSameFolderFailsAtOnce() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        try FileManager.default.createDirectory(at: setup.mirror, withIntermediateDirectories: true)
+        let holder = try Process.run(URL(fileURLWithPath: "/usr/bin/flock"), arguments: [setup.mirror.appendingPathComponent(".blocks-mirror.lock").path, "sleep", "5"])
+        defer { kill(holder.processIdentifier, SIGKILL) }
+        // Wait (bounded) until flock holds the lock.
+        for _ in 0..<100 where (try? MirrorLock(destination: setup.mirror)) != nil { usleep(20_000) }
+        let second = try runBinary(["mirror", setup.nginx.baseURL, setup.mirror.path], in: setup.folder.url, environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": setup.folder.path("cache").path])
+        #expect(second.code == 1)
+        #expect(second.err.contains("another blocks mirror"))
+        #expect(!FileManager.default.fileExists(atPath: setup.mirror.appendingPathComponent("index.json").path))
+    }
+
+    /// Promise 7: a missing or corrupt upstream archive fails the run and keeps the previous snapshot.
+    @Test func upstreamFailuresKeepThePreviousSnapshot() throws {
+        let setup = try Setup(blocks: 3)
+        defer { setup.cleanUp() }
+        #expect(setup.sync().code == 0)
+        let snapshot = try Data(contentsOf: setup.mirror.appendingPathComponent("index.json"))
+        try setup.folder.write("Catalog/block-0000/block.json", sampleManifestJSON(name: "block-0000", version: "2.0.0", files: [("Block0000.swift", "component")]))
+        try setup.folder.write("Catalog/block-0001/block.json", sampleManifestJSON(name: "block-0001", version: "2.0.0", files: [("Block0001.swift", "component")]))
+        try RegistryFixtures.build(catalog: setup.folder.path("Catalog"), output: setup.upstream)
+        try FileManager.default.removeItem(at: setup.upstream.appendingPathComponent("archives/block-0000-2.0.0.tar.gz"))
+        try Data("not the archive".utf8).write(to: setup.upstream.appendingPathComponent("archives/block-0001-2.0.0.zip"))
+        let result = setup.sync()
+        #expect(result.code == 1)
+        #expect(result.err.contains("archives/block-0000-2.0.0.tar.gz"))
+        #expect(result.err.contains("404"))
+        #expect(result.err.contains("archives/block-0001-2.0.0.zip"))
+        #expect(result.err.contains("SHA-256"))
+        #expect(try Data(contentsOf: setup.mirror.appendingPathComponent("index.json")) == snapshot)
+        #expect(!filesUnder(setup.mirror).contains { $0.hasSuffix(".part") })
+        #expect(setup.run(["mirror", "--verify", setup.mirror.path]).code == 0)
+    }
+
+    /// Promise 8: with the network gone, the mirror is a registry for search, info and add.
+    @Test func theMirrorWorksWithTheNetworkGone() throws {
+        let setup = try Setup(blocks: 3)
+        defer { setup.cleanUp() }
+        #expect(setup.sync().code == 0)
+        setup.nginx.stop()
+        let search = setup.run(["--registry", setup.mirror.path, "search", "block"])
+        #expect(search.code == 0 && search.out.contains("block-0001"))
+        let info = setup.run(["--registry", setup.mirror.path, "info", "block-0002"])
+        #expect(info.code == 0 && info.out.contains("Block0002.swift"))
+        try setup.folder.write("app/Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
+        try setup.folder.write("app/Sources/App/App.swift", "struct App {}\n")
+        let add = setup.run(["--registry", setup.mirror.path, "add", "block-0001", "--yes"], directory: setup.folder.path("app"))
+        #expect(add.code == 0, "\(add.err)")
+        let written = setup.folder.read("app/Sources/App/Blocks/Block0001.swift") ?? ""
+        #expect(written.hasPrefix("// SPDX-License-Identifier: MIT\n"))
+    }
+
+    /// Promise 2: kill -9 at random moments, then one more run, gives a complete mirror.
+    @Test func killedRunsResumeToACompleteMirror() throws {
+        let setup = try Setup(blocks: 400)
+        defer { setup.cleanUp() }
+        let environment = ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": setup.folder.path("cache").path]
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0
+        var runs = 0
+        while kills < 20 && runs < 60 {
+            runs += 1
+            let process = Process()
+            process.executableURL = blocksBinary
+            process.arguments = ["mirror", setup.nginx.baseURL, setup.mirror.path, "--jobs", "4", "-q"]
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 5_000...50_000, using: &generator))
+            if process.isRunning { kill(process.processIdentifier, SIGKILL); kills += 1 }
+            process.waitUntilExit()
+            // At every instant the index names only archives that are present and verified.
+            if let data = FileManager.default.contents(atPath: setup.mirror.appendingPathComponent("index.json").path) {
+                let index = try RegistryIndex.decode(data, location: "mirror")
+                for archive in index.blocks.flatMap({ $0.archives.values }) {
+                    #expect(try SHA256.hex(fileAt: setup.mirror.appendingPathComponent(archive.path)) == archive.sha256)
+                }
+            }
+        }
+        #expect(kills >= 20, "only \(kills) runs were killed mid-way; the test needs a bigger registry")
+        let final = try runBinary(["mirror", setup.nginx.baseURL, setup.mirror.path, "--json"], in: setup.folder.url, environment: environment)
+        #expect(final.code == 0, "\(final.err)")
+        #expect(setup.run(["mirror", "--verify", setup.mirror.path]).code == 0)
+        #expect(!filesUnder(setup.mirror).contains { $0.hasSuffix(".part") })
+        let index = try RegistryIndex.decode(Data(contentsOf: setup.mirror.appendingPathComponent("index.json")), location: "mirror")
+        #expect(index.blocks.count == 400)
+    }
+
+    @Test func progressBarText() {
+        let line = ProgressBar.line(label: "mirror", progress: TransferProgress(filesDone: 5, filesTotal: 10, bytesDone: 2048), totalBytes: nil, elapsed: 2)
+        #expect(line.contains("5/10 files"))
+        #expect(line.contains("2.0 KB"))
+        #expect(line.contains("1.0 KB/s"))
+        #expect(line.contains("ETA 2s"))
+        #expect(!ProgressBar.line(label: "m", progress: TransferProgress(filesDone: 10, filesTotal: 10, bytesDone: 1), totalBytes: nil, elapsed: 1).contains("ETA"))
+    }
+
+    @Test func stateRoundTripsAndSpotsChangedFiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try folder.write("archives/a.tar.gz", "abc")
+        var state = MirrorState()
+        state.etag = "\"etag-1\""
+        state.record("archives/a.tar.gz", sha256: SHA256.hex("abc"), in: folder.url)
+        try state.save(to: folder.url)
+        let loaded = MirrorState.load(from: folder.url)
+        #expect(loaded == state)
+        #expect(loaded.isIntact("archives/a.tar.gz", sha256: SHA256.hex("abc"), in: folder.url))
+        try folder.write("archives/a.tar.gz", "abd")
+        #expect(!loaded.isIntact("archives/a.tar.gz", sha256: SHA256.hex("abc"), in: folder.url))
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+@testable import BlocksKit
+
+/// Registries for tests: a catalog folder written from the real catalog or generated,
+/// built with the same builder `blocks build` uses.
+enum RegistryFixtures {
+    /// Writes `count` small generated blocks into `folder/Catalog` and returns that folder.
+    @discardableResult
+    static func writeCatalog(in folder: TemporaryFolder, count: Int, version: String = "1.0.0", catalog: String = "Catalog") throws -> URL {
+        for index in 0..<count {
+            let name = String(format: "block-%04d", index)
+            let type = String(format: "Block%04d", index)
+            try writeBlock(
+                in: folder, catalog: catalog, name: name,
+                manifest: sampleManifestJSON(name: name, version: version, titleEnglish: "Block \(index)", files: [("\(type).swift", "component")]),
+                files: ["\(type).swift": "import SwiftUI\n\n/// Block \(index).\npublic struct \(type): View {\n    public var body: some View { Text(\"\(index)\") }\n}\n" + String(repeating: "// padding line for a realistic size\n", count: 40)])
+        }
+        return folder.path(catalog)
+    }
+
+    /// Builds a registry from a catalog folder into `output`.
+    @discardableResult
+    static func build(catalog: URL, output: URL, year: Int = 2026) throws -> RegistryBuilder.Report {
+        let source = CatalogSource.folder(catalog)
+        let blocks = try source.contents(of: try source.blockNames())
+        return try RegistryBuilder(output: output, packager: BlockPackager(year: year)).build(blocks)
+    }
+
+    /// Lines of an nginx access log: "GET /path status".
+    static func requests(_ nginx: Nginx) -> [String] {
+        let text = (try? String(contentsOf: nginx.folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            // combined format: ... "GET /index.json HTTP/1.1" 304 0 ...
+            let parts = line.split(separator: "\"")
+            guard parts.count > 2 else { return nil }
+            let request = parts[1].split(separator: " ")
+            let status = parts[2].split(separator: " ").first ?? ""
+            return request.count >= 2 ? "\(request[0]) \(request[1]) \(status)" : nil
+        }
+    }
+
+    /// Waits (bounded) until nginx has written `count` log lines; nginx logs after replying.
+    static func waitForRequests(_ nginx: Nginx, atLeast count: Int) -> [String] {
+        for _ in 0..<100 {
+            let lines = requests(nginx)
+            if lines.count >= count { return lines }
+            usleep(20_000)
+        }
+        return requests(nginx)
+    }
+}
