@@ -1,0 +1,246 @@
+import Foundation
+import Testing
+@testable import BlocksKit
+
+/// `blocks build`, `blocks export` and every registry source, with real archives and a real nginx.
+@Suite struct RegistryBuildTests {
+    func run(_ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:]) -> (code: Int32, out: String, err: String) {
+        var environment = environment
+        environment["XDG_CACHE_HOME"] = folder.path("cache").path
+        environment["SOURCE_DATE_EPOCH"] = environment["SOURCE_DATE_EPOCH"] ?? "1790000000"
+        return runBlocks(arguments, in: folder.url, environment: environment)
+    }
+
+    func shell(_ command: String, in directory: URL) throws -> (code: Int32, out: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func buildOfTheRealCatalogIsCompleteAndReproducible() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let first = run(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "one"], in: folder)
+        #expect(first.code == 0, "\(first.err)")
+        #expect(first.out.contains("5 written"))
+        // A second build elsewhere, in another time zone, gives the same bytes.
+        let other = try shell("TZ=Asia/Tokyo SOURCE_DATE_EPOCH=1790000000 XDG_CACHE_HOME=\(folder.path("cache").path) \(blocksBinary.path) build --catalog \(repositoryRoot.appendingPathComponent("Catalog").path) --out two", in: folder.url)
+        #expect(other.code == 0, "\(other.out)")
+        #expect(filesUnder(folder.path("one")) == filesUnder(folder.path("two")))
+        for file in filesUnder(folder.path("one")) {
+            #expect(FileManager.default.contents(atPath: folder.path("one/\(file)").path) == FileManager.default.contents(atPath: folder.path("two/\(file)").path), "\(file) differs")
+        }
+        let index = try RegistryIndex.decode(Data(contentsOf: folder.path("one/index.json")), location: "one")
+        #expect(index.blocks.map(\.manifest.name) == ["adaptive-tabs", "pager", "picker-pages", "scrolling-strip", "top-tabs"])
+        for entry in index.blocks {
+            #expect(entry.archives.keys.sorted() == ["tar.gz", "zip"])
+            for archive in entry.archives.values {
+                let data = try Data(contentsOf: folder.path("one/\(archive.path)"))
+                #expect(SHA256.hex(data) == archive.sha256)
+                #expect(Int64(data.count) == archive.size)
+            }
+            let metadata = try JSONDecoder().decode(RegistryEntry.self, from: Data(contentsOf: folder.path("one/\(entry.metadata)")))
+            #expect(metadata == entry)
+        }
+    }
+
+    @Test func archivesAreReadByBsdtarUnzipAndPython() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        #expect(run(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "public"], in: folder).code == 0)
+        let tar = try shell("bsdtar -tvf public/archives/pager-1.0.0.tar.gz", in: folder.url)
+        #expect(tar.code == 0)
+        #expect(tar.out.contains("pager-1.0.0/LICENSE"))
+        #expect(tar.out.contains("pager-1.0.0/block.json"))
+        #expect(tar.out.contains("pager-1.0.0/PagerLogic.swift"))
+        let zipList = try shell("unzip -l public/archives/pager-1.0.0.zip && unzip -t public/archives/pager-1.0.0.zip", in: folder.url)
+        #expect(zipList.code == 0)
+        #expect(zipList.out.contains("No errors detected"))
+        let python = try shell("""
+            python3 -c 'import tarfile, zipfile, sys
+            t = tarfile.open("public/archives/pager-1.0.0.tar.gz")
+            names = t.getnames()
+            assert all(n == "pager-1.0.0" or n.startswith("pager-1.0.0/") for n in names), names
+            body = t.extractfile("pager-1.0.0/PagerLogic.swift").read().decode()
+            assert body.startswith("// SPDX-License-Identifier: MIT\\n// Copyright (c) 2026 "), body[:80]
+            assert body.count("SPDX-License-Identifier") == 1
+            z = zipfile.ZipFile("public/archives/pager-1.0.0.zip")
+            assert z.testzip() is None
+            assert sorted(z.namelist()) == sorted(n + ("/" if t.getmember(n).isdir() else "") for n in names), (z.namelist(), names)
+            print("ok")'
+            """, in: folder.url)
+        #expect(python.out.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(python.out)")
+    }
+
+    @Test func rebuildLeavesUnchangedBlocksAndRefusesChangedPublishedVersions() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let catalog = try RegistryFixtures.writeCatalog(in: folder, count: 3)
+        #expect(run(["build", "--catalog", catalog.path, "--out", "public"], in: folder).code == 0)
+        let archive = folder.path("public/archives/block-0001-1.0.0.tar.gz")
+        let stamp = MirrorState.stamp(archive)
+        // A new year changes headers, but an unchanged block keeps its published archive.
+        let again = run(["build", "--catalog", catalog.path, "--out", "public", "--json"], in: folder, environment: ["SOURCE_DATE_EPOCH": "1830000000"])
+        #expect(again.code == 0)
+        #expect(again.out.contains("\"unchanged\" : [\n    \"block-0000\""))
+        #expect(MirrorState.stamp(archive)?.modified == stamp?.modified)
+
+        try folder.write("Catalog/block-0001/Block0001.swift", "struct Changed {}\n")
+        let refused = run(["build", "--catalog", catalog.path, "--out", "public"], in: folder)
+        #expect(refused.code == 1)
+        #expect(refused.err.contains("block-0001 1.0.0 is already published with different content; bump its version"))
+        #expect(MirrorState.stamp(archive)?.modified == stamp?.modified)
+
+        try folder.write("Catalog/block-0001/block.json", sampleManifestJSON(name: "block-0001", version: "1.0.1", files: [("Block0001.swift", "component")]))
+        let bumped = run(["build", "--catalog", catalog.path, "--out", "public"], in: folder)
+        #expect(bumped.code == 0, "\(bumped.err)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("public/archives/block-0001-1.0.1.zip").path))
+        #expect(FileManager.default.fileExists(atPath: archive.path))   // the old version stays published
+    }
+
+    @Test func exportHoldsHeadersLicenseAndAChecksummedManifest() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        for format in ["zip", "tar.gz"] {
+            let result = run(["export", "scrolling-strip", "pager", "-o", "tabs.\(format)"], in: folder)
+            #expect(result.code == 0, "\(result.err)")
+            let check = try shell("""
+                python3 -c 'import tarfile, zipfile, json, hashlib
+                name = "tabs.\(format)"
+                if name.endswith(".zip"):
+                    z = zipfile.ZipFile(name); read = lambda n: z.read(n); names = z.namelist()
+                else:
+                    t = tarfile.open(name); read = lambda n: t.extractfile(n).read(); names = t.getnames()
+                manifest = json.loads(read("tabs/manifest.json"))
+                assert [b["name"] for b in manifest["blocks"]] == ["pager", "scrolling-strip"]
+                for block in manifest["blocks"]:
+                    for f in block["files"]:
+                        assert hashlib.sha256(read("tabs/" + f["path"])).hexdigest() == f["sha256"], f
+                assert "MIT License" in read("tabs/LICENSE").decode()
+                assert read("tabs/pager/PagerLogic.swift").decode().startswith("// SPDX-License-Identifier: MIT")
+                assert "tabs/README.md" in names
+                print("ok")'
+                """, in: folder.url)
+            #expect(check.out.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(check.out)")
+        }
+        #expect(run(["export", "pager", "-o", "x.rar"], in: folder).code == 64)
+        #expect(run(["export", "nope", "-o", "x.zip"], in: folder).err.contains("no block named 'nope'"))
+    }
+}
+
+@Suite struct RegistrySourceTests {
+    func run(_ arguments: [String], in folder: TemporaryFolder, directory: URL? = nil) -> (code: Int32, out: String, err: String) {
+        runBlocks(arguments, in: directory ?? folder.url, environment: ["XDG_CACHE_HOME": folder.path("cache").path, "SOURCE_DATE_EPOCH": "1790000000"])
+    }
+
+    func makeProject(in folder: TemporaryFolder) throws -> URL {
+        try folder.write("app/Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", platforms: [.iOS(.v18)], targets: [.target(name: \"App\")])\n")
+        try folder.write("app/Sources/App/App.swift", "struct App {}\n")
+        return folder.path("app")
+    }
+
+    @Test func everySourceServesSearchListInfoAndAdd() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        #expect(run(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "public"], in: folder).code == 0)
+        #expect(run(["export", "pager", "scrolling-strip", "-o", "tabs.zip"], in: folder).code == 0)
+        let nginx = try Nginx(root: folder.path("public"))
+        defer { nginx.stop() }
+        let registries = [
+            folder.path("public").path,
+            "file://" + folder.path("public").path,
+            nginx.baseURL + "/",
+            repositoryRoot.appendingPathComponent("Catalog").path,
+            folder.path("tabs.zip").path,
+        ]
+        for registry in registries {
+            let list = run(["--registry", registry, "list"], in: folder)
+            #expect(list.code == 0 && list.out.contains("pager"), "\(registry): \(list.err)")
+            let search = run(["--registry", registry, "search", "pestanas", "--json"], in: folder)
+            #expect(search.out.contains("\"name\" : \"scrolling-strip\""), "\(registry)")
+            let info = run(["--registry", registry, "info", "pager"], in: folder)
+            #expect(info.code == 0 && info.out.contains("PagerLogic.swift"), "\(registry): \(info.err)")
+            let project = try makeProject(in: folder)
+            let add = run(["--registry", registry, "add", "pager", "--yes"], in: folder, directory: project)
+            #expect(add.code == 0, "\(registry): \(add.err)")
+            let written = folder.read("app/Sources/App/Blocks/PagerLogic.swift") ?? ""
+            #expect(written.components(separatedBy: "SPDX-License-Identifier").count == 2, "\(registry): one header")
+            try FileManager.default.removeItem(at: project)
+        }
+    }
+
+    @Test func addFromAnArchiveFileOrURL() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        #expect(run(["export", "top-tabs", "-o", "public/top.tar.gz"], in: folder).code == 0)
+        let project = try makeProject(in: folder)
+        let local = run(["add", folder.path("public/top.tar.gz").path, "--yes"], in: folder, directory: project)
+        #expect(local.code == 0, "\(local.err)")
+        #expect(folder.read("app/Sources/App/Blocks/TopTabsLogic.swift")?.hasPrefix("// SPDX-License-Identifier: MIT") == true)
+
+        let nginx = try Nginx(root: folder.path("public"))
+        defer { nginx.stop() }
+        let checksum = try SHA256.hex(fileAt: folder.path("public/top.tar.gz"))
+        let other = try makeProject(in: TemporaryFolder())
+        let wrong = run(["add", nginx.url("top.tar.gz"), "--sha256", String(repeating: "0", count: 64), "--yes"], in: folder, directory: other)
+        #expect(wrong.code == 1)
+        #expect(wrong.err.contains("SHA-256"))
+        #expect(!FileManager.default.fileExists(atPath: other.appendingPathComponent("Sources/App/Blocks").path))
+        #expect(filesUnder(folder.path("cache")).filter { $0.hasPrefix("archives/") }.isEmpty)
+        let right = run(["add", nginx.url("top.tar.gz"), "--sha256", checksum, "--yes"], in: folder, directory: other)
+        #expect(right.code == 0, "\(right.err)")
+        #expect(FileManager.default.fileExists(atPath: other.appendingPathComponent("Sources/App/Blocks/TopTabs.swift").path))
+    }
+
+    @Test func httpIndexIsCachedWithETagAndOfflineUsesTheCache() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        #expect(run(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "public"], in: folder).code == 0)
+        let nginx = try Nginx(root: folder.path("public"))
+        #expect(run(["--registry", nginx.baseURL, "list"], in: folder).code == 0)
+        #expect(run(["--registry", nginx.baseURL, "list"], in: folder).code == 0)
+        let requests = RegistryFixtures.waitForRequests(nginx, atLeast: 2)
+        #expect(requests == ["GET /index.json 200", "GET /index.json 304"])
+        nginx.stop()
+        let offline = run(["--registry", nginx.baseURL, "--offline", "search", "pager"], in: folder)
+        #expect(offline.code == 0 && offline.out.contains("pager"))
+        let noCache = runBlocks(["--registry", nginx.baseURL, "--offline", "list"], in: folder.url, environment: ["XDG_CACHE_HOME": folder.path("empty").path])
+        #expect(noCache.code == 1 && noCache.err.contains("--offline"))
+        let down = run(["--registry", nginx.baseURL, "list"], in: folder)
+        #expect(down.code == 1)
+        #expect(down.err.contains(nginx.baseURL + "/index.json"))
+    }
+
+    @Test func aTamperedArchiveInAFolderRegistryIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        #expect(run(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "public"], in: folder).code == 0)
+        try Data("tampered".utf8).write(to: folder.path("public/archives/pager-1.0.0.tar.gz"))
+        let project = try makeProject(in: folder)
+        let add = run(["--registry", folder.path("public").path, "add", "pager", "--yes"], in: folder, directory: project)
+        #expect(add.code == 1)
+        #expect(add.err.contains("SHA-256"))
+        #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("Sources/App/Blocks").path))
+        #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("blocks.lock").path))
+    }
+
+    @Test func aBrokenIndexNamesTheProblem() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try folder.write("public/index.json", "{\"schemaVersion\": 1, \"blocks\": [{\"name\": \"x\"}]}")
+        let result = run(["--registry", folder.path("public").path, "list"], in: folder)
+        #expect(result.code == 1)
+        #expect(result.err.contains("broken index"))
+        #expect(result.err.contains("blocks[0]"))
+        try folder.write("public/index.json", "{\"schemaVersion\": 1, \"blocks\": []}")
+        #expect(run(["--registry", folder.path("public").path, "list"], in: folder).code == 0)
+    }
+}
