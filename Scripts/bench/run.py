@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Benchmarks for blocks, each measured side by side with its anchor in the same run.
+
+Run through `Scripts/benchmark` (which builds the release binary first). Every case is
+timed as alternating runs of the blocks command and its anchor, and reports medians and
+their ratio, because the machines are noisy. Network traffic stays on 127.0.0.1.
+"""
+import os
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BLOCKS = os.path.join(ROOT, ".build/release/blocks")
+QUICK = "--quick" in sys.argv
+MARKDOWN = "--markdown" in sys.argv
+WORK = tempfile.mkdtemp(prefix="blocks-bench-")
+ENV = dict(os.environ, XDG_CACHE_HOME=os.path.join(WORK, "cache"), NO_COLOR="1", SOURCE_DATE_EPOCH="1790000000")
+ENV.pop("BLOCKS_REGISTRY", None)
+rows = []
+
+
+def sh(command, cwd=None, check=True):
+    result = subprocess.run(command, shell=isinstance(command, str), cwd=cwd, env=ENV,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if check and result.returncode != 0:
+        raise SystemExit(f"benchmark command failed: {command}\n{result.stderr.decode()}")
+    return result
+
+
+def timed(command, cwd=None, prepare=None):
+    if prepare:
+        prepare()
+    start = time.perf_counter()
+    sh(command, cwd=cwd)
+    return time.perf_counter() - start
+
+
+def peak_memory_kb(command, cwd=None, prepare=None):
+    if prepare:
+        prepare()
+    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, cwd=cwd, env=ENV,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return int(result.stderr.decode().strip().splitlines()[-1])
+
+
+def compare(name, ours, anchor, anchor_name, runs, goal, cwd=None, prepare=None, absolute_goal=None):
+    """Alternates the two commands `runs` times and records medians and the ratio."""
+    ours_times, anchor_times = [], []
+    for _ in range(runs):
+        ours_times.append(timed(ours, cwd, prepare))
+        anchor_times.append(timed(anchor, cwd, prepare))
+    ours_median = statistics.median(ours_times)
+    anchor_median = statistics.median(anchor_times)
+    ratio = ours_median / anchor_median if anchor_median else float("inf")
+    verdict = ratio <= goal if goal else True
+    if absolute_goal is not None:
+        verdict = verdict and ours_median <= absolute_goal
+    rows.append((name, ours_median, anchor_name, anchor_median, ratio, goal, absolute_goal, verdict, runs))
+    print(f"  {name}: {ours_median * 1000:.1f} ms vs {anchor_name} {anchor_median * 1000:.1f} ms "
+          f"= {ratio:.2f}x", file=sys.stderr, flush=True)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Nginx:
+    def __init__(self, root):
+        self.folder = tempfile.mkdtemp(prefix="nginx-", dir=WORK)
+        self.port = free_port()
+        for temp in ["body", "proxy", "fastcgi", "uwsgi", "scgi"]:
+            os.makedirs(os.path.join(self.folder, "temp", temp))
+        config = os.path.join(self.folder, "nginx.conf")
+        with open(config, "w") as handle:
+            handle.write(f"""daemon off; master_process off; worker_processes 1;
+pid {self.folder}/nginx.pid; error_log {self.folder}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{ access_log off; sendfile on; etag on; keepalive_requests 100000;
+  client_body_temp_path {self.folder}/temp/body; proxy_temp_path {self.folder}/temp/proxy;
+  fastcgi_temp_path {self.folder}/temp/fastcgi; uwsgi_temp_path {self.folder}/temp/uwsgi;
+  scgi_temp_path {self.folder}/temp/scgi;
+  server {{ listen 127.0.0.1:{self.port}; root {root}; }} }}
+""")
+        self.process = subprocess.Popen(["/usr/sbin/nginx", "-p", self.folder, "-e", f"{self.folder}/error.log", "-c", config],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    break
+            time.sleep(0.02)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+
+def make_project(path):
+    if os.path.exists(path):
+        shutil.rmtree(path)
+    os.makedirs(os.path.join(path, "Sources/App"))
+    with open(os.path.join(path, "Package.swift"), "w") as handle:
+        handle.write('// swift-tools-version:6.0\nimport PackageDescription\n'
+                     'let package = Package(name: "App", platforms: [.iOS(.v18)], targets: [.target(name: "App")])\n')
+    with open(os.path.join(path, "Sources/App/App.swift"), "w") as handle:
+        handle.write("struct App {}\n")
+
+
+def main():
+    if not os.path.exists(BLOCKS):
+        raise SystemExit("build first: swift build -c release --static-swift-stdlib")
+    floor = os.path.join(WORK, "floor")
+    sh(["swiftc", "-O", "-static-stdlib", os.path.join(ROOT, "Scripts/bench/floor.swift"), "-o", floor])
+    small = 5 if QUICK else 21
+    heavy = 3 if QUICK else 5
+    sizes = [1000, 10000] if not QUICK else [1000]
+
+    print("start-up and search", file=sys.stderr)
+    compare("search tabs (embedded)", [BLOCKS, "search", "tabs"], [floor], "floor", small, 2.0)
+    catalogs = {}
+    for size in sizes:
+        catalog = os.path.join(WORK, f"catalog-{size}")
+        sh(["python3", os.path.join(ROOT, "Scripts/bench/make-catalog.py"), str(size), catalog])
+        catalogs[size] = catalog
+        sh([BLOCKS, "--registry", catalog, "search", "tabs"])  # warm the search index
+        compare(f"search {size} blocks", [BLOCKS, "--registry", catalog, "search", "scroling", "tabs", "--limit", "10"],
+                ["grep", "-ril", "--include=block.json", "tabs", catalog], "grep -ril", small, None,
+                absolute_goal=0.050 if size == 10000 else None)
+
+    print("add", file=sys.stderr)
+    project = os.path.join(WORK, "project")
+    compare("add scrolling-strip (fresh project)", [BLOCKS, "add", "scrolling-strip", "--yes"], [floor], "floor",
+            small, 3.0, cwd=WORK, prepare=lambda: make_project(project))
+    # add runs in the project folder
+    rows.pop()
+    compare("add scrolling-strip (fresh project)", [BLOCKS, "-C", project, "add", "scrolling-strip", "--yes"], [floor], "floor",
+            small, 3.0, prepare=lambda: make_project(project))
+
+    print("build", file=sys.stderr)
+    big = catalogs[sizes[-1]]
+    out = os.path.join(WORK, "public")
+    def clean_out():
+        shutil.rmtree(out, ignore_errors=True)
+    compare(f"build {sizes[-1]} blocks (tar.gz + zip)", [BLOCKS, "build", "--catalog", big, "--out", out],
+            ["bsdtar", "-czf", os.path.join(WORK, "tree.tar.gz"), "-C", big, "."], "bsdtar -czf", heavy, 3.0, prepare=clean_out)
+    sh([BLOCKS, "build", "--catalog", big, "--out", out])
+
+    print("registry over nginx", file=sys.stderr)
+    server = Nginx(out)
+    try:
+        names = sorted(os.listdir(big))
+        first = names[0]
+        version = subprocess.run(["python3", "-c", f"import json;print(json.load(open('{big}/{first}/block.json'))['version'])"],
+                                 capture_output=True, text=True).stdout.strip()
+        archive_url = f"{server.url}/archives/{first}-{version}.tar.gz"
+        extract = os.path.join(WORK, "extract")
+        def fresh():
+            make_project(project)
+            shutil.rmtree(ENV["XDG_CACHE_HOME"], ignore_errors=True)
+            shutil.rmtree(extract, ignore_errors=True)
+            os.makedirs(extract)
+        compare("add 1 block over nginx", [BLOCKS, "-C", project, "--registry", server.url, "add", first, "--yes"],
+                f"curl -s {archive_url} | tar -xz -C {extract}", "curl | tar -xz", small, 1.5, prepare=fresh)
+
+        fifty = names[:50]
+        urls = []
+        for name in fifty:
+            manifest = os.path.join(big, name, "block.json")
+            v = subprocess.run(["python3", "-c", f"import json;print(json.load(open('{manifest}'))['version'])"],
+                               capture_output=True, text=True).stdout.strip()
+            urls.append(f"{server.url}/archives/{name}-{v}.tar.gz")
+        curl_args = " ".join(f"-o {extract}/{i}.tar.gz {u}" for i, u in enumerate(urls))
+        compare("add 50 blocks over nginx", [BLOCKS, "-C", project, "--registry", server.url, "add", *fifty, "--yes"],
+                f"curl -s --parallel --parallel-max 8 {curl_args}", "curl --parallel", heavy, 1.2, prepare=fresh)
+
+        mirror = os.path.join(WORK, "mirror")
+        all_urls = os.path.join(WORK, "urls.txt")
+        with open(os.path.join(out, "index.json")) as handle:
+            import json
+            index = json.load(handle)
+        with open(all_urls, "w") as handle:
+            handle.write(f'url = "{server.url}/index.json"\noutput = "{WORK}/curl-mirror/index.json"\n')
+            for entry in index["blocks"]:
+                for archive in entry["archives"].values():
+                    handle.write(f'url = "{server.url}/{archive["path"]}"\noutput = "{WORK}/curl-mirror/{archive["path"]}"\n')
+        def clean_mirror():
+            shutil.rmtree(mirror, ignore_errors=True)
+            shutil.rmtree(os.path.join(WORK, "curl-mirror"), ignore_errors=True)
+        compare(f"mirror {sizes[-1]} blocks", [BLOCKS, "mirror", server.url, mirror, "--jobs", "8", "-q"],
+                f"curl -s --create-dirs --parallel --parallel-max 8 -K {all_urls}", "curl --parallel", heavy, 1.2, prepare=clean_mirror)
+        memory = peak_memory_kb([BLOCKS, "mirror", server.url, mirror, "--jobs", "8", "-q"], prepare=clean_mirror)
+        rows.append((f"mirror {sizes[-1]} blocks peak memory", memory / 1024, "goal", 64, memory / 1024 / 64, 1.0, None, memory <= 64 * 1024, 1))
+        print(f"  mirror peak memory: {memory / 1024:.1f} MiB", file=sys.stderr)
+        sh([BLOCKS, "mirror", server.url, mirror, "-q"])
+        compare("mirror re-sync, nothing changed", [BLOCKS, "mirror", server.url, mirror, "-q"],
+                ["curl", "-s", "-o", "/dev/null", f"{server.url}/index.json"], "curl index.json", small, None, absolute_goal=0.3)
+    finally:
+        server.stop()
+
+    report()
+    shutil.rmtree(WORK, ignore_errors=True)
+
+
+def report():
+    print()
+    if MARKDOWN:
+        print("| case | blocks | anchor | anchor time | ratio | goal | met | runs |")
+        print("|---|---|---|---|---|---|---|---|")
+    for name, ours, anchor_name, anchor, ratio, goal, absolute, verdict, runs in rows:
+        if "memory" in name:
+            ours_text, anchor_text, goal_text = f"{ours:.1f} MiB", f"{anchor} MiB", "≤ 64 MiB"
+        else:
+            ours_text, anchor_text = f"{ours * 1000:.1f} ms", f"{anchor * 1000:.1f} ms"
+            parts = []
+            if goal:
+                parts.append(f"≤ {goal}×")
+            if absolute is not None:
+                parts.append(f"≤ {absolute * 1000:.0f} ms")
+            goal_text = ", ".join(parts) or "—"
+        met = "yes" if verdict else "NO"
+        if MARKDOWN:
+            print(f"| {name} | {ours_text} | {anchor_name} | {anchor_text} | {ratio:.2f}× | {goal_text} | {met} | {runs} |")
+        else:
+            print(f"{name:42} {ours_text:>11}  vs {anchor_name:16} {anchor_text:>11}  {ratio:5.2f}x  goal {goal_text:18} {met}")
+
+
+if __name__ == "__main__":
+    main()
