@@ -138,10 +138,6 @@ def main():
 
     print("add", file=sys.stderr)
     project = os.path.join(WORK, "project")
-    compare("add scrolling-strip (fresh project)", [BLOCKS, "add", "scrolling-strip", "--yes"], [floor], "floor",
-            small, 3.0, cwd=WORK, prepare=lambda: make_project(project))
-    # add runs in the project folder
-    rows.pop()
     compare("add scrolling-strip (fresh project)", [BLOCKS, "-C", project, "add", "scrolling-strip", "--yes"], [floor], "floor",
             small, 3.0, prepare=lambda: make_project(project))
 
