@@ -162,7 +162,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     private func finish(_ job: Job, _ result: Result<HTTPResponse, HTTPError>, _ tracker: inout ProgressTracker) {
         job.result = result.mapError(redact)
         tracker.fileDone()
-        if case .failure(let error) = job.result { log?("GET \(redact(job.request.url)): \(error)") }
+        if case .failure(let error) = job.result { log?(error.description) }
     }
 
     /// Counts the attempt; returns the delay before the next one, or nil when none are left.
@@ -218,6 +218,9 @@ public final class CurlTransport: HTTPTransport, Sendable {
         blocks_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(job.request.maxBodyBytes))
         blocks_curl_setopt_long(handle, CURLOPT_FAILONERROR, 0)
         blocks_curl_setopt_string(handle, CURLOPT_USERAGENT, settings.userAgent)
+        if let authorities = settings.certificateAuthorityFile {
+            blocks_curl_setopt_string(handle, CURLOPT_CAINFO, authorities)
+        }
         if let headers = attempt.headers { blocks_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers) }
         blocks_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, curlWriteCallback)
         blocks_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(attempt).toOpaque())
@@ -246,7 +249,12 @@ public final class CurlTransport: HTTPTransport, Sendable {
             if let writeError = sink.writeError, let part = job.partFile {
                 return .done(.failure(.file(path: part.path, reason: writeError)))
             }
-            if code == CURLE_UNSUPPORTED_PROTOCOL, RedirectPolicy.isHTTP(job.request.url) {
+            var redirects = 0
+            blocks_curl_getinfo_long(attempt.handle, CURLINFO_REDIRECT_COUNT, &redirects)
+            if code == CURLE_UNSUPPORTED_PROTOCOL, redirects > 0, RedirectPolicy.isHTTP(job.request.url) {
+                var target: UnsafeMutablePointer<CChar>?
+                blocks_curl_getinfo_string(attempt.handle, CURLINFO_EFFECTIVE_URL, &target)
+                log?("GET \(url): refused a redirect to \(redact(target.map { String(cString: $0) } ?? "?"))")
                 return .done(.failure(.insecureRedirect(url: url)))
             }
             let reason = describe(code, attempt: attempt)

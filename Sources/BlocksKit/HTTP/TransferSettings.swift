@@ -19,6 +19,9 @@ public struct TransferSettings: Sendable, Equatable {
     public var maxRetryDelay: TimeInterval
     /// Sent as `User-Agent`.
     public var userAgent: String
+    /// A PEM file of certificate authorities to trust instead of the system's, for a
+    /// private registry behind its own CA. Nil uses libcurl's default bundle.
+    public var certificateAuthorityFile: String?
 
     public init(
         connectTimeout: TimeInterval = 10,
@@ -28,7 +31,8 @@ public struct TransferSettings: Sendable, Equatable {
         retries: Int = 3,
         backoffBase: TimeInterval = 0.5,
         maxRetryDelay: TimeInterval = 30,
-        userAgent: String = "blocks/\(BlocksCLI.version)"
+        userAgent: String = "blocks/\(BlocksCLI.version)",
+        certificateAuthorityFile: String? = nil
     ) {
         self.connectTimeout = connectTimeout
         self.lowSpeedLimit = lowSpeedLimit
@@ -38,5 +42,6 @@ public struct TransferSettings: Sendable, Equatable {
         self.backoffBase = backoffBase
         self.maxRetryDelay = maxRetryDelay
         self.userAgent = userAgent
+        self.certificateAuthorityFile = certificateAuthorityFile
     }
 }

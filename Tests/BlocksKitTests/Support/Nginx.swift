@@ -2,7 +2,9 @@ import Foundation
 
 /// A real nginx on 127.0.0.1, started from a temporary config for one test and
 /// killed when the test is done (or when the value is released). It serves `root`
-/// with ETags, like the static hosting a registry lives on.
+/// with ETags, like the static hosting a registry lives on. With `tls: true` it serves
+/// https with a fresh self-signed certificate for 127.0.0.1 (`certificateFile`, which
+/// a client must trust explicitly).
 ///
 /// `master_process off` keeps nginx to one process, so SIGKILL stops all of it.
 /// Foundation's `terminate()` can be ignored by a child started from a test thread
@@ -12,13 +14,15 @@ final class Nginx: @unchecked Sendable {
 
     let port: Int
     let root: URL
+    /// The self-signed certificate (PEM) when serving https, else nil.
+    let certificateFile: URL?
     /// Holds the config, the logs and nginx's temp folders; removed by `stop()`.
     let folder: URL
     private let process: Process
     private let lock = NSLock()
     private var stopped = false
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var baseURL: String { "\(certificateFile == nil ? "http" : "https")://127.0.0.1:\(port)" }
 
     /// The URL of a path under the root, such as `url("index.json")`.
     func url(_ path: String) -> String {
@@ -26,13 +30,20 @@ final class Nginx: @unchecked Sendable {
     }
 
     /// Starts nginx serving `root`. `serverConfig` is pasted inside the `server` block.
-    init(root: URL, serverConfig: String = "") throws {
+    init(root: URL, serverConfig: String = "", tls: Bool = false) throws {
         self.root = root
         folder = try Loopback.temporaryFolder("nginx")
+        do {
+            certificateFile = tls ? try Self.makeCertificate(in: folder) : nil
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
         var lastError = ""
         attempts: for _ in 0..<3 {
             let port = try Loopback.freePort()
-            let process = try Self.launch(folder: folder, root: root, port: port, serverConfig: serverConfig)
+            let process = try Self.launch(
+                folder: folder, root: root, port: port, serverConfig: serverConfig, tls: tls)
             switch Loopback.waitUntilListening(port: port, process: process) {
             case .listening:
                 self.port = port
@@ -48,7 +59,31 @@ final class Nginx: @unchecked Sendable {
         throw HarnessError("nginx did not start: \(lastError)")
     }
 
-    private static func launch(folder: URL, root: URL, port: Int, serverConfig: String) throws -> Process {
+    /// A self-signed EC certificate for 127.0.0.1, made by the openssl command.
+    private static func makeCertificate(in folder: URL) throws -> URL {
+        let certificate = folder.appendingPathComponent("cert.pem")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", folder.appendingPathComponent("key.pem").path, "-out", certificate.path, "-days", "2",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<500 where process.isRunning { usleep(20_000) }
+        guard !process.isRunning, process.terminationStatus == 0,
+            FileManager.default.fileExists(atPath: certificate.path)
+        else {
+            Loopback.kill(process)
+            throw HarnessError("openssl could not make a test certificate")
+        }
+        return certificate
+    }
+
+    private static func launch(folder: URL, root: URL, port: Int, serverConfig: String, tls: Bool) throws -> Process {
         for temp in ["body", "proxy", "fastcgi", "uwsgi", "scgi"] {
             try FileManager.default.createDirectory(
                 at: folder.appendingPathComponent("temp/\(temp)"), withIntermediateDirectories: true)
@@ -78,7 +113,8 @@ final class Nginx: @unchecked Sendable {
                 sendfile on;
                 etag on;
                 server {
-                    listen 127.0.0.1:\(port);
+                    listen 127.0.0.1:\(port)\(tls ? " ssl" : "");
+                    \(tls ? "ssl_certificate \(path)/cert.pem; ssl_certificate_key \(path)/key.pem;" : "")
                     root \(root.path);
                     \(serverConfig)
                 }
