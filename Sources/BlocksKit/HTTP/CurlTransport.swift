@@ -54,19 +54,26 @@ public final class CurlTransport: HTTPTransport, Sendable {
         self.init(token: environment["BLOCKS_TOKEN"], settings: settings, log: log)
     }
 
+    /// The body in memory. Any 2xx is a response, and so is a 304; other statuses,
+    /// after retries where they apply, throw `HTTPError`.
     public func get(_ request: HTTPRequest) throws -> HTTPResponse {
-        let job = Job(index: 0, request: request, destination: nil, expectedSHA256: nil)
+        let job = TransferJob(request: request, destination: nil, expectedSHA256: nil)
         let results = run([job], maxParallel: 1, progress: nil)
         return try results[0].get()
     }
 
+    /// Streams each body to `<destination>.part` (creating the destination's folder),
+    /// hashing it on the way, and renames it to `destination` only after a 200, a
+    /// complete body and a matching `expectedSHA256`. A failed download leaves neither
+    /// file. A 304 to a request with `ifNoneMatch` succeeds and leaves the destination
+    /// as it was. `progress` runs on the calling thread: `filesDone` counts finished
+    /// downloads (failed ones too) and `bytesDone` the bytes of successful and current
+    /// attempts, so it can step back when an attempt is retried.
     public func download(
         _ downloads: [HTTPDownload], maxParallel: Int, progress: (@Sendable (TransferProgress) -> Void)?
     ) -> [Result<HTTPResponse, HTTPError>] {
-        let jobs = downloads.enumerated().map { index, download in
-            Job(
-                index: index, request: download.request, destination: download.destination,
-                expectedSHA256: download.expectedSHA256)
+        let jobs = downloads.map { download in
+            TransferJob(request: download.request, destination: download.destination, expectedSHA256: download.expectedSHA256)
         }
         return run(jobs, maxParallel: maxParallel, progress: progress)
     }
@@ -76,7 +83,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// Drives all jobs through one multi handle: at most `maxParallel` in flight,
     /// failed attempts re-queued after their backoff, until every job has a result.
     private func run(
-        _ jobs: [Job], maxParallel: Int, progress: (@Sendable (TransferProgress) -> Void)?
+        _ jobs: [TransferJob], maxParallel: Int, progress: (@Sendable (TransferProgress) -> Void)?
     ) -> [Result<HTTPResponse, HTTPError>] {
         guard !jobs.isEmpty else { return [] }
         guard Self.globalSetup, let multi = curl_multi_init() else {
@@ -114,7 +121,23 @@ public final class CurlTransport: HTTPTransport, Sendable {
             }
 
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            let performed = curl_multi_perform(multi, &running)
+            guard performed == CURLM_OK else {
+                // The multi handle itself broke (out of memory, say): end every transfer.
+                let reason = "libcurl failed: \(String(cString: curl_multi_strerror(performed)))"
+                for attempt in active.values {
+                    curl_multi_remove_handle(multi, attempt.handle)
+                    attempt.sink.discard()
+                    attempt.release()
+                    finish(attempt.job, .failure(.transport(url: attempt.job.request.url, reason: reason)), &progressTracker)
+                }
+                active.removeAll()
+                for job in pending {
+                    finish(job, .failure(.transport(url: job.request.url, reason: reason)), &progressTracker)
+                }
+                pending.removeAll()
+                break
+            }
 
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
@@ -139,7 +162,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
                 }
             }
 
-            progressTracker.report(active: active.values, force: false)
+            progressTracker.report(activeBytes: active.values.reduce(0) { $0 + $1.sink.keptCount }, force: false)
             if pending.isEmpty && active.isEmpty { break }
 
             // Wait for network activity, or until the next backoff ends.
@@ -155,18 +178,18 @@ public final class CurlTransport: HTTPTransport, Sendable {
                 curl_multi_poll(multi, nil, 0, waitMilliseconds, nil)
             }
         }
-        progressTracker.report(active: [], force: true)
+        progressTracker.report(activeBytes: 0, force: true)
         return jobs.map { $0.result ?? .failure(.transport(url: redact($0.request.url), reason: "the transfer did not finish")) }
     }
 
-    private func finish(_ job: Job, _ result: Result<HTTPResponse, HTTPError>, _ tracker: inout ProgressTracker) {
+    private func finish(_ job: TransferJob, _ result: Result<HTTPResponse, HTTPError>, _ tracker: inout ProgressTracker) {
         job.result = result.mapError(redact)
         tracker.fileDone()
         if case .failure(let error) = job.result { log?(error.description) }
     }
 
     /// Counts the attempt; returns the delay before the next one, or nil when none are left.
-    private func scheduleRetry(_ job: Job, reason: String, retryAfter: TimeInterval?) -> TimeInterval? {
+    private func scheduleRetry(_ job: TransferJob, reason: String, retryAfter: TimeInterval?) -> TimeInterval? {
         let attempts = job.attempts
         guard attempts <= settings.retries else { return nil }
         let delay = RetryPolicy.delay(beforeRetry: attempts, retryAfter: retryAfter, settings: settings)
@@ -179,7 +202,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     // MARK: - One attempt
 
     /// Creates the easy handle and the sink for the job's next attempt.
-    private func start(_ job: Job) -> Result<Attempt, HTTPError> {
+    private func start(_ job: TransferJob) -> Result<Attempt, HTTPError> {
         job.attempts += 1
         let url = job.request.url
         var headerLines: [String] = []
@@ -357,41 +380,15 @@ extension RedirectPolicy {
     }
 }
 
-// MARK: - State of the transfers
-
-/// One request and its outcome across attempts.
-private final class Job {
-    let index: Int
-    let request: HTTPRequest
-    let destination: URL?
-    let expectedSHA256: String?
-    var attempts = 0
-    var notBefore = Date.distantPast
-    var lastError: HTTPError?
-    var result: Result<HTTPResponse, HTTPError>?
-
-    init(index: Int, request: HTTPRequest, destination: URL?, expectedSHA256: String?) {
-        self.index = index
-        self.request = request
-        self.destination = destination
-        self.expectedSHA256 = expectedSHA256
-    }
-
-    /// `<destination>.part`, next to the destination so the final rename is atomic.
-    var partFile: URL? {
-        destination.map { URL(fileURLWithPath: $0.path + ".part") }
-    }
-}
-
 /// One attempt: the easy handle and everything it points to, which must outlive it.
 private final class Attempt {
-    let job: Job
+    let job: TransferJob
     let handle: UnsafeMutableRawPointer
     let sink: BodySink
     let errorBuffer: UnsafeMutablePointer<CChar>
     var headers: UnsafeMutablePointer<curl_slist>?
 
-    init(job: Job, handle: UnsafeMutableRawPointer, sink: BodySink) {
+    init(job: TransferJob, handle: UnsafeMutableRawPointer, sink: BodySink) {
         self.job = job
         self.handle = handle
         self.sink = sink
@@ -427,40 +424,4 @@ private func curlWriteCallback(
     guard let context, let data, total > 0 else { return total }
     let attempt = Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue()
     return attempt.receive(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
-}
-
-/// Counts files and bytes for the progress callback, at most ten reports a second.
-private struct ProgressTracker {
-    let total: Int
-    let callback: (@Sendable (TransferProgress) -> Void)?
-    var filesDone = 0
-    var settledBytes: Int64 = 0
-    var lastReport = Date.distantPast
-    var lastBytes: Int64 = -1
-
-    init(total: Int, callback: (@Sendable (TransferProgress) -> Void)?) {
-        self.total = total
-        self.callback = callback
-    }
-
-    mutating func fileDone() {
-        filesDone += 1
-        lastReport = .distantPast
-    }
-
-    /// Keeps the bytes of a successful attempt; a failed attempt's bytes are dropped.
-    mutating func settle(bytes: Int64) {
-        settledBytes += bytes
-    }
-
-    mutating func report(active: some Sequence<Attempt>, force: Bool) {
-        guard let callback else { return }
-        let bytes = settledBytes + active.reduce(0) { $0 + $1.sink.keptCount }
-        let now = Date()
-        guard force || (bytes != lastBytes && now.timeIntervalSince(lastReport) >= 0.1) || lastReport == .distantPast
-        else { return }
-        lastReport = now
-        lastBytes = bytes
-        callback(TransferProgress(filesDone: filesDone, filesTotal: total, bytesDone: bytes))
-    }
 }
