@@ -16,7 +16,9 @@ import Testing
         let fromEnvironment = try CurlTransport(environment: ["BLOCKS_TOKEN": token], settings: fastTransferSettings)
             .get(HTTPRequest(url: server.url("/auth/two")))
         #expect(String(decoding: fromEnvironment.body, as: UTF8.self) == "Bearer \(token)")
-        for transport in [CurlTransport(settings: fastTransferSettings), CurlTransport(environment: ["BLOCKS_TOKEN": ""])] {
+        for transport in [
+            CurlTransport(settings: fastTransferSettings), CurlTransport(environment: ["BLOCKS_TOKEN": ""]),
+        ] {
             let without = try transport.get(HTTPRequest(url: server.url("/auth/three")))
             #expect(String(decoding: without.body, as: UTF8.self) == "absent")
         }
@@ -56,7 +58,8 @@ import Testing
             [
                 HTTPDownload(
                     request: HTTPRequest(url: server.url("/corrupt/bad?size=100")),
-                    destination: target.appendingPathComponent("bad"), expectedSHA256: String(repeating: "a", count: 64)),
+                    destination: target.appendingPathComponent("bad"), expectedSHA256: String(repeating: "a", count: 64)
+                ),
                 HTTPDownload(
                     request: HTTPRequest(url: "http://127.0.0.1:\(try Loopback.freePort())/?token=\(token)"),
                     destination: target.appendingPathComponent("refused")),
@@ -83,7 +86,8 @@ import Testing
             let text = String(describing: error)
             return text.contains("BLOCKS_TOKEN holds a control character") && !text.contains("abc")
         }
-        let count = try CurlTransport(settings: fastTransferSettings).get(HTTPRequest(url: server.url("/count/injected")))
+        let count = try CurlTransport(settings: fastTransferSettings).get(
+            HTTPRequest(url: server.url("/count/injected")))
         #expect(String(decoding: count.body, as: UTF8.self) == "1")
     }
 }

@@ -91,7 +91,8 @@ import Testing
         let server = try FaultServer()
         defer { server.stop() }
         let log = LogLines()
-        let response = try fastTransport(log: log).get(HTTPRequest(url: server.url("/status/get?code=500&fail=2&size=10")))
+        let response = try fastTransport(log: log).get(
+            HTTPRequest(url: server.url("/status/get?code=500&fail=2&size=10")))
         #expect(response.status == 200)
         #expect(response.body == FaultServer.pattern(size: 10))
         #expect(log.retryCount == 2)
@@ -253,7 +254,11 @@ import Testing
         let blocker = folder.appendingPathComponent("not-a-folder")
         try Data("x".utf8).write(to: blocker)
         let result = CurlTransport(settings: fastTransferSettings).download(
-            [HTTPDownload(request: HTTPRequest(url: server.url("/bytes/x?size=10")), destination: blocker.appendingPathComponent("a.zip"))],
+            [
+                HTTPDownload(
+                    request: HTTPRequest(url: server.url("/bytes/x?size=10")),
+                    destination: blocker.appendingPathComponent("a.zip"))
+            ],
             maxParallel: 1, progress: nil)[0]
         guard case .file = failure(result) else {
             Issue.record("expected a file error, got \(result)")

@@ -7,7 +7,8 @@ import Testing
     /// A root folder with `count` archives-like files of different sizes, and their digests.
     private func makeRoot(count: Int) throws -> (root: URL, digests: [String: String]) {
         let root = try Loopback.temporaryFolder("root")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("archives"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("archives"), withIntermediateDirectories: true)
         var digests: [String: String] = [:]
         for number in 0..<count {
             let name = "archives/block\(number)-1.0.0.tar.gz"

@@ -73,7 +73,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
         _ downloads: [HTTPDownload], maxParallel: Int, progress: (@Sendable (TransferProgress) -> Void)?
     ) -> [Result<HTTPResponse, HTTPError>] {
         let jobs = downloads.map { download in
-            TransferJob(request: download.request, destination: download.destination, expectedSHA256: download.expectedSHA256)
+            TransferJob(
+                request: download.request, destination: download.destination, expectedSHA256: download.expectedSHA256)
         }
         return run(jobs, maxParallel: maxParallel, progress: progress)
     }
@@ -113,7 +114,10 @@ public final class CurlTransport: HTTPTransport, Sendable {
                     } else {
                         attempt.sink.discard()
                         attempt.release()
-                        finish(job, .failure(.transport(url: redact(job.request.url), reason: "libcurl refused the transfer")), &progressTracker)
+                        finish(
+                            job,
+                            .failure(.transport(url: redact(job.request.url), reason: "libcurl refused the transfer")),
+                            &progressTracker)
                     }
                 case .failure(let error):
                     finish(job, .failure(error), &progressTracker)
@@ -129,7 +133,9 @@ public final class CurlTransport: HTTPTransport, Sendable {
                     curl_multi_remove_handle(multi, attempt.handle)
                     attempt.sink.discard()
                     attempt.release()
-                    finish(attempt.job, .failure(.transport(url: attempt.job.request.url, reason: reason)), &progressTracker)
+                    finish(
+                        attempt.job, .failure(.transport(url: attempt.job.request.url, reason: reason)),
+                        &progressTracker)
                 }
                 active.removeAll()
                 for job in pending {
@@ -157,7 +163,12 @@ public final class CurlTransport: HTTPTransport, Sendable {
                         attempt.job.notBefore = Date().addingTimeInterval(delay)
                         pending.append(attempt.job)
                     } else {
-                        finish(attempt.job, .failure(attempt.job.lastError ?? .transport(url: redact(attempt.job.request.url), reason: reason)), &progressTracker)
+                        finish(
+                            attempt.job,
+                            .failure(
+                                attempt.job.lastError
+                                    ?? .transport(url: redact(attempt.job.request.url), reason: reason)),
+                            &progressTracker)
                     }
                 }
             }
@@ -179,10 +190,13 @@ public final class CurlTransport: HTTPTransport, Sendable {
             }
         }
         progressTracker.report(activeBytes: 0, force: true)
-        return jobs.map { $0.result ?? .failure(.transport(url: redact($0.request.url), reason: "the transfer did not finish")) }
+        return jobs.map {
+            $0.result ?? .failure(.transport(url: redact($0.request.url), reason: "the transfer did not finish"))
+        }
     }
 
-    private func finish(_ job: TransferJob, _ result: Result<HTTPResponse, HTTPError>, _ tracker: inout ProgressTracker) {
+    private func finish(_ job: TransferJob, _ result: Result<HTTPResponse, HTTPError>, _ tracker: inout ProgressTracker)
+    {
         job.result = result.mapError(redact)
         tracker.fileDone()
         if case .failure(let error) = job.result { log?(error.description) }
@@ -208,7 +222,9 @@ public final class CurlTransport: HTTPTransport, Sendable {
         var headerLines: [String] = []
         if let token {
             guard !containsControlCharacter(token) else {
-                return .failure(.transport(url: redact(url), reason: "BLOCKS_TOKEN holds a control character; set it to the bare token"))
+                return .failure(
+                    .transport(
+                        url: redact(url), reason: "BLOCKS_TOKEN holds a control character; set it to the bare token"))
             }
             headerLines.append("Authorization: Bearer \(token)")
         }
@@ -232,7 +248,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
         blocks_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         blocks_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, attempt.errorBuffer)
         blocks_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, RedirectPolicy.allowedProtocols)
-        blocks_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, RedirectPolicy.allowedRedirectProtocols(for: url))
+        blocks_curl_setopt_string(
+            handle, CURLOPT_REDIR_PROTOCOLS_STR, RedirectPolicy.allowedRedirectProtocols(for: url))
         blocks_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
         blocks_curl_setopt_long(handle, CURLOPT_MAXREDIRS, settings.maxRedirects)
         blocks_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))
@@ -281,7 +298,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
                 return .done(.failure(.insecureRedirect(url: url)))
             }
             let reason = describe(code, attempt: attempt)
-            job.lastError = .transport(url: url, reason: "\(reason) (after \(job.attempts) attempt\(job.attempts == 1 ? "" : "s"))")
+            job.lastError = .transport(
+                url: url, reason: "\(reason) (after \(job.attempts) attempt\(job.attempts == 1 ? "" : "s"))")
             if Self.retryableCodes.contains(code.rawValue) { return .retry(reason: reason, retryAfter: nil) }
             sink.discard()
             return .done(.failure(.transport(url: url, reason: reason)))

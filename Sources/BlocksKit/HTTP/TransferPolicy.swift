@@ -22,7 +22,9 @@ public enum RetryPolicy {
         return min(max(wanted, 0), settings.maxRetryDelay)
     }
 
-    public static func delay(beforeRetry retry: Int, retryAfter: TimeInterval?, settings: TransferSettings) -> TimeInterval {
+    public static func delay(beforeRetry retry: Int, retryAfter: TimeInterval?, settings: TransferSettings)
+        -> TimeInterval
+    {
         var generator = SystemRandomNumberGenerator()
         return delay(beforeRetry: retry, retryAfter: retryAfter, settings: settings, using: &generator)
     }
