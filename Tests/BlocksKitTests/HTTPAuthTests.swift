@@ -24,6 +24,14 @@ import Testing
         }
     }
 
+    @Test func userAgentNamesTheTool() throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let response = try CurlTransport(token: token, settings: fastTransferSettings)
+            .get(HTTPRequest(url: server.url("/header/agent?name=User-Agent")))
+        #expect(String(decoding: response.body, as: UTF8.self) == "blocks/\(BlocksCLI.version)")
+    }
+
     @Test func tokenFollowsRedirectsOnlyOnTheSameHost() throws {
         let server = try FaultServer()
         defer { server.stop() }

@@ -24,6 +24,7 @@ Bodies are deterministic: byte i of a body is (i * 7 + 3) % 256 ("pattern").
   /redirect/<key>?to=URL[&code=302]   a redirect to URL
   /etag/<key>?tag=T                   200 with ETag "T"; 304 when If-None-Match matches
   /auth/<key>                         200, the body is the Authorization header or "absent"
+  /header/<key>?name=H                200, the body is request header H or "absent"
   /count/<key>                        200, the body is how many requests this path has had
   absolute-form request targets (as a proxy receives them): 200, "proxied <target>"
 """
@@ -160,6 +161,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_body(b"tagged body\n", headers={"ETag": tag})
         elif kind == "auth":
             self.send_body((self.headers.get("Authorization") or "absent").encode())
+        elif kind == "header":
+            self.send_body((self.headers.get(query.get("name", "")) or "absent").encode())
         elif kind == "count":
             self.send_body(str(number).encode())
         else:
