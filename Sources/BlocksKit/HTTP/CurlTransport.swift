@@ -301,7 +301,6 @@ public final class CurlTransport: HTTPTransport, Sendable {
             job.lastError = .transport(
                 url: url, reason: "\(reason) (after \(job.attempts) attempt\(job.attempts == 1 ? "" : "s"))")
             if Self.retryableCodes.contains(code.rawValue) { return .retry(reason: reason, retryAfter: nil) }
-            sink.discard()
             return .done(.failure(.transport(url: url, reason: reason)))
         }
 
