@@ -1,17 +1,444 @@
 import BlocksCurl
 import Foundation
 
-/// The libcurl transport. (Being written: see the HTTP issue.)
-public final class CurlTransport: HTTPTransport, @unchecked Sendable {
-    public static let shared = CurlTransport()
+/// The real transport: every transfer the tool makes goes through libcurl here, the
+/// only file that touches libcurl.
+///
+/// Each request uses connect and low-speed timeouts, follows at most a few redirects
+/// (never from https to anything but https, never to a scheme other than http or
+/// https), caps the body size, and retries transport errors, 408, 429 and 5xx with
+/// exponential backoff and jitter, honoring `Retry-After`.
+///
+/// Proxies: libcurl itself reads `http_proxy`, `https_proxy`, `all_proxy` and
+/// `no_proxy` from the environment on every transfer. Nothing here sets
+/// `CURLOPT_PROXY` or `CURLOPT_NOPROXY`, so that behavior stays on; keep it that way.
+///
+/// The bearer token is sent as `Authorization: Bearer …` and never appears in an
+/// error, a log line or verbose output: libcurl's verbose mode is never enabled, and
+/// every message is scrubbed of the token. libcurl drops a custom `Authorization`
+/// header when a redirect leads to another host.
+///
+/// Transfers block the calling thread (commands are synchronous). Each call owns its
+/// libcurl handles from start to end, so one transport can serve several threads.
+public final class CurlTransport: HTTPTransport, Sendable {
+    /// The transport for the command line: `BLOCKS_TOKEN` from the process environment.
+    public static let shared = CurlTransport(environment: ProcessInfo.processInfo.environment)
 
-    public func get(_ request: HTTPRequest) throws -> HTTPResponse {
-        throw HTTPError.transport(url: request.url, reason: "HTTP is not available yet")
+    /// libcurl's process-wide setup, run once. `curl_global_cleanup` is never called:
+    /// Foundation may use libcurl in the same process.
+    private static let globalSetup: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    private let token: String?
+    public let settings: TransferSettings
+    private let log: (@Sendable (String) -> Void)?
+
+    /// - Parameters:
+    ///   - token: sent as `Authorization: Bearer <token>`; nil or empty sends nothing.
+    ///   - settings: timeouts, retries and redirects.
+    ///   - log: receives one line per attempt and retry (for `--verbose`), never the token.
+    public init(
+        token: String? = nil, settings: TransferSettings = TransferSettings(),
+        log: (@Sendable (String) -> Void)? = nil
+    ) {
+        let trimmed = token?.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.token = (trimmed?.isEmpty ?? true) ? nil : trimmed
+        self.settings = settings
+        self.log = log
     }
 
+    /// A transport that sends `BLOCKS_TOKEN` from `environment` when it is set.
+    public convenience init(
+        environment: [String: String], settings: TransferSettings = TransferSettings(),
+        log: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.init(token: environment["BLOCKS_TOKEN"], settings: settings, log: log)
+    }
+
+    /// The body in memory. Any 2xx is a response, and so is a 304; other statuses,
+    /// after retries where they apply, throw `HTTPError`.
+    public func get(_ request: HTTPRequest) throws -> HTTPResponse {
+        let job = TransferJob(request: request, destination: nil, expectedSHA256: nil)
+        let results = run([job], maxParallel: 1, progress: nil)
+        return try results[0].get()
+    }
+
+    /// Streams each body to `<destination>.part` (creating the destination's folder),
+    /// hashing it on the way, and renames it to `destination` only after a 200, a
+    /// complete body and a matching `expectedSHA256`. A failed download leaves neither
+    /// file. A 304 to a request with `ifNoneMatch` succeeds and leaves the destination
+    /// as it was. `progress` runs on the calling thread: `filesDone` counts finished
+    /// downloads (failed ones too) and `bytesDone` the bytes of successful and current
+    /// attempts, so it can step back when an attempt is retried.
     public func download(
         _ downloads: [HTTPDownload], maxParallel: Int, progress: (@Sendable (TransferProgress) -> Void)?
     ) -> [Result<HTTPResponse, HTTPError>] {
-        downloads.map { .failure(.transport(url: $0.request.url, reason: "HTTP is not available yet")) }
+        let jobs = downloads.map { download in
+            TransferJob(
+                request: download.request, destination: download.destination, expectedSHA256: download.expectedSHA256)
+        }
+        return run(jobs, maxParallel: maxParallel, progress: progress)
     }
+
+    // MARK: - The transfer loop
+
+    /// Drives all jobs through one multi handle: at most `maxParallel` in flight,
+    /// failed attempts re-queued after their backoff, until every job has a result.
+    private func run(
+        _ jobs: [TransferJob], maxParallel: Int, progress: (@Sendable (TransferProgress) -> Void)?
+    ) -> [Result<HTTPResponse, HTTPError>] {
+        guard !jobs.isEmpty else { return [] }
+        guard Self.globalSetup, let multi = curl_multi_init() else {
+            return jobs.map { .failure(.transport(url: redact($0.request.url), reason: "libcurl could not start")) }
+        }
+        defer { curl_multi_cleanup(multi) }
+
+        var pending = jobs  // waiting for a slot or for their backoff to pass
+        var active: [UnsafeMutableRawPointer: Attempt] = [:]
+        var progressTracker = ProgressTracker(total: jobs.count, callback: progress)
+        let limit = max(1, maxParallel)
+
+        while !pending.isEmpty || !active.isEmpty {
+            let now = Date()
+            // Start every job whose backoff has passed, while slots are free.
+            var index = 0
+            while active.count < limit, index < pending.count {
+                guard pending[index].notBefore <= now else {
+                    index += 1
+                    continue
+                }
+                let job = pending.remove(at: index)
+                switch start(job) {
+                case .success(let attempt):
+                    if curl_multi_add_handle(multi, attempt.handle) == CURLM_OK {
+                        active[attempt.handle] = attempt
+                    } else {
+                        attempt.sink.discard()
+                        attempt.release()
+                        finish(
+                            job,
+                            .failure(.transport(url: redact(job.request.url), reason: "libcurl refused the transfer")),
+                            &progressTracker)
+                    }
+                case .failure(let error):
+                    finish(job, .failure(error), &progressTracker)
+                }
+            }
+
+            var running: Int32 = 0
+            let performed = curl_multi_perform(multi, &running)
+            guard performed == CURLM_OK else {
+                // The multi handle itself broke (out of memory, say): end every transfer.
+                let reason = "libcurl failed: \(String(cString: curl_multi_strerror(performed)))"
+                for attempt in active.values {
+                    curl_multi_remove_handle(multi, attempt.handle)
+                    attempt.sink.discard()
+                    attempt.release()
+                    finish(
+                        attempt.job, .failure(.transport(url: attempt.job.request.url, reason: reason)),
+                        &progressTracker)
+                }
+                active.removeAll()
+                for job in pending {
+                    finish(job, .failure(.transport(url: job.request.url, reason: reason)), &progressTracker)
+                }
+                pending.removeAll()
+                break
+            }
+
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                    let attempt = active.removeValue(forKey: handle)
+                else { continue }
+                let code = message.pointee.data.result
+                curl_multi_remove_handle(multi, handle)
+                let outcome = conclude(attempt, code: code)
+                attempt.release()
+                if case .done(.success) = outcome { progressTracker.settle(bytes: attempt.sink.keptCount) }
+                switch outcome {
+                case .done(let result):
+                    finish(attempt.job, result, &progressTracker)
+                case .retry(let reason, let retryAfter):
+                    if let delay = scheduleRetry(attempt.job, reason: reason, retryAfter: retryAfter) {
+                        attempt.job.notBefore = Date().addingTimeInterval(delay)
+                        pending.append(attempt.job)
+                    } else {
+                        finish(
+                            attempt.job,
+                            .failure(
+                                attempt.job.lastError
+                                    ?? .transport(url: redact(attempt.job.request.url), reason: reason)),
+                            &progressTracker)
+                    }
+                }
+            }
+
+            progressTracker.report(activeBytes: active.values.reduce(0) { $0 + $1.sink.keptCount }, force: false)
+            if pending.isEmpty && active.isEmpty { break }
+
+            // Wait for network activity, or until the next backoff ends.
+            let nextStart = pending.map(\.notBefore).min()
+            var waitMilliseconds: Int32 = 1000
+            if let nextStart, active.count < limit {
+                let milliseconds = max(0, nextStart.timeIntervalSinceNow * 1000)
+                waitMilliseconds = Int32(min(1000, milliseconds.rounded(.up)))
+            }
+            if active.isEmpty {
+                if waitMilliseconds > 0 { usleep(UInt32(waitMilliseconds) * 1000) }
+            } else {
+                curl_multi_poll(multi, nil, 0, waitMilliseconds, nil)
+            }
+        }
+        progressTracker.report(activeBytes: 0, force: true)
+        return jobs.map {
+            $0.result ?? .failure(.transport(url: redact($0.request.url), reason: "the transfer did not finish"))
+        }
+    }
+
+    private func finish(_ job: TransferJob, _ result: Result<HTTPResponse, HTTPError>, _ tracker: inout ProgressTracker)
+    {
+        job.result = result.mapError(redact)
+        tracker.fileDone()
+        if case .failure(let error) = job.result { log?(error.description) }
+    }
+
+    /// Counts the attempt; returns the delay before the next one, or nil when none are left.
+    private func scheduleRetry(_ job: TransferJob, reason: String, retryAfter: TimeInterval?) -> TimeInterval? {
+        let attempts = job.attempts
+        guard attempts <= settings.retries else { return nil }
+        let delay = RetryPolicy.delay(beforeRetry: attempts, retryAfter: retryAfter, settings: settings)
+        log?(
+            "GET \(redact(job.request.url)): \(redact(reason)); retrying in \(String(format: "%.2f", delay)) s"
+                + " (attempt \(attempts + 1) of \(settings.retries + 1))")
+        return delay
+    }
+
+    // MARK: - One attempt
+
+    /// Creates the easy handle and the sink for the job's next attempt.
+    private func start(_ job: TransferJob) -> Result<Attempt, HTTPError> {
+        job.attempts += 1
+        let url = job.request.url
+        var headerLines: [String] = []
+        if let token {
+            guard !containsControlCharacter(token) else {
+                return .failure(
+                    .transport(
+                        url: redact(url), reason: "BLOCKS_TOKEN holds a control character; set it to the bare token"))
+            }
+            headerLines.append("Authorization: Bearer \(token)")
+        }
+        if let etag = job.request.ifNoneMatch, !etag.isEmpty, !containsControlCharacter(etag) {
+            headerLines.append("If-None-Match: \(etag)")
+        }
+        let sink: BodySink
+        do {
+            sink = try BodySink(limit: job.request.maxBodyBytes, partFile: job.partFile)
+        } catch {
+            return .failure(error)
+        }
+        guard let handle = curl_easy_init() else {
+            sink.discard()
+            return .failure(.transport(url: redact(url), reason: "libcurl could not start"))
+        }
+        let attempt = Attempt(job: job, handle: handle, sink: sink)
+        for line in headerLines { attempt.headers = curl_slist_append(attempt.headers, line) }
+
+        blocks_curl_setopt_string(handle, CURLOPT_URL, url)
+        blocks_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        blocks_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, attempt.errorBuffer)
+        blocks_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, RedirectPolicy.allowedProtocols)
+        blocks_curl_setopt_string(
+            handle, CURLOPT_REDIR_PROTOCOLS_STR, RedirectPolicy.allowedRedirectProtocols(for: url))
+        blocks_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+        blocks_curl_setopt_long(handle, CURLOPT_MAXREDIRS, settings.maxRedirects)
+        blocks_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))
+        blocks_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
+        blocks_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)
+        blocks_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(job.request.maxBodyBytes))
+        blocks_curl_setopt_long(handle, CURLOPT_FAILONERROR, 0)
+        blocks_curl_setopt_string(handle, CURLOPT_USERAGENT, settings.userAgent)
+        if let authorities = settings.certificateAuthorityFile {
+            blocks_curl_setopt_string(handle, CURLOPT_CAINFO, authorities)
+        }
+        if let headers = attempt.headers { blocks_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers) }
+        blocks_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, curlWriteCallback)
+        blocks_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(attempt).toOpaque())
+        return .success(attempt)
+    }
+
+    private enum Outcome {
+        case done(Result<HTTPResponse, HTTPError>)
+        case retry(reason: String, retryAfter: TimeInterval?)
+    }
+
+    /// Turns a finished attempt into a result, a retry, or a renamed file.
+    private func conclude(_ attempt: Attempt, code: CURLcode) -> Outcome {
+        let job = attempt.job
+        let url = redact(job.request.url)
+        let sink = attempt.sink
+        sink.closeFile()
+        var status = 0
+        blocks_curl_getinfo_long(attempt.handle, CURLINFO_RESPONSE_CODE, &status)
+
+        guard code == CURLE_OK else {
+            sink.discard()
+            if sink.exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
+                return .done(.failure(.tooLarge(url: url, limit: job.request.maxBodyBytes)))
+            }
+            if let writeError = sink.writeError, let part = job.partFile {
+                return .done(.failure(.file(path: part.path, reason: writeError)))
+            }
+            var redirects = 0
+            blocks_curl_getinfo_long(attempt.handle, CURLINFO_REDIRECT_COUNT, &redirects)
+            if code == CURLE_UNSUPPORTED_PROTOCOL, redirects > 0, RedirectPolicy.isHTTP(job.request.url) {
+                var target: UnsafeMutablePointer<CChar>?
+                blocks_curl_getinfo_string(attempt.handle, CURLINFO_EFFECTIVE_URL, &target)
+                log?("GET \(url): refused a redirect to \(redact(target.map { String(cString: $0) } ?? "?"))")
+                return .done(.failure(.insecureRedirect(url: url)))
+            }
+            let reason = describe(code, attempt: attempt)
+            job.lastError = .transport(
+                url: url, reason: "\(reason) (after \(job.attempts) attempt\(job.attempts == 1 ? "" : "s"))")
+            if Self.retryableCodes.contains(code.rawValue) { return .retry(reason: reason, retryAfter: nil) }
+            return .done(.failure(.transport(url: url, reason: reason)))
+        }
+
+        let etag = header("ETag", of: attempt.handle)
+        if status == 304, job.request.ifNoneMatch != nil || job.partFile == nil {
+            sink.discard()
+            return .done(.success(HTTPResponse(status: 304, etag: etag ?? job.request.ifNoneMatch)))
+        }
+        let succeeded = job.partFile == nil ? (200...299).contains(status) : status == 200
+        guard succeeded else {
+            sink.discard()
+            job.lastError = .status(url: url, code: status)
+            if RetryPolicy.isRetryable(status: status) {
+                let retryAfter = header("Retry-After", of: attempt.handle).flatMap { RetryPolicy.retryAfterSeconds($0) }
+                return .retry(reason: "HTTP \(status)", retryAfter: retryAfter)
+            }
+            return .done(.failure(.status(url: url, code: status)))
+        }
+
+        guard let part = job.partFile, let destination = job.destination else {
+            return .done(.success(HTTPResponse(status: status, etag: etag, body: sink.body)))
+        }
+        let actual = sink.finishDigest() ?? ""
+        if let expected = job.expectedSHA256, expected.lowercased() != actual {
+            sink.discard()
+            return .done(.failure(.checksumMismatch(url: url, expected: expected.lowercased(), actual: actual)))
+        }
+        if rename(part.path, destination.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            sink.discard()
+            return .done(.failure(.file(path: destination.path, reason: reason)))
+        }
+        return .done(.success(HTTPResponse(status: status, etag: etag)))
+    }
+
+    /// libcurl results worth another attempt: the network or the server hiccuped.
+    private static let retryableCodes: Set<UInt32> = [
+        CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING,
+        CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_SSL_CONNECT_ERROR,
+        CURLE_COULDNT_RESOLVE_PROXY,
+    ].reduce(into: []) { $0.insert($1.rawValue) }
+
+    /// libcurl's own message for a failure, which is more precise than the code's name.
+    private func describe(_ code: CURLcode, attempt: Attempt) -> String {
+        let buffered = String(cString: attempt.errorBuffer)
+        let text = buffered.isEmpty ? String(cString: curl_easy_strerror(code)) : buffered
+        if code == CURLE_OPERATION_TIMEDOUT {
+            return "\(text); the server is too slow or unreachable"
+        }
+        if code == CURLE_UNSUPPORTED_PROTOCOL {
+            return "\(text); use an http:// or https:// URL"
+        }
+        return text
+    }
+
+    /// One header of the last response (after redirects), or nil.
+    private func header(_ name: String, of handle: UnsafeMutableRawPointer) -> String? {
+        var found: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+            let value = found?.pointee.value
+        else { return nil }
+        return String(cString: value)
+    }
+
+    private func containsControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+
+    // MARK: - Keeping the token secret
+
+    func redact(_ text: String) -> String {
+        guard let token else { return text }
+        return text.replacingOccurrences(of: token, with: "<BLOCKS_TOKEN>")
+    }
+
+    func redact(_ error: HTTPError) -> HTTPError {
+        switch error {
+        case .status(let url, let code): return .status(url: redact(url), code: code)
+        case .transport(let url, let reason): return .transport(url: redact(url), reason: redact(reason))
+        case .tooLarge(let url, let limit): return .tooLarge(url: redact(url), limit: limit)
+        case .checksumMismatch(let url, let expected, let actual):
+            return .checksumMismatch(url: redact(url), expected: expected, actual: actual)
+        case .insecureRedirect(let url): return .insecureRedirect(url: redact(url))
+        case .offline(let url): return .offline(url: redact(url))
+        case .file(let path, let reason): return .file(path: path, reason: redact(reason))
+        }
+    }
+}
+
+extension RedirectPolicy {
+    static func isHTTP(_ url: String) -> Bool {
+        let lowered = url.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+}
+
+/// One attempt: the easy handle and everything it points to, which must outlive it.
+private final class Attempt {
+    let job: TransferJob
+    let handle: UnsafeMutableRawPointer
+    let sink: BodySink
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    var headers: UnsafeMutablePointer<curl_slist>?
+
+    init(job: TransferJob, handle: UnsafeMutableRawPointer, sink: BodySink) {
+        self.job = job
+        self.handle = handle
+        self.sink = sink
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    /// Frees the handle; call once, after it left the multi handle.
+    func release() {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headers)
+        headers = nil
+    }
+
+    deinit { errorBuffer.deallocate() }
+
+    /// Bytes of a success response, and only those, reach the sink's file or memory.
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if sink.keepsBytes == nil {
+            var status = 0
+            blocks_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+            sink.keepsBytes = (200...299).contains(status)
+        }
+        return sink.receive(bytes)
+    }
+}
+
+/// libcurl's write callback: hands each chunk to the attempt; a short count aborts.
+private func curlWriteCallback(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    let total = size * count
+    guard let context, let data, total > 0 else { return total }
+    let attempt = Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue()
+    return attempt.receive(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
 }

@@ -36,7 +36,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .checksumMismatch(let url, let expected, let actual):
             return "GET \(url) gave bytes with SHA-256 \(actual), but the registry lists \(expected); nothing was written"
         case .insecureRedirect(let url):
-            return "GET \(url) was refused: it redirects from https to an insecure scheme"
+            return "GET \(url) was refused: it redirects to a scheme that is not allowed"
+                + " (only http and https are followed, and https only to https); use the final URL if you trust it"
         case .offline(let url):
             return "\(url) is not in the cache and --offline forbids the network; run once online first"
         case .file(let path, let reason):

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Where the bytes of one response attempt go while they arrive: memory for small
+/// bodies such as `index.json`, or a `.part` file hashed on the fly for downloads, so
+/// a large archive never sits in memory and is never read twice.
+final class BodySink {
+    /// The size cap; one byte more aborts the transfer.
+    let limit: Int64
+    /// The `.part` file, or nil for a body kept in memory.
+    let partFile: URL?
+    /// Bytes received so far, including any discarded error page.
+    private(set) var byteCount: Int64 = 0
+    /// Bytes kept (written to the file or memory).
+    private(set) var keptCount: Int64 = 0
+    private(set) var body = Data()
+    private(set) var exceededLimit = false
+    /// Set when the file could not be written; the transfer is aborted.
+    private(set) var writeError: String?
+    /// Decided when the first bytes arrive: error pages are counted but not kept.
+    var keepsBytes: Bool?
+    private let digest: SHA256.Digest?
+    private var descriptor: Int32 = -1
+
+    /// Creates the sink; for a file, creates (or truncates) the `.part` file now.
+    init(limit: Int64, partFile: URL?) throws(HTTPError) {
+        self.limit = limit
+        self.partFile = partFile
+        guard let partFile else {
+            digest = nil
+            return
+        }
+        digest = SHA256.Digest()
+        let folder = partFile.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .file(path: folder.path, reason: "the folder could not be created")
+        }
+        descriptor = open(partFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if descriptor < 0 {
+            throw .file(path: partFile.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    deinit { closeFile() }
+
+    /// Takes one chunk. Returns false to make libcurl abort the transfer.
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        byteCount += Int64(bytes.count)
+        if byteCount > limit {
+            exceededLimit = true
+            return false
+        }
+        guard keepsBytes ?? true, let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+        keptCount += Int64(bytes.count)
+        guard partFile != nil else {
+            body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+            return true
+        }
+        digest?.update(bytes)
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                writeError = String(cString: strerror(errno))
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    /// The hex SHA-256 of the bytes kept. Call once, after the transfer.
+    func finishDigest() -> String? { digest?.finish() }
+
+    /// Closes the file; the sink takes no more bytes after this.
+    func closeFile() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    /// Closes and deletes the `.part` file: nothing of a failed attempt stays on disk.
+    func discard() {
+        closeFile()
+        if let partFile { unlink(partFile.path) }
+    }
+}

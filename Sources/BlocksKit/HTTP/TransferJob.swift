@@ -1,0 +1,60 @@
+import Foundation
+
+/// One request of a batch and its outcome across attempts: what a retry re-queues.
+final class TransferJob {
+    let request: HTTPRequest
+    let destination: URL?
+    let expectedSHA256: String?
+    var attempts = 0
+    var notBefore = Date.distantPast
+    var lastError: HTTPError?
+    var result: Result<HTTPResponse, HTTPError>?
+
+    init(request: HTTPRequest, destination: URL?, expectedSHA256: String?) {
+        self.request = request
+        self.destination = destination
+        self.expectedSHA256 = expectedSHA256
+    }
+
+    /// `<destination>.part`, next to the destination so the final rename is atomic.
+    var partFile: URL? {
+        destination.map { URL(fileURLWithPath: $0.path + ".part") }
+    }
+}
+
+/// Counts files and bytes for the progress callback, at most ten reports a second.
+struct ProgressTracker {
+    let total: Int
+    let callback: (@Sendable (TransferProgress) -> Void)?
+    var filesDone = 0
+    var settledBytes: Int64 = 0
+    var lastReport = Date.distantPast
+    var lastBytes: Int64 = -1
+
+    init(total: Int, callback: (@Sendable (TransferProgress) -> Void)?) {
+        self.total = total
+        self.callback = callback
+    }
+
+    mutating func fileDone() {
+        filesDone += 1
+        lastReport = .distantPast
+    }
+
+    /// Keeps the bytes of a successful attempt; a failed attempt's bytes are dropped.
+    mutating func settle(bytes: Int64) {
+        settledBytes += bytes
+    }
+
+    /// Reports, unless the last report was under 0.1 s ago or nothing changed.
+    mutating func report(activeBytes: Int64, force: Bool) {
+        guard let callback else { return }
+        let bytes = settledBytes + activeBytes
+        let now = Date()
+        guard force || (bytes != lastBytes && now.timeIntervalSince(lastReport) >= 0.1) || lastReport == .distantPast
+        else { return }
+        lastReport = now
+        lastBytes = bytes
+        callback(TransferProgress(filesDone: filesDone, filesTotal: total, bytesDone: bytes))
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+
+/// A real nginx on 127.0.0.1, started from a temporary config for one test and
+/// killed when the test is done (or when the value is released). It serves `root`
+/// with ETags, like the static hosting a registry lives on. With `tls: true` it serves
+/// https with a fresh self-signed certificate for 127.0.0.1 (`certificateFile`, which
+/// a client must trust explicitly).
+///
+/// `master_process off` keeps nginx to one process, so SIGKILL stops all of it.
+/// Foundation's `terminate()` can be ignored by a child started from a test thread
+/// (its signal mask is inherited blocked), hence SIGKILL.
+final class Nginx: @unchecked Sendable {
+    static let executable = "/usr/sbin/nginx"
+
+    let port: Int
+    let root: URL
+    /// The self-signed certificate (PEM) when serving https, else nil.
+    let certificateFile: URL?
+    /// Holds the config, the logs and nginx's temp folders; removed by `stop()`.
+    let folder: URL
+    private let process: Process
+    private let lock = NSLock()
+    private var stopped = false
+
+    var baseURL: String { "\(certificateFile == nil ? "http" : "https")://127.0.0.1:\(port)" }
+
+    /// The URL of a path under the root, such as `url("index.json")`.
+    func url(_ path: String) -> String {
+        baseURL + "/" + (path.hasPrefix("/") ? String(path.dropFirst()) : path)
+    }
+
+    /// Starts nginx serving `root`. `serverConfig` is pasted inside the `server` block.
+    init(root: URL, serverConfig: String = "", tls: Bool = false) throws {
+        self.root = root
+        folder = try Loopback.temporaryFolder("nginx")
+        do {
+            certificateFile = tls ? try Self.makeCertificate(in: folder) : nil
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        var lastError = ""
+        attempts: for _ in 0..<3 {
+            let port = try Loopback.freePort()
+            let process = try Self.launch(
+                folder: folder, root: root, port: port, serverConfig: serverConfig, tls: tls)
+            switch Loopback.waitUntilListening(port: port, process: process) {
+            case .listening:
+                self.port = port
+                self.process = process
+                return
+            case .exited, .timedOut:
+                Loopback.kill(process)
+                lastError = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+                if !lastError.contains("Address already in use") { break attempts }
+            }
+        }
+        try? FileManager.default.removeItem(at: folder)
+        throw HarnessError("nginx did not start: \(lastError)")
+    }
+
+    /// A self-signed EC certificate for 127.0.0.1, made by the openssl command.
+    private static func makeCertificate(in folder: URL) throws -> URL {
+        let certificate = folder.appendingPathComponent("cert.pem")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", folder.appendingPathComponent("key.pem").path, "-out", certificate.path, "-days", "2",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<500 where process.isRunning { usleep(20_000) }
+        guard !process.isRunning, process.terminationStatus == 0,
+            FileManager.default.fileExists(atPath: certificate.path)
+        else {
+            Loopback.kill(process)
+            throw HarnessError("openssl could not make a test certificate")
+        }
+        return certificate
+    }
+
+    private static func launch(folder: URL, root: URL, port: Int, serverConfig: String, tls: Bool) throws -> Process {
+        for temp in ["body", "proxy", "fastcgi", "uwsgi", "scgi"] {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("temp/\(temp)"), withIntermediateDirectories: true)
+        }
+        let path = folder.path
+        let config = """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(path)/nginx.pid;
+            error_log \(path)/error.log warn;
+            events { worker_connections 256; }
+            http {
+                access_log \(path)/access.log;
+                client_body_temp_path \(path)/temp/body;
+                proxy_temp_path \(path)/temp/proxy;
+                fastcgi_temp_path \(path)/temp/fastcgi;
+                uwsgi_temp_path \(path)/temp/uwsgi;
+                scgi_temp_path \(path)/temp/scgi;
+                types {
+                    application/json json;
+                    application/gzip gz;
+                    application/zip zip;
+                    text/plain txt swift md;
+                }
+                default_type application/octet-stream;
+                sendfile on;
+                etag on;
+                server {
+                    listen 127.0.0.1:\(port)\(tls ? " ssl" : "");
+                    \(tls ? "ssl_certificate \(path)/cert.pem; ssl_certificate_key \(path)/key.pem;" : "")
+                    root \(root.path);
+                    \(serverConfig)
+                }
+            }
+
+            """
+        let configFile = folder.appendingPathComponent("nginx.conf")
+        try config.write(to: configFile, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-p", path, "-e", "\(path)/error.log", "-c", configFile.path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Kills nginx and removes its folder (not the root). Safe to call twice.
+    func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
+        stopped = true
+        Loopback.kill(process)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    deinit { stop() }
+}
+
+/// A failure of a test harness, with the server's own words.
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Small helpers for servers that tests start on the loopback interface.
+enum Loopback {
+    enum Readiness { case listening, exited, timedOut }
+
+    /// A folder of its own under the temp folder.
+    static func temporaryFolder(_ label: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("blocks-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.resolvingSymlinksInPath()
+    }
+
+    /// A port that was free a moment ago (the kernel picks it; we release it at once).
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw HarnessError("socket() failed") }
+        defer { close(descriptor) }
+        var address = loopbackAddress(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else { throw HarnessError("bind() failed") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0 else { throw HarnessError("getsockname() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts TCP connections on 127.0.0.1:port right now.
+    static func isListening(port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = loopbackAddress(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// Waits (at most 200 tries, 10 s) until the port answers or the process exits.
+    static func waitUntilListening(port: Int, process: Process) -> Readiness {
+        for _ in 0..<200 {
+            if isListening(port: port) { return .listening }
+            if !process.isRunning { return .exited }
+            usleep(50_000)
+        }
+        return .timedOut
+    }
+
+    /// SIGKILL, then waits (bounded) for Foundation to see the exit.
+    static func kill(_ process: Process) {
+        let pid = process.processIdentifier
+        guard pid > 0 else { return }
+        _ = Glibc.kill(pid, SIGKILL)
+        for _ in 0..<200 where process.isRunning { usleep(10_000) }
+    }
+
+    private static func loopbackAddress(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+}
