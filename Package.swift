@@ -49,7 +49,8 @@ let package = Package(
         ),
         .testTarget(
             name: "BlocksKitTests",
-            dependencies: ["BlocksKit"]
+            dependencies: ["BlocksKit"],
+            exclude: ["Support/fault_server.py"]
         ),
         .testTarget(
             name: "CatalogLogicTests",
