@@ -15,22 +15,34 @@ struct AdaptiveTabsDemo: View {
     var body: some View {
         AdaptiveTabs(
             selection: $destination,
-            tabs: [
-                AdaptiveTab(id: "home", title: "Home", systemImage: "house", value: .home, customization: .pinned),
-                AdaptiveTab(id: "inbox", title: "Inbox", systemImage: "tray", value: .inbox, badge: .count(unread)),
-            ],
-            sections: [
-                AdaptiveTabGroup(id: "mailboxes", title: "Mailboxes", tabs: [
-                    AdaptiveTab(id: "favorites", title: "Favorites", systemImage: "star", value: .favorites),
-                    AdaptiveTab(id: "drafts", title: "Drafts", systemImage: "doc", value: .drafts, badge: .text("New")),
-                    AdaptiveTab(id: "archive", title: "Archive", systemImage: "archivebox", value: .archive, customization: .reorderOnly),
-                ]),
-            ],
-            browse: AdaptiveTab(id: "browse", title: "Browse", systemImage: "square.grid.2x2", value: .browse),
+            tabs: mainTabs,
+            sections: [mailboxes],
+            browse: browse,
             customizationKey: "AdaptiveTabsDemo.customization"
         ) { destination in
-            DestinationPage(destination: destination, unread: $unread, select: { self.destination = $0 })
+            DestinationPage(destination: destination, unread: $unread) { self.destination = $0 }
         }
+    }
+
+    private var mainTabs: [AdaptiveTab<Destination>] {
+        [
+            AdaptiveTab(id: "home", title: "Home", systemImage: "house", value: Destination.home, customization: .pinned),
+            AdaptiveTab(id: "inbox", title: "Inbox", systemImage: "tray", value: Destination.inbox, badge: .count(unread)),
+        ]
+    }
+
+    private var mailboxes: AdaptiveTabGroup<Destination> {
+        AdaptiveTabGroup(id: "mailboxes", title: "Mailboxes", tabs: [
+            AdaptiveTab(id: "favorites", title: "Favorites", systemImage: "star", value: Destination.favorites),
+            AdaptiveTab(id: "drafts", title: "Drafts", systemImage: "doc", value: Destination.drafts, badge: .text("New")),
+            AdaptiveTab(
+                id: "archive", title: "Archive", systemImage: "archivebox", value: Destination.archive,
+                customization: .reorderOnly),
+        ])
+    }
+
+    private var browse: AdaptiveTab<Destination> {
+        AdaptiveTab(id: "browse", title: "Browse", systemImage: "square.grid.2x2", value: Destination.browse)
     }
 }
 
