@@ -1,0 +1,126 @@
+import SwiftUI
+
+/// An Android-style row of titles with a colored underline that slides under the
+/// selected one. Tabs share the width equally, and the selection is an index.
+///
+/// ```swift
+/// @State private var tab = 0
+///
+/// TopTabs(["Chats", "Status", "Calls"], selection: $tab)
+/// ```
+///
+/// To style the tabs yourself, pass a label closure. It gets each title and whether it
+/// is selected:
+///
+/// ```swift
+/// TopTabs(["Chats", "Status", "Calls"], selection: $tab, tint: .green) { title, isSelected in
+///     Text(title.uppercased())
+///         .font(.footnote.weight(.bold))
+///         .foregroundStyle(isSelected ? .green : .secondary)
+/// }
+/// ```
+///
+/// VoiceOver reads each tab as a button with its title, and the selected one as
+/// selected. With Reduce Motion on, the underline jumps instead of sliding. When the
+/// titles change, the tab the user was on stays selected if its title is still there;
+/// otherwise the index is clamped into range.
+@available(iOS 17.0, *)
+public struct TopTabs<Label: View>: View {
+    private let titles: [String]
+    @Binding private var selection: Int
+    private let tint: Color
+    private let indicatorInset: CGFloat
+    private let label: (String, Bool) -> Label
+
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+
+    /// Creates underline tabs with your own labels.
+    ///
+    /// - Parameters:
+    ///   - titles: The tab titles, in order.
+    ///   - selection: The index of the selected tab.
+    ///   - tint: The underline color. Defaults to the accent color.
+    ///   - indicatorInset: How far the underline is pulled in from each side of its tab.
+    ///   - label: The label for a title; the second argument is true when it is selected.
+    public init(
+        _ titles: [String],
+        selection: Binding<Int>,
+        tint: Color = .accentColor,
+        indicatorInset: CGFloat = 0,
+        @ViewBuilder label: @escaping (_ title: String, _ isSelected: Bool) -> Label
+    ) {
+        self.titles = titles
+        self._selection = selection
+        self.tint = tint
+        self.indicatorInset = indicatorInset
+        self.label = label
+    }
+
+    public var body: some View {
+        HStack(spacing: 0) {
+            ForEach(Array(titles.enumerated()), id: \.offset) { index, title in
+                let isSelected = index == selection
+                Button {
+                    selection = index
+                } label: {
+                    label(title, isSelected)
+                        .lineLimit(1)
+                        .minimumScaleFactor(0.75)
+                        .frame(maxWidth: .infinity, minHeight: 44)
+                        .padding(.horizontal, 4)
+                        .contentShape(Rectangle())
+                }
+                .buttonStyle(.plain)
+                .accessibilityAddTraits(isSelected ? .isSelected : [])
+            }
+        }
+        .overlay(alignment: .bottomLeading) {
+            GeometryReader { proxy in
+                if let frame = TopTabsLogic.indicatorFrame(
+                    selectedIndex: selection,
+                    count: titles.count,
+                    totalWidth: proxy.size.width,
+                    inset: indicatorInset
+                ) {
+                    Capsule()
+                        .fill(tint)
+                        .frame(width: frame.width, height: 3)
+                        .offset(x: frame.x)
+                        .frame(maxHeight: .infinity, alignment: .bottom)
+                }
+            }
+            .accessibilityHidden(true)
+        }
+        .background(alignment: .bottom) {
+            Divider()
+        }
+        .animation(reduceMotion ? nil : .snappy(duration: 0.25), value: selection)
+        .sensoryFeedback(.selection, trigger: selection)
+        .accessibilityElement(children: .contain)
+        .onChange(of: titles, initial: true) { previousTitles, newTitles in
+            let repaired = TopTabsLogic.repairedIndex(selection, previousTitles: previousTitles, titles: newTitles)
+            if repaired != selection {
+                selection = repaired
+            }
+        }
+    }
+}
+
+@available(iOS 17.0, *)
+extension TopTabs where Label == Text {
+    /// Creates underline tabs with the standard labels: a semibold title in a Dynamic
+    /// Type text style, tinted when selected and secondary otherwise.
+    ///
+    /// - Parameters:
+    ///   - titles: The tab titles, in order.
+    ///   - selection: The index of the selected tab.
+    ///   - tint: The underline and selected title color. Defaults to the accent color.
+    ///   - indicatorInset: How far the underline is pulled in from each side of its tab.
+    public init(_ titles: [String], selection: Binding<Int>, tint: Color = .accentColor, indicatorInset: CGFloat = 0) {
+        self.init(titles, selection: selection, tint: tint, indicatorInset: indicatorInset) { title, isSelected in
+            Text(title)
+                .font(.subheadline.weight(.semibold))
+                .foregroundStyle(isSelected ? AnyShapeStyle(tint) : AnyShapeStyle(.secondary))
+        }
+    }
+}
