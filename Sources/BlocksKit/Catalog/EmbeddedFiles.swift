@@ -3,29 +3,2387 @@
 /// The catalog and templates, compiled into the binary so it needs no files beside it.
 enum EmbeddedFiles {
     static let catalog: [String: String] = [
+        "adaptive-tabs/AdaptiveTabs.swift": #"""
+import SwiftUI
+
+/// A system `TabView` that adapts between an iPhone tab bar and an iPad sidebar, with
+/// badges, a section of secondary tabs, a Browse tab for compact width, and tab
+/// customization that persists.
+///
+/// ```swift
+/// enum Destination: Hashable { case home, inbox, browse, favorites, drafts, archive }
+///
+/// @State private var destination = Destination.home
+///
+/// AdaptiveTabs(
+///     selection: $destination,
+///     tabs: [
+///         AdaptiveTab(id: "home", title: "Home", systemImage: "house", value: .home, customization: .pinned),
+///         AdaptiveTab(id: "inbox", title: "Inbox", systemImage: "tray", value: .inbox, badge: .count(unread)),
+///     ],
+///     sections: [
+///         AdaptiveTabGroup(id: "mailboxes", title: "Mailboxes", tabs: [
+///             AdaptiveTab(id: "favorites", title: "Favorites", systemImage: "star", value: .favorites),
+///             AdaptiveTab(id: "drafts", title: "Drafts", systemImage: "doc", value: .drafts, badge: .text("New")),
+///             AdaptiveTab(id: "archive", title: "Archive", systemImage: "archivebox", value: .archive),
+///         ]),
+///     ],
+///     browse: AdaptiveTab(id: "browse", title: "Browse", systemImage: "square.grid.2x2", value: .browse)
+/// ) { destination in
+///     DestinationView(destination)     // without a NavigationStack: each tab gets one
+/// }
+/// ```
+///
+/// - **Tabs and sections.** `tabs` are always in the tab bar. Each group in `sections`
+///   is a `TabSection` in the sidebar (iPad, regular width).
+/// - **Browse.** In compact width the section tabs are hidden and the Browse tab lists
+///   them instead; picking one pushes its page onto Browse's navigation stack. When the
+///   size class changes the block keeps you in the same place: a selected section tab
+///   becomes Browse with that page pushed, and back.
+/// - **Selection.** Set the binding to any tab's value to switch tabs in code. A value
+///   that the current width does not show is mapped to the one that does.
+/// - **Badges.** `.count(3)` or `.text("New")`; counts over 99 read "99+".
+/// - **Customization.** On iPad people can reorder and hide tabs. Their choices are saved
+///   in `UserDefaults` under `customizationKey` with `@AppStorage`. Each tab's stable `id`
+///   keys its customization, so never reuse or rename one.
+/// - **Accessibility.** The tab bar and sidebar are the system's, so VoiceOver, Dynamic
+///   Type, Reduce Motion and the large content viewer behave as in Apple's apps; badges
+///   are read with their tab.
+@available(iOS 18.0, *)
+public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
+    private let tabs: [AdaptiveTab<Value>]
+    private let sections: [AdaptiveTabGroup<Value>]
+    private let browse: AdaptiveTab<Value>
+    @Binding private var selection: Value
+    private let customizationKey: String
+    private let content: (Value) -> Content
+
+    @AppStorage private var customization: TabViewCustomization
+    @State private var browsePath: [Value] = []
+    @Environment(\.horizontalSizeClass) private var horizontalSizeClass
+
+    /// Creates an adaptive tab view.
+    ///
+    /// - Parameters:
+    ///   - selection: The value of the selected tab.
+    ///   - tabs: The main tabs, always shown.
+    ///   - sections: Groups of secondary tabs: sidebar sections in regular width, reached
+    ///     through Browse in compact width. Defaults to none.
+    ///   - browse: The tab that lists the sections in compact width.
+    ///   - customizationKey: The `UserDefaults` key for the user's customization, also
+    ///     used to namespace customization ids. Defaults to "AdaptiveTabs.customization".
+    ///   - content: The page for a tab's value. Each tab wraps it in a `NavigationStack`.
+    public init(
+        selection: Binding<Value>,
+        tabs: [AdaptiveTab<Value>],
+        sections: [AdaptiveTabGroup<Value>] = [],
+        browse: AdaptiveTab<Value>,
+        customizationKey: String = "AdaptiveTabs.customization",
+        @ViewBuilder content: @escaping (Value) -> Content
+    ) {
+        self._selection = selection
+        self.tabs = tabs
+        self.sections = sections
+        self.browse = browse
+        self.customizationKey = customizationKey
+        self.content = content
+        self._customization = AppStorage(wrappedValue: TabViewCustomization(), customizationKey)
+    }
+
+    public var body: some View {
+        TabView(selection: $selection) {
+            ForEach(tabs) { tab in
+                Tab(LocalizedStringKey(tab.title), systemImage: tab.systemImage, value: tab.value) {
+                    NavigationStack {
+                        content(tab.value)
+                    }
+                }
+                .badge(badge(for: tab))
+                .customizationID(customizationID(for: tab.id))
+                .customizationBehavior(behavior(for: tab, isBrowse: false), for: .sidebar, .tabBar)
+            }
+
+            Tab(LocalizedStringKey(browse.title), systemImage: browse.systemImage, value: browse.value) {
+                browseStack
+            }
+            .badge(badge(for: browse))
+            .hidden(!isCompact)
+            .customizationID(customizationID(for: browse.id))
+            .customizationBehavior(behavior(for: browse, isBrowse: true), for: .sidebar, .tabBar)
+
+            ForEach(sections) { group in
+                TabSection(LocalizedStringKey(group.title)) {
+                    ForEach(group.tabs) { tab in
+                        Tab(LocalizedStringKey(tab.title), systemImage: tab.systemImage, value: tab.value) {
+                            NavigationStack {
+                                content(tab.value)
+                            }
+                        }
+                        .badge(badge(for: tab))
+                        .hidden(isCompact)
+                        .customizationID(customizationID(for: tab.id))
+                        .customizationBehavior(behavior(for: tab, isBrowse: false), for: .sidebar, .tabBar)
+                    }
+                }
+                .customizationID(customizationID(for: group.id))
+                .defaultVisibility(.hidden, for: .tabBar)
+            }
+        }
+        .tabViewStyle(.sidebarAdaptable)
+        .tabViewCustomization($customization)
+        .onChange(of: horizontalSizeClass, initial: true) {
+            keepNavigationConsistent()
+        }
+        .onChange(of: selection) {
+            keepNavigationConsistent()
+        }
+    }
+
+    /// Browse: the section tabs as a list, each pushing its page.
+    private var browseStack: some View {
+        NavigationStack(path: $browsePath) {
+            List {
+                ForEach(sections) { group in
+                    Section(LocalizedStringKey(group.title)) {
+                        ForEach(group.tabs) { tab in
+                            NavigationLink(value: tab.value) {
+                                Label(LocalizedStringKey(tab.title), systemImage: tab.systemImage)
+                            }
+                            .badge(badge(for: tab))
+                        }
+                    }
+                }
+            }
+            .navigationTitle(LocalizedStringKey(browse.title))
+            .navigationDestination(for: Value.self) { value in
+                content(value)
+            }
+        }
+    }
+
+    private var isCompact: Bool {
+        horizontalSizeClass == .compact
+    }
+
+    /// Maps the selection and Browse's path to what the current width shows.
+    private func keepNavigationConsistent() {
+        let current = AdaptiveTabsLogic.Navigation(selection: selection, browsePath: browsePath)
+        let next = AdaptiveTabsLogic.navigation(
+            current,
+            isCompact: isCompact,
+            browse: browse.value,
+            primaryValues: tabs.map(\.value),
+            sectionValues: sections.flatMap { $0.tabs.map(\.value) },
+            fallback: tabs.first?.value ?? browse.value
+        )
+        guard next != current else { return }
+        browsePath = next.browsePath
+        selection = next.selection
+    }
+
+    private func badge(for tab: AdaptiveTab<Value>) -> Text? {
+        AdaptiveTabsLogic.badgeText(tab.badge).map { Text(verbatim: $0) }
+    }
+
+    private func customizationID(for id: String) -> String {
+        AdaptiveTabsLogic.customizationID(namespace: customizationKey, id: id)
+    }
+
+    private func behavior(for tab: AdaptiveTab<Value>, isBrowse: Bool) -> TabCustomizationBehavior {
+        if AdaptiveTabsLogic.canHide(tab.customization, isBrowse: isBrowse) { return .automatic }
+        if AdaptiveTabsLogic.canReorder(tab.customization, isBrowse: isBrowse) { return .reorderable }
+        return .disabled
+    }
+}
+
+"""#,
+        "adaptive-tabs/AdaptiveTabsDemo.swift": #"""
+import SwiftUI
+
+/// A mail-style demo of ``AdaptiveTabs``: two main tabs with a count badge, a Mailboxes
+/// section with a text badge, and a Browse tab. Run it on iPad and change the window
+/// width to see the selection and the Browse path follow the size class.
+@available(iOS 18.0, *)
+struct AdaptiveTabsDemo: View {
+    enum Destination: Hashable {
+        case home, inbox, browse, favorites, drafts, archive
+    }
+
+    @State private var destination = Destination.inbox
+    @State private var unread = 3
+
+    var body: some View {
+        AdaptiveTabs(
+            selection: $destination,
+            tabs: mainTabs,
+            sections: [mailboxes],
+            browse: browse,
+            customizationKey: "AdaptiveTabsDemo.customization"
+        ) { destination in
+            DestinationPage(destination: destination, unread: $unread) { self.destination = $0 }
+        }
+    }
+
+    private var mainTabs: [AdaptiveTab<Destination>] {
+        [
+            AdaptiveTab(id: "home", title: "Home", systemImage: "house", value: Destination.home, customization: .pinned),
+            AdaptiveTab(id: "inbox", title: "Inbox", systemImage: "tray", value: Destination.inbox, badge: .count(unread)),
+        ]
+    }
+
+    private var mailboxes: AdaptiveTabGroup<Destination> {
+        AdaptiveTabGroup(id: "mailboxes", title: "Mailboxes", tabs: [
+            AdaptiveTab(id: "favorites", title: "Favorites", systemImage: "star", value: Destination.favorites),
+            AdaptiveTab(id: "drafts", title: "Drafts", systemImage: "doc", value: Destination.drafts, badge: .text("New")),
+            AdaptiveTab(
+                id: "archive", title: "Archive", systemImage: "archivebox", value: Destination.archive,
+                customization: .reorderOnly),
+        ])
+    }
+
+    private var browse: AdaptiveTab<Destination> {
+        AdaptiveTab(id: "browse", title: "Browse", systemImage: "square.grid.2x2", value: Destination.browse)
+    }
+}
+
+@available(iOS 18.0, *)
+private struct DestinationPage: View {
+    let destination: AdaptiveTabsDemo.Destination
+    @Binding var unread: Int
+    let select: (AdaptiveTabsDemo.Destination) -> Void
+
+    var body: some View {
+        List {
+            Section("Badge") {
+                Stepper("Unread: \(unread)", value: $unread, in: 0...150)
+            }
+            Section("Go to, in code") {
+                Button("Drafts") { select(.drafts) }
+                Button("Inbox") { select(.inbox) }
+            }
+        }
+        .navigationTitle(String(describing: destination).capitalized)
+    }
+}
+
+@available(iOS 18.0, *)
+#Preview("Adaptive tabs") {
+    AdaptiveTabsDemo()
+}
+
+"""#,
         "adaptive-tabs/AdaptiveTabsLogic.swift": #"""
-/// Placeholder until the block is written.
-public enum AdaptiveTabsLogic {}
+/// A badge on a tab: a count, or a short text such as "New" or "!".
+@available(iOS 18.0, *)
+public enum AdaptiveTabBadge: Hashable, Sendable {
+    /// A number. Zero or less shows no badge, like the system's `badge(_:)`.
+    case count(Int)
+    /// A short string. An empty string shows no badge.
+    case text(String)
+}
+
+/// How much the user may customize a tab in the sidebar and the tab bar.
+@available(iOS 18.0, *)
+public enum AdaptiveTabCustomization: Hashable, Sendable {
+    /// The user may reorder and hide the tab.
+    case full
+    /// The user may reorder the tab but never hide it.
+    case reorderOnly
+    /// The tab stays where it is and is always visible.
+    case pinned
+}
+
+/// One tab of an ``AdaptiveTabs`` view.
+@available(iOS 18.0, *)
+public struct AdaptiveTab<Value: Hashable>: Identifiable {
+    /// A stable identifier. It keys the user's customization, so never reuse or rename it.
+    public var id: String
+    /// The title, looked up in your strings catalog.
+    public var title: String
+    /// An SF Symbol name.
+    public var systemImage: String
+    /// The selection value that shows this tab.
+    public var value: Value
+    /// The badge, if any.
+    public var badge: AdaptiveTabBadge?
+    /// What the user may do with the tab when customizing.
+    public var customization: AdaptiveTabCustomization
+
+    public init(
+        id: String, title: String, systemImage: String, value: Value,
+        badge: AdaptiveTabBadge? = nil, customization: AdaptiveTabCustomization = .full
+    ) {
+        self.id = id
+        self.title = title
+        self.systemImage = systemImage
+        self.value = value
+        self.badge = badge
+        self.customization = customization
+    }
+}
+
+/// A titled group of tabs, shown as a `TabSection` in the sidebar and reached through
+/// the Browse tab in compact width.
+@available(iOS 18.0, *)
+public struct AdaptiveTabGroup<Value: Hashable>: Identifiable {
+    /// A stable identifier, used for the section's customization.
+    public var id: String
+    /// The section title, looked up in your strings catalog.
+    public var title: String
+    /// The tabs in the section, in their default order.
+    public var tabs: [AdaptiveTab<Value>]
+
+    public init(id: String, title: String, tabs: [AdaptiveTab<Value>]) {
+        self.id = id
+        self.title = title
+        self.tabs = tabs
+    }
+}
+
+/// The pure decisions behind ``AdaptiveTabs``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs.
+@available(iOS 18.0, *)
+public enum AdaptiveTabsLogic {
+    /// What is selected, and what the Browse tab's navigation stack shows.
+    public struct Navigation<Value: Hashable>: Equatable {
+        public var selection: Value
+        public var browsePath: [Value]
+
+        public init(selection: Value, browsePath: [Value] = []) {
+            self.selection = selection
+            self.browsePath = browsePath
+        }
+    }
+
+    /// The navigation that shows the same place after the width class changes, or after
+    /// the selection was set to a tab that this width does not show.
+    ///
+    /// In compact width the section tabs are hidden and reached through Browse: a selected
+    /// section tab becomes Browse with that tab pushed. In regular width Browse is hidden:
+    /// Browse becomes the section tab at the root of its path, or the first section tab
+    /// when nothing was pushed. A value that no tab has becomes `fallback`.
+    public static func navigation<Value: Hashable>(
+        _ navigation: Navigation<Value>,
+        isCompact: Bool,
+        browse: Value,
+        primaryValues: [Value],
+        sectionValues: [Value],
+        fallback: Value
+    ) -> Navigation<Value> {
+        let selection = navigation.selection
+        if isCompact {
+            if selection == browse || primaryValues.contains(selection) { return navigation }
+            if sectionValues.contains(selection) { return Navigation(selection: browse, browsePath: [selection]) }
+            return Navigation(selection: fallback, browsePath: navigation.browsePath)
+        }
+        if selection == browse {
+            if let root = navigation.browsePath.first, sectionValues.contains(root) {
+                return Navigation(selection: root)
+            }
+            return Navigation(selection: sectionValues.first ?? fallback)
+        }
+        if primaryValues.contains(selection) || sectionValues.contains(selection) { return navigation }
+        return Navigation(selection: fallback, browsePath: navigation.browsePath)
+    }
+
+    /// The text of a badge, or `nil` for no badge. Counts over `limit` read "99+" the way
+    /// Mail and Messages cap them.
+    public static func badgeText(_ badge: AdaptiveTabBadge?, limit: Int = 99) -> String? {
+        switch badge {
+        case .none:
+            return nil
+        case .count(let count):
+            guard count > 0 else { return nil }
+            return count > limit ? "\(limit)+" : String(count)
+        case .text(let text):
+            return text.isEmpty ? nil : text
+        }
+    }
+
+    /// The customization identifier of a tab or section: your namespace and its stable id,
+    /// so two tab views in one app never share customizations.
+    public static func customizationID(namespace: String, id: String) -> String {
+        namespace.isEmpty ? id : "\(namespace).\(id)"
+    }
+
+    /// Whether the user may hide the tab. Browse is always pinned: it is the only way to
+    /// the sections in compact width.
+    public static func canHide(_ customization: AdaptiveTabCustomization, isBrowse: Bool) -> Bool {
+        !isBrowse && customization == .full
+    }
+
+    /// Whether the user may move the tab.
+    public static func canReorder(_ customization: AdaptiveTabCustomization, isBrowse: Bool) -> Bool {
+        !isBrowse && customization != .pinned
+    }
+
+    /// The values that appear more than once among the tabs. Selection by value needs
+    /// each value once; the demo and tests use this to catch mistakes early.
+    public static func duplicateValues<Value: Hashable>(_ values: [Value]) -> [Value] {
+        var seen: Set<Value> = []
+        var reported: Set<Value> = []
+        var duplicates: [Value] = []
+        for value in values where !seen.insert(value).inserted && reported.insert(value).inserted {
+            duplicates.append(value)
+        }
+        return duplicates
+    }
+}
+
+"""#,
+        "adaptive-tabs/block.json": #"""
+{
+  "name": "adaptive-tabs",
+  "version": "1.0.0",
+  "title": {
+    "en": "Adaptive Tab View",
+    "es": "Vista de pestañas adaptable"
+  },
+  "summary": {
+    "en": "The system TabView with the sidebar-adaptable style: badges, programmatic selection, a TabSection group, a Browse tab in compact width that keeps selection and navigation in step, and customization saved with AppStorage.",
+    "es": "El TabView del sistema con estilo adaptable a barra lateral: insignias, selección por código, un grupo TabSection, una pestaña Explorar en ancho compacto que mantiene selección y navegación, y personalización guardada con AppStorage."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "18.0"
+  },
+  "level": "intermediate",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "tab view",
+      "tab bar",
+      "sidebar",
+      "sidebar adaptable",
+      "ipad",
+      "badges",
+      "tab section",
+      "customization",
+      "browse",
+      "size class",
+      "appstorage"
+    ],
+    "es": [
+      "pestañas",
+      "vista de pestañas",
+      "barra de pestañas",
+      "barra lateral",
+      "ipad",
+      "insignias",
+      "sección de pestañas",
+      "personalización",
+      "explorar",
+      "clase de tamaño"
+    ]
+  },
+  "api": [
+    {
+      "name": "selection",
+      "type": "Binding<Value>",
+      "default": null,
+      "description": "The selected tab's value; set it to switch tabs in code."
+    },
+    {
+      "name": "tabs",
+      "type": "[AdaptiveTab<Value>]",
+      "default": null,
+      "description": "The main tabs, always shown; each has id, title, systemImage, value, badge and customization."
+    },
+    {
+      "name": "sections",
+      "type": "[AdaptiveTabGroup<Value>]",
+      "default": "[]",
+      "description": "Groups of secondary tabs: sidebar sections in regular width, listed by Browse in compact width."
+    },
+    {
+      "name": "browse",
+      "type": "AdaptiveTab<Value>",
+      "default": null,
+      "description": "The tab that lists the sections in compact width."
+    },
+    {
+      "name": "customizationKey",
+      "type": "String",
+      "default": "\"AdaptiveTabs.customization\"",
+      "description": "The UserDefaults key of the saved customization, also the namespace of customization ids."
+    },
+    {
+      "name": "content",
+      "type": "(Value) -> Content",
+      "default": null,
+      "description": "The page for a tab's value; each tab wraps it in a NavigationStack."
+    }
+  ],
+  "files": [
+    {
+      "path": "AdaptiveTabs.swift",
+      "role": "component"
+    },
+    {
+      "path": "AdaptiveTabsLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "AdaptiveTabsDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "The system tab bar and sidebar: tabs are read with their title, selection, position and badge.",
+    "dynamicType": "System tab bar and sidebar text scales, with the large content viewer on the tab bar; the Browse list uses standard rows.",
+    "reduceMotion": "The system's own transitions, which follow Reduce Motion."
+  }
+}
+
+"""#,
+        "pager/Pager.swift": #"""
+import SwiftUI
+
+/// A tab bar over swipeable pages: the pager apps expect, with selection by item id.
+///
+/// ```swift
+/// struct Topic: Identifiable, Equatable {
+///     let id: UUID
+///     var name: String
+/// }
+///
+/// @State private var topics: [Topic] = []          // may arrive later
+/// @State private var selection: Topic.ID?          // nil until the topics arrive
+///
+/// Pager(topics, selection: $selection) { topic in
+///     TopicFeed(topic: topic)
+/// } label: { topic, state in
+///     Text(topic.name)
+///         .font(.subheadline.weight(.semibold))
+///         .foregroundStyle(Color.primary.opacity(0.5 + 0.5 * state.selectionProgress))
+/// }
+/// .tabBarLayout(.scrollable)
+/// .tabIndicator(color: .orange)
+/// .onTabChange { topic, reason in print("Showing \(topic.name) after a \(reason)") }
+/// ```
+///
+/// or, for plain text tabs, `Pager(topics, selection: $selection, title: \.name) { TopicFeed(topic: $0) }`.
+///
+/// **Selection.** The selection is the selected item's id. It stays `nil` while there are
+/// no items; when they arrive the first one is selected, unless you preset an id that is
+/// among them. The selection follows its item through reorders. When the selected item
+/// is removed, the item that takes its place is selected.
+///
+/// **Pages.** Each page is kept by its item's id, so its `@State` (a scroll position, a
+/// text field) survives swipes and reorders. Pages are built up front; start expensive
+/// work in `.task` or `.onAppear` on the page. The pages respect the safe area unless you
+/// call ``pagesIgnoreSafeArea(_:)``.
+///
+/// **Labels.** The `label` closure gets a ``PagerTabState``: `isSelected`, the tab's
+/// `index` and the `count`, and `selectionProgress`, from 0 to 1, which follows the finger
+/// while the user swipes so your label can blend its style in step with the pages.
+///
+/// **Accessibility.** VoiceOver reads each tab as a button with its label, "selected" on
+/// the selected one, and its position, as in "2 of 5". Only the selected page is exposed
+/// to VoiceOver. With Reduce Motion on, tapping a tab switches pages and moves the
+/// indicator without animation; swipes still follow the finger.
+@available(iOS 17.0, *)
+public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>: View {
+    private let items: [Item]
+    @Binding private var selection: Item.ID?
+    private let content: (Item) -> Content
+    private let label: (Item, PagerTabState) -> Label
+    private var configuration = Configuration()
+
+    /// Where the pages sit, in fractional pages, as last measured from the scroll view.
+    @State private var measuredPosition: Double?
+    /// The position the tab bar draws: the measured one while swiping, animated toward
+    /// the target when a tab is tapped.
+    @State private var shownPosition: Double = 0
+    @State private var pageWidth: CGFloat = 0
+    @State private var tabFrames: [Item.ID: PagerLogic.Frame] = [:]
+    /// Why the next selection change happens; `nil` means the caller changed it.
+    @State private var pendingReason: PagerTabChangeReason?
+
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+    @Environment(\.isScrollEnabled) private var isScrollEnabled
+
+    /// Creates a pager.
+    ///
+    /// - Parameters:
+    ///   - items: The items, one tab and one page each. Their ids must be unique.
+    ///   - selection: The selected item's id; `nil` until there are items.
+    ///   - content: The page for an item.
+    ///   - label: The tab label for an item and its ``PagerTabState``.
+    public init(
+        _ items: [Item],
+        selection: Binding<Item.ID?>,
+        @ViewBuilder content: @escaping (Item) -> Content,
+        @ViewBuilder label: @escaping (_ item: Item, _ state: PagerTabState) -> Label
+    ) {
+        self.items = items
+        self._selection = selection
+        self.content = content
+        self.label = label
+    }
+
+    public var body: some View {
+        let ids = items.map(\.id)
+        let selectedIndex = PagerLogic.index(of: selection, in: ids)
+        ScrollViewReader { proxy in
+            VStack(spacing: 0) {
+                tabBar(ids: ids, selectedIndex: selectedIndex, proxy: proxy)
+                separator
+                pages(proxy: proxy)
+            }
+            .onChange(of: ids, initial: true) { previousIDs, newIDs in
+                tabFrames = tabFrames.filter { newIDs.contains($0.key) }
+                let resolved = PagerLogic.resolvedSelection(selection, previousIDs: previousIDs, ids: newIDs)
+                if resolved != selection {
+                    pendingReason = .itemsChanged
+                    selection = resolved
+                }
+                // After a reorder or a removal the selected page may sit somewhere else.
+                show(resolved, proxy: proxy, animated: false)
+            }
+            .onChange(of: selection) { _, newSelection in
+                let reason = pendingReason ?? .programmatic
+                pendingReason = nil
+                if reason != .swipe {
+                    show(newSelection, proxy: proxy, animated: reason != .itemsChanged)
+                }
+                scrollTabBar(to: newSelection, proxy: proxy)
+                if let newSelection, let item = items.first(where: { $0.id == newSelection }) {
+                    configuration.onTabChange?(item, reason)
+                }
+            }
+            .task(id: measuredPosition) {
+                // Commit a swipe once the pages have come to rest on a page.
+                try? await Task.sleep(for: .milliseconds(150))
+                guard !Task.isCancelled else { return }
+                commitSettledPage()
+            }
+        }
+    }
+
+    // MARK: Tab bar
+
+    @ViewBuilder
+    private func tabBar(ids: [Item.ID], selectedIndex: Int?, proxy: ScrollViewProxy) -> some View {
+        switch configuration.layout {
+        case .fixed:
+            tabRow(ids: ids, selectedIndex: selectedIndex)
+        case .scrollable:
+            ScrollView(.horizontal) {
+                tabRow(ids: ids, selectedIndex: selectedIndex)
+            }
+            .scrollIndicators(.hidden)
+            .scrollBounceBehavior(.basedOnSize)
+            .onAppear { scrollTabBar(to: selection, proxy: proxy, animated: false) }
+        }
+    }
+
+    private func tabRow(ids: [Item.ID], selectedIndex: Int?) -> some View {
+        HStack(spacing: configuration.spacing) {
+            ForEach(Array(items.enumerated()), id: \.element.id) { index, item in
+                tabButton(
+                    item: item,
+                    state: PagerLogic.tabState(
+                        index: index, count: items.count, selectedIndex: selectedIndex, position: shownPosition)
+                )
+            }
+        }
+        .padding(.horizontal, configuration.sidePadding)
+        .coordinateSpace(.named(pagerTabRowSpace))
+        .overlay(alignment: .bottomLeading) {
+            indicator(ids: ids)
+        }
+        .accessibilityElement(children: .contain)
+    }
+
+    private func tabButton(item: Item, state: PagerTabState) -> some View {
+        Button {
+            guard item.id != selection else { return }
+            pendingReason = .tap
+            selection = item.id
+        } label: {
+            label(item, state)
+                .padding(.vertical, 10)
+                .padding(.horizontal, configuration.layout == .scrollable ? 4 : 0)
+                .frame(maxWidth: configuration.layout == .fixed ? .infinity : nil, minHeight: 44)
+                .contentShape(Rectangle())
+        }
+        .buttonStyle(.plain)
+        .onGeometryChange(for: CGRect.self) { proxy in
+            proxy.frame(in: .named(pagerTabRowSpace))
+        } action: { frame in
+            tabFrames[item.id] = PagerLogic.Frame(x: frame.minX, width: frame.width)
+        }
+        .id(TabAnchor(id: item.id))
+        .accessibilityAddTraits(state.isSelected ? .isSelected : [])
+        .accessibilityValue(positionText(index: state.index, count: state.count))
+    }
+
+    @ViewBuilder
+    private func indicator(ids: [Item.ID]) -> some View {
+        let frames = ids.compactMap { tabFrames[$0] }
+        let style = configuration.indicator
+        if frames.count == ids.count,
+           let frame = PagerLogic.indicatorFrame(
+               position: shownPosition, tabFrames: frames, inset: style.horizontalInset) {
+            RoundedRectangle(cornerRadius: style.cornerRadius, style: .continuous)
+                .fill(style.color)
+                .frame(width: frame.width, height: style.height)
+                .offset(x: frame.x)
+                .accessibilityHidden(true)
+        }
+    }
+
+    @ViewBuilder
+    private var separator: some View {
+        if let separator = configuration.separator {
+            if let color = separator.color {
+                color.frame(height: separator.thickness)
+            } else {
+                Divider()
+            }
+        }
+    }
+
+    private func positionText(index: Int, count: Int) -> Text {
+        guard let position = PagerLogic.accessibilityPosition(index: index, count: count) else { return Text(verbatim: "") }
+        return Text("\(position.ordinal) of \(position.count)", comment: "A tab's position, read by VoiceOver: 2 of 5")
+    }
+
+    // MARK: Pages
+
+    private func pages(proxy: ScrollViewProxy) -> some View {
+        ScrollView(.horizontal) {
+            HStack(spacing: 0) {
+                ForEach(items) { item in
+                    content(item)
+                        .environment(\.isScrollEnabled, isScrollEnabled)
+                        .frame(maxWidth: .infinity, maxHeight: .infinity)
+                        .containerRelativeFrame(.horizontal)
+                        .id(item.id)
+                        .accessibilityHidden(item.id != selection)
+                }
+            }
+            .scrollTargetLayout()
+            .onGeometryChange(for: CGFloat.self) { proxy in
+                -proxy.frame(in: .scrollView).minX
+            } action: { offset in
+                pagesMoved(to: offset)
+            }
+        }
+        .scrollTargetBehavior(.paging)
+        .scrollIndicators(.hidden)
+        .scrollDisabled(!configuration.isSwipeEnabled)
+        .onGeometryChange(for: CGFloat.self) { proxy in
+            proxy.size.width
+        } action: { width in
+            pageWidth = width
+            // A new width (first layout, rotation, split view) moves page boundaries.
+            show(selection, proxy: proxy, animated: false)
+        }
+        .ignoresSafeArea(.container, edges: configuration.ignoredSafeAreaEdges)
+    }
+
+    private func pagesMoved(to offset: CGFloat) {
+        guard let position = PagerLogic.position(offset: offset, pageWidth: pageWidth, count: items.count) else { return }
+        measuredPosition = position
+        shownPosition = position
+    }
+
+    /// Selects the page the user swiped to, once the pages are at rest on it.
+    private func commitSettledPage() {
+        let ids = items.map(\.id)
+        guard let position = measuredPosition,
+              let index = PagerLogic.settledIndex(position: position, count: ids.count),
+              let id = PagerLogic.id(at: index, in: ids),
+              id != selection
+        else { return }
+        pendingReason = .swipe
+        selection = id
+    }
+
+    /// Brings the page for `id` on screen and moves the indicator to its tab.
+    private func show(_ id: Item.ID?, proxy: ScrollViewProxy, animated: Bool) {
+        guard let index = PagerLogic.index(of: id, in: items.map(\.id)), let id else { return }
+        let motion = animated && !reduceMotion
+        let indicatorDuration = configuration.indicator.animationDuration
+        withAnimation(motion && indicatorDuration > 0 ? .easeInOut(duration: indicatorDuration) : nil) {
+            shownPosition = Double(index)
+        }
+        var transaction = Transaction(animation: motion && configuration.isSwipeEnabled ? .smooth(duration: 0.3) : nil)
+        transaction.disablesAnimations = !(motion && configuration.isSwipeEnabled)
+        withTransaction(transaction) {
+            proxy.scrollTo(id, anchor: .leading)
+        }
+    }
+
+    private func scrollTabBar(to id: Item.ID?, proxy: ScrollViewProxy, animated: Bool = true) {
+        guard configuration.layout == .scrollable, let id else { return }
+        withAnimation(animated && !reduceMotion ? .smooth(duration: 0.3) : nil) {
+            proxy.scrollTo(TabAnchor(id: id), anchor: .center)
+        }
+    }
+
+}
+
+// MARK: - Options
+
+@available(iOS 17.0, *)
+extension Pager {
+    /// Lays the tabs out with equal widths (`.fixed`, the default) or at their natural
+    /// widths in a row that scrolls (`.scrollable`).
+    ///
+    /// - Parameters:
+    ///   - layout: Fixed or scrollable.
+    ///   - spacing: The space between tabs. Defaults to 0 for fixed and 20 for scrollable.
+    ///   - sidePadding: The space before the first tab and after the last. Defaults to 16.
+    public func tabBarLayout(_ layout: PagerBarLayout, spacing: CGFloat? = nil, sidePadding: CGFloat = 16) -> Self {
+        var copy = self
+        copy.configuration.layout = layout
+        copy.configuration.spacing = spacing ?? (layout == .fixed ? 0 : 20)
+        copy.configuration.sidePadding = sidePadding
+        return copy
+    }
+
+    /// Styles the indicator under the selected tab. It tracks the swipe in real time; the
+    /// duration applies when a tab is tapped.
+    ///
+    /// - Parameters:
+    ///   - height: Its thickness. Defaults to 3.
+    ///   - color: Its color. Defaults to the accent color.
+    ///   - cornerRadius: Its corner radius. Defaults to 1.5.
+    ///   - horizontalInset: How far it is pulled in from each side of its tab. Defaults to 0.
+    ///   - animationDuration: How long it takes to move after a tap. Defaults to 0.25 s.
+    public func tabIndicator(
+        height: CGFloat = 3,
+        color: Color = .accentColor,
+        cornerRadius: CGFloat = 1.5,
+        horizontalInset: CGFloat = 0,
+        animationDuration: Double = 0.25
+    ) -> Self {
+        var copy = self
+        copy.configuration.indicator = IndicatorStyle(
+            height: height, color: color, cornerRadius: cornerRadius,
+            horizontalInset: horizontalInset, animationDuration: animationDuration)
+        return copy
+    }
+
+    /// Shows a line between the tab bar and the pages. Without a color it is the system
+    /// `Divider`.
+    public func tabBarSeparator(_ isVisible: Bool = true, color: Color? = nil, thickness: CGFloat = 1) -> Self {
+        var copy = self
+        copy.configuration.separator = isVisible ? SeparatorStyle(color: color, thickness: thickness) : nil
+        return copy
+    }
+
+    /// Turns swiping between pages off or on; it can change at run time. With swiping off,
+    /// tapping a tab switches pages instantly.
+    public func swipeDisabled(_ isDisabled: Bool = true) -> Self {
+        var copy = self
+        copy.configuration.isSwipeEnabled = !isDisabled
+        return copy
+    }
+
+    /// Lets the pages extend into the safe area on the given edges, for full-bleed content.
+    /// By default the pages respect the safe area.
+    public func pagesIgnoreSafeArea(_ edges: Edge.Set = .bottom) -> Self {
+        var copy = self
+        copy.configuration.ignoredSafeAreaEdges = edges
+        return copy
+    }
+
+    /// Calls `action` with the newly selected item and the reason, whenever the selected
+    /// tab changes: a tap, a swipe, a change of the binding, or a change of the items.
+    public func onTabChange(_ action: @escaping (_ item: Item, _ reason: PagerTabChangeReason) -> Void) -> Self {
+        var copy = self
+        copy.configuration.onTabChange = action
+        return copy
+    }
+}
+
+@available(iOS 17.0, *)
+extension Pager where Label == Text {
+    /// Creates a pager with plain text tabs, titled by a property of each item. The title
+    /// uses a Dynamic Type text style and brightens with the tab's selection progress.
+    ///
+    /// - Parameters:
+    ///   - items: The items, one tab and one page each.
+    ///   - selection: The selected item's id; `nil` until there are items.
+    ///   - title: The property that holds each item's tab title.
+    ///   - content: The page for an item.
+    public init(
+        _ items: [Item],
+        selection: Binding<Item.ID?>,
+        title: KeyPath<Item, String>,
+        @ViewBuilder content: @escaping (Item) -> Content
+    ) {
+        self.init(items, selection: selection, content: content) { item, state in
+            Text(item[keyPath: title])
+                .font(.subheadline.weight(.semibold))
+                .foregroundStyle(Color.primary.opacity(0.55 + 0.45 * state.selectionProgress))
+        }
+    }
+}
+
+// MARK: - Configuration
+
+@available(iOS 17.0, *)
+extension Pager {
+    fileprivate struct IndicatorStyle {
+        var height: CGFloat = 3
+        var color: Color = .accentColor
+        var cornerRadius: CGFloat = 1.5
+        var horizontalInset: CGFloat = 0
+        var animationDuration: Double = 0.25
+    }
+
+    fileprivate struct SeparatorStyle {
+        var color: Color?
+        var thickness: CGFloat
+    }
+
+    fileprivate struct Configuration {
+        var layout = PagerBarLayout.fixed
+        var spacing: CGFloat = 0
+        var sidePadding: CGFloat = 16
+        var indicator = IndicatorStyle()
+        var separator: SeparatorStyle?
+        var isSwipeEnabled = true
+        var ignoredSafeAreaEdges: Edge.Set = []
+        var onTabChange: ((Item, PagerTabChangeReason) -> Void)?
+    }
+}
+
+/// The coordinate space the tab frames and the indicator share.
+private let pagerTabRowSpace = "Pager.tabRow"
+
+/// The scroll identity of a tab, distinct from its page's.
+private struct TabAnchor<ID: Hashable>: Hashable {
+    let id: ID
+}
+
+"""#,
+        "pager/PagerDemo.swift": #"""
+import SwiftUI
+
+/// A demo of ``Pager`` that exercises what sets it apart: topics that arrive after a
+/// short load, a preset selection, reorder and removal that keep the selection, per-page
+/// state kept by id, a swipe switch, both bar layouts, and the tab-change callback.
+@available(iOS 17.0, *)
+struct PagerDemo: View {
+    struct Topic: Identifiable, Equatable {
+        let id: String
+        var name: String
+    }
+
+    @State private var topics: [Topic] = []
+    @State private var selection: Topic.ID? = "science"
+    @State private var isSwipeDisabled = false
+    @State private var isScrollable = false
+    @State private var lastChange = "None yet"
+
+    var body: some View {
+        NavigationStack {
+            Pager(topics, selection: $selection) { topic in
+                TopicPage(topic: topic)
+            } label: { topic, state in
+                Text(topic.name)
+                    .font(.subheadline.weight(.semibold))
+                    .foregroundStyle(Color.primary.opacity(0.45 + 0.55 * state.selectionProgress))
+                    .scaleEffect(1 + 0.06 * state.selectionProgress)
+            }
+            .tabBarLayout(isScrollable ? .scrollable : .fixed)
+            .tabIndicator(height: 3, color: .orange, cornerRadius: 1.5, horizontalInset: isScrollable ? 0 : 12)
+            .tabBarSeparator()
+            .swipeDisabled(isSwipeDisabled)
+            .onTabChange { topic, reason in
+                lastChange = "\(topic.name) (\(reason))"
+            }
+            .overlay {
+                if topics.isEmpty {
+                    ProgressView("Loading topics…")
+                }
+            }
+            .safeAreaInset(edge: .bottom) {
+                Text("Last change: \(lastChange)")
+                    .font(.footnote)
+                    .foregroundStyle(.secondary)
+                    .padding(8)
+            }
+            .navigationTitle("Topics")
+            .navigationBarTitleDisplayMode(.inline)
+            .toolbar {
+                Menu("Options", systemImage: "slider.horizontal.3") {
+                    Toggle("Disable swipe", isOn: $isSwipeDisabled)
+                    Toggle("Scrollable tabs", isOn: $isScrollable)
+                    Button("Shuffle topics") { topics.shuffle() }
+                    Button("Remove selected topic", role: .destructive) {
+                        topics.removeAll { $0.id == selection }
+                    }
+                    Button("Add a topic") {
+                        topics.append(Topic(id: "topic-\(topics.count + 1)", name: "Topic \(topics.count + 1)"))
+                    }
+                }
+            }
+            .task {
+                // Pretend the topics come from the network; the preset "science" is kept.
+                try? await Task.sleep(for: .milliseconds(600))
+                topics = [
+                    Topic(id: "top", name: "Top"),
+                    Topic(id: "world", name: "World"),
+                    Topic(id: "science", name: "Science"),
+                    Topic(id: "sport", name: "Sport"),
+                    Topic(id: "culture", name: "Culture"),
+                ]
+            }
+        }
+    }
+}
+
+/// A page with its own state, to show that each page keeps it by id through swipes,
+/// reorders and removals of other pages.
+@available(iOS 17.0, *)
+private struct TopicPage: View {
+    let topic: PagerDemo.Topic
+    @State private var likes = 0
+    @State private var note = ""
+
+    var body: some View {
+        List {
+            Section {
+                Stepper("Likes: \(likes)", value: $likes, in: 0...99)
+                TextField("Note about \(topic.name)", text: $note)
+            }
+            Section("Stories") {
+                ForEach(1...15, id: \.self) { number in
+                    Text("\(topic.name) story \(number)")
+                }
+            }
+        }
+    }
+}
+
+@available(iOS 17.0, *)
+#Preview("Pager") {
+    PagerDemo()
+}
 
 """#,
         "pager/PagerLogic.swift": #"""
-/// Placeholder until the block is written.
-public enum PagerLogic {}
+/// How the pager lays out its tab bar.
+@available(iOS 17.0, *)
+public enum PagerBarLayout: Sendable, Equatable {
+    /// Every tab gets an equal share of the width. Best for two to four short titles.
+    case fixed
+    /// Tabs keep their natural width and the bar scrolls, keeping the selected tab in view.
+    case scrollable
+}
+
+/// Why the selected tab changed, passed to `Pager.onTabChange(_:)`.
+@available(iOS 17.0, *)
+public enum PagerTabChangeReason: Sendable, Equatable {
+    /// The user tapped a tab.
+    case tap
+    /// The user swiped to another page.
+    case swipe
+    /// The selection binding was changed from outside.
+    case programmatic
+    /// The items changed: they arrived, or the selected one was removed.
+    case itemsChanged
+}
+
+/// What a tab label needs to draw itself, handed to the pager's `label` closure.
+@available(iOS 17.0, *)
+public struct PagerTabState: Equatable, Sendable {
+    /// True for the tab whose page is selected.
+    public var isSelected: Bool
+    /// How much this tab is selected, from 0 to 1. It follows the finger while the user
+    /// swipes, so a label can cross-fade its color or weight in step with the page.
+    public var selectionProgress: Double
+    /// The zero-based position of the tab.
+    public var index: Int
+    /// The number of tabs.
+    public var count: Int
+
+    public init(isSelected: Bool, selectionProgress: Double, index: Int, count: Int) {
+        self.isSelected = isSelected
+        self.selectionProgress = selectionProgress
+        self.index = index
+        self.count = count
+    }
+}
+
+/// The pure decisions behind ``Pager``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs.
+///
+/// Positions are fractional page indexes: 1.5 means halfway between the second and the
+/// third page.
+@available(iOS 17.0, *)
+public enum PagerLogic {
+    /// A tab's horizontal extent in the tab bar, in points.
+    public struct Frame: Equatable, Sendable {
+        public var x: Double
+        public var width: Double
+
+        public init(x: Double, width: Double) {
+            self.x = x
+            self.width = width
+        }
+    }
+
+    // MARK: Selection by id
+
+    /// The position of `id` in `ids`, or `nil` when it is absent or `nil`.
+    public static func index<ID: Equatable>(of id: ID?, in ids: [ID]) -> Int? {
+        guard let id else { return nil }
+        return ids.firstIndex(of: id)
+    }
+
+    /// The id at `index`, or `nil` when the index is out of range.
+    public static func id<ID>(at index: Int, in ids: [ID]) -> ID? {
+        ids.indices.contains(index) ? ids[index] : nil
+    }
+
+    /// The selection after the items change from `previousIDs` to `ids`.
+    ///
+    /// - No items yet: the selection is kept as it is, so a preset id waits for the items
+    ///   to arrive. When every item is removed, the selection becomes `nil`.
+    /// - A selection that is listed stays selected wherever it moved to.
+    /// - A removed selection passes to the nearest surviving item, first looking at the
+    ///   ones after it (the item that slides into its place), then at the ones before.
+    /// - `nil`, or an id that was never listed, selects the first item.
+    public static func resolvedSelection<ID: Equatable>(_ selection: ID?, previousIDs: [ID], ids: [ID]) -> ID? {
+        guard let first = ids.first else {
+            return previousIDs.isEmpty ? selection : nil
+        }
+        guard let selection else { return first }
+        if ids.contains(selection) { return selection }
+        guard let oldIndex = previousIDs.firstIndex(of: selection) else { return first }
+        let after = previousIDs[previousIDs.index(after: oldIndex)...]
+        if let next = after.first(where: ids.contains) { return next }
+        if let previous = previousIDs[..<oldIndex].reversed().first(where: ids.contains) { return previous }
+        return first
+    }
+
+    // MARK: Position and progress
+
+    /// `value` brought inside `range`.
+    public static func clamp(_ value: Double, to range: ClosedRange<Double>) -> Double {
+        min(max(value, range.lowerBound), range.upperBound)
+    }
+
+    /// The fractional page position for a scroll `offset` (how far the pages have moved
+    /// toward later pages) and a `pageWidth`, clamped to the pages that exist so that
+    /// rubber-banding past either end never reports a page that is not there.
+    /// `nil` when there are no pages or no width yet.
+    public static func position(offset: Double, pageWidth: Double, count: Int) -> Double? {
+        guard count > 0, pageWidth > 0, offset.isFinite else { return nil }
+        return clamp(offset / pageWidth, to: 0...Double(count - 1))
+    }
+
+    /// How selected the tab at `index` is when the pages sit at `position`: 1 when its
+    /// page fills the pager, falling linearly to 0 one page away.
+    public static func selectionProgress(forTabAt index: Int, position: Double) -> Double {
+        clamp(1 - abs(position - Double(index)), to: 0...1)
+    }
+
+    /// The page the pager has come to rest on, or `nil` while it sits between pages.
+    /// `tolerance` is a fraction of a page.
+    public static func settledIndex(position: Double, count: Int, tolerance: Double = 0.01) -> Int? {
+        guard count > 0, position.isFinite else { return nil }
+        let nearest = position.rounded()
+        guard abs(position - nearest) <= tolerance else { return nil }
+        return Int(clamp(nearest, to: 0...Double(count - 1)))
+    }
+
+    /// The state a tab label is drawn with.
+    public static func tabState(index: Int, count: Int, selectedIndex: Int?, position: Double) -> PagerTabState {
+        PagerTabState(
+            isSelected: index == selectedIndex,
+            selectionProgress: selectionProgress(forTabAt: index, position: position),
+            index: index,
+            count: count
+        )
+    }
+
+    // MARK: Indicator
+
+    /// The indicator's frame when the pages sit at `position`, interpolated between the
+    /// frames of the two tabs on either side so that it tracks the swipe, then pulled in
+    /// by `inset` on each side. Positions past either end use the end tab. `nil` when no
+    /// tab has been measured yet.
+    public static func indicatorFrame(position: Double, tabFrames: [Frame], inset: Double = 0) -> Frame? {
+        guard let last = tabFrames.indices.last, position.isFinite else { return nil }
+        let clamped = clamp(position, to: 0...Double(last))
+        let lower = Int(clamped.rounded(.down))
+        let upper = min(lower + 1, last)
+        let fraction = clamped - Double(lower)
+        let from = tabFrames[lower]
+        let to = tabFrames[upper]
+        let x = from.x + (to.x - from.x) * fraction
+        let width = from.width + (to.width - from.width) * fraction
+        let usableInset = min(max(0, inset), width / 2)
+        return Frame(x: x + usableInset, width: width - 2 * usableInset)
+    }
+
+    // MARK: Accessibility
+
+    /// The one-based position VoiceOver reads after a tab's name, as in "2 of 5".
+    /// `nil` when `index` is out of range.
+    public static func accessibilityPosition(index: Int, count: Int) -> (ordinal: Int, count: Int)? {
+        guard count > 0, (0..<count).contains(index) else { return nil }
+        return (index + 1, count)
+    }
+
+    /// The English form of ``accessibilityPosition(index:count:)``, "2 of 5". The view
+    /// builds a localized `Text` from the same numbers.
+    public static func positionDescription(index: Int, count: Int) -> String? {
+        accessibilityPosition(index: index, count: count).map { "\($0.ordinal) of \($0.count)" }
+    }
+}
+
+"""#,
+        "pager/block.json": #"""
+{
+  "name": "pager",
+  "version": "1.0.0",
+  "title": {
+    "en": "Tab Pager",
+    "es": "Paginador con pestañas"
+  },
+  "summary": {
+    "en": "Swipeable pages under a tab bar, with selection by item id that survives reorders and removals, an indicator that tracks the swipe, per-page state kept by id, and VoiceOver positions.",
+    "es": "Páginas deslizables bajo una barra de pestañas, con selección por id que sobrevive a reordenaciones y borrados, un indicador que sigue el gesto, estado por página guardado por id y posiciones para VoiceOver."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "17.0"
+  },
+  "level": "intermediate",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "pager",
+      "view pager",
+      "swipe",
+      "pages",
+      "paging",
+      "page view",
+      "tab bar",
+      "indicator",
+      "scrollable tabs",
+      "carousel",
+      "scrolltargetbehavior"
+    ],
+    "es": [
+      "pestañas",
+      "paginador",
+      "páginas",
+      "deslizar",
+      "paginación",
+      "barra de pestañas",
+      "indicador",
+      "pestañas desplazables",
+      "carrusel"
+    ]
+  },
+  "api": [
+    {
+      "name": "items",
+      "type": "[Item]",
+      "default": null,
+      "description": "The items, one tab and one page each; Item is Identifiable & Equatable."
+    },
+    {
+      "name": "selection",
+      "type": "Binding<Item.ID?>",
+      "default": null,
+      "description": "The selected item's id: nil until items arrive, then the first unless a listed id was preset."
+    },
+    {
+      "name": "content",
+      "type": "(Item) -> Content",
+      "default": null,
+      "description": "The page for an item; its state is kept by the item's id."
+    },
+    {
+      "name": "label",
+      "type": "(Item, PagerTabState) -> Label",
+      "default": null,
+      "description": "The tab for an item; the state has isSelected, selectionProgress, index and count."
+    },
+    {
+      "name": "title",
+      "type": "KeyPath<Item, String>",
+      "default": null,
+      "description": "Instead of label: plain text tabs titled by this property."
+    },
+    {
+      "name": "tabBarLayout(_:spacing:sidePadding:)",
+      "type": "PagerBarLayout, CGFloat?, CGFloat",
+      "default": ".fixed, nil (0 fixed, 20 scrollable), 16",
+      "description": "Equal-width or scrollable tabs, the space between tabs, and the padding at the sides."
+    },
+    {
+      "name": "tabIndicator(height:color:cornerRadius:horizontalInset:animationDuration:)",
+      "type": "CGFloat, Color, CGFloat, CGFloat, Double",
+      "default": "3, .accentColor, 1.5, 0, 0.25",
+      "description": "The indicator's look and how long it takes to move after a tap."
+    },
+    {
+      "name": "tabBarSeparator(_:color:thickness:)",
+      "type": "Bool, Color?, CGFloat",
+      "default": "hidden; when shown: true, nil (system Divider), 1",
+      "description": "A line between the tab bar and the pages."
+    },
+    {
+      "name": "swipeDisabled(_:)",
+      "type": "Bool",
+      "default": "false",
+      "description": "Turns swiping off at run time; tapping a tab then switches instantly."
+    },
+    {
+      "name": "pagesIgnoreSafeArea(_:)",
+      "type": "Edge.Set",
+      "default": "not applied; when called: .bottom",
+      "description": "Lets the pages extend into the safe area on these edges."
+    },
+    {
+      "name": "onTabChange(_:)",
+      "type": "(Item, PagerTabChangeReason) -> Void",
+      "default": null,
+      "description": "Called with the newly selected item and why: tap, swipe, programmatic or itemsChanged."
+    }
+  ],
+  "files": [
+    {
+      "path": "Pager.swift",
+      "role": "component"
+    },
+    {
+      "path": "PagerLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "PagerDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "Each tab is a button read by its label, with the selected trait and its position, as in \"2 of 5\". Only the selected page is exposed, so VoiceOver never wanders into off-screen pages.",
+    "dynamicType": "Labels use text styles you choose (the title initializer uses subheadline); tabs keep a 44-point minimum height, and the scrollable layout fits any text size.",
+    "reduceMotion": "Tapping a tab switches the page and moves the indicator without animation; swipes still follow the finger."
+  }
+}
+
+"""#,
+        "picker-pages/PickerPages.swift": #"""
+import SwiftUI
+
+/// A row of tabs over a page that changes with them, built on the system `Picker` with the
+/// tabs picker style that iOS 27 added. An iPhone draws it much like a segmented control.
+///
+/// ```swift
+/// enum Period: String, CaseIterable { case day, week, month }
+///
+/// @State private var period = Period.week
+///
+/// PickerPages(options: Period.allCases, selection: $period) { period in
+///     Text(period.rawValue.capitalized)
+/// } page: { period in
+///     ChartView(period: period)
+/// }
+/// ```
+///
+/// The new page slides in from the side its tab is on: from the trailing edge when you
+/// move forward through the options, from the leading edge when you move back. With
+/// Reduce Motion on, pages cross-fade instead. VoiceOver, Full Keyboard Access and the
+/// large content viewer are the system picker's, which announces each option as a tab.
+///
+/// If the selection is not one of the options, the block selects the first option, so the
+/// picker always shows a selected tab.
+@available(iOS 27.0, *)
+public struct PickerPages<Option: Hashable, Label: View, Page: View>: View {
+    private let options: [Option]
+    @Binding private var selection: Option
+    private let title: String
+    private let label: (Option) -> Label
+    private let page: (Option) -> Page
+
+    /// The page on screen. It trails `selection` by one update, so that the page about to
+    /// leave is redrawn with the edge it will leave through before it is removed.
+    @State private var shownOption: Option
+    /// The edge the page on screen came in from.
+    @State private var insertionEdge = PickerPagesLogic.Edge.trailing
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+
+    /// Creates tabs over pages.
+    ///
+    /// - Parameters:
+    ///   - options: The tabs, in order. Each one appears once.
+    ///   - selection: The selected option.
+    ///   - title: The picker's accessibility label, read before the tabs. Defaults to
+    ///     "Section".
+    ///   - label: The tab for an option, usually a `Text` or a `Label`.
+    ///   - page: The page for an option.
+    public init(
+        options: [Option],
+        selection: Binding<Option>,
+        title: String = "Section",
+        @ViewBuilder label: @escaping (Option) -> Label,
+        @ViewBuilder page: @escaping (Option) -> Page
+    ) {
+        self.options = options
+        self._selection = selection
+        self.title = title
+        self.label = label
+        self.page = page
+        self._shownOption = State(initialValue: selection.wrappedValue)
+    }
+
+    public var body: some View {
+        VStack(spacing: 12) {
+            Picker(title, selection: $selection) {
+                ForEach(options, id: \.self) { option in
+                    label(option).tag(option)
+                }
+            }
+            .pickerStyle(.tabs)
+            .padding(.horizontal)
+
+            ZStack {
+                page(shownOption)
+                    .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .top)
+                    .id(shownOption)
+                    .transition(pageTransition(entering: currentEdge))
+            }
+            .clipped()
+        }
+        .onChange(of: selection) { _, newValue in
+            insertionEdge = PickerPagesLogic.insertionEdge(from: shownOption, to: newValue, in: options)
+            withAnimation(pageAnimation) {
+                shownOption = newValue
+            }
+        }
+        .onChange(of: options, initial: true) { _, newOptions in
+            if let repaired = PickerPagesLogic.repairedSelection(selection, in: newOptions), repaired != selection {
+                selection = repaired
+            }
+        }
+    }
+
+    /// While a new selection waits to be shown, the edge its page will enter from; the
+    /// page on screen then leaves through the opposite one.
+    private var currentEdge: PickerPagesLogic.Edge {
+        guard selection != shownOption else { return insertionEdge }
+        return PickerPagesLogic.insertionEdge(from: shownOption, to: selection, in: options)
+    }
+
+    private var pageAnimation: Animation {
+        reduceMotion ? .easeInOut(duration: 0.2) : .smooth(duration: 0.35)
+    }
+
+    private func pageTransition(entering edge: PickerPagesLogic.Edge) -> AnyTransition {
+        if reduceMotion { return .opacity }
+        return .asymmetric(
+            insertion: .move(edge: edge.horizontalEdge).combined(with: .opacity),
+            removal: .move(edge: edge.opposite.horizontalEdge).combined(with: .opacity)
+        )
+    }
+}
+
+@available(iOS 27.0, *)
+extension PickerPagesLogic.Edge {
+    fileprivate var horizontalEdge: SwiftUI.Edge {
+        switch self {
+        case .leading: .leading
+        case .trailing: .trailing
+        }
+    }
+}
+
+"""#,
+        "picker-pages/PickerPagesDemo.swift": #"""
+import SwiftUI
+
+/// A calendar-style demo of ``PickerPages``: day, week and month pages under the tabs.
+@available(iOS 27.0, *)
+struct PickerPagesDemo: View {
+    enum Period: String, CaseIterable, Identifiable {
+        case day, week, month
+
+        var id: Self { self }
+
+        var title: LocalizedStringKey {
+            switch self {
+            case .day: "Day"
+            case .week: "Week"
+            case .month: "Month"
+            }
+        }
+
+        var systemImage: String {
+            switch self {
+            case .day: "sun.max"
+            case .week: "calendar.day.timeline.left"
+            case .month: "calendar"
+            }
+        }
+    }
+
+    @State private var period = Period.week
+
+    var body: some View {
+        NavigationStack {
+            PickerPages(options: Period.allCases, selection: $period, title: "Period") { period in
+                Text(period.title)
+            } page: { period in
+                List {
+                    Section {
+                        ForEach(1...8, id: \.self) { hour in
+                            LabeledContent("Event \(hour)", value: "\(hour + 8):00")
+                        }
+                    } header: {
+                        Label(period.title, systemImage: period.systemImage)
+                    }
+                }
+            }
+            .navigationTitle("Agenda")
+        }
+    }
+}
+
+@available(iOS 27.0, *)
+#Preview("Picker pages") {
+    PickerPagesDemo()
+}
 
 """#,
         "picker-pages/PickerPagesLogic.swift": #"""
-/// Placeholder until the block is written.
-public enum PickerPagesLogic {}
+/// The pure decisions behind ``PickerPages``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs.
+///
+/// You rarely call these yourself: `PickerPages` asks them which side a page enters
+/// from and whether the selection needs repairing after the options change.
+@available(iOS 27.0, *)
+public enum PickerPagesLogic {
+    /// The horizontal side a page enters from. Leading and trailing follow the layout
+    /// direction, so right-to-left languages get mirrored motion for free.
+    public enum Edge: Sendable, Equatable {
+        case leading
+        case trailing
+
+        /// The side the outgoing page leaves through.
+        public var opposite: Edge {
+            switch self {
+            case .leading: .trailing
+            case .trailing: .leading
+            }
+        }
+    }
+
+    /// The position of `option` in `options`. An option that is not in the list counts
+    /// as the first, so a stale selection never produces a surprising direction.
+    public static func index<Option: Equatable>(of option: Option, in options: [Option]) -> Int {
+        options.firstIndex(of: option) ?? 0
+    }
+
+    /// The side the page for `new` slides in from when the selection moves from `old`.
+    ///
+    /// Moving forward through the options brings the page in from the trailing edge, the
+    /// side its tab is on; moving back brings it in from the leading edge. Staying on the
+    /// same position counts as forward.
+    public static func insertionEdge<Option: Equatable>(from old: Option, to new: Option, in options: [Option]) -> Edge {
+        index(of: new, in: options) >= index(of: old, in: options) ? .trailing : .leading
+    }
+
+    /// The option the selection should become so that the picker always shows a selected
+    /// tab: the selection itself when it is listed, otherwise the first option. With no
+    /// options there is nothing to select, and the answer is `nil`.
+    public static func repairedSelection<Option: Equatable>(_ selection: Option, in options: [Option]) -> Option? {
+        if options.contains(selection) { return selection }
+        return options.first
+    }
+}
+
+"""#,
+        "picker-pages/block.json": #"""
+{
+  "name": "picker-pages",
+  "version": "1.0.0",
+  "title": {
+    "en": "Tabs Picker Pages",
+    "es": "Páginas con picker de pestañas"
+  },
+  "summary": {
+    "en": "A row of tabs over a page, built on the system Picker with the iOS 27 tabs style. The new page slides in from the side its tab is on, and cross-fades with Reduce Motion.",
+    "es": "Una fila de pestañas sobre una página, hecha con el Picker del sistema y el estilo de pestañas de iOS 27. La página nueva entra por el lado de su pestaña, y con Reducir movimiento se funde."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "27.0"
+  },
+  "level": "beginner",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "picker style",
+      "segmented",
+      "pages",
+      "sections",
+      "top tabs",
+      "ios 27",
+      "picker",
+      "segmented control",
+      "tabs picker style",
+      "page transition",
+      "slide"
+    ],
+    "es": [
+      "pestañas",
+      "estilo de picker",
+      "segmentado",
+      "páginas",
+      "secciones",
+      "pestañas superiores",
+      "ios 27",
+      "selector",
+      "control segmentado",
+      "transición de página",
+      "deslizar"
+    ]
+  },
+  "api": [
+    {
+      "name": "options",
+      "type": "[Option]",
+      "default": null,
+      "description": "The tabs, in order; Option is any Hashable type, such as a CaseIterable enum."
+    },
+    {
+      "name": "selection",
+      "type": "Binding<Option>",
+      "default": null,
+      "description": "The selected option; an option not in the list is replaced by the first."
+    },
+    {
+      "name": "title",
+      "type": "String",
+      "default": "\"Section\"",
+      "description": "The picker's accessibility label, read before the tabs."
+    },
+    {
+      "name": "label",
+      "type": "(Option) -> Label",
+      "default": null,
+      "description": "The tab for an option, usually a Text or a Label."
+    },
+    {
+      "name": "page",
+      "type": "(Option) -> Page",
+      "default": null,
+      "description": "The page shown for an option."
+    }
+  ],
+  "files": [
+    {
+      "path": "PickerPages.swift",
+      "role": "component"
+    },
+    {
+      "path": "PickerPagesLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "PickerPagesDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "The system picker: VoiceOver announces each option as a tab with its position and selection, and Full Keyboard Access moves between them.",
+    "dynamicType": "The picker's labels and your pages scale with Dynamic Type; the system picker offers the large content viewer.",
+    "reduceMotion": "Pages cross-fade instead of sliding in from the side."
+  }
+}
+
+"""#,
+        "scrolling-strip/ScrollingStrip.swift": #"""
+import SwiftUI
+
+/// A horizontal, scrollable row of text tabs with a capsule underline that slides to the
+/// selected tab. The strip scrolls the selected tab to its middle, on first appearance too.
+///
+/// ```swift
+/// @State private var category = "Top"
+///
+/// ScrollingStrip(
+///     tabs: ["Top", "World", "Business", "Science", "Sport", "Culture"],
+///     selection: $category
+/// )
+/// ```
+///
+/// Place it above your content, typically in a `safeAreaInset(edge: .top)` or as the first
+/// row of a `VStack`, and switch the content on `category`.
+///
+/// - The selected title is drawn in the primary color and the others in the secondary
+///   one; all titles use a Dynamic Type text style.
+/// - Each tab's touch area grows toward 44 points without moving anything on screen.
+/// - VoiceOver reads each tab as a button with its title, and the selected one as
+///   selected. With Reduce Motion on, the row and the underline jump instead of sliding.
+/// - A title that appears twice is shown once. If the selection is not one of the tabs,
+///   the strip selects the first; if the selected tab is removed, the one that takes its
+///   place is selected.
+@available(iOS 18.0, *)
+public struct ScrollingStrip: View {
+    private let tabs: [String]
+    @Binding private var selection: String
+    private let tint: Color
+
+    @Namespace private var underline
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+
+    private static let spacing: CGFloat = 20
+
+    /// Creates a scrolling strip of tabs.
+    ///
+    /// - Parameters:
+    ///   - tabs: The tab titles, in order.
+    ///   - selection: The selected title.
+    ///   - tint: The underline color. Defaults to pink.
+    public init(tabs: [String], selection: Binding<String>, tint: Color = .pink) {
+        self.tabs = tabs
+        self._selection = selection
+        self.tint = tint
+    }
+
+    public var body: some View {
+        let shownTabs = ScrollingStripLogic.uniqueTabs(tabs)
+        ScrollViewReader { proxy in
+            ScrollView(.horizontal) {
+                HStack(spacing: Self.spacing) {
+                    ForEach(shownTabs, id: \.self) { tab in
+                        StripTab(
+                            title: tab,
+                            isSelected: tab == selection,
+                            tint: tint,
+                            spacing: Self.spacing,
+                            underline: underline
+                        ) {
+                            selection = tab
+                        }
+                        .id(tab)
+                    }
+                }
+                .padding(.horizontal)
+                .animation(reduceMotion ? nil : .snappy(duration: 0.3), value: selection)
+            }
+            .scrollIndicators(.hidden)
+            .onAppear {
+                proxy.scrollTo(selection, anchor: .center)
+            }
+            .onChange(of: selection) { _, newSelection in
+                withAnimation(reduceMotion ? nil : .snappy(duration: 0.3)) {
+                    proxy.scrollTo(newSelection, anchor: .center)
+                }
+            }
+            .onChange(of: shownTabs, initial: true) { previousTabs, newTabs in
+                let resolved = ScrollingStripLogic.resolvedSelection(selection, previousTabs: previousTabs, tabs: newTabs)
+                if let resolved, resolved != selection {
+                    selection = resolved
+                }
+            }
+        }
+        .sensoryFeedback(.selection, trigger: selection)
+        .accessibilityElement(children: .contain)
+    }
+}
+
+/// One tab: its title over the room for the underline.
+@available(iOS 18.0, *)
+private struct StripTab: View {
+    let title: String
+    let isSelected: Bool
+    let tint: Color
+    let spacing: CGFloat
+    let underline: Namespace.ID
+    let action: () -> Void
+
+    @State private var size = CGSize.zero
+
+    var body: some View {
+        Button(action: action) {
+            VStack(spacing: 6) {
+                Text(title)
+                    .font(.subheadline.weight(.semibold))
+                    .foregroundStyle(isSelected ? HierarchicalShapeStyle.primary : HierarchicalShapeStyle.secondary)
+                    .lineLimit(1)
+                    .fixedSize()
+
+                ZStack {
+                    if isSelected {
+                        Capsule()
+                            .fill(tint)
+                            .matchedGeometryEffect(id: "underline", in: underline)
+                    }
+                }
+                .frame(height: 3)
+            }
+            .padding(.vertical, 8)
+            .onGeometryChange(for: CGSize.self) { proxy in
+                proxy.size
+            } action: { newSize in
+                size = newSize
+            }
+            .contentShape(
+                OutsetRectangle(
+                    outsets: ScrollingStripLogic.touchTargetOutsets(
+                        width: size.width, height: size.height, spacing: spacing)
+                )
+            )
+        }
+        .buttonStyle(.plain)
+        .accessibilityAddTraits(isSelected ? .isSelected : [])
+    }
+}
+
+/// A rectangle grown past its frame, used as a hit-testing shape only.
+@available(iOS 18.0, *)
+private struct OutsetRectangle: Shape {
+    var outsets: ScrollingStripLogic.Outsets
+
+    func path(in rect: CGRect) -> Path {
+        Path(rect.insetBy(dx: -outsets.horizontal, dy: -outsets.vertical))
+    }
+}
+
+"""#,
+        "scrolling-strip/ScrollingStripDemo.swift": #"""
+import SwiftUI
+
+/// A news-reader demo of ``ScrollingStrip``: a strip of categories over a list that
+/// follows it, with a button that adds and removes a category to show selection repair.
+@available(iOS 18.0, *)
+struct ScrollingStripDemo: View {
+    @State private var categories = ["Top", "World", "Business", "Technology", "Science", "Health", "Sport", "Culture", "Travel"]
+    @State private var category = "Science"
+
+    var body: some View {
+        NavigationStack {
+            List(1...20, id: \.self) { number in
+                Text("\(category) story \(number)")
+            }
+            .safeAreaInset(edge: .top, spacing: 0) {
+                ScrollingStrip(tabs: categories, selection: $category, tint: .pink)
+                    .background(.bar)
+            }
+            .navigationTitle("News")
+            .toolbar {
+                Button(categories.contains("Local") ? "Remove Local" : "Add Local") {
+                    if let index = categories.firstIndex(of: "Local") {
+                        categories.remove(at: index)
+                    } else {
+                        categories.insert("Local", at: 1)
+                        category = "Local"
+                    }
+                }
+            }
+        }
+    }
+}
+
+@available(iOS 18.0, *)
+#Preview("Scrolling strip") {
+    ScrollingStripDemo()
+}
 
 """#,
         "scrolling-strip/ScrollingStripLogic.swift": #"""
-/// Placeholder until the block is written.
-public enum ScrollingStripLogic {}
+/// The pure decisions behind ``ScrollingStrip``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs.
+@available(iOS 18.0, *)
+public enum ScrollingStripLogic {
+    /// The tabs the strip shows: each title once, in its first position, so every tab has
+    /// a stable identity even when the caller passes a duplicate by mistake.
+    public static func uniqueTabs(_ tabs: [String]) -> [String] {
+        var seen: Set<String> = []
+        return tabs.filter { seen.insert($0).inserted }
+    }
+
+    /// The tab that should be selected after the list changes from `previousTabs` to
+    /// `tabs`.
+    ///
+    /// - A selection that is still listed stays, wherever it moved to.
+    /// - A removed selection passes to the nearest tab that survived, looking first at
+    ///   the ones after it (the tab that slides into its place), then at the ones before.
+    /// - A selection that was never listed becomes the first tab.
+    /// - With no tabs at all the answer is `nil`: there is nothing to select.
+    public static func resolvedSelection(_ selection: String, previousTabs: [String], tabs: [String]) -> String? {
+        guard let first = tabs.first else { return nil }
+        if tabs.contains(selection) { return selection }
+        guard let oldIndex = previousTabs.firstIndex(of: selection) else { return first }
+        let after = previousTabs[previousTabs.index(after: oldIndex)...]
+        if let next = after.first(where: tabs.contains) { return next }
+        let before = previousTabs[..<oldIndex].reversed()
+        if let previous = before.first(where: tabs.contains) { return previous }
+        return first
+    }
+
+    /// How far a tab's touch area reaches beyond its drawn frame.
+    public struct Outsets: Equatable, Sendable {
+        public var horizontal: Double
+        public var vertical: Double
+
+        public init(horizontal: Double, vertical: Double) {
+            self.horizontal = horizontal
+            self.vertical = vertical
+        }
+    }
+
+    /// The outsets that grow a tab of `width` × `height` points toward a `minimum` square
+    /// touch target without moving anything on screen.
+    ///
+    /// Sideways the area never reaches past half the `spacing`, so neighbouring targets
+    /// never overlap; vertically it grows freely. Negative or missing room gives zero.
+    public static func touchTargetOutsets(width: Double, height: Double, spacing: Double, minimum: Double = 44) -> Outsets {
+        let horizontalNeed = max(0, (minimum - max(0, width)) / 2)
+        let horizontalRoom = max(0, spacing / 2)
+        return Outsets(
+            horizontal: min(horizontalNeed, horizontalRoom),
+            vertical: max(0, (minimum - max(0, height)) / 2)
+        )
+    }
+
+    /// The zero-based position of the selected tab, or `nil` when it is not listed.
+    public static func selectedIndex(_ selection: String, in tabs: [String]) -> Int? {
+        tabs.firstIndex(of: selection)
+    }
+}
+
+"""#,
+        "scrolling-strip/block.json": #"""
+{
+  "name": "scrolling-strip",
+  "version": "1.0.0",
+  "title": {
+    "en": "Scrolling Tab Strip",
+    "es": "Tira de pestañas desplazable"
+  },
+  "summary": {
+    "en": "A horizontal, scrollable row of tabs that keeps the selected tab in the middle, also on first appearance, with a capsule underline that slides between tabs.",
+    "es": "Una fila horizontal y desplazable de pestañas que centra la pestaña seleccionada, también al aparecer, con un subrayado en cápsula que se desliza entre pestañas."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "18.0"
+  },
+  "level": "beginner",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "tab strip",
+      "scrollable tabs",
+      "segmented",
+      "categories",
+      "underline",
+      "horizontal scroll",
+      "chips",
+      "filter bar",
+      "scrollviewreader",
+      "matchedgeometryeffect"
+    ],
+    "es": [
+      "pestañas",
+      "tira de pestañas",
+      "pestañas desplazables",
+      "segmentos",
+      "categorías",
+      "subrayado",
+      "desplazamiento horizontal",
+      "filtros",
+      "barra de categorías"
+    ]
+  },
+  "api": [
+    {
+      "name": "tabs",
+      "type": "[String]",
+      "default": null,
+      "description": "The tab titles, in order; a repeated title is shown once."
+    },
+    {
+      "name": "selection",
+      "type": "Binding<String>",
+      "default": null,
+      "description": "The selected title; it is repaired when the tabs change."
+    },
+    {
+      "name": "tint",
+      "type": "Color",
+      "default": ".pink",
+      "description": "The color of the sliding underline."
+    }
+  ],
+  "files": [
+    {
+      "path": "ScrollingStrip.swift",
+      "role": "component"
+    },
+    {
+      "path": "ScrollingStripLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "ScrollingStripDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "Each tab is a button read by its title, with the selected trait on the selected tab; the strip is a container VoiceOver can enter and leave.",
+    "dynamicType": "Titles use the subheadline text style and grow with Dynamic Type; the strip scrolls, so long titles are never truncated, and touch targets grow toward 44 points without moving the layout.",
+    "reduceMotion": "The row and the underline jump to the selected tab instead of sliding."
+  }
+}
+
+"""#,
+        "top-tabs/TopTabs.swift": #"""
+import SwiftUI
+
+/// An Android-style row of titles with a colored underline that slides under the
+/// selected one. Tabs share the width equally, and the selection is an index.
+///
+/// ```swift
+/// @State private var tab = 0
+///
+/// TopTabs(["Chats", "Status", "Calls"], selection: $tab)
+/// ```
+///
+/// To style the tabs yourself, pass a label closure. It gets each title and whether it
+/// is selected:
+///
+/// ```swift
+/// TopTabs(["Chats", "Status", "Calls"], selection: $tab, tint: .green) { title, isSelected in
+///     Text(title.uppercased())
+///         .font(.footnote.weight(.bold))
+///         .foregroundStyle(isSelected ? .green : .secondary)
+/// }
+/// ```
+///
+/// VoiceOver reads each tab as a button with its title, and the selected one as
+/// selected. With Reduce Motion on, the underline jumps instead of sliding. When the
+/// titles change, the tab the user was on stays selected if its title is still there;
+/// otherwise the index is clamped into range.
+@available(iOS 17.0, *)
+public struct TopTabs<Label: View>: View {
+    private let titles: [String]
+    @Binding private var selection: Int
+    private let tint: Color
+    private let indicatorInset: CGFloat
+    private let label: (String, Bool) -> Label
+
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+
+    /// Creates underline tabs with your own labels.
+    ///
+    /// - Parameters:
+    ///   - titles: The tab titles, in order.
+    ///   - selection: The index of the selected tab.
+    ///   - tint: The underline color. Defaults to the accent color.
+    ///   - indicatorInset: How far the underline is pulled in from each side of its tab.
+    ///   - label: The label for a title; the second argument is true when it is selected.
+    public init(
+        _ titles: [String],
+        selection: Binding<Int>,
+        tint: Color = .accentColor,
+        indicatorInset: CGFloat = 0,
+        @ViewBuilder label: @escaping (_ title: String, _ isSelected: Bool) -> Label
+    ) {
+        self.titles = titles
+        self._selection = selection
+        self.tint = tint
+        self.indicatorInset = indicatorInset
+        self.label = label
+    }
+
+    public var body: some View {
+        HStack(spacing: 0) {
+            ForEach(Array(titles.enumerated()), id: \.offset) { index, title in
+                let isSelected = index == selection
+                Button {
+                    selection = index
+                } label: {
+                    label(title, isSelected)
+                        .lineLimit(1)
+                        .minimumScaleFactor(0.75)
+                        .frame(maxWidth: .infinity, minHeight: 44)
+                        .padding(.horizontal, 4)
+                        .contentShape(Rectangle())
+                }
+                .buttonStyle(.plain)
+                .accessibilityAddTraits(isSelected ? .isSelected : [])
+            }
+        }
+        .overlay(alignment: .bottomLeading) {
+            GeometryReader { proxy in
+                if let frame = TopTabsLogic.indicatorFrame(
+                    selectedIndex: selection,
+                    count: titles.count,
+                    totalWidth: proxy.size.width,
+                    inset: indicatorInset
+                ) {
+                    Capsule()
+                        .fill(tint)
+                        .frame(width: frame.width, height: 3)
+                        .offset(x: frame.x)
+                        .frame(maxHeight: .infinity, alignment: .bottom)
+                }
+            }
+            .accessibilityHidden(true)
+        }
+        .background(alignment: .bottom) {
+            Divider()
+        }
+        .animation(reduceMotion ? nil : .snappy(duration: 0.25), value: selection)
+        .sensoryFeedback(.selection, trigger: selection)
+        .accessibilityElement(children: .contain)
+        .onChange(of: titles, initial: true) { previousTitles, newTitles in
+            let repaired = TopTabsLogic.repairedIndex(selection, previousTitles: previousTitles, titles: newTitles)
+            if repaired != selection {
+                selection = repaired
+            }
+        }
+    }
+}
+
+@available(iOS 17.0, *)
+extension TopTabs where Label == Text {
+    /// Creates underline tabs with the standard labels: a semibold title in a Dynamic
+    /// Type text style, tinted when selected and secondary otherwise.
+    ///
+    /// - Parameters:
+    ///   - titles: The tab titles, in order.
+    ///   - selection: The index of the selected tab.
+    ///   - tint: The underline and selected title color. Defaults to the accent color.
+    ///   - indicatorInset: How far the underline is pulled in from each side of its tab.
+    public init(_ titles: [String], selection: Binding<Int>, tint: Color = .accentColor, indicatorInset: CGFloat = 0) {
+        self.init(titles, selection: selection, tint: tint, indicatorInset: indicatorInset) { title, isSelected in
+            Text(title)
+                .font(.subheadline.weight(.semibold))
+                .foregroundStyle(isSelected ? AnyShapeStyle(tint) : AnyShapeStyle(.secondary))
+        }
+    }
+}
+
+"""#,
+        "top-tabs/TopTabsDemo.swift": #"""
+import SwiftUI
+
+/// A messaging-app demo of ``TopTabs``: the standard look, and a custom uppercase look
+/// switched with a toggle, each over content that follows the selected tab.
+@available(iOS 17.0, *)
+struct TopTabsDemo: View {
+    private let titles = ["Chats", "Status", "Calls"]
+    @State private var selection = 0
+    @State private var usesCustomLabels = false
+
+    var body: some View {
+        NavigationStack {
+            VStack(spacing: 0) {
+                if usesCustomLabels {
+                    TopTabs(titles, selection: $selection, tint: .green, indicatorInset: 12) { title, isSelected in
+                        Text(title.uppercased())
+                            .font(.footnote.weight(.bold))
+                            .foregroundStyle(isSelected ? Color.green : Color.secondary)
+                    }
+                } else {
+                    TopTabs(titles, selection: $selection)
+                }
+
+                List(1...12, id: \.self) { row in
+                    Text("\(titles[TopTabsLogic.clampedIndex(selection, count: titles.count)]) \(row)")
+                }
+                .listStyle(.plain)
+            }
+            .navigationTitle("Messages")
+            .navigationBarTitleDisplayMode(.inline)
+            .toolbar {
+                Toggle("Custom labels", isOn: $usesCustomLabels)
+            }
+        }
+    }
+}
+
+@available(iOS 17.0, *)
+#Preview("Top tabs") {
+    TopTabsDemo()
+}
 
 """#,
         "top-tabs/TopTabsLogic.swift": #"""
-/// Placeholder until the block is written.
-public enum TopTabsLogic {}
+/// The pure decisions behind ``TopTabs``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs.
+@available(iOS 17.0, *)
+public enum TopTabsLogic {
+    /// `index` brought inside `0..<count`. With no tabs the answer is 0.
+    public static func clampedIndex(_ index: Int, count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        return min(max(index, 0), count - 1)
+    }
+
+    /// The selected index after the titles change from `previousTitles` to `titles`.
+    ///
+    /// The tab the user was on stays selected when its title is still there, even if it
+    /// moved; otherwise the index is clamped into the new range, so removing the last tab
+    /// selects the one before it.
+    public static func repairedIndex(_ index: Int, previousTitles: [String], titles: [String]) -> Int {
+        if previousTitles.indices.contains(index), let moved = titles.firstIndex(of: previousTitles[index]) {
+            return moved
+        }
+        return clampedIndex(index, count: titles.count)
+    }
+
+    /// Where the underline sits, in points from the leading edge of the row.
+    public struct IndicatorFrame: Equatable, Sendable {
+        public var x: Double
+        public var width: Double
+
+        public init(x: Double, width: Double) {
+            self.x = x
+            self.width = width
+        }
+    }
+
+    /// The underline under tab `selectedIndex` of `count` equal-width tabs that fill
+    /// `totalWidth`, pulled in by `inset` on each side.
+    ///
+    /// The index is clamped, the width never goes below zero, and there is no underline
+    /// (`nil`) with no tabs or no room.
+    public static func indicatorFrame(selectedIndex: Int, count: Int, totalWidth: Double, inset: Double = 0) -> IndicatorFrame? {
+        guard count > 0, totalWidth > 0 else { return nil }
+        let tabWidth = totalWidth / Double(count)
+        let index = clampedIndex(selectedIndex, count: count)
+        let usableInset = min(max(0, inset), tabWidth / 2)
+        return IndicatorFrame(x: Double(index) * tabWidth + usableInset, width: tabWidth - 2 * usableInset)
+    }
+}
+
+"""#,
+        "top-tabs/block.json": #"""
+{
+  "name": "top-tabs",
+  "version": "1.0.0",
+  "title": {
+    "en": "Underline Top Tabs",
+    "es": "Pestañas superiores con subrayado"
+  },
+  "summary": {
+    "en": "An Android-style row of equal-width titles, selected by index, with a colored underline that slides under the selected tab and a label closure to style each tab.",
+    "es": "Una fila de títulos de igual ancho al estilo Android, seleccionada por índice, con un subrayado de color que se desliza bajo la pestaña elegida y un closure para dar estilo a cada pestaña."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "17.0"
+  },
+  "level": "beginner",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "top tabs",
+      "underline",
+      "android",
+      "material",
+      "tab layout",
+      "indicator",
+      "segmented",
+      "tab bar"
+    ],
+    "es": [
+      "pestañas",
+      "pestañas superiores",
+      "subrayado",
+      "android",
+      "material",
+      "indicador",
+      "segmentado",
+      "barra de pestañas"
+    ]
+  },
+  "api": [
+    {
+      "name": "titles",
+      "type": "[String]",
+      "default": null,
+      "description": "The tab titles, in order; tabs share the width equally."
+    },
+    {
+      "name": "selection",
+      "type": "Binding<Int>",
+      "default": null,
+      "description": "The index of the selected tab; kept on the same title when titles change, otherwise clamped."
+    },
+    {
+      "name": "tint",
+      "type": "Color",
+      "default": ".accentColor",
+      "description": "The underline color, and the selected title color with the standard labels."
+    },
+    {
+      "name": "indicatorInset",
+      "type": "CGFloat",
+      "default": "0",
+      "description": "How far the underline is pulled in from each side of its tab."
+    },
+    {
+      "name": "label",
+      "type": "(String, Bool) -> Label",
+      "default": "standard Text label",
+      "description": "Builds each tab from its title and whether it is selected."
+    }
+  ],
+  "files": [
+    {
+      "path": "TopTabs.swift",
+      "role": "component"
+    },
+    {
+      "path": "TopTabsLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "TopTabsDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "Each tab is a button read by its label, with the selected trait on the selected tab; the underline is hidden from VoiceOver.",
+    "dynamicType": "The standard labels use the subheadline text style; tabs keep a 44-point minimum height and titles shrink slightly before truncating.",
+    "reduceMotion": "The underline jumps to the selected tab instead of sliding."
+  }
+}
 
 """#,
     ]
