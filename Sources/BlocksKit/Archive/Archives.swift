@@ -27,26 +27,29 @@ public enum Archives {
         try AtomicFile.write(bytes, to: url, archiveName: url.path)
     }
 
-    /// Reads an archive file, streaming it from disk. The format comes from the name
-    /// (`.tar.gz`, `.tgz`, `.zip`), or from the first bytes when the name says nothing.
+    /// Reads an archive file, streaming it from disk. The first bytes decide the format;
+    /// when they match none, the name does (`.tar.gz`, `.tgz`, `.zip`), so libarchive can
+    /// say what is wrong with the file.
     public static func read(_ url: URL, limits: ExtractionLimits = .init()) throws -> ExtractedArchive {
         let name = url.path
-        let format: ArchiveFormat
-        if let named = ArchiveFormat.forFile(url.lastPathComponent) {
-            format = named
-        } else {
-            format = try sniff(leadingBytes(of: url, archiveName: name), archiveName: name)
-        }
+        let format = try detectFormat(leadingBytes(of: url, archiveName: name), fileName: url.lastPathComponent,
+                                      archiveName: name)
         return try codec(for: format).decode(.file(url), archiveName: name, limits: limits)
     }
 
     /// Reads an archive held in memory, such as a download. With `format` nil, the first
-    /// bytes decide. `name` only appears in errors.
+    /// bytes decide, then `name`'s extension. `name` also appears in errors.
     public static func read(
         data: Data, format: ArchiveFormat?, name: String, limits: ExtractionLimits = .init()
     ) throws -> ExtractedArchive {
-        let chosen = try format ?? sniff(data.prefix(8), archiveName: name)
+        let chosen = try format ?? detectFormat(data.prefix(8), fileName: name, archiveName: name)
         return try codec(for: chosen).decode(.bytes(data), archiveName: name, limits: limits)
+    }
+
+    private static func detectFormat(_ leadingBytes: Data, fileName: String, archiveName: String) throws -> ArchiveFormat {
+        if let sniffed = codecs.first(where: { $0.recognizes(leadingBytes: leadingBytes) }) { return sniffed.format }
+        if let named = ArchiveFormat.forFile(fileName) { return named }
+        throw ArchiveError.unknownFormat(archive: archiveName)
     }
 
     /// The format whose codec recognizes these bytes.

@@ -215,14 +215,15 @@ enum LibArchive {
     /// libarchive 3.6.2's pax writer crashes on non-ASCII names in the "C" locale (upstream
     /// issue 2233), so archive work runs with this thread's locale switched to UTF-8.
     private static func withUTF8Locale<T>(_ body: () throws -> T) rethrows -> T {
-        guard let utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil) else { return try body() }
+        guard let utf8 = utf8Locale else { return try body() }
         let previous = uselocale(utf8)
-        defer {
-            uselocale(previous)
-            freelocale(utf8)
-        }
+        defer { uselocale(previous) }
         return try body()
     }
+
+    /// Made once and never freed: a locale object is read-only once created, so threads
+    /// may share it, and building one per archive costs more than the archive.
+    nonisolated(unsafe) private static let utf8Locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
 }
 
 /// Collects libarchive's output; passed to its C callback as an opaque pointer.
