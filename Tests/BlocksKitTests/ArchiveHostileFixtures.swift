@@ -4,7 +4,8 @@ import Foundation
 /// Crafted hostile archives, made by Python's tarfile and zipfile (and by hand where those
 /// refuse to lie), so the reader is tested against bytes it did not write itself.
 enum ArchiveHostileFixtures {
-    /// Makes the named fixtures (such as `symlink.zip`) in `folder`.
+    /// Makes the named fixtures (such as `symlink.zip`) in `folder`, or all of them when
+    /// `files` is empty.
     static func make(_ files: [String], in folder: URL) throws {
         let run = try ArchiveTool.python(program, [folder.path] + files)
         guard run.status == 0 else {
@@ -17,6 +18,24 @@ enum ArchiveHostileFixtures {
         var description: String { message }
     }
 
+    /// Every fixture, made once per test process by one Python run (starting Python per
+    /// case would cost more than all the reads) and removed when the process exits.
+    static func shared() throws -> URL { try sharedFolder.get() }
+
+    private static let sharedFolder: Result<URL, FixtureError> = {
+        do {
+            try FileManager.default.createDirectory(at: sharedPath, withIntermediateDirectories: true)
+            atexit { try? FileManager.default.removeItem(at: ArchiveHostileFixtures.sharedPath) }
+            try make([], in: sharedPath)
+            return .success(sharedPath)
+        } catch {
+            return .failure(FixtureError(message: "cannot make the hostile fixtures: \(error)"))
+        }
+    }()
+
+    private static let sharedPath = FileManager.default.temporaryDirectory
+        .appendingPathComponent("blocks-archive-fixtures-\(getpid())-\(UUID().uuidString)")
+
     /// Uncompressed size of each bomb: 3 GiB of zeros, a few MB compressed.
     static let bombSize: Int64 = 3 * 1024 * 1024 * 1024
 
@@ -25,7 +44,10 @@ import io, os, struct, sys, tarfile, warnings, zipfile, zlib
 
 warnings.simplefilter("ignore")  # zipfile warns about the duplicates we make on purpose
 out = sys.argv[1]
-wanted = set(sys.argv[2:])
+wanted = set(sys.argv[2:])  # empty: make them all
+
+def want(name):
+    return not wanted or name in wanted
 MiB = 1 << 20
 BOMB = 3 * 1024 * MiB
 
@@ -40,7 +62,7 @@ def member(name, kind=tarfile.REGTYPE, data=b"", link="", mode=0o644):
     return (info, data)
 
 def tar_gz(case, members):
-    if case + ".tar.gz" not in wanted:
+    if not want(case + ".tar.gz"):
         return
     with tarfile.open(os.path.join(out, case + ".tar.gz"), "w:gz", format=tarfile.PAX_FORMAT) as archive:
         for info, data in members:
@@ -95,7 +117,7 @@ def crc_after_zeros(crc, zero_count):
     return crc
 
 def gzip_bomb(case):
-    if case + ".tar.gz" not in wanted:
+    if not want(case + ".tar.gz"):
         return
     header = tarfile.TarInfo("top/zeros.bin")
     header.size = BOMB
@@ -112,7 +134,7 @@ def gzip_bomb(case):
 
 def raw_zip(case, name, stored_size, data_crc, compressed):
     """One deflated entry, with the sizes we choose written in both headers."""
-    if case + ".zip" not in wanted:
+    if not want(case + ".zip"):
         return
     name = name.encode()
     dos_date = (0 << 9) | (1 << 5) | 1  # 1980-01-01
@@ -127,7 +149,7 @@ def raw_zip(case, name, stored_size, data_crc, compressed):
         file.write(local + compressed + central + end)
 
 gzip_bomb("bomb")
-if wanted & {"bomb.zip", "bomb-lying.zip"}:
+if want("bomb.zip") or want("bomb-lying.zip"):
     zeros_stream = deflate_with_zeros(b"", BOMB, b"")
     # Honest: the headers say 3 GiB, so the cap trips before any data is read.
     raw_zip("bomb", "top/zeros.bin", BOMB, crc_after_zeros(0, BOMB), zeros_stream)
@@ -144,7 +166,7 @@ def entry(name, data=b"", mode=0o100644):
     return (info, data)
 
 def make_zip(case, entries):
-    if case + ".zip" not in wanted:
+    if not want(case + ".zip"):
         return
     with zipfile.ZipFile(os.path.join(out, case + ".zip"), "w") as archive:
         for info, data in entries:

@@ -65,11 +65,10 @@ private let hostileCases: [HostileArchiveCase] =
 struct ArchiveHostileTests {
     @Test("each crafted archive gets its refusal and nothing is written", arguments: hostileCases)
     func refusesHostileArchive(_ hostile: HostileArchiveCase) throws {
-        let scratch = try ArchiveScratch()
-        try ArchiveHostileFixtures.make([hostile.file], in: scratch.url)
-        let url = scratch.path(hostile.file)
-        let before = scratch.listing()
-        #expect(before == [hostile.file])
+        let folder = try ArchiveHostileFixtures.shared()
+        let url = folder.appendingPathComponent(hostile.file)
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        let before = Self.listing(folder)
 
         // From disk, with the format taken from the name.
         #expect(throws: hostile.expected(url.path)) {
@@ -80,24 +79,34 @@ struct ArchiveHostileTests {
         #expect(throws: hostile.expected("download")) {
             _ = try Archives.read(data: bytes, format: nil, name: "download", limits: hostile.limits)
         }
-        #expect(scratch.listing() == before)
+        #expect(Self.listing(folder) == before)
         #expect(!FileManager.default.fileExists(atPath: "/tmp/blocks-evil.swift"))
-        #expect(!FileManager.default.fileExists(atPath: scratch.url.deletingLastPathComponent()
+        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent()
             .appendingPathComponent("blocks-evil.swift").path))
+        #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/blocks-evil.swift"))
+    }
+
+    /// Names and sizes of everything in the folder, to prove a read wrote nothing.
+    static func listing(_ folder: URL) -> [String] {
+        let names = (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().map { name in
+            let size = (try? FileManager.default.attributesOfItem(atPath: folder.path + "/" + name)[.size]) as? Int
+            return "\(name) \(size ?? -1)"
+        }
     }
 
     @Test("the same shapes are readable once the trick is removed")
     func controlArchivesAreAccepted() throws {
         // Proves the fixtures fail for the intended reason: the maker's good entries read fine.
-        let scratch = try ArchiveScratch()
-        try ArchiveHostileFixtures.make(["many.tar.gz", "many.zip", "large.tar.gz", "large.zip"], in: scratch.url)
+        let folder = try ArchiveHostileFixtures.shared()
         for name in ["many.tar.gz", "many.zip"] {
-            let read = try Archives.read(scratch.path(name))
+            let read = try Archives.read(folder.appendingPathComponent(name))
             #expect(read.topFolder == "top")
             #expect(read.files.count == 20)
         }
         for name in ["large.tar.gz", "large.zip"] {
-            let read = try Archives.read(scratch.path(name), limits: ExtractionLimits(maxTotalBytes: 3072, maxEntries: 3))
+            let read = try Archives.read(
+                folder.appendingPathComponent(name), limits: ExtractionLimits(maxTotalBytes: 3072, maxEntries: 3))
             #expect(read.files == ["f0.bin": Data(count: 1024), "f1.bin": Data(count: 1024), "f2.bin": Data(count: 1024)])
         }
     }
@@ -106,11 +115,10 @@ struct ArchiveHostileTests {
     func zipQuirks() throws {
         // Windows separators become folders, and Info-Zip's fifo records (made by
         // `zip -FI`) become plain files. Nothing special can come out: we write files.
-        let scratch = try ArchiveScratch()
-        try ArchiveHostileFixtures.make(["backslash.zip", "fifo.zip"], in: scratch.url)
-        let backslash = try Archives.read(scratch.path("backslash.zip"))
+        let folder = try ArchiveHostileFixtures.shared()
+        let backslash = try Archives.read(folder.appendingPathComponent("backslash.zip"))
         #expect(backslash.files == ["ok.swift": Data("// fine\n".utf8), "inner.swift": Data("x".utf8)])
-        let fifo = try Archives.read(scratch.path("fifo.zip"))
+        let fifo = try Archives.read(folder.appendingPathComponent("fifo.zip"))
         #expect(fifo.files == ["ok.swift": Data("// fine\n".utf8), "pipe": Data()])
     }
 
