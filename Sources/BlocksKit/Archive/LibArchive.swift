@@ -156,7 +156,8 @@ enum LibArchive {
             let header = describe(entry)
             guard case .readFile(let relativePath) = try inventory.admit(header) else { continue }
             var contents = Data()
-            if let size = header.declaredSize { contents.reserveCapacity(Int(clamping: size)) }
+            // A header may lie about its size, so reserve at most 16 MiB up front.
+            if let size = header.declaredSize { contents.reserveCapacity(Int(clamping: min(size, 1 << 24))) }
             while true {
                 let count = buffer.withUnsafeMutableBytes { chunk in
                     archive_read_data(archive, chunk.baseAddress, chunk.count)
