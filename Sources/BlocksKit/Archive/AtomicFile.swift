@@ -1,6 +1,10 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
 #endif
 
 /// Writes a file all at once or not at all: a temporary file beside the target, flushed
@@ -19,7 +23,7 @@ enum AtomicFile {
         let written: Bool = data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count, let base = buffer.baseAddress {
-                let count = Glibc.write(descriptor, base + offset, buffer.count - offset)
+                let count = systemWrite(descriptor, base + offset, buffer.count - offset)
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { return false }
                 offset += count
