@@ -24,7 +24,11 @@ public enum Archives {
     /// so readers never see half an archive and a failure leaves the old file in place.
     public static func write(_ entries: [ArchiveEntry], format: ArchiveFormat, to url: URL) throws {
         let bytes = try data(entries, format: format, name: url.path)
-        try AtomicFile.write(bytes, to: url, archiveName: url.path)
+        do {
+            try AtomicFile.write(bytes, to: url)
+        } catch let failure as AtomicFile.Failure {
+            throw ArchiveError.writeFailed(archive: url.path, message: failure.reason)
+        }
     }
 
     /// Reads an archive file, streaming it from disk. The first bytes decide the format;
