@@ -7,7 +7,7 @@ public enum BlocksCLI {
 
     /// Every built-in command, in the order `--help` lists them.
     nonisolated(unsafe) public static let commands: [any Command.Type] = [
-        ListCommand.self,
+        ListCommand.self, AddCommand.self, StatusCommand.self, RemoveCommand.self, InitCommand.self,
     ]
 
     /// Runs the process's command line and exits.

@@ -6,7 +6,6 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
     case notARegularFile(path: String)
     case pathEscapesProject(path: String, root: String)
     case conflicts([String])
-    case declinedConflicts([String])
     case writeFailed(path: String, reason: String)
     case unreadableLock(path: String, reason: String)
     case unreadableConfig(path: String, reason: String)
@@ -32,9 +31,6 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(paths.count == 1 ? "a file differs" : "\(paths.count) files differ") from what blocks would write, and blocks never overwrites your changes silently:\n"
                 + paths.map { "  \($0)" }.joined(separator: "\n")
                 + "\nRun again with --overwrite to replace them, or with --dry-run to see a unified diff."
-        case .declinedConflicts(let paths):
-            return "nothing was written, because you kept your version of:\n"
-                + paths.map { "  \($0)" }.joined(separator: "\n")
         case .writeFailed(let path, let reason):
             return "cannot write \(path): \(reason); nothing in the project was changed"
         case .unreadableLock(let path, let reason):
