@@ -154,8 +154,10 @@ public enum AddCommand: Command {
             .create: "create", .update: "update", .skip: "skip", .overwrite: "overwrite",
             .conflict: "conflict", .keep: "keep",
         ]
-        let rows = plan.allFiles.map { [labels[$0.action] ?? $0.action.rawValue, $0.path + note(for: $0.action)] }
-        for line in Table.render(rows, style: style, columnColors: [.cyan, nil]) { context.print("  " + line) }
+        for file in plan.allFiles {
+            let label = (labels[file.action] ?? file.action.rawValue).padding(toLength: 10, withPad: " ", startingAt: 0)
+            context.print("  " + style.apply(file.action == .conflict ? .yellow : .cyan, label) + " " + file.path + note(for: file.action))
+        }
         for path in outcome.deletedStale { context.print("  delete     \(path) (no longer part of the block)") }
         for path in outcome.keptStale { context.warn("\(path) is no longer part of its block but you changed it, so it stays; it is no longer tracked") }
         if dryRun {

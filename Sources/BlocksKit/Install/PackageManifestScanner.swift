@@ -22,13 +22,15 @@ public enum PackageManifestScanner {
                 index = endOfString(code, from: index)
                 continue
             }
-            guard let open = declarationOpenParen(code, at: index) else {
+            guard let (kind, open) = declarationOpenParen(code, at: index) else {
                 index += 1
                 continue
             }
+            // The whole declaration is skipped, so `.target(name:)` dependencies inside
+            // it (of a test target, say) are never taken for targets.
             let close = matchingClose(code, from: open)
             let arguments = topLevelStrings(code, from: open + 1, to: close)
-            if let name = arguments["name"] {
+            if sourceKinds.contains(kind), let name = arguments["name"], !found.contains(where: { $0.name == name }) {
                 found.append(Target(name: name, path: arguments["path"] ?? "Sources/\(name)"))
             }
             index = close + 1
@@ -63,10 +65,12 @@ public enum PackageManifestScanner {
 
     // MARK: - A small scanner that knows strings, comments and brackets.
 
-    static let declarations = ["target", "executableTarget"]
+    /// Every kind of target declaration, and the kinds that hold the app's own sources.
+    static let declarations = ["target", "executableTarget", "testTarget", "systemLibrary", "binaryTarget", "plugin", "macro"]
+    static let sourceKinds: Set<String> = ["target", "executableTarget"]
 
-    /// When `.target(` or `.executableTarget(` starts at `index`, the index of its `(`.
-    static func declarationOpenParen(_ code: [Character], at index: Int) -> Int? {
+    /// When a target declaration such as `.target(` starts at `index`: its kind and the index of its `(`.
+    static func declarationOpenParen(_ code: [Character], at index: Int) -> (String, Int)? {
         guard code[index] == ".", index == 0 || !(code[index - 1].isLetter || code[index - 1].isNumber) else { return nil }
         for word in declarations {
             let letters = Array(word)
@@ -74,7 +78,7 @@ public enum PackageManifestScanner {
             guard end < code.count, Array(code[(index + 1)..<end]) == letters else { continue }
             var open = end
             while open < code.count, code[open].isWhitespace { open += 1 }
-            if open < code.count, code[open] == "(" { return open }
+            if open < code.count, code[open] == "(" { return (word, open) }
         }
         return nil
     }
