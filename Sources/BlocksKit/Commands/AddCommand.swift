@@ -67,7 +67,7 @@ public enum AddCommand: Command {
             try resolveConflicts(&plan, overwrite: arguments.flag("overwrite"), interactive: interactive, context: context)
         }
         var outcome = InstallTransaction.Outcome()
-        if !dryRun { outcome = try InstallTransaction.apply(plan) }
+        if !dryRun { outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment)) }
         report(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, context: context)
         return 0
     }

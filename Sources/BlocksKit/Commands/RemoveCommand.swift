@@ -18,7 +18,7 @@ public enum RemoveCommand: Command {
         StagingArea.removeLeftovers(root: root)
         let lock = try Lockfile.read(root: root)
         let removal = try BlockRemoval.plan(names: names, lock: lock, root: root, force: arguments.flag("force"))
-        try removal.apply(root: root)
+        try removal.apply(root: root, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
 
         if context.json {
             let results: [JSONValue] = removal.results.map { result in

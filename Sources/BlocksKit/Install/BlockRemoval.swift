@@ -69,7 +69,7 @@ public struct BlockRemoval: Sendable, Equatable {
 
     /// Writes the lock (or deletes it when no block is left), then deletes the files
     /// and the empty folders.
-    public func apply(root: URL) throws {
+    public func apply(root: URL, pauseBetweenSteps: UInt32 = 0) throws {
         let lockURL = root.appendingPathComponent(Lockfile.fileName)
         if newLock.blocks.isEmpty {
             if unlink(lockURL.path) != 0 && errno != ENOENT {
@@ -80,6 +80,7 @@ public struct BlockRemoval: Sendable, Equatable {
         }
         for path in results.flatMap(\.deleted) {
             unlink(root.appendingPathComponent(path).path)
+            if pauseBetweenSteps > 0 { usleep(pauseBetweenSteps) }
         }
         InstallTransaction.removeEmpty(folders, root: root)
     }

@@ -22,7 +22,10 @@ public enum InstallTransaction {
         public var keptStale: [String] = []
     }
 
-    public static func apply(_ plan: InstallPlan) throws -> Outcome {
+    /// - Parameter pauseBetweenSteps: microseconds to sleep after each rename. Only the
+    ///   kill -9 test sets it (through `BLOCKS_TEST_STEP_PAUSE_US`), to widen the window
+    ///   between the first rename and the lock so random kills land in it.
+    public static func apply(_ plan: InstallPlan, pauseBetweenSteps: UInt32 = 0) throws -> Outcome {
         let root = plan.root
         let writes = plan.allFiles.filter { $0.action.writes }
         let newLock = plan.lockAfter()
@@ -40,6 +43,7 @@ public enum InstallTransaction {
             for (file, url) in staged {
                 try StagingArea.rename(url, over: file.url, displayPath: file.path)
                 moved.append(file)
+                if pauseBetweenSteps > 0 { usleep(pauseBetweenSteps) }
             }
             let lockURL = try staging.stage(try newLock.encoded(), name: Lockfile.fileName)
             try StagingArea.rename(lockURL, over: root.appendingPathComponent(Lockfile.fileName), displayPath: Lockfile.fileName)
@@ -76,6 +80,11 @@ public enum InstallTransaction {
                 unlink(file.url.path)
             }
         }
+    }
+
+    /// The test-only pause from `BLOCKS_TEST_STEP_PAUSE_US`, capped at 0.1 s a step.
+    public static func testPause(_ environment: [String: String]) -> UInt32 {
+        min(environment["BLOCKS_TEST_STEP_PAUSE_US"].flatMap { UInt32($0) } ?? 0, 100_000)
     }
 
     /// Removes the folders that are empty, innermost first.

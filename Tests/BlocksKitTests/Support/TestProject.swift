@@ -87,7 +87,7 @@ struct TestProject {
     }
 
     /// Starts the real binary in the root, without waiting.
-    func startBinary(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+    func startBinary(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = try Self.binary()
         process.arguments = arguments
@@ -95,6 +95,7 @@ struct TestProject {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["BLOCKS_REGISTRY"] = nil
+        environment.merge(extra) { $1 }
         process.environment = environment
         let output = Pipe()
         let errors = Pipe()
@@ -106,8 +107,8 @@ struct TestProject {
     }
 
     /// Runs the real binary in the root and waits for it.
-    func runBinary(_ arguments: [String]) throws -> CommandResult {
-        let (process, output, errors) = try startBinary(arguments)
+    func runBinary(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+        let (process, output, errors) = try startBinary(arguments, environment: environment)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
