@@ -7,8 +7,8 @@ public enum AddCommand: Command {
         name: "add",
         abstract: "Copy blocks into your project, with the MIT header, and record them in blocks.lock.",
         discussion: """
-        The target folder is, in order: the path in blocks.json (see 'blocks init'), --path, \
-        Sources/<Target>/Blocks for a package with one target, or Blocks/ next to an Xcode \
+        The target folder is, in order: the path in blocks.json (see 'blocks init'), --path,
+        Sources/<Target>/Blocks for a package with one target, or Blocks/ next to an Xcode
         project or in the current folder. Each block goes into its own subfolder.
         """,
         arguments: [ArgumentSpec("name", help: "The blocks to add, e.g. scrolling-strip.", variadic: true)],

@@ -55,7 +55,6 @@ public struct InstallPlan: Sendable {
 
     public var allFiles: [File] { blocks.flatMap(\.files) }
     public var conflicts: [File] { allFiles.filter { $0.action == .conflict } }
-    public var writesAnything: Bool { allFiles.contains { $0.action.writes } || lockAfter() != previousLock }
 
     /// Decides the action for every file of every block.
     /// - Parameter folderFor: the block's folder for a block the lock does not know yet.

@@ -74,11 +74,6 @@ public struct Lockfile: Codable, Sendable, Equatable {
         return data
     }
 
-    /// Every file path the lock names, across blocks.
-    public var allPaths: Set<String> {
-        Set(blocks.values.flatMap { $0.files.map(\.path) })
-    }
-
     private static func summary(of error: DecodingError) -> String {
         switch error {
         case .keyNotFound(let key, _): return "missing '\(key.stringValue)'"
