@@ -116,6 +116,9 @@ import Testing
         #expect(result.output.contains("--- a/\(component)\n+++ b/\(component)\n@@ -1 +1,"))
         #expect(result.output.contains("-// mine\n+// SPDX-License-Identifier: MIT\n"))
         #expect(result.output.contains("Dry run: nothing was written."))
+        let forced = add(["strip", "--dry-run", "--overwrite"])
+        #expect(forced.output.contains("overwrite  \(component)"))
+        #expect(try project.treeHash() == before)
     }
 
     /// Tests run as root, and root writes into read-only folders, so `chmod` cannot make

@@ -63,7 +63,8 @@ public enum AddCommand: Command {
         let warnings = platformWarnings(plan, root: root)
         for warning in warnings { context.warn(warning) }
 
-        if !plan.conflicts.isEmpty && !dryRun {
+        // A dry run leaves conflicts undecided, unless --overwrite already decided them.
+        if !plan.conflicts.isEmpty && (!dryRun || arguments.flag("overwrite")) {
             try resolveConflicts(&plan, overwrite: arguments.flag("overwrite"), interactive: interactive, context: context)
         }
         var outcome = InstallTransaction.Outcome()
