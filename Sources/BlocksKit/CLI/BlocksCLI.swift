@@ -8,7 +8,8 @@ public enum BlocksCLI {
     /// Every built-in command, in the order `--help` lists them.
     nonisolated(unsafe) public static let commands: [any Command.Type] = [
         SearchCommand.self, ListCommand.self, InfoCommand.self,
-        LintCommand.self, BuildCommand.self, ExportCommand.self, MirrorCommand.self,
+        AddCommand.self, StatusCommand.self, RemoveCommand.self, InitCommand.self,
+        ExportCommand.self, BuildCommand.self, LintCommand.self, MirrorCommand.self,
     ]
 
     /// Runs the process's command line and exits.

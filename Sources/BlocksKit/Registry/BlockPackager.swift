@@ -10,18 +10,13 @@ public struct BlockPackager: Sendable {
     public init(year: Int) { self.year = year }
 
     /// The year from `SOURCE_DATE_EPOCH` when set (reproducible builds), else today's.
-    public static func year(environment: [String: String], now: Date = Date()) -> Int {
-        let date = environment["SOURCE_DATE_EPOCH"].flatMap(TimeInterval.init).map(Date.init(timeIntervalSince1970:)) ?? now
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        return calendar.component(.year, from: date)
+    public static func year(environment: [String: String]) -> Int {
+        TemplateText.currentYear(environment: environment)
     }
 
     /// The MIT LICENSE text for the block's authors.
     public func license(holders: [String]) -> Data {
-        let template = EmbeddedFiles.templates["LICENSE.txt"] ?? ""
-        return Data(template.replacingOccurrences(of: "{{year}}", with: String(year))
-            .replacingOccurrences(of: "{{holders}}", with: holders.joined(separator: ", ")).utf8)
+        Data(TemplateText.license(year: year, holders: TemplateText.holders(holders)).utf8)
     }
 
     /// The files of one block under `folder/`, sorted by path.
@@ -34,7 +29,7 @@ public struct BlockPackager: Sendable {
             guard let data = block.files[file.path] else {
                 throw RegistryError.missingFile(block: block.manifest.name, path: file.path)
             }
-            let shipped = file.path.hasSuffix(".swift") ? LicenseHeader.apply(to: data, holders: block.manifest.authors, year: year) : data
+            let shipped = LicenseHeader.apply(to: data, path: file.path, year: year, holders: TemplateText.holders(block.manifest.authors))
             entries.append(ArchiveEntry(path: "\(folder)/\(file.path)", data: shipped))
         }
         return entries.sorted { $0.path < $1.path }

@@ -1,0 +1,185 @@
+import Foundation
+
+/// `blocks add NAME...`: copies blocks into the project with the MIT header, records
+/// them in `blocks.lock`, and never overwrites a file the user changed unless told to.
+public enum AddCommand: Command {
+    public static let spec = CommandSpec(
+        name: "add",
+        abstract: "Copy blocks into your project, with the MIT header, and record them in blocks.lock.",
+        discussion: """
+        The target folder is, in order: the path in blocks.json (see 'blocks init'), --path,
+        Sources/<Target>/Blocks for a package with one target, or Blocks/ next to an Xcode
+        project or in the current folder. Each block goes into its own subfolder.
+        """,
+        arguments: [ArgumentSpec("name", help: "The blocks to add, e.g. scrolling-strip.", variadic: true)],
+        options: [
+            OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project."),
+            OptionSpec("dry-run", help: "Print the plan and the diffs; write nothing."),
+            OptionSpec("overwrite", help: "Replace files you changed with the block's version."),
+            OptionSpec("yes", short: "y", help: "Ask nothing; take every choice that loses no work (changed files still need --overwrite)."),
+            OptionSpec("no-demo", help: "Leave out the demo view."),
+        ])
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let names = try validatedNames(arguments.positionals)
+        let dryRun = arguments.flag("dry-run")
+        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
+        let config = try ProjectConfig.read(root: root)
+        let source = try RegistrySources.open(context.registry ?? config?.registryLocation(root: root), context: context)
+        let mutex = dryRun ? nil : try ProjectMutex(root: root, context: context)
+        defer { mutex?.release() }
+        if !dryRun { StagingArea.removeLeftovers(root: root) }
+        let lock = try Lockfile.read(root: root)
+        let contents = try source.contents(of: names)
+        for (name, content) in zip(names, contents) where content.manifest.name != name {
+            throw InstallError.unexpectedBlock(requested: name, received: content.manifest.name)
+        }
+
+        let pathOption = arguments.value("path")
+        let interactive = context.isInteractive && !arguments.flag("yes")
+        var target: TargetFolder?
+        func chosenTarget() throws -> TargetFolder {
+            if let target { return target }
+            let resolved = try TargetFolder.resolve(root: root, config: config, pathOption: pathOption, context: context, allowPrompt: interactive)
+            target = resolved
+            return resolved
+        }
+        if pathOption != nil, config?.path == nil {
+            for name in names {
+                guard let locked = lock.blocks[name] else { continue }
+                let wanted = try chosenTarget().url.appendingPathComponent(name).standardizedFileURL
+                if wanted != root.appendingPathComponent(locked.folder).standardizedFileURL {
+                    throw InstallError.addedElsewhere(block: name, folder: locked.folder)
+                }
+            }
+        }
+        var plan = try InstallPlan.make(
+            contents: contents, registry: source.location, root: root, lock: lock,
+            includeDemo: !arguments.flag("no-demo"), year: TemplateText.currentYear(environment: context.environment),
+            folderFor: { try chosenTarget().url.appendingPathComponent($0) })
+        if let target, !context.json {
+            context.print("Target folder: \(target.relativePath) (\(target.reason))")
+        }
+        let warnings = platformWarnings(plan, root: root)
+        for warning in warnings { context.warn(warning) }
+
+        // A dry run leaves conflicts undecided, unless --overwrite already decided them.
+        if !plan.conflicts.isEmpty && (!dryRun || arguments.flag("overwrite")) {
+            try resolveConflicts(&plan, overwrite: arguments.flag("overwrite"), interactive: interactive, context: context)
+        }
+        var outcome = InstallTransaction.Outcome()
+        if !dryRun { outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment)) }
+        report(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, context: context)
+        return 0
+    }
+
+    static func validatedNames(_ names: [String]) throws -> [String] {
+        var seen: [String] = []
+        for name in names where !seen.contains(name) {
+            guard ProjectPaths.isValidBlockName(name) else {
+                throw UsageError.invalidValue(option: "<name>", value: name, expected: "a block name such as 'scrolling-strip' (lowercase letters, digits and dashes)")
+            }
+            seen.append(name)
+        }
+        return seen
+    }
+
+    /// Applies `--overwrite`, asks on a terminal, or fails listing the changed files.
+    static func resolveConflicts(_ plan: inout InstallPlan, overwrite: Bool, interactive: Bool, context: CommandContext) throws {
+        guard overwrite || interactive else { throw InstallError.conflicts(plan.conflicts.map(\.path)) }
+        for blockIndex in plan.blocks.indices {
+            for fileIndex in plan.blocks[blockIndex].files.indices where plan.blocks[blockIndex].files[fileIndex].action == .conflict {
+                let file = plan.blocks[blockIndex].files[fileIndex]
+                plan.blocks[blockIndex].files[fileIndex].action = overwrite || askOverwrite(file, context: context) ? .overwrite : .keep
+            }
+        }
+    }
+
+    static func askOverwrite(_ file: InstallPlan.File, context: CommandContext) -> Bool {
+        for _ in 0..<3 {
+            let answer = Prompt.letter("\(file.path) has changes blocks did not write. Overwrite it? (d shows the diff)",
+                                       letters: ["y", "n", "d"], defaultLetter: "n", context: context)
+            if answer != "d" { return answer == "y" }
+            context.standardError.write(diff(file))
+        }
+        return false
+    }
+
+    static func diff(_ file: InstallPlan.File) -> String {
+        LineDiff.unified(
+            old: file.existing.map { String(decoding: $0, as: UTF8.self) } ?? "",
+            new: String(decoding: file.content, as: UTF8.self),
+            oldName: "a/" + file.path, newName: "b/" + file.path)
+    }
+
+    static func platformWarnings(_ plan: InstallPlan, root: URL) -> [String] {
+        guard let text = try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8) else { return [] }
+        let project = PackageManifestScanner.platforms(in: text)
+        // Said once per version: a re-add of the same version stays quiet.
+        let fresh = plan.blocks.filter { plan.previousLock.blocks[$0.manifest.name]?.version != $0.manifest.version }
+        return fresh.flatMap { block in
+            PlatformCheck.gaps(block: block.manifest.platforms, project: project).map { gap in
+                "\(block.manifest.name) needs \(gap.platform) \(gap.blockMinimum), but Package.swift targets \(gap.platform) \(gap.projectMinimum). "
+                    + "Its types are marked @available(\(gap.platform) \(gap.blockMinimum), *), so gate their use at the call site with "
+                    + "'if #available(\(gap.platform) \(gap.blockMinimum), *)'. The block is added all the same."
+            }
+        }
+    }
+
+    static func report(
+        _ plan: InstallPlan, outcome: InstallTransaction.Outcome, target: TargetFolder?, warnings: [String],
+        dryRun: Bool, context: CommandContext
+    ) {
+        if context.json {
+            let blocks: [JSONValue] = plan.blocks.map { block in
+                .object([
+                    "name": .string(block.manifest.name),
+                    "version": .string(block.manifest.version),
+                    "folder": .string(block.folder),
+                    "files": .array(block.files.map { .object(["path": .string($0.path), "action": .string($0.action.rawValue)]) }),
+                ])
+            }
+            let object: [String: JSONValue] = [
+                "dryRun": .bool(dryRun),
+                "folder": target.map { .string($0.relativePath) } ?? .null,
+                "blocks": .array(blocks),
+                "warnings": .array(warnings.map { .string($0) }),
+                "deletedStaleFiles": .array(outcome.deletedStale.map { .string($0) }),
+                "keptStaleFiles": .array(outcome.keptStale.map { .string($0) }),
+            ]
+            context.print((try? JSONOutput.encode(object)) ?? "{}")
+            return
+        }
+        let style = context.style
+        let labels: [InstallPlan.Action: String] = [
+            .create: "create", .update: "update", .skip: "skip", .overwrite: "overwrite",
+            .conflict: "conflict", .keep: "keep",
+        ]
+        for file in plan.allFiles {
+            let label = (labels[file.action] ?? file.action.rawValue).padding(toLength: 10, withPad: " ", startingAt: 0)
+            context.print("  " + style.apply(file.action == .conflict ? .yellow : .cyan, label) + " " + file.path + note(for: file.action))
+        }
+        for path in outcome.deletedStale { context.print("  delete     \(path) (no longer part of the block)") }
+        for path in outcome.keptStale { context.warn("\(path) is no longer part of its block but you changed it, so it stays; it is no longer tracked") }
+        if dryRun {
+            for file in plan.allFiles where file.existing != nil && file.action != .skip {
+                context.standardOutput.write(diff(file))
+            }
+            context.print("Dry run: nothing was written.")
+            return
+        }
+        for block in plan.blocks {
+            let wrote = block.files.contains { $0.action.writes }
+            context.print((wrote ? "Added " : "Up to date: ") + "\(block.manifest.name) \(block.manifest.version) in \(block.folder)")
+        }
+    }
+
+    static func note(for action: InstallPlan.Action) -> String {
+        switch action {
+        case .skip: return " (already up to date)"
+        case .conflict: return " (you changed it; needs --overwrite)"
+        case .keep: return " (kept your version)"
+        default: return ""
+        }
+    }
+}

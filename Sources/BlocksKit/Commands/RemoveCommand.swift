@@ -1,0 +1,49 @@
+import Foundation
+
+/// `blocks remove NAME...`: deletes the block's unchanged files, keeps the ones you
+/// changed unless `--force`, removes the empty folders `add` made, and updates the lock.
+public enum RemoveCommand: Command {
+    public static let spec = CommandSpec(
+        name: "remove",
+        abstract: "Remove added blocks: delete their unchanged files and update blocks.lock.",
+        arguments: [ArgumentSpec("name", help: "The blocks to remove.", variadic: true)],
+        options: [OptionSpec("force", short: "f", help: "Delete files you changed too.")])
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        var names: [String] = []
+        for name in arguments.positionals where !names.contains(name) { names.append(name) }
+        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
+        let mutex = try ProjectMutex(root: root, context: context)
+        defer { mutex.release() }
+        StagingArea.removeLeftovers(root: root)
+        let lock = try Lockfile.read(root: root)
+        let removal = try BlockRemoval.plan(names: names, lock: lock, root: root, force: arguments.flag("force"))
+        try removal.apply(root: root, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
+
+        if context.json {
+            let results: [JSONValue] = removal.results.map { result in
+                .object([
+                    "name": .string(result.name),
+                    "deleted": .array(result.deleted.map { .string($0) }),
+                    "kept": .array(result.kept.map { .string($0) }),
+                    "missing": .array(result.missing.map { .string($0) }),
+                    "removed": .bool(result.kept.isEmpty),
+                ])
+            }
+            context.print(try JSONOutput.encode(["removed": .array(results)]))
+            return 0
+        }
+        for result in removal.results {
+            for path in result.deleted { context.print("  delete  \(path)") }
+            for path in result.missing { context.print("  gone    \(path) (already missing)") }
+            for path in result.kept { context.print("  keep    \(path) (you changed it)") }
+            if result.kept.isEmpty {
+                context.print("Removed \(result.name).")
+            } else {
+                context.print("Removed \(result.name) except \(result.kept.count) changed file\(result.kept.count == 1 ? "" : "s"), still in blocks.lock.")
+                context.note("Run 'blocks remove \(result.name) --force' to delete them too.")
+            }
+        }
+        return 0
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// `blocks status`: what was added, whether each file is unchanged, modified or
+/// missing, and whether the registry has a newer version.
+public enum StatusCommand: Command {
+    public static let spec = CommandSpec(
+        name: "status",
+        abstract: "Show the added blocks: each file unchanged, modified or missing, and available updates.")
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
+        let lock = try Lockfile.read(root: root)
+        let config = try? ProjectConfig.read(root: root)
+        let latest = latestVersions(lock: lock, override: context.registry ?? config?.registryLocation(root: root), context: context)
+        let statuses = BlockStatus.report(lock: lock, root: root, latestVersions: latest)
+        if context.json {
+            context.print(try JSONOutput.encode(["root": .string(root.path), "blocks": .array(statuses.map(\.json))]))
+            return 0
+        }
+        guard !statuses.isEmpty else {
+            context.print("No blocks added yet. Try 'blocks add scrolling-strip'.")
+            return 0
+        }
+        let style = context.style
+        let colors: [BlockStatus.FileState: Style.Color] = [.unchanged: .green, .modified: .yellow, .missing: .red]
+        for status in statuses {
+            var line = style.apply(.bold, status.name) + " " + status.version + style.apply(.dim, " (\(status.registry))")
+            if let update = status.availableUpdate { line += "  " + style.apply(.magenta, "update available: \(update)") }
+            context.print(line)
+            for file in status.files {
+                let label = file.state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+                context.print("  " + style.apply(colors[file.state] ?? .dim, label) + file.path)
+            }
+        }
+        return 0
+    }
+
+    /// The newest version of each locked block, from the registry given on the command
+    /// line (or in `blocks.json`), else from the one each block came from. A registry
+    /// that cannot be read costs a warning, not the status.
+    static func latestVersions(lock: Lockfile, override: String?, context: CommandContext) -> [String: String] {
+        var latest: [String: String] = [:]
+        let groups = Dictionary(grouping: lock.blocks.keys.sorted()) { name in override ?? lock.blocks[name]?.registry ?? "embedded" }
+        for (location, names) in groups.sorted(by: { $0.key < $1.key }) {
+            do {
+                let manifests = try RegistrySources.open(location, context: context).manifests()
+                for manifest in manifests where names.contains(manifest.name) { latest[manifest.name] = manifest.version }
+            } catch {
+                context.warn("cannot check \(location) for updates: \(error)")
+            }
+        }
+        return latest
+    }
+}

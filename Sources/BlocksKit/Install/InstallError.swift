@@ -1,0 +1,55 @@
+/// Everything that can stop `add`, `status`, `remove` or `init`. Each case says what
+/// happened and what to do; `BlocksCLI` prints it and exits non-zero.
+public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
+    case severalTargets([String])
+    case folderBlocked(path: String, blocker: String)
+    case notARegularFile(path: String)
+    case pathEscapesProject(path: String, root: String)
+    case conflicts([String])
+    case writeFailed(path: String, reason: String)
+    case unreadableLock(path: String, reason: String)
+    case unreadableConfig(path: String, reason: String)
+    case notAdded(String, suggestions: [String])
+    case addedElsewhere(block: String, folder: String)
+    case unsafeBlockFile(block: String, path: String)
+    case unexpectedBlock(requested: String, received: String)
+    case projectBusy(root: String)
+
+    public var description: String {
+        switch self {
+        case .severalTargets(let names):
+            return "this package has several targets; choose where blocks go:\n"
+                + names.map { "  \($0)" }.joined(separator: "\n")
+                + "\nRun again with --path Sources/<Target>/Blocks, or save the choice with 'blocks init --path DIR'."
+        case .folderBlocked(let path, let blocker):
+            return "cannot create the folder \(path): \(blocker) is a file, not a folder; move it away or choose another folder with --path"
+        case .notARegularFile(let path):
+            return "\(path) is not a regular file (a folder or a link); blocks only replaces regular files, so move it away first"
+        case .pathEscapesProject(let path, let root):
+            return "\(path) leads outside the project root \(root); choose a folder inside the project"
+        case .conflicts(let paths):
+            return "\(paths.count == 1 ? "a file differs" : "\(paths.count) files differ") from what blocks would write, and blocks never overwrites your changes silently:\n"
+                + paths.map { "  \($0)" }.joined(separator: "\n")
+                + "\nRun again with --overwrite to replace them, or with --dry-run to see a unified diff."
+        case .writeFailed(let path, let reason):
+            return "cannot write \(path): \(reason); nothing in the project was changed"
+        case .unreadableLock(let path, let reason):
+            return "cannot read \(path): \(reason); fix or delete it (blocks writes a new one)"
+        case .unreadableConfig(let path, let reason):
+            return "cannot read \(path): \(reason); fix it or write a new one with 'blocks init'"
+        case .notAdded(let name, let suggestions):
+            let hint = suggestions.isEmpty
+                ? "run 'blocks status' to see what was added"
+                : "did you mean " + suggestions.map { "'\($0)'" }.joined(separator: ", ") + "?"
+            return "'\(name)' was never added to this project; \(hint)"
+        case .addedElsewhere(let block, let folder):
+            return "\(block) is already added in \(folder); run 'blocks remove \(block)' first to add it somewhere else"
+        case .unsafeBlockFile(let block, let path):
+            return "block '\(block)' lists the file '\(path)', which would land outside its folder; the registry is broken"
+        case .unexpectedBlock(let requested, let received):
+            return "asked the registry for '\(requested)' but it sent '\(received)'; the registry is broken"
+        case .projectBusy(let root):
+            return "another blocks command is changing \(root); wait for it to finish and try again"
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// What `add` will do to each file, decided before anything is written, so that a
+/// conflict, a blocked folder or a bad path stops the run with the project untouched.
+public struct InstallPlan: Sendable {
+    /// What happens to one target file.
+    public enum Action: String, Sendable {
+        /// The file does not exist yet.
+        case create
+        /// The file is exactly what `add` wrote before (per the lock) and the block changed.
+        case update
+        /// The file already holds exactly what would be written.
+        case skip
+        /// The file has changes `add` did not write, and `--overwrite` (or the user) said replace.
+        case overwrite
+        /// The file has changes `add` did not write; nobody has decided yet.
+        case conflict
+        /// The file has changes `add` did not write, and the user chose to keep them.
+        case keep
+
+        /// True when the action puts new bytes on disk.
+        public var writes: Bool { self == .create || self == .update || self == .overwrite }
+    }
+
+    public struct File: Sendable {
+        public var block: String
+        /// Relative to the project root.
+        public var path: String
+        public var url: URL
+        /// Exactly the bytes to write, header included.
+        public var content: Data
+        /// The bytes on disk now, if any.
+        public var existing: Data?
+        public var action: Action
+    }
+
+    public struct Block: Sendable {
+        public var manifest: BlockManifest
+        public var registry: String
+        /// The block's folder, relative to the project root.
+        public var folder: String
+        /// Folders, relative to the root, that do not exist yet and will be created, outermost first.
+        public var foldersToCreate: [String]
+        public var files: [File]
+        /// Locked files the block no longer lists (an older version had them).
+        public var staleFiles: [Lockfile.File]
+        /// Locked files of this block that this run does not write (for example the demo
+        /// with `--no-demo`); their lock entries are kept.
+        public var untouchedFiles: [Lockfile.File]
+    }
+
+    public var root: URL
+    public var blocks: [Block]
+    public var previousLock: Lockfile
+
+    public var allFiles: [File] { blocks.flatMap(\.files) }
+    public var conflicts: [File] { allFiles.filter { $0.action == .conflict } }
+
+    /// Decides the action for every file of every block.
+    /// - Parameter folderFor: the block's folder for a block the lock does not know yet.
+    public static func make(
+        contents: [BlockContent], registry: String, root: URL, lock: Lockfile, includeDemo: Bool,
+        year: Int, folderFor: (String) throws -> URL
+    ) throws -> InstallPlan {
+        var blocks: [Block] = []
+        var pendingFolders: Set<String> = []
+        for content in contents {
+            let manifest = content.manifest
+            let locked = lock.blocks[manifest.name]
+            let folderURL = try locked.map { try lockedFolder($0.folder, block: manifest.name, root: root) } ?? folderFor(manifest.name)
+            guard let folder = ProjectPaths.relative(folderURL, to: root) else {
+                throw InstallError.pathEscapesProject(path: folderURL.path, root: root.path)
+            }
+            var files: [File] = []
+            var folders: [String] = []
+            let holders = TemplateText.holders(manifest.authors)
+            for entry in manifest.files where includeDemo || entry.role != .demo {
+                guard ProjectPaths.isSafeRelativeFile(entry.path), let body = content.files[entry.path] else {
+                    throw InstallError.unsafeBlockFile(block: manifest.name, path: entry.path)
+                }
+                let path = folder + "/" + entry.path
+                let url = root.appendingPathComponent(path)
+                try checkWritable(url, relative: path, root: root)
+                for missing in try missingFolders(for: url.deletingLastPathComponent(), root: root)
+                where !pendingFolders.contains(missing) {
+                    pendingFolders.insert(missing)
+                    folders.append(missing)
+                }
+                let existing = FileManager.default.contents(atPath: url.path)
+                let fileYear = existing.flatMap { String(data: $0, encoding: .utf8) }.flatMap(LicenseHeader.year(in:)) ?? year
+                let rendered = LicenseHeader.apply(to: body, path: entry.path, year: fileYear, holders: holders)
+                let action = decide(existing: existing, rendered: rendered, lockedHash: locked?.file(at: path)?.sha256)
+                files.append(File(block: manifest.name, path: path, url: url, content: rendered, existing: existing, action: action))
+            }
+            let planned = Set(files.map(\.path))
+            let listed = Set(manifest.files.map { folder + "/" + $0.path })
+            let previous = locked?.files ?? []
+            blocks.append(Block(
+                manifest: manifest, registry: registry, folder: folder, foldersToCreate: folders, files: files,
+                staleFiles: previous.filter { !listed.contains($0.path) },
+                untouchedFiles: previous.filter { listed.contains($0.path) && !planned.contains($0.path) }))
+        }
+        return InstallPlan(root: root, blocks: blocks, previousLock: lock)
+    }
+
+    static func decide(existing: Data?, rendered: Data, lockedHash: String?) -> Action {
+        guard let existing else { return .create }
+        if existing == rendered { return .skip }
+        if let lockedHash, SHA256.hex(existing) == lockedHash { return .update }
+        return .conflict
+    }
+
+    /// The lock after this plan is carried out: new and skipped files with the hash of
+    /// their bytes, kept files with their old entry, stale files dropped.
+    public func lockAfter() -> Lockfile {
+        var lock = previousLock
+        for block in blocks {
+            let old = previousLock.blocks[block.manifest.name]
+            var files: [Lockfile.File] = block.untouchedFiles
+            for file in block.files {
+                if file.action == .keep || file.action == .conflict {
+                    if let entry = old?.file(at: file.path) { files.append(entry) }
+                } else {
+                    files.append(Lockfile.File(path: file.path, sha256: SHA256.hex(file.content)))
+                }
+            }
+            let created = Set(old?.createdFolders ?? []).union(block.foldersToCreate)
+            lock.blocks[block.manifest.name] = Lockfile.Block(
+                registry: block.registry, version: block.manifest.version, folder: block.folder,
+                createdFolders: Array(created), files: files)
+        }
+        return lock
+    }
+
+    // MARK: - Checks that run before anything is written.
+
+    static func lockedFolder(_ folder: String, block: String, root: URL) throws -> URL {
+        let url = root.appendingPathComponent(folder).standardizedFileURL
+        guard ProjectPaths.relative(url, to: root) != nil, ProjectPaths.staysInside(url, root: root) else {
+            throw InstallError.unreadableLock(path: Lockfile.fileName, reason: "block '\(block)' has the folder '\(folder)', which is outside the project")
+        }
+        return url
+    }
+
+    /// A target file must be absent or a regular file (not a folder or a link), and its
+    /// folder must not lead outside the project.
+    static func checkWritable(_ url: URL, relative: String, root: URL) throws {
+        guard ProjectPaths.staysInside(url.deletingLastPathComponent(), root: root) else {
+            throw InstallError.pathEscapesProject(path: relative, root: root.path)
+        }
+        var status = stat()
+        guard lstat(url.path, &status) == 0 else { return }
+        if (status.st_mode & S_IFMT) != S_IFREG { throw InstallError.notARegularFile(path: relative) }
+    }
+
+    /// The folders between the root and `folder` that do not exist yet, outermost first.
+    /// A file where a folder must go stops the plan.
+    static func missingFolders(for folder: URL, root: URL) throws -> [String] {
+        guard let relative = ProjectPaths.relative(folder, to: root) else { return [] }
+        var missing: [String] = []
+        var current = root
+        var path = ""
+        for part in relative.split(separator: "/") {
+            current = current.appendingPathComponent(String(part))
+            path = path.isEmpty ? String(part) : path + "/" + part
+            var isFolder: ObjCBool = false
+            if !missing.isEmpty || !FileManager.default.fileExists(atPath: current.path, isDirectory: &isFolder) {
+                missing.append(path)
+            } else if !isFolder.boolValue {
+                throw InstallError.folderBlocked(path: relative, blocker: path)
+            }
+        }
+        return missing
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Carries out an `InstallPlan` so that a kill at any moment leaves every file either
+/// old or new and a lock that names only files that exist.
+///
+/// The order is what makes that true:
+/// 1. every new file is written into a staging folder inside the project root;
+/// 2. missing folders are created (undone if a later step fails);
+/// 3. each staged file is renamed over its target, one atomic step per file;
+/// 4. `blocks.lock` is written to the staging folder and renamed into place, last.
+///
+/// New files enter the lock only in step 4, after they exist. Files the old lock
+/// already names are replaced by rename, never deleted, so they always exist; between
+/// steps 3 and 4 their lock hash is the old one, which `status` reports as modified and
+/// which a re-run of the same `add` repairs, since the file then already holds exactly
+/// what it would write (a skip) and the new lock records it.
+public enum InstallTransaction {
+    /// What the run did beyond the plan's own actions.
+    public struct Outcome: Sendable, Equatable {
+        /// Stale files of an older version that were deleted, and those kept because they changed.
+        public var deletedStale: [String] = []
+        public var keptStale: [String] = []
+    }
+
+    /// - Parameter pauseBetweenSteps: microseconds to sleep after each rename. Only the
+    ///   kill -9 test sets it (through `BLOCKS_TEST_STEP_PAUSE_US`), to widen the window
+    ///   between the first rename and the lock so random kills land in it.
+    public static func apply(_ plan: InstallPlan, pauseBetweenSteps: UInt32 = 0) throws -> Outcome {
+        let root = plan.root
+        let writes = plan.allFiles.filter { $0.action.writes }
+        let newLock = plan.lockAfter()
+        guard !writes.isEmpty || newLock != plan.previousLock else { return Outcome() }
+
+        let staging = try StagingArea(root: root)
+        defer { staging.remove() }
+        var staged: [(file: InstallPlan.File, url: URL)] = []
+        for (index, file) in writes.enumerated() {
+            staged.append((file, try staging.stage(file.content, name: "\(index)")))
+        }
+        let createdFolders = try createFolders(plan.blocks.flatMap(\.foldersToCreate), root: root)
+        var moved: [InstallPlan.File] = []
+        do {
+            for (file, url) in staged {
+                try StagingArea.rename(url, over: file.url, displayPath: file.path)
+                moved.append(file)
+                if pauseBetweenSteps > 0 { usleep(pauseBetweenSteps) }
+            }
+            let lockURL = try staging.stage(try newLock.encoded(), name: Lockfile.fileName)
+            try StagingArea.rename(lockURL, over: root.appendingPathComponent(Lockfile.fileName), displayPath: Lockfile.fileName)
+        } catch {
+            undo(moved, staging: staging)
+            removeEmpty(createdFolders, root: root)
+            throw error
+        }
+        return removeStale(plan)
+    }
+
+    /// Creates the folders, outermost first. On failure removes what it made and throws.
+    static func createFolders(_ folders: [String], root: URL) throws -> [String] {
+        var created: [String] = []
+        for folder in folders {
+            let url = root.appendingPathComponent(folder)
+            if mkdir(url.path, 0o755) != 0 && errno != EEXIST {
+                let reason = String(cString: strerror(errno))
+                removeEmpty(created, root: root)
+                throw InstallError.writeFailed(path: folder, reason: reason)
+            }
+            created.append(folder)
+        }
+        return created
+    }
+
+    /// Puts back what a failed run had already moved: new files go, replaced files get
+    /// their old bytes back (again by rename).
+    static func undo(_ moved: [InstallPlan.File], staging: StagingArea) {
+        for (index, file) in moved.enumerated().reversed() {
+            if let old = file.existing, let url = try? staging.stage(old, name: "undo-\(index)") {
+                _ = Foundation.rename(url.path, file.url.path)
+            } else {
+                unlink(file.url.path)
+            }
+        }
+    }
+
+    /// The test-only pause from `BLOCKS_TEST_STEP_PAUSE_US`, capped at 0.1 s a step.
+    public static func testPause(_ environment: [String: String]) -> UInt32 {
+        min(environment["BLOCKS_TEST_STEP_PAUSE_US"].flatMap { UInt32($0) } ?? 0, 100_000)
+    }
+
+    /// Removes the folders that are empty, innermost first.
+    static func removeEmpty(_ folders: [String], root: URL) {
+        for folder in folders.sorted(by: { $0.count > $1.count }) {
+            rmdir(root.appendingPathComponent(folder).path)
+        }
+    }
+
+    /// After the lock no longer names them: deletes files an older version had that the
+    /// block no longer lists, unless the user changed them.
+    static func removeStale(_ plan: InstallPlan) -> Outcome {
+        var outcome = Outcome()
+        for block in plan.blocks {
+            for entry in block.staleFiles {
+                let url = plan.root.appendingPathComponent(entry.path)
+                guard FileManager.default.fileExists(atPath: url.path) else { continue }
+                if (try? SHA256.hex(fileAt: url)) == entry.sha256 {
+                    unlink(url.path)
+                    outcome.deletedStale.append(entry.path)
+                } else {
+                    outcome.keptStale.append(entry.path)
+                }
+            }
+        }
+        return outcome
+    }
+}

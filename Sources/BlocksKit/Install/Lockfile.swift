@@ -1,0 +1,86 @@
+import Foundation
+
+/// `blocks.lock`: what `add` wrote into the project, so that `status` can tell the
+/// user's changes from ours and `remove` never deletes work it did not write.
+///
+/// It is JSON with sorted keys and sorted files, so the same state always gives the
+/// same bytes and the file diffs cleanly in version control.
+public struct Lockfile: Codable, Sendable, Equatable {
+    public static let fileName = "blocks.lock"
+
+    /// One added block.
+    public struct Block: Codable, Sendable, Equatable {
+        /// The registry it came from, as `RegistrySource.location` names it.
+        public var registry: String
+        public var version: String
+        /// The block's folder, relative to the project root.
+        public var folder: String
+        /// Folders `add` created for this block, so `remove` can delete them when empty.
+        public var createdFolders: [String]
+        public var files: [File]
+
+        public init(registry: String, version: String, folder: String, createdFolders: [String], files: [File]) {
+            self.registry = registry
+            self.version = version
+            self.folder = folder
+            self.createdFolders = createdFolders.sorted()
+            self.files = files.sorted { $0.path < $1.path }
+        }
+
+        public func file(at path: String) -> File? { files.first { $0.path == path } }
+    }
+
+    /// One written file: its path relative to the project root and the SHA-256 of
+    /// exactly the bytes written.
+    public struct File: Codable, Sendable, Equatable {
+        public var path: String
+        public var sha256: String
+
+        public init(path: String, sha256: String) {
+            self.path = path
+            self.sha256 = sha256
+        }
+    }
+
+    /// The format version, for readers of the future.
+    public var lockVersion: Int
+    public var blocks: [String: Block]
+
+    public init(blocks: [String: Block] = [:]) {
+        self.lockVersion = 1
+        self.blocks = blocks
+    }
+
+    /// The lock in a project root, or an empty one when there is none yet.
+    public static func read(root: URL) throws -> Lockfile {
+        let url = root.appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return Lockfile() }
+        do {
+            let data = try Data(contentsOf: url)
+            return try JSONDecoder().decode(Lockfile.self, from: data)
+        } catch let error as DecodingError {
+            throw InstallError.unreadableLock(path: fileName, reason: "it is not a valid lock file (\(Self.summary(of: error)))")
+        } catch {
+            throw InstallError.unreadableLock(path: fileName, reason: error.localizedDescription)
+        }
+    }
+
+    /// The exact bytes to write: sorted keys, sorted files, a final newline.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(contentsOf: Array("\n".utf8))
+        return data
+    }
+
+    private static func summary(of error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): return "missing '\(key.stringValue)'"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "wrong value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        case .dataCorrupted: return "not JSON"
+        @unknown default: return "unreadable"
+        }
+    }
+}

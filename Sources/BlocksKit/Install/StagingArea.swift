@@ -1,0 +1,61 @@
+import Foundation
+
+/// A private temporary folder inside the project root, so every staged file is on the
+/// same filesystem as its target and `rename` moves it into place atomically.
+/// Folders left by a killed run are removed by the next run, under `ProjectMutex`.
+public struct StagingArea {
+    public static let prefix = ".blocks-staging-"
+    public let url: URL
+
+    /// Creates a fresh staging folder in `root`.
+    public init(root: URL) throws {
+        var template = Array(root.appendingPathComponent(Self.prefix + "XXXXXX").path.utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            return mkdtemp(base) != nil
+        }
+        guard created else {
+            throw InstallError.writeFailed(path: root.path, reason: "cannot create a temporary folder (\(String(cString: strerror(errno))))")
+        }
+        url = URL(fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    /// Writes bytes into the staging folder under a fresh name and returns its URL.
+    public func stage(_ data: Data, name: String) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        do {
+            try data.write(to: file)
+        } catch {
+            throw InstallError.writeFailed(path: file.path, reason: "cannot write a temporary file (\(error.localizedDescription))")
+        }
+        return file
+    }
+
+    public func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Removes staging folders that a killed run left in `root`. Call only while
+    /// holding `ProjectMutex`, so no live run owns them.
+    public static func removeLeftovers(root: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
+        }
+    }
+
+    /// Moves `source` over `target` in one step: readers see the old file or the new one.
+    public static func rename(_ source: URL, over target: URL, displayPath: String) throws {
+        guard Foundation.rename(source.path, target.path) == 0 else {
+            throw InstallError.writeFailed(path: displayPath, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Writes one file atomically through a staging folder in `root`.
+    public static func writeAtomically(_ data: Data, to target: URL, root: URL, displayPath: String) throws {
+        let staging = try StagingArea(root: root)
+        defer { staging.remove() }
+        let staged = try staging.stage(data, name: target.lastPathComponent)
+        try rename(staged, over: target, displayPath: displayPath)
+    }
+}

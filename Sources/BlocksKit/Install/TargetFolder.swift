@@ -1,0 +1,97 @@
+import Foundation
+
+/// The folder blocks are added to, and why it was chosen, which `add` prints.
+public struct TargetFolder: Sendable, Equatable {
+    public var url: URL
+    /// Relative to the project root; "." for the root itself.
+    public var relativePath: String
+    public var reason: String
+
+    /// Chooses the folder, in this order: `blocks.json`'s `path`; `--path`; for a SwiftPM
+    /// package with exactly one source target, `Sources/<Target>/Blocks` (with several,
+    /// ask on a terminal or fail listing them); `Blocks/` next to an Xcode project, or in
+    /// the current folder.
+    public static func resolve(
+        root: URL, config: ProjectConfig?, pathOption: String?, context: CommandContext, allowPrompt: Bool
+    ) throws -> TargetFolder {
+        if let configured = config?.path, !configured.isEmpty {
+            let folder = try inside(root.appendingPathComponent(configured), root: root, spelled: configured, option: nil)
+            if let pathOption, context.resolve(pathOption).standardizedFileURL != folder.url {
+                context.warn("--path \(pathOption) is ignored: \(ProjectConfig.fileName) sets the folder to \(folder.relativePath); change it with 'blocks init --path DIR'")
+            }
+            return TargetFolder(url: folder.url, relativePath: folder.relativePath, reason: "from \(ProjectConfig.fileName)")
+        }
+        if let pathOption {
+            var folder = try inside(context.resolve(pathOption), root: root, spelled: pathOption, option: "--path")
+            folder.reason = "from --path"
+            return folder
+        }
+        let package = root.appendingPathComponent("Package.swift")
+        if let text = try? String(contentsOf: package, encoding: .utf8) {
+            let targets = packageTargets(text: text, root: root)
+            if targets.count == 1, let target = targets.first {
+                return try named(target.path + "/Blocks", root: root, reason: "the package's only target, \(target.name)")
+            }
+            if targets.count > 1 {
+                let target = try choose(among: targets, context: context, allowPrompt: allowPrompt)
+                return try named(target.path + "/Blocks", root: root, reason: "target \(target.name)")
+            }
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        if let project = names.sorted().first(where: { $0.hasSuffix(".xcodeproj") }) {
+            return try named("Blocks", root: root, reason: "next to \(project)")
+        }
+        let current = context.workingDirectory.appendingPathComponent("Blocks")
+        var folder = try inside(current, root: root, spelled: current.path, option: nil)
+        folder.reason = "in the current folder"
+        return folder
+    }
+
+    /// The package's source targets: the declared ones, or when none can be read from
+    /// the text (targets built in a loop, say), the folders under `Sources/`.
+    static func packageTargets(text: String, root: URL) -> [PackageManifestScanner.Target] {
+        let declared = PackageManifestScanner.targets(in: text)
+        if !declared.isEmpty { return declared }
+        let sources = root.appendingPathComponent("Sources")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
+        return names.sorted().filter { name in
+            var isFolder: ObjCBool = false
+            return !name.hasPrefix(".")
+                && FileManager.default.fileExists(atPath: sources.appendingPathComponent(name).path, isDirectory: &isFolder)
+                && isFolder.boolValue
+        }.map { PackageManifestScanner.Target(name: $0, path: "Sources/\($0)") }
+    }
+
+    static func choose(
+        among targets: [PackageManifestScanner.Target], context: CommandContext, allowPrompt: Bool
+    ) throws -> PackageManifestScanner.Target {
+        let labels = targets.map { "\($0.name) (\($0.path)/Blocks)" }
+        guard allowPrompt, context.isInteractive,
+              let index = Prompt.choose("This package has several targets. Which one gets the blocks?", options: labels, context: context)
+        else { throw InstallError.severalTargets(targets.map(\.name)) }
+        return targets[index]
+    }
+
+    static func named(_ relative: String, root: URL, reason: String) throws -> TargetFolder {
+        var folder = try inside(root.appendingPathComponent(relative), root: root, spelled: relative, option: nil)
+        folder.reason = reason
+        return folder
+    }
+
+    /// The folder, if it is inside the project root lexically and through symbolic links.
+    /// A lexical escape given as an option is a usage error.
+    static func inside(_ url: URL, root: URL, spelled: String, option: String?) throws -> TargetFolder {
+        let standardized = url.standardizedFileURL
+        let relative = standardized.path == root.standardizedFileURL.path ? "." : ProjectPaths.relative(standardized, to: root)
+        guard let relative else {
+            if let option {
+                throw UsageError.invalidValue(option: option, value: spelled, expected: "a folder inside the project root \(root.path)")
+            }
+            throw InstallError.pathEscapesProject(path: spelled, root: root.path)
+        }
+        guard ProjectPaths.staysInside(standardized, root: root) else {
+            throw InstallError.pathEscapesProject(path: spelled, root: root.path)
+        }
+        return TargetFolder(url: standardized, relativePath: relative, reason: "")
+    }
+}

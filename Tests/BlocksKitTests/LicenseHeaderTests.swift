@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import BlocksKit
+
+@Suite struct LicenseHeaderTests {
+    @Test func rendersTheTemplateWithYearAndHolders() {
+        let header = LicenseHeader.render(year: 2026, holders: "Ada Lovelace")
+        #expect(header == "// SPDX-License-Identifier: MIT\n// Copyright (c) 2026 Ada Lovelace\n")
+    }
+
+    @Test func applyingTwiceGivesOneHeader() {
+        let once = LicenseHeader.apply(to: "struct A {}\n", year: 2026, holders: "Ada")
+        let twice = LicenseHeader.apply(to: once, year: 2027, holders: "Someone Else")
+        #expect(once == "// SPDX-License-Identifier: MIT\n// Copyright (c) 2026 Ada\n\nstruct A {}\n")
+        #expect(twice == once)
+    }
+
+    @Test func aFileWithItsOwnSPDXLineKeepsIt() {
+        let own = "// SPDX-License-Identifier: Apache-2.0\nstruct A {}\n"
+        #expect(LicenseHeader.apply(to: own, year: 2026, holders: "Ada") == own)
+    }
+
+    @Test func onlySwiftFilesGetTheHeader() {
+        let json = Data("{}\n".utf8)
+        #expect(LicenseHeader.apply(to: json, path: "data.json", year: 2026, holders: "Ada") == json)
+        let swift = LicenseHeader.apply(to: Data("let a = 1\n".utf8), path: "A.swift", year: 2026, holders: "Ada")
+        #expect(String(decoding: swift, as: UTF8.self).hasPrefix("// SPDX-License-Identifier: MIT\n"))
+    }
+
+    @Test func readsTheYearBack() {
+        let text = LicenseHeader.apply(to: "let a = 1\n", year: 2031, holders: "Ada")
+        #expect(LicenseHeader.year(in: text) == 2031)
+        #expect(LicenseHeader.year(in: "let a = 1\n") == nil)
+    }
+
+    @Test func holdersReadLikeEnglish() {
+        #expect(TemplateText.holders([]) == "the authors")
+        #expect(TemplateText.holders(["Ada"]) == "Ada")
+        #expect(TemplateText.holders(["Ada", "Alan", "Grace"]) == "Ada, Alan and Grace")
+    }
+
+    @Test func theYearComesFromSourceDateEpoch() {
+        #expect(TemplateText.currentYear(environment: ["SOURCE_DATE_EPOCH": "1735689600"]) == 2025)
+        #expect(TemplateText.currentYear(environment: [:]) >= 2025)
+    }
+
+    @Test func theLicenseTemplateIsFilled() {
+        let text = TemplateText.license(year: 2026, holders: "Ada")
+        #expect(text.hasPrefix("MIT License\n\nCopyright (c) 2026 Ada\n"))
+        #expect(!text.contains("{{"))
+    }
+
+    /// The real binary, twice: the file still has exactly one header.
+    @Test func oneHeaderAfterTwoAddsWithTheBinary() throws {
+        let project = try TestProject.make()
+        let catalog = try TestCatalog.make([.standard("strip", type: "Strip")])
+        defer { project.delete(); catalog.delete() }
+        for _ in 0..<2 {
+            let result = try project.runBinary(["--registry", catalog.root.path, "add", "strip"])
+            #expect(result.code == 0, "\(result.errors)")
+        }
+        let text = try #require(project.read("Sources/App/Blocks/strip/Strip.swift"))
+        #expect(text.components(separatedBy: "SPDX-License-Identifier").count == 2)
+        #expect(text.hasPrefix("// SPDX-License-Identifier: MIT\n// Copyright (c) "))
+        #expect(text.contains(" Ada Lovelace\n\nimport SwiftUI\n"))
+    }
+
+    /// A re-add in a later year keeps the year the file was written with.
+    @Test func reAddingInANewYearChangesNothing() throws {
+        let project = try TestProject.make()
+        let catalog = try TestCatalog.make([.standard("strip", type: "Strip")])
+        defer { project.delete(); catalog.delete() }
+        let first = project.run(["--registry", catalog.root.path, "add", "strip"], environment: ["SOURCE_DATE_EPOCH": "1735689600"])
+        #expect(first.code == 0, "\(first.errors)")
+        let before = try project.treeHash()
+        let second = project.run(["--registry", catalog.root.path, "add", "strip"], environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        #expect(second.code == 0, "\(second.errors)")
+        #expect(try project.treeHash() == before)
+        #expect(project.read("Sources/App/Blocks/strip/Strip.swift")?.contains("Copyright (c) 2025 ") == true)
+    }
+}

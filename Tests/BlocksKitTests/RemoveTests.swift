@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import BlocksKit
+
+@Suite struct RemoveTests {
+    let catalog: TestCatalog
+    let project: TestProject
+
+    init() throws {
+        catalog = try TestCatalog.make([.standard("strip", type: "Strip"), .standard("pager", type: "Pager")])
+        project = try TestProject.make()
+    }
+
+    func cleanUp() {
+        project.delete()
+        catalog.delete()
+    }
+
+    @Test func removesEverythingItAddedAndNothingElse() throws {
+        defer { cleanUp() }
+        let before = try project.treeHash()
+        #expect(project.run(["--registry", catalog.root.path, "add", "strip"]).code == 0)
+        let result = project.run(["remove", "strip"])
+        #expect(result.code == 0, "\(result.errors)")
+        #expect(result.output.contains("Removed strip."))
+        #expect(try project.treeHash() == before)
+    }
+
+    @Test func keepsModifiedFilesUnlessForced() throws {
+        defer { cleanUp() }
+        #expect(project.run(["--registry", catalog.root.path, "add", "strip", "pager"]).code == 0)
+        try project.write("Sources/App/Blocks/strip/Strip.swift", "// mine\n")
+        let kept = try project.runBinary(["remove", "strip"])
+        #expect(kept.code == 0, "\(kept.errors)")
+        #expect(kept.output.contains("keep    Sources/App/Blocks/strip/Strip.swift (you changed it)"))
+        #expect(project.read("Sources/App/Blocks/strip/Strip.swift") == "// mine\n")
+        #expect(!project.exists("Sources/App/Blocks/strip/StripLogic.swift"))
+        let lock = try project.lock()
+        #expect(lock.blocks["strip"]?.files.map(\.path) == ["Sources/App/Blocks/strip/Strip.swift"])
+        #expect(lock.blocks["pager"] != nil)
+
+        let forced = project.run(["remove", "strip", "--force"])
+        #expect(forced.code == 0)
+        #expect(!project.exists("Sources/App/Blocks/strip"))
+        #expect(try project.lock().blocks["strip"] == nil)
+        #expect(project.exists("Sources/App/Blocks/pager/Pager.swift"))
+    }
+
+    @Test func theSharedBlocksFolderGoesWithTheLastBlock() throws {
+        defer { cleanUp() }
+        #expect(project.run(["--registry", catalog.root.path, "add", "strip", "pager"]).code == 0)
+        let result = project.run(["--json", "remove", "strip"])
+        #expect(result.code == 0)
+        #expect(result.output.contains("\"removed\" : true"))
+        #expect(project.exists("Sources/App/Blocks/pager"))
+        #expect(try project.lock().blocks["pager"]?.createdFolders == ["Sources/App/Blocks", "Sources/App/Blocks/pager"])
+        #expect(project.run(["remove", "pager"]).code == 0)
+        #expect(!project.exists("Sources/App/Blocks"))
+        #expect(!project.exists("blocks.lock"))
+    }
+
+    @Test func aFolderTheUserFilledStays() throws {
+        defer { cleanUp() }
+        #expect(project.run(["--registry", catalog.root.path, "add", "strip"]).code == 0)
+        try project.write("Sources/App/Blocks/Notes.swift", "// mine\n")
+        #expect(project.run(["remove", "strip"]).code == 0)
+        #expect(project.read("Sources/App/Blocks/Notes.swift") == "// mine\n")
+        #expect(!project.exists("Sources/App/Blocks/strip"))
+    }
+
+    @Test func unknownNamesGetSuggestionsAndNothingChanges() throws {
+        defer { cleanUp() }
+        #expect(project.run(["--registry", catalog.root.path, "add", "strip"]).code == 0)
+        let before = try project.treeHash()
+        let result = project.run(["remove", "pager", "strp"])
+        #expect(result.code == 1)
+        #expect(result.errors.contains("'pager' was never added"))
+        #expect(try project.treeHash() == before)
+        let typo = project.run(["remove", "strp"])
+        #expect(typo.errors.contains("did you mean 'strip'?"))
+    }
+}
