@@ -62,10 +62,12 @@ struct ArchiveWriteTests {
         #expect(try Archives.read(url).files == ArchiveSamples.filesRelativeToTop)
     }
 
-    @Test("a missing folder is a write failure that names the archive")
+    @Test("a folder that cannot exist is a write failure that names the archive")
     func missingFolder() throws {
         let scratch = try ArchiveScratch()
-        let url = scratch.path("no/such/folder/tabs.tar.gz")
+        // A regular file where a folder must go: missing folders are created, this cannot be.
+        try Data("a file".utf8).write(to: scratch.path("blocker"))
+        let url = scratch.path("blocker/folder/tabs.tar.gz")
         let error = #expect(throws: ArchiveError.self) {
             try Archives.write(ArchiveSamples.entries, format: .tarGzip, to: url)
         }
@@ -74,7 +76,7 @@ struct ArchiveWriteTests {
             return
         }
         #expect(archive == url.path)
-        #expect(scratch.listing().isEmpty)
+        #expect(scratch.listing() == ["blocker"])
     }
 
     static func badEntries(name: String) -> [(entries: [ArchiveEntry], expected: ArchiveError)] {

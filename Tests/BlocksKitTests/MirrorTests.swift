@@ -164,7 +164,7 @@ import Testing
         try setup.folder.write("app/Sources/App/App.swift", "struct App {}\n")
         let add = setup.run(["--registry", setup.mirror.path, "add", "block-0001", "--yes"], directory: setup.folder.path("app"))
         #expect(add.code == 0, "\(add.err)")
-        let written = setup.folder.read("app/Sources/App/Blocks/Block0001.swift") ?? ""
+        let written = setup.folder.read("app/Sources/App/Blocks/block-0001/Block0001.swift") ?? ""
         #expect(written.hasPrefix("// SPDX-License-Identifier: MIT\n"))
     }
 

@@ -171,7 +171,7 @@ import Testing
             let project = try makeProject(in: folder)
             let add = run(["--registry", registry, "add", "pager", "--yes"], in: folder, directory: project)
             #expect(add.code == 0, "\(registry): \(add.err)")
-            let written = folder.read("app/Sources/App/Blocks/PagerLogic.swift") ?? ""
+            let written = folder.read("app/Sources/App/Blocks/pager/PagerLogic.swift") ?? ""
             #expect(written.components(separatedBy: "SPDX-License-Identifier").count == 2, "\(registry): one header")
             try FileManager.default.removeItem(at: project)
         }
@@ -184,7 +184,7 @@ import Testing
         let project = try makeProject(in: folder)
         let local = run(["add", folder.path("public/top.tar.gz").path, "--yes"], in: folder, directory: project)
         #expect(local.code == 0, "\(local.err)")
-        #expect(folder.read("app/Sources/App/Blocks/TopTabsLogic.swift")?.hasPrefix("// SPDX-License-Identifier: MIT") == true)
+        #expect(folder.read("app/Sources/App/Blocks/top-tabs/TopTabsLogic.swift")?.hasPrefix("// SPDX-License-Identifier: MIT") == true)
 
         let nginx = try Nginx(root: folder.path("public"))
         defer { nginx.stop() }
@@ -197,7 +197,7 @@ import Testing
         #expect(filesUnder(folder.path("cache")).filter { $0.hasPrefix("archives/") }.isEmpty)
         let right = run(["add", nginx.url("top.tar.gz"), "--sha256", checksum, "--yes"], in: folder, directory: other)
         #expect(right.code == 0, "\(right.err)")
-        #expect(FileManager.default.fileExists(atPath: other.appendingPathComponent("Sources/App/Blocks/TopTabs.swift").path))
+        #expect(FileManager.default.fileExists(atPath: other.appendingPathComponent("Sources/App/Blocks/top-tabs/TopTabs.swift").path))
     }
 
     @Test func httpIndexIsCachedWithETagAndOfflineUsesTheCache() throws {

@@ -11,21 +11,29 @@ public enum AddCommand: Command {
         Sources/<Target>/Blocks for a package with one target, or Blocks/ next to an Xcode
         project or in the current folder. Each block goes into its own subfolder.
         """,
-        arguments: [ArgumentSpec("name", help: "The blocks to add, e.g. scrolling-strip.", variadic: true)],
+        arguments: [ArgumentSpec("name", help: "The blocks to add, e.g. scrolling-strip, or an exported archive's path or URL.", variadic: true)],
         options: [
             OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project."),
             OptionSpec("dry-run", help: "Print the plan and the diffs; write nothing."),
             OptionSpec("overwrite", help: "Replace files you changed with the block's version."),
             OptionSpec("yes", short: "y", help: "Ask nothing; take every choice that loses no work (changed files still need --overwrite)."),
             OptionSpec("no-demo", help: "Leave out the demo view."),
+            OptionSpec("sha256", value: "hex", help: "The expected SHA-256 of an archive given by URL."),
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let names = try validatedNames(arguments.positionals)
         let dryRun = arguments.flag("dry-run")
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
         let config = try ProjectConfig.read(root: root)
-        let source = try RegistrySources.open(context.registry ?? config?.registryLocation(root: root), context: context)
+        let source: RegistrySource
+        let names: [String]
+        if let archive = try archiveSource(arguments, context: context) {
+            source = archive
+            names = try archive.manifests().map(\.name)
+        } else {
+            names = try validatedNames(arguments.positionals)
+            source = try RegistrySources.open(context.registry ?? config?.registryLocation(root: root), context: context)
+        }
         let mutex = dryRun ? nil : try ProjectMutex(root: root, context: context)
         defer { mutex?.release() }
         if !dryRun { StagingArea.removeLeftovers(root: root) }
@@ -71,6 +79,27 @@ public enum AddCommand: Command {
         if !dryRun { outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment)) }
         report(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, context: context)
         return 0
+    }
+
+    /// `blocks add ./tabs.zip` or `blocks add https://host/tabs.tar.gz --sha256 HEX`: every
+    /// block in the archive. Nil when the arguments are block names.
+    static func archiveSource(_ arguments: ParsedArguments, context: CommandContext) throws -> ArchiveFileSource? {
+        guard let first = arguments.positionals.first,
+              ArchiveFormat.forFile(first) != nil || first.hasPrefix("http://") || first.hasPrefix("https://") else { return nil }
+        guard arguments.positionals.count == 1 else { throw UsageError.unexpectedArgument(arguments.positionals[1]) }
+        if first.hasPrefix("http://") || first.hasPrefix("https://") {
+            guard let checksum = arguments.value("sha256") else { throw UsageError.missingValue(option: "--sha256") }
+            guard checksum.count == 64, checksum.allSatisfy(\.isHexDigit) else {
+                throw UsageError.invalidValue(option: "--sha256", value: checksum, expected: "64 hexadecimal digits")
+            }
+            return try ArchiveFileSource.download(first, sha256: checksum, context: context)
+        }
+        let url = context.resolve(first)
+        if let checksum = arguments.value("sha256") {
+            let actual = try SHA256.hex(fileAt: url)
+            guard actual == checksum.lowercased() else { throw HTTPError.checksumMismatch(url: url.path, expected: checksum, actual: actual) }
+        }
+        return try ArchiveFileSource(url: url)
     }
 
     static func validatedNames(_ names: [String]) throws -> [String] {
