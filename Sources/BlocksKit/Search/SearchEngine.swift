@@ -77,6 +77,9 @@ public struct SearchEngine: Sendable {
         self.vocabulary = vocabulary
     }
 
+    /// How much a word's matches in its other fields add to its best one.
+    static let otherFieldsShare = 0.25
+
     /// How closely a query word matches an indexed word: 1 exact, 0.8 prefix, 0.6 typo.
     /// Typos: one edit for words of 4 to 7 letters, two edits beyond.
     static func matchQuality(query: String, word: String) -> Double {
@@ -122,17 +125,22 @@ public struct SearchEngine: Sendable {
         var scores: [Int: Double] = [:]
         var matched: [Int: Int] = [:]
         for queryWord in queryWords {
-            var best: [Int: Double] = [:]
+            // The best match per block and field; a word found in several fields (title,
+            // tags and summary) says more than a word found in one.
+            var best: [Int: [Field: Double]] = [:]
             for (word, postings) in vocabulary {
                 let quality = Self.matchQuality(query: queryWord, word: word)
                 guard quality > 0 else { continue }
                 for posting in postings where allowedSet.contains(posting.block) {
                     let score = quality * posting.field.weight
-                    if score > best[posting.block, default: 0] { best[posting.block] = score }
+                    if score > best[posting.block, default: [:]][posting.field, default: 0] {
+                        best[posting.block, default: [:]][posting.field] = score
+                    }
                 }
             }
-            for (block, score) in best {
-                scores[block, default: 0] += score
+            for (block, fields) in best {
+                let ordered = fields.values.sorted(by: >)
+                scores[block, default: 0] += ordered[0] + Self.otherFieldsShare * ordered.dropFirst().reduce(0, +)
                 matched[block, default: 0] += 1
             }
         }
