@@ -5,7 +5,9 @@ import Foundation
 /// every archive holds exactly the same bytes for the same block.
 public struct BlockPackager: Sendable {
     /// The copyright year written into headers and LICENSE.
-    public var year: Int
+    public let year: Int
+    /// LICENSE texts by holders: thousands of blocks usually share a handful.
+    private let licenses = LicenseMemo()
 
     public init(year: Int) { self.year = year }
 
@@ -16,13 +18,14 @@ public struct BlockPackager: Sendable {
 
     /// The MIT LICENSE text for the block's authors.
     public func license(holders: [String]) -> Data {
-        Data(TemplateText.license(year: year, holders: TemplateText.holders(holders)).utf8)
+        let names = TemplateText.holders(holders)
+        return licenses.value(for: names) { Data(TemplateText.license(year: year, holders: names).utf8) }
     }
 
     /// The files of one block under `folder/`, sorted by path.
-    public func entries(for block: BlockContent, folder: String) throws -> [ArchiveEntry] {
+    public func entries(for block: BlockContent, folder: String, manifestData: Data? = nil) throws -> [ArchiveEntry] {
         var entries = [
-            ArchiveEntry(path: "\(folder)/block.json", data: try Self.manifestData(block.manifest)),
+            ArchiveEntry(path: "\(folder)/block.json", data: try manifestData ?? Self.manifestData(block.manifest)),
             ArchiveEntry(path: "\(folder)/LICENSE", data: license(holders: block.manifest.authors)),
         ]
         for file in block.manifest.files {
@@ -45,14 +48,29 @@ public struct BlockPackager: Sendable {
     /// A hash of a block's source: its manifest and files before any header. Two builds of
     /// the same source agree on it whatever the year, which is how a rebuild recognises an
     /// unchanged block.
-    public static func sourceHash(_ block: BlockContent) throws -> String {
+    public static func sourceHash(_ block: BlockContent, manifestData: Data? = nil) throws -> String {
         let digest = SHA256.Digest()
         func feed(_ data: Data) { data.withUnsafeBytes { digest.update($0) } }
-        feed(try manifestData(block.manifest))
+        feed(try manifestData ?? Self.manifestData(block.manifest))
         for path in block.files.keys.sorted() {
             feed(Data("\u{0}\(path)\u{0}".utf8))
             feed(block.files[path] ?? Data())
         }
         return digest.finish()
+    }
+}
+
+/// A small thread-safe memo, so parallel packaging computes each LICENSE once.
+final class LicenseMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String: Data] = [:]
+
+    func value(for key: String, make: () -> Data) -> Data {
+        lock.lock()
+        defer { lock.unlock() }
+        if let value = values[key] { return value }
+        let value = make()
+        values[key] = value
+        return value
     }
 }

@@ -48,7 +48,8 @@ public struct RegistryBuilder: Sendable {
     /// Writes one block's archives and metadata unless they are already published.
     func publish(_ block: BlockContent, previous: RegistryEntry?) throws -> (RegistryEntry, Bool) {
         let manifest = block.manifest
-        let sourceHash = try BlockPackager.sourceHash(block)
+        let manifestData = try BlockPackager.manifestData(manifest)
+        let sourceHash = try BlockPackager.sourceHash(block, manifestData: manifestData)
         let metadataPath = "blocks/\(manifest.name).json"
         if let previous, previous.manifest.version == manifest.version, archivesIntact(previous) {
             guard previous.sourceSHA256 == sourceHash else {
@@ -57,15 +58,16 @@ public struct RegistryBuilder: Sendable {
             return (previous, false)
         }
         let folder = "\(manifest.name)-\(manifest.version)"
-        let entries = try packager.entries(for: block, folder: folder)
+        let entries = try packager.entries(for: block, folder: folder, manifestData: manifestData)
         var archives: [String: RegistryArchive] = [:]
         for format in ArchiveFormat.allCases {
             let path = Self.archivePath(name: manifest.name, version: manifest.version, format: format)
             let url = output.appendingPathComponent(path)
             let data = try Archives.data(entries, format: format)
-            if let existing = FileManager.default.contents(atPath: url.path), existing != data {
-                // An archive of this version exists from an older build: published bytes never change.
-                if !sameSource(existingArchive: url, as: block) {
+            if access(url.path, F_OK) == 0, let existing = FileManager.default.contents(atPath: url.path) {
+                // An archive of this version exists from an older build (perhaps from
+                // another year): published bytes never change, whatever the headers say.
+                if existing != data && !sameSource(existingArchive: url, as: block) {
                     throw RegistryError.publishedVersionChanged(block: manifest.name, version: manifest.version)
                 }
                 archives[format.rawValue] = RegistryArchive(path: path, sha256: SHA256.hex(existing), size: Int64(existing.count))
