@@ -53,14 +53,10 @@ public struct BuiltRegistrySource: RegistrySource {
         try index().blocks.map(\.manifest)
     }
 
+    /// Reads each block's own metadata file rather than the whole index, so adding one
+    /// block from a registry of thousands costs two small requests.
     public func contents(of names: [String]) throws -> [BlockContent] {
-        let index = try index()
-        let entries = try names.map { name -> RegistryEntry in
-            guard let entry = index.entry(named: name) else {
-                throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: index.blocks.map(\.manifest.name)))
-            }
-            return entry
-        }
+        let entries = try metadataEntries(names)
         let archives = try entries.map { entry -> RegistryArchive in
             guard let archive = entry.preferredArchive else {
                 throw RegistryError.invalidIndex(location: location, reason: "\(entry.manifest.name) lists no archive")
@@ -87,6 +83,39 @@ public struct BuiltRegistrySource: RegistrySource {
         }
         return try zip(entries, files).map { entry, file in
             try Self.blockContent(from: file, entry: entry)
+        }
+    }
+
+    /// `blocks/<name>.json` for each name, from disk or fetched in parallel. A name the
+    /// registry does not have gets suggestions from the index.
+    func metadataEntries(_ names: [String]) throws -> [RegistryEntry] {
+        var data: [Data?]
+        switch root {
+        case .folder(let url):
+            data = names.map { name in
+                ManifestValidator.isValidName(name) ? FileManager.default.contents(atPath: url.appendingPathComponent("blocks/\(name).json").path) : nil
+            }
+        case .remote(let base):
+            data = try cache.fetchMetadata(
+                names.map { ManifestValidator.isValidName($0) ? Self.join(base, "blocks/\($0).json") : nil },
+                transport: context.transport, offline: context.offline)
+        }
+        return try zip(names, data).map { name, bytes in
+            guard let bytes else {
+                let known = (try? index().blocks.map(\.manifest.name)) ?? []
+                throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: known))
+            }
+            let entry: RegistryEntry
+            do {
+                entry = try JSONDecoder().decode(RegistryEntry.self, from: bytes)
+            } catch {
+                throw RegistryError.invalidIndex(location: location, reason: "blocks/\(name).json is not valid block metadata")
+            }
+            guard entry.manifest.name == name,
+                  entry.archives.values.allSatisfy({ RegistryArchive.isSafeRelativePath($0.path) }) else {
+                throw RegistryError.invalidIndex(location: location, reason: "blocks/\(name).json describes another block or leaves the registry")
+            }
+            return entry
         }
     }
 

@@ -40,6 +40,34 @@ public struct RegistryCache: Sendable {
         return response.body
     }
 
+    /// Small metadata files, fetched in parallel; nil for a URL that is nil or answers 404.
+    /// They change when a block is published, so they are always fetched when online and
+    /// read from the cache only with `--offline`.
+    public func fetchMetadata(_ urls: [String?], transport: HTTPTransport, offline: Bool) throws -> [Data?] {
+        let files = urls.map { $0.map { root.appendingPathComponent("metadata").appendingPathComponent(SHA256.hex($0) + ".json") } }
+        if !offline {
+            let wanted = zip(urls, files).compactMap { url, file in
+                url.flatMap { url in file.map { HTTPDownload(request: HTTPRequest(url: url, maxBodyBytes: 16 * 1024 * 1024), destination: $0) } }
+            }
+            let results = transport.download(wanted, maxParallel: 8, progress: nil)
+            for (download, result) in zip(wanted, results) {
+                switch result {
+                case .success: continue
+                case .failure(.status(_, 404)), .failure(.status(_, 410)):
+                    try? FileManager.default.removeItem(at: download.destination)
+                case .failure(let error):
+                    throw error
+                }
+            }
+        }
+        return try zip(urls, files).map { url, file in
+            guard let url, let file else { return nil }
+            let data = FileManager.default.contents(atPath: file.path)
+            if data == nil && offline { throw HTTPError.offline(url: url) }
+            return data
+        }
+    }
+
     /// Each archive's file in the cache, downloading the missing ones in parallel. A
     /// cached file is re-hashed before use; one that does not match is dropped.
     public func fetchArchives(_ wanted: [(url: String, archive: RegistryArchive)], transport: HTTPTransport, offline: Bool) throws -> [URL] {
