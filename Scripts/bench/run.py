@@ -186,6 +186,8 @@ def main():
         with open(all_urls, "w") as handle:
             handle.write(f'url = "{server.url}/index.json"\noutput = "{WORK}/curl-mirror/index.json"\n')
             for entry in index["blocks"]:
+                # A mirror is a complete registry: metadata files as well as archives.
+                handle.write(f'url = "{server.url}/{entry["metadata"]}"\noutput = "{WORK}/curl-mirror/{entry["metadata"]}"\n')
                 for archive in entry["archives"].values():
                     handle.write(f'url = "{server.url}/{archive["path"]}"\noutput = "{WORK}/curl-mirror/{archive["path"]}"\n')
         def clean_mirror():
