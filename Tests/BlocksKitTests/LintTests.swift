@@ -73,3 +73,17 @@ import Testing
         #expect(result.out.contains("5 blocks OK"))
     }
 }
+
+@Suite struct NewCommandTests {
+    @Test func aNewBlockFromTheScaffoldPassesLint() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let created = runBlocks(["new", "segmented-tabs"], in: folder.url)
+        #expect(created.code == 0, "\(created.err)")
+        #expect(folder.read("Catalog/segmented-tabs/SegmentedTabsLogic.swift")?.contains("public enum SegmentedTabsLogic") == true)
+        let lint = runBlocks(["lint", "Catalog"], in: folder.url, environment: ["PATH": "/opt/swift/usr/bin:/usr/bin:/bin"])
+        #expect(lint.code == 0, "\(lint.out)\(lint.err)")
+        #expect(runBlocks(["new", "segmented-tabs"], in: folder.url).err.contains("already exists"))
+        #expect(runBlocks(["new", "Bad_Name"], in: folder.url).code == 64)
+    }
+}

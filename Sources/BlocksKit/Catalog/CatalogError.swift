@@ -3,6 +3,7 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidManifest(file: String, problems: [String])
     case lintFailed(problemCount: Int)
     case notACatalog(path: String)
+    case blockExists(path: String)
 
     public var description: String {
         switch self {
@@ -12,6 +13,8 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
             return first.hasPrefix(file) ? first + more : "\(file): \(first)\(more)"
         case .lintFailed(let count):
             return "lint found \(count) problem\(count == 1 ? "" : "s")"
+        case .blockExists(let path):
+            return "\(path) already exists; choose another name or remove it first"
         case .notACatalog(let path):
             return "\(path) holds no <name>/block.json folders; point at a catalog folder"
         }

@@ -2434,6 +2434,62 @@ on the way.
 // Copyright (c) {{year}} {{holders}}
 
 """#,
+        "scaffold/Component.swift": #"""
+import SwiftUI
+
+/// {{Title}}: describe what the block does and how to use it.
+///
+///     {{Type}}(items: ["One", "Two"], selection: $selection)
+@available(iOS 18.0, *)
+public struct {{Type}}: View {
+    public var items: [String]
+    @Binding public var selection: String
+
+    public init(items: [String], selection: Binding<String>) {
+        self.items = items
+        self._selection = selection
+    }
+
+    public var body: some View {
+        HStack {
+            ForEach(items, id: \.self) { item in
+                Button(item) { selection = item }
+                    .accessibilityAddTraits({{Type}}Logic.isSelected(item, selection: selection) ? .isSelected : [])
+            }
+        }
+    }
+}
+
+"""#,
+        "scaffold/Demo.swift": #"""
+import SwiftUI
+
+/// A demo of {{Type}} for previews and for trying the block out.
+@available(iOS 18.0, *)
+struct {{Type}}Demo: View {
+    @State private var selection = "One"
+
+    var body: some View {
+        {{Type}}(items: ["One", "Two", "Three"], selection: $selection)
+    }
+}
+
+@available(iOS 18.0, *)
+#Preview {
+    {{Type}}Demo()
+}
+
+"""#,
+        "scaffold/Logic.swift": #"""
+/// The pure decisions of {{Type}}, kept free of SwiftUI so they can be unit-tested anywhere.
+public enum {{Type}}Logic {
+    /// Whether `item` is the selected one.
+    public static func isSelected(_ item: String, selection: String) -> Bool {
+        item == selection
+    }
+}
+
+"""#,
         "scaffold/block.json": #"""
 {
   "name": "{{name}}",

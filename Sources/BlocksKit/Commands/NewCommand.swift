@@ -1,0 +1,52 @@
+import Foundation
+
+/// `blocks new NAME`: starts a new block in a catalog from the scaffold in `Templates/`.
+public enum NewCommand: Command {
+    public static let spec = CommandSpec(
+        name: "new",
+        abstract: "Create a new block folder in a catalog from the scaffold.",
+        arguments: [ArgumentSpec("name", help: "The new block's name, e.g. segmented-tabs.")],
+        options: [OptionSpec("catalog", value: "dir", help: "The catalog folder (default: ./Catalog).")])
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let name = arguments.positionals[0]
+        guard ManifestValidator.isValidName(name) else {
+            throw UsageError.invalidValue(option: "<name>", value: name, expected: "lowercase words joined by dashes, e.g. segmented-tabs")
+        }
+        let folder = context.resolve(arguments.value("catalog") ?? "Catalog").appendingPathComponent(name)
+        guard !FileManager.default.fileExists(atPath: folder.path) else {
+            throw CatalogError.blockExists(path: folder.path)
+        }
+        let files = Scaffold.files(name: name)
+        for (path, text) in files.sorted(by: { $0.key < $1.key }) {
+            try AtomicFile.write(Data(text.utf8), to: folder.appendingPathComponent(path))
+        }
+        if context.json {
+            context.print(try JSONOutput.encode(["folder": .string(folder.path), "files": .array(files.keys.sorted().map { .string($0) })]))
+        } else {
+            context.print("Created \(folder.path) with \(files.keys.sorted().joined(separator: ", "))")
+            context.print("Edit block.json, write the block, then run 'blocks lint'.")
+        }
+        return 0
+    }
+}
+
+/// Fills the scaffold templates for a block name.
+enum Scaffold {
+    /// `segmented-tabs` → `SegmentedTabs`.
+    static func typeName(_ name: String) -> String {
+        name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    static func files(name: String) -> [String: String] {
+        let type = typeName(name)
+        let title = name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+        let values = ["name": name, "Type": type, "Title": title]
+        return [
+            "block.json": TemplateText.fill(TemplateText.named("scaffold/block.json"), values),
+            "\(type).swift": TemplateText.fill(TemplateText.named("scaffold/Component.swift"), values),
+            "\(type)Logic.swift": TemplateText.fill(TemplateText.named("scaffold/Logic.swift"), values),
+            "\(type)Demo.swift": TemplateText.fill(TemplateText.named("scaffold/Demo.swift"), values),
+        ]
+    }
+}
