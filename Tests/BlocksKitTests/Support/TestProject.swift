@@ -116,22 +116,16 @@ struct TestProject {
                              errors: String(decoding: errorData, as: UTF8.self))
     }
 
-    /// `.build/debug/blocks`, found from this file's path. `swift test` builds it.
+    /// The built binary (see `blocksBinary`), or an error saying how to build it.
     static func binary() throws -> URL {
-        let repository = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = repository.appendingPathComponent(".build/debug/blocks")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw TestSupportError("the blocks binary is not at \(binary.path); run 'swift build' first")
+        guard FileManager.default.isExecutableFile(atPath: blocksBinary.path) else {
+            throw TestSupportError("the blocks binary is not at \(blocksBinary.path); run 'swift build' first")
         }
-        return binary
+        return blocksBinary
     }
 
     static func temporaryFolder(_ label: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("blocks-tests-\(label)-\(UUID().uuidString)").standardizedFileURL
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TemporaryFolder("blocks-tests-\(label)").url.standardizedFileURL
     }
 }
 
