@@ -17,7 +17,7 @@ let package = Package(
         ),
         .target(
             name: "BlocksKit",
-            dependencies: ["BlocksCurl", "BlocksArchive", "BlocksCrypto"]
+            dependencies: ["BlocksCurl", "BlocksArchive", "BlocksCrypto", "BlocksSQLite"]
         ),
         .systemLibrary(
             name: "BlocksCurl",
@@ -33,6 +33,12 @@ let package = Package(
             name: "BlocksCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        // The on-disk search index for large catalogs.
+        .systemLibrary(
+            name: "BlocksSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         // The blocks' pure logic files, compiled straight from Catalog/ so that the
         // tested code is exactly the code users copy.

@@ -29,11 +29,17 @@ public enum SearchCommand: Command {
         }
         let limit = try arguments.integer("limit")
         let source = try RegistrySources.open(context.registry, context: context)
-        let engine = SearchEngine(manifests: try source.manifests())
-        let outcome = engine.search(query, filters: filters, limit: limit)
-        let suggestions = outcome.hits.isEmpty && !query.isEmpty ? engine.suggestions(for: query) : []
+        // A large catalog folder is searched through an index in the cache; the embedded
+        // catalog, or any source when the cache cannot be written, in memory.
+        let index = try SearchIndex.open(for: source, cacheDirectory: context.cacheDirectory)
+        // Read after the query, which overlaps the index's freshness check.
+        defer {
+            if case .inMemory(let reason?) = index.status { context.note("note: searched without an index (\(reason))") }
+        }
 
         if context.json {
+            let outcome = try index.search(query, filters: filters, limit: limit)
+            let suggestions = outcome.hits.isEmpty && !query.isEmpty ? index.suggestions(for: query) : []
             context.print(try JSONOutput.encode([
                 "query": .string(query),
                 "partial": .bool(outcome.isPartial),
@@ -46,17 +52,20 @@ public enum SearchCommand: Command {
             ]))
             return 0
         }
-        if outcome.hits.isEmpty {
+        let (listings, isPartial) = try index.listings(query, filters: filters, limit: limit)
+        if listings.isEmpty {
+            let suggestions = query.isEmpty ? [] : index.suggestions(for: query)
             var line = query.isEmpty ? "No blocks match these filters." : "No blocks match '\(query)'."
             if !suggestions.isEmpty { line += " Did you mean: " + suggestions.joined(separator: ", ") + "?" }
             context.print(line)
             return 0
         }
-        if outcome.isPartial {
+        if isPartial {
             context.note("No block matches every word of '\(query)'; showing the closest matches.")
         }
-        let rows = outcome.hits.map { [$0.manifest.name, BlockSummary.platformText($0.manifest), $0.manifest.level, $0.manifest.englishTitle] }
-        for line in Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil]) { context.print(line) }
+        let rows = listings.map { [$0.name, $0.platforms, $0.level, $0.title] }
+        // One write for the whole table: thousands of lines cost one system call, not thousands.
+        context.print(Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil]).joined(separator: "\n"))
         return 0
     }
 }

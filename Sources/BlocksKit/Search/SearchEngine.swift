@@ -3,7 +3,8 @@
 /// Ranking follows what a user means: the exact name first, then a name prefix, then
 /// matches in the title, tags, category, summary and API parameter names. Each query
 /// word must match somewhere; when no block has them all, the blocks that have the
-/// most of them are shown instead.
+/// most of them are shown instead. The scoring itself is `SearchRanking`, shared with
+/// the on-disk `SearchIndex` that large catalogs use.
 public struct SearchEngine: Sendable {
     /// Where a word was found, with the weight that ranks it.
     enum Field: Int, CaseIterable, Sendable {
@@ -34,6 +35,8 @@ public struct SearchEngine: Sendable {
             self.category = category
             self.tag = tag
         }
+
+        var isEmpty: Bool { platform == nil && level == nil && category == nil && tag == nil }
     }
 
     /// One ranked result.
@@ -50,31 +53,11 @@ public struct SearchEngine: Sendable {
         public var isPartial: Bool
     }
 
-    let manifests: [BlockManifest]
-    /// For each block, the folded words of each field.
-    let documents: [[Field: Set<String>]]
-    /// Every distinct word, so fuzzy matching runs once per word, not once per block.
-    let vocabulary: [String: [(block: Int, field: Field)]]
+    /// The manifests with the words, postings and filter data the ranking reads, built once.
+    let corpus: InMemorySearchCorpus
 
     public init(manifests: [BlockManifest]) {
-        self.manifests = manifests
-        var documents: [[Field: Set<String>]] = []
-        var vocabulary: [String: [(block: Int, field: Field)]] = [:]
-        for (index, manifest) in manifests.enumerated() {
-            var document: [Field: Set<String>] = [:]
-            document[.name] = Set(TextNormalizer.words(manifest.name))
-            document[.title] = Set(manifest.title.values.flatMap(TextNormalizer.words))
-            document[.tags] = Set(manifest.tags.values.joined().flatMap(TextNormalizer.words))
-            document[.category] = Set(TextNormalizer.words(manifest.category))
-            document[.summary] = Set(manifest.summary.values.flatMap(TextNormalizer.words))
-            document[.api] = Set(manifest.api.flatMap { TextNormalizer.words(Self.splitCamelCase($0.name)) + [TextNormalizer.fold($0.name)] })
-            for (field, words) in document {
-                for word in words { vocabulary[word, default: []].append((index, field)) }
-            }
-            documents.append(document)
-        }
-        self.documents = documents
-        self.vocabulary = vocabulary
+        corpus = InMemorySearchCorpus(manifests: manifests)
     }
 
     /// How much a word's matches in its other fields add to its best one.
@@ -103,74 +86,16 @@ public struct SearchEngine: Sendable {
         return result
     }
 
-    func passes(_ manifest: BlockManifest, _ filters: Filters) -> Bool {
-        if let platform = filters.platform, !platform.accepts(manifest.platforms) { return false }
-        if let level = filters.level, manifest.level.lowercased() != level.lowercased() { return false }
-        if let category = filters.category, TextNormalizer.fold(manifest.category) != TextNormalizer.fold(category) { return false }
-        if let tag = filters.tag {
-            let wanted = TextNormalizer.fold(tag)
-            if !manifest.tags.values.joined().contains(where: { TextNormalizer.fold($0) == wanted }) { return false }
-        }
-        return true
-    }
-
     public func search(_ query: String, filters: Filters = Filters(), limit: Int? = nil) -> Outcome {
-        let queryWords = TextNormalizer.words(query)
-        let allowed = manifests.indices.filter { passes(manifests[$0], filters) }
-        guard !queryWords.isEmpty else {
-            let hits = allowed.map { Hit(manifest: manifests[$0], score: 0, matchedWords: 0) }
-            return Outcome(hits: Array(hits.prefix(limit ?? .max)), isPartial: false)
-        }
-        let allowedSet = Set(allowed)
-        var scores: [Int: Double] = [:]
-        var matched: [Int: Int] = [:]
-        for queryWord in queryWords {
-            // The best match per block and field; a word found in several fields (title,
-            // tags and summary) says more than a word found in one.
-            var best: [Int: [Field: Double]] = [:]
-            for (word, postings) in vocabulary {
-                let quality = Self.matchQuality(query: queryWord, word: word)
-                guard quality > 0 else { continue }
-                for posting in postings where allowedSet.contains(posting.block) {
-                    let score = quality * posting.field.weight
-                    if score > best[posting.block, default: [:]][posting.field, default: 0] {
-                        best[posting.block, default: [:]][posting.field] = score
-                    }
-                }
-            }
-            for (block, fields) in best {
-                let ordered = fields.values.sorted(by: >)
-                scores[block, default: 0] += ordered[0] + Self.otherFieldsShare * ordered.dropFirst().reduce(0, +)
-                matched[block, default: 0] += 1
-            }
-        }
-        // The whole query naming a block outranks everything else.
-        let joined = queryWords.joined(separator: "-")
-        for block in allowed {
-            let name = manifests[block].name
-            if name == joined || name == TextNormalizer.fold(query) {
-                scores[block, default: 0] += 10_000
-                matched[block] = queryWords.count
-            } else if name.hasPrefix(joined) {
-                scores[block, default: 0] += 2_000
-            }
-        }
-        let complete = scores.keys.filter { matched[$0] == queryWords.count }
-        let isPartial = complete.isEmpty
-        let chosen = isPartial ? Array(scores.keys) : complete
-        let hits = chosen
-            .map { Hit(manifest: manifests[$0], score: scores[$0] ?? 0, matchedWords: matched[$0] ?? 0) }
-            .sorted { ($1.matchedWords, $1.score, $0.manifest.name) < ($0.matchedWords, $0.score, $1.manifest.name) }
-        return Outcome(hits: Array(hits.prefix(limit ?? .max)), isPartial: isPartial && !hits.isEmpty)
+        // The in-memory corpus never fails; only a damaged on-disk index can.
+        let ranked = (try? SearchRanking.rank(query, filters: filters, limit: limit, in: corpus))
+            ?? SearchRanking.Outcome(blocks: [], isPartial: false)
+        let hits = ranked.blocks.map { Hit(manifest: corpus.manifests[$0.block], score: $0.score, matchedWords: $0.matchedWords) }
+        return Outcome(hits: hits, isPartial: ranked.isPartial)
     }
 
     /// Names and tag words near a query that found nothing, for "did you mean".
     public func suggestions(for query: String) -> [String] {
-        let names = manifests.map(\.name)
-        var found = EditDistance.suggestions(for: TextNormalizer.fold(query), in: names)
-        if found.isEmpty, let first = TextNormalizer.words(query).first {
-            found = EditDistance.suggestions(for: first, in: Array(vocabulary.keys))
-        }
-        return found
+        SearchRanking.suggestions(for: query, in: corpus)
     }
 }

@@ -1,0 +1,105 @@
+/// A list of strings kept as one run of UTF-8 bytes plus the offset where each ends.
+///
+/// The search index stores its vocabulary and block names this way, so loading 20,000
+/// words from disk is two copies of bytes, and matching can read the bytes directly
+/// without creating a `String` per word.
+struct PackedStrings: Sendable, Equatable {
+    private(set) var bytes: [UInt8]
+    /// `ends[i]` is the offset just past string `i`; string `i` starts at `ends[i - 1]` (or 0).
+    private(set) var ends: [UInt32]
+
+    init() {
+        bytes = []
+        ends = []
+    }
+
+    init<Strings: Sequence>(_ strings: Strings) where Strings.Element == String {
+        self.init()
+        for string in strings { append(string) }
+    }
+
+    /// Rebuilds a list from `encoded`, or nil when the bytes do not describe a valid
+    /// list (a damaged index).
+    init?(encoded: UnsafeRawBufferPointer) {
+        guard encoded.count >= 4 else { return nil }
+        let count = Int(UInt32(littleEndian: encoded.loadUnaligned(as: UInt32.self)))
+        let bytesStart = 4 + count * 4
+        guard count <= encoded.count / 4, bytesStart <= encoded.count,
+              let ends = PackedIntegers.decode(UnsafeRawBufferPointer(rebasing: encoded[4..<bytesStart]))
+        else { return nil }
+        var previous: UInt32 = 0
+        for end in ends {
+            guard end >= previous else { return nil }
+            previous = end
+        }
+        guard Int(previous) == encoded.count - bytesStart else { return nil }
+        self.ends = ends
+        self.bytes = Array(encoded[bytesStart...])
+    }
+
+    /// One blob: the count, the end offsets, then the bytes, integers little-endian.
+    var encoded: [UInt8] {
+        PackedIntegers.encode([UInt32(ends.count)] + ends) + bytes
+    }
+
+    var count: Int { ends.count }
+
+    mutating func append(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+        ends.append(UInt32(bytes.count))
+    }
+
+    func range(_ index: Int) -> Range<Int> {
+        (index == 0 ? 0 : Int(ends[index - 1]))..<Int(ends[index])
+    }
+
+    subscript(index: Int) -> String {
+        String(decoding: bytes[range(index)], as: UTF8.self)
+    }
+
+    var strings: [String] { (0..<count).map { self[$0] } }
+
+    /// True when string `index` is plain ASCII, where bytes, scalars and characters coincide.
+    func isASCII(_ index: Int) -> Bool {
+        bytes[range(index)].allSatisfy { $0 < 0x80 }
+    }
+
+    /// Calls `body` with the bytes of every string, with its index.
+    func forEachBytes(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            for index in 0..<ends.count {
+                let end = Int(ends[index])
+                body(index, UnsafeBufferPointer(rebasing: all[start..<end]))
+                start = end
+            }
+        }
+    }
+}
+
+/// Little-endian packing of integer lists, for posting lists and name ranks on disk.
+enum PackedIntegers {
+    static func encode(_ values: [UInt32]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(values.count * 4)
+        for value in values {
+            result.append(UInt8(truncatingIfNeeded: value))
+            result.append(UInt8(truncatingIfNeeded: value >> 8))
+            result.append(UInt8(truncatingIfNeeded: value >> 16))
+            result.append(UInt8(truncatingIfNeeded: value >> 24))
+        }
+        return result
+    }
+
+    /// Nil when the byte count is not a multiple of four.
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> [UInt32]? {
+        guard bytes.count % 4 == 0 else { return nil }
+        let count = bytes.count / 4
+        return [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for index in 0..<count {
+                buffer[index] = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
+            }
+            initialized = count
+        }
+    }
+}

@@ -1,0 +1,158 @@
+/// What the ranking reads: the distinct words of a catalog with the blocks and fields
+/// each appears in, and per block its name and the data the filters look at.
+///
+/// Two stores provide it. `InMemorySearchCorpus` builds it from manifests, for the
+/// embedded catalog and whenever no index can be kept; `SearchIndexStore` reads it from
+/// the on-disk SQLite index, so a large catalog is searched without decoding every
+/// manifest. Block ids are positions in the source's `manifests()` order.
+protocol SearchCorpus {
+    var blockCount: Int { get }
+    /// Each block's manifest name, by block id.
+    var names: PackedStrings { get }
+    /// For each block id, its place when blocks are sorted by name (then id): ties in
+    /// score are ordered by name without comparing strings.
+    var nameRanks: [UInt32] { get }
+    /// Every distinct folded word, so fuzzy matching runs once per word, not once per block.
+    var vocabulary: PackedStrings { get }
+    /// The postings of the given words, in the same order.
+    func postings(ofWords words: [Int]) throws -> [[SearchPosting]]
+    /// Every block's filter data, by block id. Only read when a filter is given.
+    func filterRecords() throws -> [BlockFilterRecord]
+    /// The result-table rows of the given blocks, in the same order.
+    func listings(of blocks: [Int]) throws -> [SearchListing]
+    /// The full manifests of the given blocks, in the same order.
+    func manifests(of blocks: [Int]) throws -> [BlockManifest]
+}
+
+/// One line of `blocks search`'s table, which is all a human listing needs: a large
+/// result set is shown without decoding a manifest per line.
+struct SearchListing: Sendable, Equatable {
+    var name: String
+    /// As `BlockSummary.platformText` writes it, e.g. "iOS 18.0+".
+    var platforms: String
+    var level: String
+    /// The English title.
+    var title: String
+
+    init(name: String, platforms: String, level: String, title: String) {
+        self.name = name
+        self.platforms = platforms
+        self.level = level
+        self.title = title
+    }
+
+    init(_ manifest: BlockManifest) {
+        self.init(name: manifest.name, platforms: BlockSummary.platformText(manifest), level: manifest.level, title: manifest.englishTitle)
+    }
+}
+
+/// One occurrence of a word: a block and the field it is in, packed in 32 bits.
+struct SearchPosting: Sendable, Equatable {
+    let rawValue: UInt32
+
+    init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    init(block: Int, field: SearchEngine.Field) {
+        rawValue = UInt32(block) << 3 | UInt32(field.rawValue)
+    }
+
+    var block: Int { Int(rawValue >> 3) }
+    /// Nil only for a damaged index.
+    var field: SearchEngine.Field? { SearchEngine.Field(rawValue: Int(rawValue & 7)) }
+}
+
+/// The parts of a manifest that `--platform`, `--level`, `--category` and `--tag` read,
+/// with the folding done once when the corpus is built.
+struct BlockFilterRecord: Sendable, Equatable {
+    var platforms: [String: String]
+    var level: String
+    var foldedCategory: String
+    var foldedTags: [String]
+
+    init(platforms: [String: String], level: String, foldedCategory: String, foldedTags: [String]) {
+        self.platforms = platforms
+        self.level = level
+        self.foldedCategory = foldedCategory
+        self.foldedTags = foldedTags
+    }
+
+    init(_ manifest: BlockManifest) {
+        platforms = manifest.platforms
+        level = manifest.level
+        foldedCategory = TextNormalizer.fold(manifest.category)
+        foldedTags = manifest.tags.values.joined().map(TextNormalizer.fold)
+    }
+
+    func passes(_ filters: SearchEngine.Filters) -> Bool {
+        if let platform = filters.platform, !platform.accepts(platforms) { return false }
+        if let level = filters.level, self.level.lowercased() != level.lowercased() { return false }
+        if let category = filters.category, foldedCategory != TextNormalizer.fold(category) { return false }
+        if let tag = filters.tag {
+            let wanted = TextNormalizer.fold(tag)
+            if !foldedTags.contains(where: { $0 == wanted }) { return false }
+        }
+        return true
+    }
+}
+
+/// The corpus built in memory from manifests. It is also what the on-disk index stores,
+/// so both stores hold the very same words, postings and ranks.
+struct InMemorySearchCorpus: SearchCorpus, Sendable {
+    let blockCount: Int
+    let names: PackedStrings
+    let nameRanks: [UInt32]
+    let vocabulary: PackedStrings
+    /// By word index, aligned with `vocabulary`.
+    let postingLists: [[SearchPosting]]
+    let records: [BlockFilterRecord]
+    let manifests: [BlockManifest]
+
+    init(manifests: [BlockManifest]) {
+        self.manifests = manifests
+        var postingsByWord: [String: [SearchPosting]] = [:]
+        for (block, manifest) in manifests.enumerated() {
+            for (field, words) in Self.fieldWords(of: manifest) {
+                for word in words { postingsByWord[word, default: []].append(SearchPosting(block: block, field: field)) }
+            }
+        }
+        // Sorted so that the same catalog always gives the same index bytes.
+        let words = postingsByWord.keys.sorted()
+        blockCount = manifests.count
+        names = PackedStrings(manifests.map(\.name))
+        vocabulary = PackedStrings(words)
+        postingLists = words.map { postingsByWord[$0] ?? [] }
+        records = manifests.map(BlockFilterRecord.init)
+        let order = manifests.indices.sorted { (manifests[$0].name, $0) < (manifests[$1].name, $1) }
+        var ranks = [UInt32](repeating: 0, count: manifests.count)
+        for (rank, block) in order.enumerated() { ranks[block] = UInt32(rank) }
+        nameRanks = ranks
+    }
+
+    func postings(ofWords words: [Int]) -> [[SearchPosting]] {
+        words.map { postingLists[$0] }
+    }
+
+    func filterRecords() -> [BlockFilterRecord] { records }
+
+    func listings(of blocks: [Int]) -> [SearchListing] {
+        blocks.map { SearchListing(manifests[$0]) }
+    }
+
+    func manifests(of blocks: [Int]) -> [BlockManifest] {
+        blocks.map { manifests[$0] }
+    }
+
+    /// The folded words of each field of a manifest: every language at once.
+    static func fieldWords(of manifest: BlockManifest) -> [(SearchEngine.Field, Set<String>)] {
+        [
+            (.name, Set(TextNormalizer.words(manifest.name))),
+            (.title, Set(manifest.title.values.flatMap(TextNormalizer.words))),
+            (.tags, Set(manifest.tags.values.joined().flatMap(TextNormalizer.words))),
+            (.category, Set(TextNormalizer.words(manifest.category))),
+            (.summary, Set(manifest.summary.values.flatMap(TextNormalizer.words))),
+            (.api, Set(manifest.api.flatMap {
+                TextNormalizer.words(SearchEngine.splitCamelCase($0.name)) + [TextNormalizer.fold($0.name)]
+            })),
+        ]
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// Problems with the on-disk search index. None of them reaches the user: a damaged
+/// index is rebuilt, and an unwritable cache falls back to searching in memory.
+public enum SearchIndexError: Error, Equatable, Sendable, CustomStringConvertible {
+    case damaged(String)
+    case database(path: String, message: String)
+    case unwritable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .damaged(let reason): return "the search index is damaged: \(reason)"
+        case .database(let path, let message): return "cannot use the search index \(path): \(message)"
+        case .unwritable(let path, let reason): return "cannot write the search index \(path): \(reason)"
+        }
+    }
+}
+
+/// Search over a registry through an index on disk, so that a catalog of 10,000
+/// blocks is searched in milliseconds instead of reading and decoding every manifest.
+///
+/// The index lives in `<cache>/search/<sha256 of the location>.sqlite`. It is used
+/// while the source's `searchFingerprint` is unchanged, and rebuilt (to a temporary
+/// file, then renamed) when it is stale, damaged or from another version of the tool.
+/// Sources without a fingerprint, such as the embedded catalog, and caches that cannot
+/// be written are searched in memory instead. Either way the ranking is
+/// `SearchRanking`, so the results are the same as `SearchEngine`'s.
+public final class SearchIndex {
+    /// Where the corpus came from this time.
+    public enum Status: Equatable, Sendable {
+        /// A current index on disk was used.
+        case reused
+        /// The index was missing, stale or damaged, and was written anew.
+        case built
+        /// No index: the source has no cheap fingerprint (no reason), or the index could
+        /// not be written (the reason says why).
+        case inMemory(reason: String?)
+    }
+
+    /// How this search was served. Reading it settles a pending freshness check.
+    public var status: Status {
+        _ = try? settle()
+        return settledStatus
+    }
+
+    /// The index file for this source; nil when the source has no fingerprint.
+    public let indexURL: URL?
+    private var settledStatus: Status
+    private var corpus: SearchCorpus
+    private let source: RegistrySource
+    /// The source's fingerprint as it is being computed on another thread, while the
+    /// first query already runs on the index found on disk.
+    private var pendingCheck: FingerprintCheck?
+    /// Why the source could not be read when a stale index was being rebuilt; every
+    /// read then throws it, as a search without an index would have.
+    private var failure: Error?
+
+    private init(source: RegistrySource, corpus: SearchCorpus, status: Status, indexURL: URL?, pendingCheck: FingerprintCheck? = nil) {
+        self.source = source
+        self.corpus = corpus
+        self.settledStatus = status
+        self.indexURL = indexURL
+        self.pendingCheck = pendingCheck
+    }
+
+    /// The layout and tool version an index must have been written with to be used.
+    static var format: String { "layout \(SearchIndexStore.layoutVersion), blocks \(BlocksCLI.version)" }
+
+    /// The index file of a registry location inside a cache folder.
+    public static func indexURL(for location: String, cacheDirectory: URL) -> URL {
+        cacheDirectory.appendingPathComponent("search").appendingPathComponent(SHA256.hex(location) + ".sqlite")
+    }
+
+    /// Opens the index of `source`, building it first when it is missing or unusable.
+    /// An index that is merely stale is found out by the first query, which then
+    /// rebuilds it: the fingerprint is computed while that query runs. Throws only
+    /// what reading the source itself throws.
+    public static func open(for source: RegistrySource, cacheDirectory: URL) throws -> SearchIndex {
+        guard source is SearchFingerprinting else { return try inMemory(source, reason: nil) }
+        let check = FingerprintCheck(source)
+        let url = indexURL(for: source.location, cacheDirectory: cacheDirectory)
+        if let store = try? SearchIndexStore(path: url.path), store.format == format {
+            return SearchIndex(source: source, corpus: store, status: .reused, indexURL: url, pendingCheck: check)
+        }
+        guard let fingerprint = check.wait() else { return try inMemory(source, reason: nil) }
+        let index = SearchIndex(source: source, corpus: InMemorySearchCorpus(manifests: []), status: .built, indexURL: url)
+        try index.rebuild(fingerprint: fingerprint)
+        return index
+    }
+
+    private static func inMemory(_ source: RegistrySource, reason: String?) throws -> SearchIndex {
+        let corpus = InMemorySearchCorpus(manifests: try source.manifests())
+        return SearchIndex(source: source, corpus: corpus, status: .inMemory(reason: reason), indexURL: nil)
+    }
+
+    /// Reads every manifest and writes a fresh index, or keeps the corpus in memory when
+    /// the cache cannot be written. The fingerprint was taken before the manifests were
+    /// read, so a change made meanwhile is caught by the next run.
+    private func rebuild(fingerprint: String) throws {
+        guard let indexURL else { return }
+        let memory = InMemorySearchCorpus(manifests: try source.manifests())
+        do {
+            try Self.write(memory, fingerprint: fingerprint, to: indexURL)
+            corpus = try SearchIndexStore(path: indexURL.path)
+            settledStatus = .built
+        } catch {
+            corpus = memory
+            settledStatus = .inMemory(reason: String(describing: error))
+        }
+    }
+
+    /// Waits for the freshness check, if one is pending, and rebuilds a stale index.
+    /// Returns true when the corpus changed.
+    private func settle() throws -> Bool {
+        if let failure { throw failure }
+        guard let check = pendingCheck else { return false }
+        pendingCheck = nil
+        let fingerprint = check.wait()
+        if let store = corpus as? SearchIndexStore, let fingerprint, store.fingerprint == fingerprint { return false }
+        // Stale, or the source can no longer be fingerprinted: read it afresh.
+        do {
+            if let fingerprint {
+                try rebuild(fingerprint: fingerprint)
+            } else {
+                corpus = InMemorySearchCorpus(manifests: try source.manifests())
+                settledStatus = .inMemory(reason: nil)
+            }
+        } catch {
+            failure = error
+            throw error
+        }
+        return true
+    }
+
+    /// Writes the index to a temporary file beside its final name, then renames it, so a
+    /// reader sees the old index or the new one and never half of one.
+    static func write(_ corpus: InMemorySearchCorpus, fingerprint: String, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw SearchIndexError.unwritable(path: folder.path, reason: "the folder cannot be created")
+        }
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        defer { unlink(temporary.path) }
+        try SearchIndexStore.write(manifests: corpus.manifests, corpus: corpus, fingerprint: fingerprint, format: format, to: temporary.path)
+        guard rename(temporary.path, url.path) == 0 else {
+            throw SearchIndexError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Runs a read of the corpus. A first read overlaps the freshness check and runs
+    /// again if the index was stale; an index found damaged part-way is rebuilt once.
+    private func reading<Result>(_ body: (SearchCorpus) throws -> Result) throws -> Result {
+        let early = Swift.Result { try body(corpus) }
+        if try settle() { return try body(corpus) }
+        do {
+            return try early.get()
+        } catch is SearchIndexError where corpus is SearchIndexStore {
+            guard let indexURL else { throw SearchIndexError.damaged("no index file") }
+            unlink(indexURL.path)
+            pendingCheck = FingerprintCheck(source)
+            corpus = InMemorySearchCorpus(manifests: [])
+            _ = try settle()
+            return try body(corpus)
+        }
+    }
+
+    /// Ranked hits with their full manifests, as `SearchEngine.search` returns them.
+    public func search(_ query: String, filters: SearchEngine.Filters = .init(), limit: Int? = nil) throws -> SearchEngine.Outcome {
+        try reading { corpus in
+            let ranked = try SearchRanking.rank(query, filters: filters, limit: limit, in: corpus)
+            let manifests = try corpus.manifests(of: ranked.blocks.map(\.block))
+            let hits = zip(ranked.blocks, manifests).map { SearchEngine.Hit(manifest: $1, score: $0.score, matchedWords: $0.matchedWords) }
+            return SearchEngine.Outcome(hits: hits, isPartial: ranked.isPartial)
+        }
+    }
+
+    /// Ranked rows for the result table, decoding no manifest.
+    func listings(_ query: String, filters: SearchEngine.Filters = .init(), limit: Int? = nil) throws -> (rows: [SearchListing], isPartial: Bool) {
+        try reading { corpus in
+            let ranked = try SearchRanking.rank(query, filters: filters, limit: limit, in: corpus)
+            return (try corpus.listings(of: ranked.blocks.map(\.block)), ranked.isPartial)
+        }
+    }
+
+    /// Names and words near a query that found nothing, for "did you mean".
+    public func suggestions(for query: String) -> [String] {
+        SearchRanking.suggestions(for: query, in: corpus)
+    }
+}
+
+/// A source's fingerprint, computed on another thread.
+final class FingerprintCheck: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    /// Written once by the worker before it signals `done`, read after `wait`.
+    private var fingerprint: String?
+
+    init(_ source: RegistrySource) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            fingerprint = (source as? SearchFingerprinting)?.searchFingerprint
+            done.signal()
+        }
+    }
+
+    func wait() -> String? {
+        done.wait()
+        done.signal()
+        return fingerprint
+    }
+}

@@ -1,0 +1,309 @@
+import BlocksSQLite
+import Foundation
+
+/// The on-disk search index of one registry: a SQLite file holding the same corpus as
+/// `InMemorySearchCorpus` plus each block's row for the result table and its manifest.
+///
+/// A query reads the meta row (names, vocabulary, ranks: a few hundred kilobytes), the
+/// posting lists of the words it matched, and only the rows of the blocks it shows,
+/// instead of reading and decoding every `block.json`. This is the only file that uses
+/// SQLite.
+final class SearchIndexStore: SearchCorpus {
+    /// Bumped whenever the layout or the meaning of what is stored changes.
+    static let layoutVersion = 2
+
+    let path: String
+    /// What the index was built from; `SearchIndex` compares it with the source's now.
+    let fingerprint: String
+    /// The layout and tool version that wrote it; any other is rebuilt.
+    let format: String
+    let blockCount: Int
+    let names: PackedStrings
+    let nameRanks: [UInt32]
+    let vocabulary: PackedStrings
+    private let database: SQLiteDatabase
+
+    /// Opens an index read-only and reads its meta row. Throws for a missing, foreign
+    /// or damaged file; callers rebuild it then.
+    init(path: String) throws {
+        self.path = path
+        database = try SQLiteDatabase(path: path, readOnly: true)
+        // One read transaction for the whole run: a single shared lock instead of a lock,
+        // an unlock and a header read per statement. Pages are mapped, not read.
+        try database.execute("PRAGMA mmap_size = 268435456; BEGIN")
+        var meta: [String: [UInt8]] = [:]
+        let statement = try database.prepare("SELECT key, value FROM meta")
+        while try statement.step() { meta[statement.text(0)] = statement.bytes(1) }
+        func text(_ key: String) throws -> String {
+            guard let bytes = meta[key] else { throw SearchIndexError.damaged("no \(key) in \(path)") }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        func strings(_ key: String) throws -> PackedStrings {
+            guard let bytes = meta[key], let list = bytes.withUnsafeBytes(PackedStrings.init(encoded:)) else {
+                throw SearchIndexError.damaged("\(key) in \(path) is unreadable")
+            }
+            return list
+        }
+        format = try text("format")
+        fingerprint = try text("fingerprint")
+        names = try strings("names")
+        vocabulary = try strings("vocabulary")
+        guard let ranks = meta["name_ranks"].flatMap({ $0.withUnsafeBytes(PackedIntegers.decode) }), ranks.count == names.count,
+              ranks.allSatisfy({ Int($0) < ranks.count })
+        else { throw SearchIndexError.damaged("name_ranks in \(path) is unreadable") }
+        nameRanks = ranks
+        blockCount = names.count
+    }
+
+    func postings(ofWords words: [Int]) throws -> [[SearchPosting]] {
+        let statement = try database.prepare("SELECT list FROM postings WHERE word = ?")
+        return try words.map { word in
+            statement.reset()
+            statement.bind(1, word)
+            guard try statement.step(), let values = statement.withBytes(0, PackedIntegers.decode) else {
+                throw SearchIndexError.damaged("word \(word) has no posting list in \(path)")
+            }
+            return values.map(SearchPosting.init(rawValue:))
+        }
+    }
+
+    func filterRecords() throws -> [BlockFilterRecord] {
+        let statement = try database.prepare("SELECT level, category, platforms, tags FROM blocks ORDER BY id")
+        var records: [BlockFilterRecord] = []
+        records.reserveCapacity(blockCount)
+        while try statement.step() {
+            guard let platforms = statement.withBytes(2, PackedStrings.init(encoded:)), platforms.count % 2 == 0,
+                  let tags = statement.withBytes(3, PackedStrings.init(encoded:))
+            else { throw SearchIndexError.damaged("a block's filter data in \(path) is unreadable") }
+            var platformTable: [String: String] = [:]
+            for pair in stride(from: 0, to: platforms.count, by: 2) { platformTable[platforms[pair]] = platforms[pair + 1] }
+            records.append(BlockFilterRecord(
+                platforms: platformTable, level: statement.text(0), foldedCategory: statement.text(1), foldedTags: tags.strings))
+        }
+        guard records.count == blockCount else { throw SearchIndexError.damaged("\(path) lacks some blocks") }
+        return records
+    }
+
+    func listings(of blocks: [Int]) throws -> [SearchListing] {
+        let columns = "SELECT id, name, platform_text, level, title FROM blocks"
+        func listing(_ statement: SQLiteStatement) -> SearchListing {
+            SearchListing(name: statement.text(1), platforms: statement.text(2), level: statement.text(3), title: statement.text(4))
+        }
+        var found = [SearchListing?](repeating: nil, count: blockCount)
+        if blocks.count * 4 > blockCount {
+            // Most of the catalog: one pass is cheaper than a lookup per block.
+            let statement = try database.prepare(columns)
+            while try statement.step() {
+                let block = statement.integer(0)
+                if found.indices.contains(block) { found[block] = listing(statement) }
+            }
+        } else {
+            let statement = try database.prepare(columns + " WHERE id = ?")
+            for block in blocks where found.indices.contains(block) {
+                statement.reset()
+                statement.bind(1, block)
+                if try statement.step() { found[block] = listing(statement) }
+            }
+        }
+        return try blocks.map { block in
+            guard found.indices.contains(block), let row = found[block] else {
+                throw SearchIndexError.damaged("block \(block) is missing from \(path)")
+            }
+            return row
+        }
+    }
+
+    /// Only these manifests are decoded.
+    func manifests(of blocks: [Int]) throws -> [BlockManifest] {
+        let statement = try database.prepare("SELECT json FROM manifests WHERE id = ?")
+        let decoder = JSONDecoder()
+        return try blocks.map { block in
+            statement.reset()
+            statement.bind(1, block)
+            guard try statement.step() else { throw SearchIndexError.damaged("block \(block) is missing from \(path)") }
+            do {
+                return try decoder.decode(BlockManifest.self, from: Data(statement.bytes(0)))
+            } catch {
+                throw SearchIndexError.damaged("the manifest of block \(block) in \(path) is unreadable")
+            }
+        }
+    }
+
+    /// Writes a complete index of `manifests` to a new file at `path`. The caller writes
+    /// to a temporary name and renames, so readers never see a half-written index.
+    static func write(manifests: [BlockManifest], corpus: InMemorySearchCorpus, fingerprint: String, format: String, to path: String) throws {
+        let database = try SQLiteDatabase(path: path, readOnly: false)
+        try database.execute("""
+            PRAGMA journal_mode = OFF;
+            PRAGMA synchronous = OFF;
+            BEGIN;
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
+            CREATE TABLE postings (word INTEGER PRIMARY KEY, list BLOB NOT NULL);
+            CREATE TABLE blocks (
+                id INTEGER PRIMARY KEY, name TEXT NOT NULL, platform_text TEXT NOT NULL, level TEXT NOT NULL,
+                title TEXT NOT NULL, category TEXT NOT NULL, platforms BLOB NOT NULL, tags BLOB NOT NULL);
+            CREATE TABLE manifests (id INTEGER PRIMARY KEY, json BLOB NOT NULL);
+            """)
+        let meta = try database.prepare("INSERT INTO meta (key, value) VALUES (?, ?)")
+        let entries: [(String, [UInt8])] = [
+            ("format", Array(format.utf8)),
+            ("fingerprint", Array(fingerprint.utf8)),
+            ("names", corpus.names.encoded),
+            ("vocabulary", corpus.vocabulary.encoded),
+            ("name_ranks", PackedIntegers.encode(corpus.nameRanks)),
+        ]
+        for (key, value) in entries {
+            meta.reset()
+            meta.bind(1, key)
+            meta.bind(2, bytes: value)
+            try meta.run()
+        }
+        let postings = try database.prepare("INSERT INTO postings (word, list) VALUES (?, ?)")
+        for (word, list) in corpus.postingLists.enumerated() {
+            postings.reset()
+            postings.bind(1, word)
+            postings.bind(2, bytes: PackedIntegers.encode(list.map(\.rawValue)))
+            try postings.run()
+        }
+        let blocks = try database.prepare("""
+            INSERT INTO blocks (id, name, platform_text, level, title, category, platforms, tags)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let manifestRows = try database.prepare("INSERT INTO manifests (id, json) VALUES (?, ?)")
+        let encoder = JSONEncoder()
+        for (block, manifest) in manifests.enumerated() {
+            let record = corpus.records[block]
+            let platforms = record.platforms.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+            blocks.reset()
+            blocks.bind(1, block)
+            blocks.bind(2, manifest.name)
+            blocks.bind(3, BlockSummary.platformText(manifest))
+            blocks.bind(4, manifest.level)
+            blocks.bind(5, manifest.englishTitle)
+            blocks.bind(6, record.foldedCategory)
+            blocks.bind(7, bytes: PackedStrings(platforms).encoded)
+            blocks.bind(8, bytes: PackedStrings(record.foldedTags).encoded)
+            try blocks.run()
+            manifestRows.reset()
+            manifestRows.bind(1, block)
+            manifestRows.bind(2, bytes: Array(try encoder.encode(manifest)))
+            try manifestRows.run()
+        }
+        try database.execute("COMMIT")
+    }
+}
+
+/// One SQLite connection. Closed when the last statement using it is gone.
+final class SQLiteDatabase {
+    let path: String
+    fileprivate let handle: OpaquePointer
+
+    init(path: String, readOnly: Bool) throws {
+        self.path = path
+        var opened: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        guard code == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(opened)
+            throw SearchIndexError.database(path: path, message: message)
+        }
+        handle = opened
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? lastError
+            sqlite3_free(message)
+            throw SearchIndexError.database(path: path, message: text)
+        }
+    }
+
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw SearchIndexError.database(path: path, message: lastError)
+        }
+        return SQLiteStatement(statement, database: self)
+    }
+
+    var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+}
+
+/// A prepared statement, reused with `reset` and fresh bindings.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private let database: SQLiteDatabase
+
+    fileprivate init(_ handle: OpaquePointer, database: SQLiteDatabase) {
+        self.handle = handle
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func bind(_ index: Int32, _ value: Int) {
+        sqlite3_bind_int64(handle, index, Int64(value))
+    }
+
+    func bind(_ index: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            _ = utf8.withMemoryRebound(to: CChar.self) { blocks_sqlite_bind_text(handle, index, $0.baseAddress, Int32(utf8.count)) }
+        }
+    }
+
+    func bind(_ index: Int32, bytes: [UInt8]) {
+        // A zero-length blob still needs a non-null pointer, or SQLite stores NULL.
+        if bytes.isEmpty {
+            sqlite3_bind_zeroblob(handle, index, 0)
+            return
+        }
+        bytes.withUnsafeBytes { _ = blocks_sqlite_bind_blob(handle, index, $0.baseAddress, Int32($0.count)) }
+    }
+
+    /// Steps once: true for a row, false when done.
+    func step() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw SearchIndexError.database(path: database.path, message: database.lastError)
+        }
+    }
+
+    /// Steps a statement that returns no rows.
+    func run() throws {
+        _ = try step()
+    }
+
+    func integer(_ column: Int32) -> Int {
+        Int(sqlite3_column_int64(handle, column))
+    }
+
+    func text(_ column: Int32) -> String {
+        guard let base = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    }
+
+    func bytes(_ column: Int32) -> [UInt8] {
+        withBytes(column) { Array($0) }
+    }
+
+    /// The column's bytes, valid only inside `body`.
+    func withBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        // The pointer first, then the size, as SQLite's documentation asks.
+        let base = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let base, count > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+}
