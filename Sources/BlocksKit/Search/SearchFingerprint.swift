@@ -38,6 +38,11 @@ public enum SearchFingerprint {
     /// cost far more. Entries are combined by adding their hashes, so their order does
     /// not matter. Nil when the folder cannot be read.
     public static func catalogFolder(at path: String) -> String? {
+        catalogFolder(at: path, threads: nil)
+    }
+
+    /// `threads` overrides the choice of one thread for small folders and two otherwise.
+    static func catalogFolder(at path: String, threads: Int?) -> String? {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
         let descriptor = dirfd(directory)
@@ -58,7 +63,7 @@ public enum SearchFingerprint {
             }
         }
         let job = StatJob(descriptor: descriptor, paths: paths, entries: entries)
-        let parts = entries.count < 512 ? 1 : 2
+        let parts = threads ?? (entries.count < 256 ? 1 : 2)
         DispatchQueue.concurrentPerform(iterations: parts) { job.run(part: $0, of: parts) }
         let total = job.total
         return "catalog-\(total.count)-\(total.first.hex)\(total.second.hex)"
@@ -158,5 +163,17 @@ private extension UInt64 {
     var hex: String {
         let digits = String(self, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+extension BuiltRegistrySource: SearchFingerprinting {
+    /// A built registry folder changes by writing a new `index.json` (a mirror renames
+    /// it into place last), and `manifests()` reads only that file, so its `stat` says
+    /// it all. A remote registry gets no index: knowing whether it changed costs a request.
+    public var searchFingerprint: String? {
+        switch root {
+        case .folder(let url): return SearchFingerprint.file(at: url.appendingPathComponent("index.json").path)
+        case .remote: return nil
+        }
     }
 }

@@ -40,6 +40,7 @@ enum SearchRanking {
         // several fields (title, tags and summary) says more than a word found in one.
         let fieldCount = SearchEngine.Field.allCases.count
         var best = [Double](repeating: 0, count: count * fieldCount)
+        var isTouched = [Bool](repeating: false, count: count)
         for queryWord in queryWords {
             let matches = WordMatcher(queryWord).matches(in: corpus.vocabulary)
             let lists = try corpus.postings(ofWords: matches.map(\.word))
@@ -52,7 +53,10 @@ enum SearchRanking {
                     let score = match.quality * field.weight
                     let slot = block * fieldCount + field.rawValue
                     if score > best[slot] {
-                        if best[block * fieldCount ..< (block + 1) * fieldCount].allSatisfy({ $0 == 0 }) { touched.append(block) }
+                        if !isTouched[block] {
+                            isTouched[block] = true
+                            touched.append(block)
+                        }
                         best[slot] = score
                     }
                 }
@@ -64,6 +68,7 @@ enum SearchRanking {
                 matched[block] += 1
                 scored[block] = true
                 for slot in slots { best[slot] = 0 }
+                isTouched[block] = false
             }
         }
 

@@ -1,0 +1,246 @@
+import Foundation
+import Testing
+@testable import BlocksKit
+
+/// The SQLite index and the in-memory engine must rank exactly alike, and exactly as the
+/// engine did before both shared one core: the same hits, order, scores and fallback.
+@Suite struct SearchIndexParityTests {
+    /// Queries in English and Spanish, with accents, typos, prefixes, names, numbers,
+    /// several words, words nothing has, and every filter.
+    static let cases: [(query: String, filters: SearchEngine.Filters, limit: Int?)] = [
+        ("", .init(), nil),
+        ("", .init(), 7),
+        ("tabs", .init(), nil),
+        ("tabs", .init(), 0),
+        ("pestañas", .init(), 12),
+        ("PESTANAS", .init(), nil),
+        ("scroling", .init(), nil),
+        ("carousel toolbar", .init(), nil),
+        ("carusel tolbar", .init(), nil),
+        ("toolbar zzzzzzzz", .init(), nil),
+        ("zzzzzzzz qqqqqqqq", .init(), nil),
+        ("barra lateral", .init(), nil),
+        ("cajon", .init(), nil),
+        ("valoracion", .init(), 5),
+        ("sel", .init(), nil),
+        ("selection", .init(), nil),
+        ("style", .init(), nil),
+        ("chipsStyle", .init(), nil),
+        ("pagnador", .init(), nil),
+        ("menu", .init(), nil),
+        ("42", .init(), nil),
+        ("00042", .init(), nil),
+        ("to", .init(), nil),
+        ("x", .init(), nil),
+        ("swiftui apps", .init(), nil),
+        ("tabs", .init(platform: PlatformFilter("ios17")), nil),
+        ("toolbar", .init(level: "Advanced"), nil),
+        ("", .init(level: "beginner", tag: "Cajón"), nil),
+        ("slider", .init(category: "TABS"), nil),
+        ("slider", .init(category: "other"), nil),
+        ("", .init(platform: PlatformFilter("iOS 26"), level: "intermediate", tag: "rating"), 4),
+        ("drawer", .init(platform: PlatformFilter("ipados16")), nil),
+    ]
+
+    static func summary(_ outcome: SearchEngine.Outcome) -> [String] {
+        outcome.hits.map { "\($0.manifest.name) \($0.score) \($0.matchedWords)" } + ["partial: \(outcome.isPartial)"]
+    }
+
+    @Test func synthetic300BlockCatalogRanksAlikeInEveryStore() throws {
+        let catalog = try #require(SyntheticCatalog.shared300)
+        let cache = try TemporaryFolder("search-cache")
+        defer { cache.cleanUp() }
+        let source = CatalogSource.folder(catalog)
+        let manifests = try source.manifests()
+        #expect(manifests.count == 300)
+        let reference = ReferenceSearch(manifests: manifests)
+        let engine = SearchEngine(manifests: manifests)
+        let index = try SearchIndex.open(for: source, cacheDirectory: cache.url)
+        #expect(index.status == .built)
+        let reopened = try SearchIndex.open(for: source, cacheDirectory: cache.url)
+
+        var nonEmpty = 0
+        for item in Self.cases {
+            let expected = reference.search(item.query, filters: item.filters, limit: item.limit)
+            let fromMemory = Self.summary(engine.search(item.query, filters: item.filters, limit: item.limit))
+            let fromDisk = Self.summary(try index.search(item.query, filters: item.filters, limit: item.limit))
+            let fromReopened = Self.summary(try reopened.search(item.query, filters: item.filters, limit: item.limit))
+            #expect(fromMemory == expected, "in memory: \(item.query)")
+            #expect(fromDisk == expected, "index: \(item.query)")
+            #expect(fromReopened == expected, "reopened index: \(item.query)")
+            #expect(engine.suggestions(for: item.query) == reference.suggestions(for: item.query), "suggestions: \(item.query)")
+            #expect(index.suggestions(for: item.query) == reference.suggestions(for: item.query), "suggestions: \(item.query)")
+            if expected.count > 1 { nonEmpty += 1 }
+        }
+        #expect(reopened.status == .reused)
+        // The table must exercise real rankings, not a run of empty results.
+        #expect(nonEmpty >= 25)
+    }
+
+    @Test func theRealCatalogRanksAlikeInEveryStore() throws {
+        let cache = try TemporaryFolder("search-cache")
+        defer { cache.cleanUp() }
+        let source = CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog"))
+        let manifests = try source.manifests()
+        let reference = ReferenceSearch(manifests: manifests)
+        let index = try SearchIndex.open(for: source, cacheDirectory: cache.url)
+        #expect(index.status == .built)
+        for query in ["tabs", "pestanas", "scroling", "pager", "pagre", "swipe pages", "picker segmented", "badge", "zzzzzzzz", "top"] {
+            let expected = reference.search(query, filters: .init(), limit: nil)
+            #expect(Self.summary(try index.search(query)) == expected, "\(query)")
+            #expect(Self.summary(SearchEngine(manifests: manifests).search(query)) == expected, "\(query)")
+        }
+    }
+
+    @Test func listingsMatchTheManifestsTheyCameFrom() throws {
+        let catalog = try #require(SyntheticCatalog.shared300)
+        let cache = try TemporaryFolder("search-cache")
+        defer { cache.cleanUp() }
+        let index = try SearchIndex.open(for: CatalogSource.folder(catalog), cacheDirectory: cache.url)
+        for query in ["tabs", "toolbar", "slider chips"] {
+            let rows = try index.listings(query).rows
+            let hits = try index.search(query).hits
+            #expect(rows == hits.map { SearchListing($0.manifest) })
+            #expect(!rows.isEmpty)
+        }
+    }
+
+    @Test func asciiFastPathAgreesWithMatchQuality() {
+        let words = ["tabs", "tab", "tabz", "atbs", "tabstrip", "scrollable", "scroll", "underline", "undarline", "sel",
+                     "selection", "x", "pestanas", "pestana", "naïve", "日本", "strasse", "straße", "00042", "42", ""]
+        let vocabulary = PackedStrings(words)
+        for query in ["tabs", "tab", "scrol", "scroling", "undarlime", "sel", "x", "pestanas", "naive", "straße", "42", "日本語"] {
+            let fast = WordMatcher(query).matches(in: vocabulary)
+            let slow = words.enumerated().compactMap { index, word -> (Int, Double)? in
+                let quality = SearchEngine.matchQuality(query: query, word: word)
+                return quality > 0 ? (index, quality) : nil
+            }
+            #expect(fast.map(\.word) == slow.map(\.0), "\(query)")
+            #expect(fast.map(\.quality) == slow.map(\.1), "\(query)")
+        }
+    }
+}
+
+/// The ranking as `SearchEngine` implemented it before the scoring moved into
+/// `SearchRanking`: dictionaries, every vocabulary word scored with `matchQuality`.
+struct ReferenceSearch {
+    let manifests: [BlockManifest]
+    let vocabulary: [String: [(block: Int, field: SearchEngine.Field)]]
+
+    init(manifests: [BlockManifest]) {
+        self.manifests = manifests
+        var vocabulary: [String: [(block: Int, field: SearchEngine.Field)]] = [:]
+        for (index, manifest) in manifests.enumerated() {
+            var document: [SearchEngine.Field: Set<String>] = [:]
+            document[.name] = Set(TextNormalizer.words(manifest.name))
+            document[.title] = Set(manifest.title.values.flatMap(TextNormalizer.words))
+            document[.tags] = Set(manifest.tags.values.joined().flatMap(TextNormalizer.words))
+            document[.category] = Set(TextNormalizer.words(manifest.category))
+            document[.summary] = Set(manifest.summary.values.flatMap(TextNormalizer.words))
+            document[.api] = Set(manifest.api.flatMap { TextNormalizer.words(SearchEngine.splitCamelCase($0.name)) + [TextNormalizer.fold($0.name)] })
+            for (field, words) in document {
+                for word in words { vocabulary[word, default: []].append((index, field)) }
+            }
+        }
+        self.vocabulary = vocabulary
+    }
+
+    func passes(_ manifest: BlockManifest, _ filters: SearchEngine.Filters) -> Bool {
+        if let platform = filters.platform, !platform.accepts(manifest.platforms) { return false }
+        if let level = filters.level, manifest.level.lowercased() != level.lowercased() { return false }
+        if let category = filters.category, TextNormalizer.fold(manifest.category) != TextNormalizer.fold(category) { return false }
+        if let tag = filters.tag {
+            let wanted = TextNormalizer.fold(tag)
+            if !manifest.tags.values.joined().contains(where: { TextNormalizer.fold($0) == wanted }) { return false }
+        }
+        return true
+    }
+
+    /// "name score matchedWords" per hit, then "partial: …".
+    func search(_ query: String, filters: SearchEngine.Filters, limit: Int?) -> [String] {
+        typealias Hit = (name: String, score: Double, matched: Int)
+        func lines(_ hits: [Hit], _ isPartial: Bool) -> [String] {
+            hits.map { "\($0.name) \($0.score) \($0.matched)" } + ["partial: \(isPartial)"]
+        }
+        let queryWords = TextNormalizer.words(query)
+        let allowed = manifests.indices.filter { passes(manifests[$0], filters) }
+        guard !queryWords.isEmpty else {
+            return lines(Array(allowed.map { (manifests[$0].name, 0.0, 0) }.prefix(limit ?? .max)), false)
+        }
+        let allowedSet = Set(allowed)
+        var scores: [Int: Double] = [:]
+        var matched: [Int: Int] = [:]
+        for queryWord in queryWords {
+            var best: [Int: [SearchEngine.Field: Double]] = [:]
+            for (word, postings) in vocabulary {
+                let quality = SearchEngine.matchQuality(query: queryWord, word: word)
+                guard quality > 0 else { continue }
+                for posting in postings where allowedSet.contains(posting.block) {
+                    let score = quality * posting.field.weight
+                    if score > best[posting.block, default: [:]][posting.field, default: 0] {
+                        best[posting.block, default: [:]][posting.field] = score
+                    }
+                }
+            }
+            for (block, fields) in best {
+                let ordered = fields.values.sorted(by: >)
+                scores[block, default: 0] += ordered[0] + SearchEngine.otherFieldsShare * ordered.dropFirst().reduce(0, +)
+                matched[block, default: 0] += 1
+            }
+        }
+        let joined = queryWords.joined(separator: "-")
+        for block in allowed {
+            let name = manifests[block].name
+            if name == joined || name == TextNormalizer.fold(query) {
+                scores[block, default: 0] += 10_000
+                matched[block] = queryWords.count
+            } else if name.hasPrefix(joined) {
+                scores[block, default: 0] += 2_000
+            }
+        }
+        let complete = scores.keys.filter { matched[$0] == queryWords.count }
+        let isPartial = complete.isEmpty
+        let chosen = isPartial ? Array(scores.keys) : complete
+        let hits: [Hit] = chosen
+            .map { (manifests[$0].name, scores[$0] ?? 0, matched[$0] ?? 0) }
+            .sorted { ($1.matched, $1.score, $0.name) < ($0.matched, $0.score, $1.name) }
+        return lines(Array(hits.prefix(limit ?? .max)), isPartial && !hits.isEmpty)
+    }
+
+    func suggestions(for query: String) -> [String] {
+        var found = EditDistance.suggestions(for: TextNormalizer.fold(query), in: manifests.map(\.name))
+        if found.isEmpty, let first = TextNormalizer.words(query).first {
+            found = EditDistance.suggestions(for: first, in: Array(vocabulary.keys))
+        }
+        return found
+    }
+}
+
+/// Catalogs written by `Scripts/bench/make-catalog.py`, the generator the benchmarks use.
+enum SyntheticCatalog {
+    /// 300 blocks, made once per test run.
+    static let shared300: URL? = try? make(count: 300)
+    /// 60 blocks, which tests that change a catalog copy first.
+    static let shared60: URL? = try? make(count: 60)
+
+    static func make(count: Int) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blocks-synthetic-\(count)-\(UUID().uuidString)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", repositoryRoot.appendingPathComponent("Scripts/bench/make-catalog.py").path, String(count), folder.path]
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return folder
+    }
+
+    /// A private copy of the 60-block catalog, for a test that edits it.
+    static func copy() throws -> TemporaryFolder {
+        guard let shared = shared60 else { throw CocoaError(.fileReadNoSuchFile) }
+        let folder = try TemporaryFolder("synthetic-copy")
+        try FileManager.default.removeItem(at: folder.url)
+        try FileManager.default.copyItem(at: shared, to: folder.url)
+        return folder
+    }
+}
