@@ -32,6 +32,8 @@ import Testing
         ("00042", .init(), nil),
         ("to", .init(), nil),
         ("x", .init(), nil),
+        ("scroling-stirp", .init(), nil),
+        ("qqqqqqqq", .init(), nil),
         ("swiftui apps", .init(), nil),
         ("tabs", .init(platform: PlatformFilter("ios17")), nil),
         ("toolbar", .init(level: "Advanced"), nil),
@@ -98,7 +100,7 @@ import Testing
         defer { cache.cleanUp() }
         let index = try SearchIndex.open(for: CatalogSource.folder(catalog), cacheDirectory: cache.url)
         for query in ["tabs", "toolbar", "slider chips"] {
-            let rows = try index.listings(query).rows
+            let rows = try index.listings(query) { rows, _ in rows }
             let hits = try index.search(query).hits
             #expect(rows == hits.map { SearchListing($0.manifest) })
             #expect(!rows.isEmpty)
@@ -117,6 +119,16 @@ import Testing
             }
             #expect(fast.map(\.word) == slow.map(\.0), "\(query)")
             #expect(fast.map(\.quality) == slow.map(\.1), "\(query)")
+        }
+    }
+
+    @Test func byteSuggestionsAgreeWithEditDistance() {
+        let candidates = ["Pager", "pager", "pagers", "page", "paginador", "Scrolling-Strip", "scrolling-strip", "top-tabs",
+                          "tabs", "TABS", "naïve-tabs", "straße", "日本", "", "picker-pages", "pcker-pages", "x"]
+        let packed = PackedStrings(candidates)
+        for word in ["pagr", "PAGER", "scroling-strip", "tabz", "naive-tabs", "strasse", "日本", "x", "", "pikcer-pages", "zzzzzzzz"] {
+            #expect(WordMatcher.suggestions(for: word, in: packed) == EditDistance.suggestions(for: word, in: candidates), "\(word)")
+            #expect(WordMatcher.suggestions(for: word, in: packed, count: 10) == EditDistance.suggestions(for: word, in: candidates, count: 10), "\(word)")
         }
     }
 }

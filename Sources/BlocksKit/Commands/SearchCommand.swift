@@ -52,8 +52,12 @@ public enum SearchCommand: Command {
             ]))
             return 0
         }
-        let (listings, isPartial) = try index.listings(query, filters: filters, limit: limit)
-        if listings.isEmpty {
+        // The table is laid out while the index's freshness is being checked.
+        let (table, isPartial) = try index.listings(query, filters: filters, limit: limit) { listings, isPartial in
+            let rows = listings.map { [$0.name, $0.platforms, $0.level, $0.title] }
+            return (Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil]).joined(separator: "\n"), isPartial)
+        }
+        if table.isEmpty {
             let suggestions = query.isEmpty ? [] : index.suggestions(for: query)
             var line = query.isEmpty ? "No blocks match these filters." : "No blocks match '\(query)'."
             if !suggestions.isEmpty { line += " Did you mean: " + suggestions.joined(separator: ", ") + "?" }
@@ -63,9 +67,8 @@ public enum SearchCommand: Command {
         if isPartial {
             context.note("No block matches every word of '\(query)'; showing the closest matches.")
         }
-        let rows = listings.map { [$0.name, $0.platforms, $0.level, $0.title] }
         // One write for the whole table: thousands of lines cost one system call, not thousands.
-        context.print(Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil]).joined(separator: "\n"))
+        context.print(table)
         return 0
     }
 }

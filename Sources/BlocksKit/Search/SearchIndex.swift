@@ -176,11 +176,17 @@ public final class SearchIndex {
         }
     }
 
-    /// Ranked rows for the result table, decoding no manifest.
-    func listings(_ query: String, filters: SearchEngine.Filters = .init(), limit: Int? = nil) throws -> (rows: [SearchListing], isPartial: Bool) {
+    /// Ranked rows for the result table, decoding no manifest, handed to `present`
+    /// together with whether they are partial matches. `present` (laying out the table,
+    /// say) runs while the index's freshness is still being checked, and runs again if
+    /// the index turns out stale, so it must have no side effects.
+    func listings<Presented>(
+        _ query: String, filters: SearchEngine.Filters = .init(), limit: Int? = nil,
+        present: ([SearchListing], Bool) throws -> Presented
+    ) throws -> Presented {
         try reading { corpus in
             let ranked = try SearchRanking.rank(query, filters: filters, limit: limit, in: corpus)
-            return (try corpus.listings(of: ranked.blocks.map(\.block)), ranked.isPartial)
+            return try present(try corpus.listings(of: ranked.blocks.map(\.block)), ranked.isPartial)
         }
     }
 

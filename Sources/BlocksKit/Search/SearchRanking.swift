@@ -106,9 +106,9 @@ enum SearchRanking {
 
     /// Names near a query that found nothing, then words near its first word.
     static func suggestions(for query: String, in corpus: SearchCorpus) -> [String] {
-        var found = EditDistance.suggestions(for: TextNormalizer.fold(query), in: corpus.names.strings)
+        var found = WordMatcher.suggestions(for: TextNormalizer.fold(query), in: corpus.names)
         if found.isEmpty, let first = TextNormalizer.words(query).first {
-            found = EditDistance.suggestions(for: first, in: corpus.vocabulary.strings)
+            found = WordMatcher.suggestions(for: first, in: corpus.vocabulary)
         }
         return found
     }

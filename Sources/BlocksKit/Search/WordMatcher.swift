@@ -49,11 +49,17 @@ struct WordMatcher {
     }
 
     /// True when the optimal string alignment distance (`EditDistance.distance`) between
-    /// two byte strings is at most `limit`. Rows live on the stack.
+    /// two byte strings is at most `limit`.
     static func withinDistance(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
-        if left.isEmpty { return right.count <= limit }
-        if right.isEmpty { return left.count <= limit }
-        if abs(left.count - right.count) > limit { return false }
+        boundedDistance(left, right, limit: limit) <= limit
+    }
+
+    /// `EditDistance.distance` on bytes: exact up to `limit`, and above `limit` once it
+    /// is certain to exceed it. Rows live on the stack.
+    static func boundedDistance(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+        if left.isEmpty { return right.count }
+        if right.isEmpty { return left.count }
+        if abs(left.count - right.count) > limit { return limit + 1 }
         let width = right.count + 1
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: width * 3) { rows in
             var beforePrevious = 0
@@ -75,10 +81,42 @@ struct WordMatcher {
                     rows[current + j] = value
                     rowMinimum = min(rowMinimum, value)
                 }
-                if rowMinimum > limit { return false }
+                if rowMinimum > limit { return limit + 1 }
                 (beforePrevious, previous, current) = (previous, current, beforePrevious)
             }
-            return rows[previous + right.count] <= limit
+            return rows[previous + right.count]
         }
+    }
+
+    /// `EditDistance.suggestions` over packed strings, for "did you mean" on catalogs
+    /// of thousands of names: ASCII pairs are compared as bytes, any other pair through
+    /// `EditDistance` itself.
+    static func suggestions(for word: String, in candidates: PackedStrings, count: Int = 3) -> [String] {
+        let limit = max(2, word.count / 3)
+        let lowered = word.lowercased()
+        let loweredBytes = Array(lowered.utf8)
+        let wordIsASCII = loweredBytes.allSatisfy { $0 < 0x80 }
+        var close: [(index: Int, distance: Int)] = []
+        loweredBytes.withUnsafeBufferPointer { wordBytes in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { scratch in
+                candidates.forEachBytes { index, candidate in
+                    let distance: Int
+                    if wordIsASCII, candidate.count <= scratch.count, candidate.allSatisfy({ $0 < 0x80 }) {
+                        for (offset, byte) in candidate.enumerated() {
+                            scratch[offset] = (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+                        }
+                        distance = boundedDistance(wordBytes, UnsafeBufferPointer(rebasing: scratch[..<candidate.count]), limit: limit)
+                    } else {
+                        let text = String(decoding: candidate, as: UTF8.self)
+                        distance = EditDistance.distance(lowered, text.lowercased(), limit: limit)
+                    }
+                    if distance <= limit { close.append((index, distance)) }
+                }
+            }
+        }
+        return close.map { (candidates[$0.index], $0.distance) }
+            .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+            .prefix(count)
+            .map { $0.0 }
     }
 }
