@@ -192,7 +192,8 @@ public final class SearchIndex {
 
     /// Names and words near a query that found nothing, for "did you mean".
     public func suggestions(for query: String) -> [String] {
-        SearchRanking.suggestions(for: query, in: corpus)
+        _ = try? settle()
+        return SearchRanking.suggestions(for: query, in: corpus)
     }
 }
 
