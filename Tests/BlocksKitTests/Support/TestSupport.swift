@@ -30,6 +30,9 @@ struct TemporaryFolder {
 let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+/// One cache folder per test process, under the system temp folder.
+let testCacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("blocks-test-cache-\(getpid())")
+
 /// A context whose streams are buffers, for running commands in-process.
 func makeContext(
     directory: URL, environment: [String: String] = [:], terminal: Bool = false,
@@ -39,6 +42,8 @@ func makeContext(
     let errors = BufferSink(isTerminal: terminal)
     var environment = environment
     if environment["PATH"] == nil { environment["PATH"] = "/usr/bin:/bin" }
+    // Keep caches (search indexes, downloads) out of the real home folder.
+    if environment["XDG_CACHE_HOME"] == nil { environment["XDG_CACHE_HOME"] = testCacheFolder.path }
     let context = CommandContext(
         standardOutput: output, standardError: errors, environment: environment,
         workingDirectory: directory, transport: transport)
