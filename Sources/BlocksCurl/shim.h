@@ -19,6 +19,9 @@
 //   blocks_<lib>_available()     true once the library and every listed function resolved;
 //                                check it before any wrapper (a wrapper would call NULL)
 //   blocks_<lib>_library()       the table of function pointers, loaded once (pthread_once)
+//                                per object file that inlines it: Swift may emit a wrapper
+//                                into several, each then opens the same library (dlopen
+//                                counts references) and repeats a few dlsym look-ups
 //   blocks_<lib>_loads_from(c, n) whether the first of n candidate names c that opens has
 //                                every function; for tests (a loaded library stays open)
 // and BLOCKS_LAZY_WRAPPERS(LIST), with BLOCKS_LAZY_TABLE defined as blocks_<lib>_library(),

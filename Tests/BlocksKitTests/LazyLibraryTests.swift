@@ -34,14 +34,14 @@ import Testing
     @Test func theInstalledLibrariesLoad() {
         #expect(CurlTransport.isLibraryAvailable)
         #expect(LibArchive.isLibraryAvailable)
-        #expect(SHA256.usesLibcrypto)
+        #expect(SHA256.isLibraryAvailable)
     }
 
     // MARK: SHA-256 without libcrypto
 
     @Test func portableSHA256MatchesTheStandardsVectors() {
         func portable(_ text: String) -> String {
-            let digest = SHA256.Digest(useLibcrypto: false)
+            let digest = SHA256.Digest(engine: .swift)
             Data(text.utf8).withUnsafeBytes { digest.update($0) }
             return digest.finish()
         }
@@ -61,8 +61,8 @@ import Testing
         var generator = SplitMix(seed: 0x5eed)
         for length in 0..<300 {
             let bytes = Data((0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
-            let reference = SHA256.Digest(useLibcrypto: true)
-            let portable = SHA256.Digest(useLibcrypto: false)
+            let reference = SHA256.Digest(engine: .libcrypto)
+            let portable = SHA256.Digest(engine: .swift)
             bytes.withUnsafeBytes { reference.update($0) }
             var offset = 0
             while offset < length {
@@ -70,6 +70,7 @@ import Testing
                 bytes[offset..<offset + piece].withUnsafeBytes { portable.update($0) }
                 offset += piece
             }
+            #expect(reference.usesLibcrypto && !portable.usesLibcrypto)
             let expected = reference.finish()
             let actual = portable.finish()
             #expect(actual == expected, "length \(length)")
@@ -77,16 +78,45 @@ import Testing
         }
     }
 
+    /// Small inputs stay in Swift; a larger one hands what it held to libcrypto and
+    /// still gives the same digest as either engine alone.
+    @Test func theEngineIsChosenBySizeWithoutChangingTheDigest() {
+        var generator = SplitMix(seed: 42)
+        let threshold = SHA256.Digest.libcryptoThreshold
+        for length in [0, 1, 1000, threshold, threshold + 1, 3 * threshold + 17] {
+            let bytes = Data((0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+            let bySize = SHA256.Digest()
+            var offset = 0
+            while offset < length {
+                let piece = min(length - offset, 40_000)
+                bytes[offset..<offset + piece].withUnsafeBytes { bySize.update($0) }
+                offset += piece
+            }
+            let digest = bySize.finish()
+            #expect(bySize.usesLibcrypto == (length > threshold), "length \(length)")
+            let swift = SHA256.Digest(engine: .swift)
+            bytes.withUnsafeBytes { swift.update($0) }
+            #expect(digest == swift.finish(), "length \(length)")
+            #expect(digest == SHA256.hex(bytes), "length \(length)")
+        }
+    }
+
     // MARK: The real binary
 
     #if os(Linux)
-    /// Commands that need no network, archive or hash map none of the three libraries.
+    /// Commands that need no network, no archive and no large hash map none of the three
+    /// libraries.
     /// The dynamic loader's own log (LD_DEBUG=files) names every object it opens.
     @Test func commandsThatNeedNoneOfTheLibrariesLoadNone() throws {
         let folder = try TemporaryFolder("lazy")
         defer { folder.cleanUp() }
         let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.url.path, "LD_DEBUG": "files"]
-        for arguments in [["--version"], ["search", "tabs"], ["list"], ["info", "scrolling-strip"]] {
+        // `add` and `status` hash a few small files, which Swift does without libcrypto.
+        let commands = [
+            ["--version"], ["search", "tabs"], ["list"], ["info", "scrolling-strip"],
+            ["add", "scrolling-strip", "--yes"], ["status"],
+        ]
+        for arguments in commands {
             let result = try runBinary(arguments, in: folder.url, environment: environment)
             #expect(result.code == 0, "\(arguments)")
             #expect(result.err.contains("file=libc.so.6"), "no loader log for \(arguments)")
@@ -178,7 +208,7 @@ private enum PrivateMounts {
     /// The real files of the named libraries, as this process mapped them.
     static func loadedLibraryFiles(_ prefixes: [String]) throws -> [String] {
         // Make sure all three are loaded here, so that their files show in the map.
-        _ = CurlTransport.isLibraryAvailable && LibArchive.isLibraryAvailable && SHA256.usesLibcrypto
+        _ = CurlTransport.isLibraryAvailable && LibArchive.isLibraryAvailable && SHA256.isLibraryAvailable
         // /proc files report a size of 0, so read to the end rather than by size.
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
         defer { try? handle.close() }

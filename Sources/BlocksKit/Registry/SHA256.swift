@@ -1,14 +1,15 @@
 import BlocksCrypto
 import Foundation
 
-/// SHA-256, through OpenSSL's libcrypto when it is installed (libcurl's dev package
-/// already brings it) and through plain Swift when it is not. Checksums guard every
-/// archive the tool publishes, caches and installs.
+/// SHA-256 in plain Swift for small inputs and through OpenSSL's libcrypto for large ones.
+/// Checksums guard every archive the tool publishes, caches and installs.
 ///
-/// libcrypto is opened with dlopen on first use (see the shim), so a command that hashes
-/// nothing never loads it. The Swift fallback exists so that a machine without libcrypto
-/// still gets correct digests, instead of an error from every one of the many callers
-/// that cannot fail today; it is slower on large files but gives the same bytes.
+/// libcrypto is opened with dlopen on first use (see the shim), and only for inputs
+/// larger than `Digest.libcryptoThreshold`: loading it and letting OpenSSL 3 initialise
+/// costs several milliseconds (it reads its configuration and sets up its providers),
+/// more than hashing a few hundred KiB in Swift, so `blocks add` of a few source files
+/// never loads it. When libcrypto is missing, Swift hashes everything: slower on large
+/// files but the same digest, so none of the many callers needs an error path.
 public enum SHA256 {
     /// The lowercase hex digest of some bytes.
     public static func hex(_ data: Data) -> String {
@@ -30,8 +31,8 @@ public enum SHA256 {
         return context.finish()
     }
 
-    /// Whether digests come from libcrypto rather than the Swift fallback.
-    static var usesLibcrypto: Bool { blocks_crypto_available() }
+    /// Whether libcrypto loaded with every function used here (loading it if needed).
+    static var isLibraryAvailable: Bool { blocks_crypto_available() }
 
     /// Whether libcrypto would load from the first of `candidates` that opens and has
     /// every function. Only for tests: the real list lives in the shim.
@@ -45,50 +46,91 @@ public enum SHA256 {
 
     /// An incremental digest, for bytes that arrive in pieces.
     public final class Digest {
-        /// libcrypto's context, or nil when the Swift fallback does the work.
-        private let context: OpaquePointer?
-        private var portable: PortableSHA256
+        /// Inputs up to this size are hashed in Swift (about 5 ms per MiB here), larger ones
+        /// by libcrypto, whose loading costs more than hashing this much in Swift.
+        static let libcryptoThreshold = 256 * 1024
 
-        public convenience init() { self.init(useLibcrypto: SHA256.usesLibcrypto) }
+        /// Who hashes: chosen by size, or forced (tests compare the two).
+        enum Engine { case bySize, libcrypto, swift }
 
-        /// `useLibcrypto: false` forces the Swift fallback, which tests compare to libcrypto.
-        init(useLibcrypto: Bool) {
-            portable = PortableSHA256()
-            guard useLibcrypto, let context = blocks_EVP_MD_CTX_new() else {
-                context = nil
-                return
+        /// libcrypto's context, once it does the work.
+        private var context: OpaquePointer?
+        /// The Swift digest, once it does the work.
+        private var portable: PortableSHA256?
+        /// Bytes received while the size still decides, at most `libcryptoThreshold`.
+        private var held = Data()
+
+        public convenience init() { self.init(engine: .bySize) }
+
+        init(engine: Engine) {
+            switch engine {
+            case .bySize: break
+            case .libcrypto: choose(libcrypto: true)
+            case .swift: choose(libcrypto: false)
             }
-            guard blocks_EVP_DigestInit_ex(context, blocks_EVP_sha256(), nil) == 1 else {
-                blocks_EVP_MD_CTX_free(context)
-                self.context = nil
-                return
-            }
-            self.context = context
         }
 
         deinit {
             if let context { blocks_EVP_MD_CTX_free(context) }
         }
 
+        /// Whether libcrypto does the work; settled by the first update past the threshold,
+        /// or by `finish`.
+        var usesLibcrypto: Bool { context != nil }
+
         public func update(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
             if let context {
                 blocks_EVP_DigestUpdate(context, base, bytes.count)
+            } else if portable != nil {
+                portable?.update(bytes)
+            } else if held.count + bytes.count <= Self.libcryptoThreshold {
+                held.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
             } else {
-                portable.update(bytes)
+                choose(libcrypto: true)
+                update(bytes)
             }
         }
 
         public func finish() -> String {
+            if context == nil && portable == nil { choose(libcrypto: false) }
             var digest = [UInt8](repeating: 0, count: 32)
             if let context {
                 var length: UInt32 = 0
                 blocks_EVP_DigestFinal_ex(context, &digest, &length)
                 digest = Array(digest.prefix(Int(length)))
-            } else {
+            } else if var portable {
                 digest = portable.finish()
             }
-            return digest.map { String(format: "%02x", $0) }.joined()
+            return Self.hex(digest)
+        }
+
+        /// Lowercase hex by table: `String(format:)` cost more than hashing a small file.
+        private static func hex(_ bytes: [UInt8]) -> String {
+            let digits = Array("0123456789abcdef".utf8)
+            var text: [UInt8] = []
+            text.reserveCapacity(bytes.count * 2)
+            for byte in bytes {
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0f)])
+            }
+            return String(decoding: text, as: UTF8.self)
+        }
+
+        /// Settles who hashes (Swift when libcrypto is unwanted or missing), then passes
+        /// on the bytes held so far.
+        private func choose(libcrypto: Bool) {
+            if libcrypto, SHA256.isLibraryAvailable, let context = blocks_EVP_MD_CTX_new() {
+                if blocks_EVP_DigestInit_ex(context, blocks_EVP_sha256(), nil) == 1 {
+                    self.context = context
+                } else {
+                    blocks_EVP_MD_CTX_free(context)
+                }
+            }
+            if self.context == nil { portable = PortableSHA256() }
+            let pending = held
+            held = Data()
+            pending.withUnsafeBytes { update($0) }
         }
     }
 }
