@@ -19,19 +19,18 @@ let package = Package(
             name: "BlocksKit",
             dependencies: ["BlocksCurl", "BlocksArchive", "BlocksCrypto", "BlocksSQLite"]
         ),
+        // Headers only, nothing linked: each shim opens its library with dlopen on first
+        // use, so a command that never needs one never loads it (see BlocksCurl/shim.h).
         .systemLibrary(
             name: "BlocksCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .systemLibrary(
             name: "BlocksArchive",
-            pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
         ),
         .systemLibrary(
             name: "BlocksCrypto",
-            pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         // The on-disk search index for large catalogs.

@@ -18,17 +18,40 @@ enum LibArchive {
     /// Bytes pulled from libarchive at a time while reading, so caps trip early.
     static let readChunkSize = 64 * 1024
 
+    // MARK: Loading
+
+    /// libarchive is opened with dlopen on first use (see the shim), so commands that never
+    /// touch an archive never load it. Every entry point checks this first.
+    static var isLibraryAvailable: Bool { blocks_archive_available() }
+
+    static let missingLibraryMessage =
+        "libarchive (libarchive13) is not installed or lacks a needed function; "
+        + "install it, for example with `apt-get install libarchive13`"
+
+    /// Whether libarchive would load from the first of `candidates` that opens and has
+    /// every function. Only for tests: the real list lives in the shim.
+    static func libraryLoads(fromCandidates candidates: [String]) -> Bool {
+        let names = candidates.map { strdup($0) }
+        defer { names.forEach { free($0) } }
+        return names.map { UnsafePointer($0) }.withUnsafeBufferPointer {
+            blocks_archive_loads_from($0.baseAddress, $0.count)
+        }
+    }
+
     // MARK: Writing
 
     /// Writes the items, in order, with fixed metadata, into memory.
     static func write(
         _ items: [ArchiveLayoutItem], format: ArchiveFormat, archiveName: String, modificationTime: Int
     ) throws -> Data {
-        try withUTF8Locale {
-            guard let archive = archive_write_new() else {
+        guard isLibraryAvailable else {
+            throw ArchiveError.writeFailed(archive: archiveName, message: missingLibraryMessage)
+        }
+        return try withUTF8Locale {
+            guard let archive = blocks_archive_write_new() else {
                 throw ArchiveError.writeFailed(archive: archiveName, message: "libarchive could not allocate a writer")
             }
-            defer { archive_write_free(archive) }
+            defer { blocks_archive_write_free(archive) }
             func check(_ code: Int32, _ step: String) throws {
                 guard code == ARCHIVE_OK else {
                     throw ArchiveError.writeFailed(archive: archiveName, message: "\(step): \(errorMessage(archive))")
@@ -36,53 +59,53 @@ enum LibArchive {
             }
             switch format {
             case .tarGzip:
-                try check(archive_write_set_format_pax_restricted(archive), "choosing the tar format")
-                try check(archive_write_add_filter_gzip(archive), "adding gzip")
+                try check(blocks_archive_write_set_format_pax_restricted(archive), "choosing the tar format")
+                try check(blocks_archive_write_add_filter_gzip(archive), "adding gzip")
                 // Without this, gzip stamps the current time into the header.
-                try check(archive_write_set_options(archive, "gzip:!timestamp"), "setting gzip options")
+                try check(blocks_archive_write_set_options(archive, "gzip:!timestamp"), "setting gzip options")
             case .zip:
-                try check(archive_write_set_format_zip(archive), "choosing the zip format")
-                try check(archive_write_set_options(archive, "zip:hdrcharset=UTF-8"), "setting zip options")
+                try check(blocks_archive_write_set_format_zip(archive), "choosing the zip format")
+                try check(blocks_archive_write_set_options(archive, "zip:hdrcharset=UTF-8"), "setting zip options")
             }
             // Without this, the output is padded with zeros to a 10 KiB block.
-            try check(archive_write_set_bytes_in_last_block(archive, 1), "setting the block size")
+            try check(blocks_archive_write_set_bytes_in_last_block(archive, 1), "setting the block size")
             let sink = ByteSink()
             let client = Unmanaged.passUnretained(sink).toOpaque()
             try withExtendedLifetime(sink) {
-                try check(archive_write_open2(archive, client, nil, { _, client, buffer, length in
+                try check(blocks_archive_write_open2(archive, client, nil, { _, client, buffer, length in
                     guard let client, let buffer else { return -1 }
                     let sink = Unmanaged<ByteSink>.fromOpaque(client).takeUnretainedValue()
                     sink.data.append(buffer.assumingMemoryBound(to: UInt8.self), count: length)
                     return length
                 }, nil, nil), "opening the output")
-                guard let entry = archive_entry_new() else {
+                guard let entry = blocks_archive_entry_new() else {
                     throw ArchiveError.writeFailed(archive: archiveName, message: "libarchive could not allocate an entry")
                 }
-                defer { archive_entry_free(entry) }
+                defer { blocks_archive_entry_free(entry) }
                 for item in items {
-                    archive_entry_clear(entry)
-                    archive_entry_set_mtime(entry, modificationTime, 0)
-                    archive_entry_set_uid(entry, 0)
-                    archive_entry_set_gid(entry, 0)
+                    blocks_archive_entry_clear(entry)
+                    blocks_archive_entry_set_mtime(entry, modificationTime, 0)
+                    blocks_archive_entry_set_uid(entry, 0)
+                    blocks_archive_entry_set_gid(entry, 0)
                     switch item.kind {
                     case .directory:
-                        archive_entry_set_pathname_utf8(entry, item.path + "/")
-                        archive_entry_set_filetype(entry, blocks_ae_ifdir)
-                        archive_entry_set_perm(entry, ArchiveLayoutItem.directoryMode)
-                        archive_entry_set_size(entry, 0)
-                        try check(archive_write_header(archive, entry), "writing \(item.path)/")
+                        blocks_archive_entry_set_pathname_utf8(entry, item.path + "/")
+                        blocks_archive_entry_set_filetype(entry, blocks_ae_ifdir)
+                        blocks_archive_entry_set_perm(entry, ArchiveLayoutItem.directoryMode)
+                        blocks_archive_entry_set_size(entry, 0)
+                        try check(blocks_archive_write_header(archive, entry), "writing \(item.path)/")
                     case .file(let data):
-                        archive_entry_set_pathname_utf8(entry, item.path)
-                        archive_entry_set_filetype(entry, blocks_ae_ifreg)
-                        archive_entry_set_perm(entry, ArchiveLayoutItem.fileMode)
-                        archive_entry_set_size(entry, Int64(data.count))
-                        try check(archive_write_header(archive, entry), "writing \(item.path)")
+                        blocks_archive_entry_set_pathname_utf8(entry, item.path)
+                        blocks_archive_entry_set_filetype(entry, blocks_ae_ifreg)
+                        blocks_archive_entry_set_perm(entry, ArchiveLayoutItem.fileMode)
+                        blocks_archive_entry_set_size(entry, Int64(data.count))
+                        try check(blocks_archive_write_header(archive, entry), "writing \(item.path)")
                         try writeData(data, to: archive, archiveName: archiveName, entry: item.path)
                     }
-                    try check(archive_write_finish_entry(archive), "finishing \(item.path)")
+                    try check(blocks_archive_write_finish_entry(archive), "finishing \(item.path)")
                 }
                 // archive_write_free would swallow a failure here, such as a short write.
-                try check(archive_write_close(archive), "closing the archive")
+                try check(blocks_archive_write_close(archive), "closing the archive")
             }
             return sink.data
         }
@@ -92,7 +115,7 @@ enum LibArchive {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < buffer.count, let base = buffer.baseAddress {
-                let written = archive_write_data(archive, base + offset, buffer.count - offset)
+                let written = blocks_archive_write_data(archive, base + offset, buffer.count - offset)
                 guard written > 0 else {
                     throw ArchiveError.writeFailed(archive: archiveName, message: "writing \(entry): \(errorMessage(archive))")
                 }
@@ -107,22 +130,25 @@ enum LibArchive {
     /// streams each admitted file's data in chunks so the size cap trips early.
     static func read(_ source: ArchiveSource, format: ArchiveFormat, into inventory: inout ArchiveInventory) throws {
         let archiveName = inventory.archiveName
+        guard isLibraryAvailable else {
+            throw ArchiveError.unreadable(archive: archiveName, message: missingLibraryMessage)
+        }
         try withUTF8Locale {
-            guard let archive = archive_read_new() else {
+            guard let archive = blocks_archive_read_new() else {
                 throw ArchiveError.unreadable(archive: archiveName, message: "libarchive could not allocate a reader")
             }
-            defer { archive_read_free(archive) }
+            defer { blocks_archive_read_free(archive) }
             switch format {
             case .tarGzip:
-                archive_read_support_filter_gzip(archive)
-                archive_read_support_format_tar(archive)
+                blocks_archive_read_support_filter_gzip(archive)
+                blocks_archive_read_support_format_tar(archive)
             case .zip:
-                archive_read_support_format_zip(archive)
+                blocks_archive_read_support_format_zip(archive)
             }
             switch source {
             case .file(let url):
                 try openAndRead(archive, archiveName: archiveName, inventory: &inventory) {
-                    archive_read_open_filename(archive, url.path, readChunkSize)
+                    blocks_archive_read_open_filename(archive, url.path, readChunkSize)
                 }
             case .bytes(let data):
                 try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
@@ -131,7 +157,7 @@ enum LibArchive {
                     try withUnsafeMutablePointer(to: &empty) { emptyPointer in
                         let base = buffer.baseAddress ?? UnsafeRawPointer(emptyPointer)
                         try openAndRead(archive, archiveName: archiveName, inventory: &inventory) {
-                            archive_read_open_memory(archive, base, buffer.count)
+                            blocks_archive_read_open_memory(archive, base, buffer.count)
                         }
                     }
                 }
@@ -148,7 +174,7 @@ enum LibArchive {
         var buffer = [UInt8](repeating: 0, count: readChunkSize)
         var entry: OpaquePointer?
         while true {
-            let status = archive_read_next_header(archive, &entry)
+            let status = blocks_archive_read_next_header(archive, &entry)
             if status == ARCHIVE_EOF { break }
             guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
                 throw ArchiveError.unreadable(archive: archiveName, message: errorMessage(archive))
@@ -160,7 +186,7 @@ enum LibArchive {
             if let size = header.declaredSize { contents.reserveCapacity(Int(clamping: min(size, 1 << 24))) }
             while true {
                 let count = buffer.withUnsafeMutableBytes { chunk in
-                    archive_read_data(archive, chunk.baseAddress, chunk.count)
+                    blocks_archive_read_data(archive, chunk.baseAddress, chunk.count)
                 }
                 if count == 0 { break }
                 guard count > 0 else {
@@ -175,14 +201,14 @@ enum LibArchive {
 
     /// Turns a libarchive entry into the plain header the rules look at.
     private static func describe(_ entry: OpaquePointer) -> ArchiveHeader {
-        let utf8Path = archive_entry_pathname_utf8(entry).map { String(cString: $0) }
-        let displayPath = utf8Path ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+        let utf8Path = blocks_archive_entry_pathname_utf8(entry).map { String(cString: $0) }
+        let displayPath = utf8Path ?? blocks_archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
         let kind: ArchiveHeader.Kind
-        let type = archive_entry_filetype(entry) & blocks_ae_ifmt
-        if let target = archive_entry_hardlink_utf8(entry) ?? archive_entry_hardlink(entry) {
+        let type = blocks_archive_entry_filetype(entry) & blocks_ae_ifmt
+        if let target = blocks_archive_entry_hardlink_utf8(entry) ?? blocks_archive_entry_hardlink(entry) {
             kind = .hardLink(target: String(cString: target))
         } else if type == blocks_ae_iflnk {
-            let target = archive_entry_symlink_utf8(entry) ?? archive_entry_symlink(entry)
+            let target = blocks_archive_entry_symlink_utf8(entry) ?? blocks_archive_entry_symlink(entry)
             kind = .symbolicLink(target: target.map { String(cString: $0) } ?? "")
         } else if type == blocks_ae_ifreg {
             kind = .file
@@ -191,7 +217,7 @@ enum LibArchive {
         } else {
             kind = .special(specialKindName(type))
         }
-        let declaredSize = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+        let declaredSize = blocks_archive_entry_size_is_set(entry) != 0 ? blocks_archive_entry_size(entry) : nil
         return ArchiveHeader(path: utf8Path, displayPath: displayPath, kind: kind, declaredSize: declaredSize)
     }
 
@@ -209,8 +235,8 @@ enum LibArchive {
     // MARK: Helpers
 
     private static func errorMessage(_ archive: OpaquePointer) -> String {
-        if let message = archive_error_string(archive) { return String(cString: message) }
-        return "unknown libarchive error (code \(archive_errno(archive)))"
+        if let message = blocks_archive_error_string(archive) { return String(cString: message) }
+        return "unknown libarchive error (code \(blocks_archive_errno(archive)))"
     }
 
     /// libarchive 3.6.2's pax writer crashes on non-ASCII names in the "C" locale (upstream

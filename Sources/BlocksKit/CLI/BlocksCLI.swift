@@ -13,14 +13,21 @@ public enum BlocksCLI {
     ]
 
     /// Runs the process's command line and exits.
+    ///
+    /// Start-up is kept cheap because every command pays for it: only the character-type
+    /// category of the locale is switched to UTF-8 (it is what C libraries consult to
+    /// convert names; the other categories of "C.UTF-8" format like "C" and would cost a
+    /// dozen file reads), the environment is read once, and the transport is only a value
+    /// here: libcurl is loaded on the first transfer, not before.
     public static func main() -> Never {
-        setlocale(LC_ALL, "C.UTF-8")
+        setlocale(LC_CTYPE, "C.UTF-8")
+        let environment = ProcessInfo.processInfo.environment
         var context = CommandContext(
             standardOutput: FileDescriptorSink.standardOutput,
             standardError: FileDescriptorSink.standardError,
-            environment: ProcessInfo.processInfo.environment,
+            environment: environment,
             workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-            transport: CurlTransport.shared,
+            transport: CurlTransport(environment: environment),
             isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1,
             readLine: { Swift.readLine() }
         )

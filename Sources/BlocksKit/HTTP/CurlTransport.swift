@@ -24,9 +24,30 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// The transport for the command line: `BLOCKS_TOKEN` from the process environment.
     public static let shared = CurlTransport(environment: ProcessInfo.processInfo.environment)
 
-    /// libcurl's process-wide setup, run once. `curl_global_cleanup` is never called:
-    /// Foundation may use libcurl in the same process.
-    private static let globalSetup: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// Loads libcurl (the shim opens it with dlopen on first use, so commands that never
+    /// transfer never load it) and runs its process-wide setup, once. Nil when ready,
+    /// else why not. `curl_global_cleanup` is never called: Foundation may use libcurl in
+    /// the same process.
+    private static let setupFailure: String? = {
+        guard blocks_curl_available() else { return missingLibraryReason }
+        return blocks_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK ? nil : "libcurl could not start"
+    }()
+
+    static let missingLibraryReason =
+        "libcurl (libcurl4) is not installed or lacks a needed function; install it, for example with `apt-get install libcurl4`"
+
+    /// Whether libcurl loaded with every function the transport calls.
+    static var isLibraryAvailable: Bool { blocks_curl_available() }
+
+    /// Whether libcurl would load from the first of `candidates` that opens and has every
+    /// function. Only for tests: the real list lives in the shim.
+    static func libraryLoads(fromCandidates candidates: [String]) -> Bool {
+        let names = candidates.map { strdup($0) }
+        defer { names.forEach { free($0) } }
+        return names.map { UnsafePointer($0) }.withUnsafeBufferPointer {
+            blocks_curl_loads_from($0.baseAddress, $0.count)
+        }
+    }
 
     private let token: String?
     public let settings: TransferSettings
@@ -87,10 +108,13 @@ public final class CurlTransport: HTTPTransport, Sendable {
         _ jobs: [TransferJob], maxParallel: Int, progress: (@Sendable (TransferProgress) -> Void)?
     ) -> [Result<HTTPResponse, HTTPError>] {
         guard !jobs.isEmpty else { return [] }
-        guard Self.globalSetup, let multi = curl_multi_init() else {
+        if let reason = Self.setupFailure {
+            return jobs.map { .failure(.transport(url: redact($0.request.url), reason: reason)) }
+        }
+        guard let multi = blocks_curl_multi_init() else {
             return jobs.map { .failure(.transport(url: redact($0.request.url), reason: "libcurl could not start")) }
         }
-        defer { curl_multi_cleanup(multi) }
+        defer { blocks_curl_multi_cleanup(multi) }
 
         var pending = jobs  // waiting for a slot or for their backoff to pass
         var active: [UnsafeMutableRawPointer: Attempt] = [:]
@@ -109,7 +133,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
                 let job = pending.remove(at: index)
                 switch start(job) {
                 case .success(let attempt):
-                    if curl_multi_add_handle(multi, attempt.handle) == CURLM_OK {
+                    if blocks_curl_multi_add_handle(multi, attempt.handle) == CURLM_OK {
                         active[attempt.handle] = attempt
                     } else {
                         attempt.sink.discard()
@@ -125,12 +149,12 @@ public final class CurlTransport: HTTPTransport, Sendable {
             }
 
             var running: Int32 = 0
-            let performed = curl_multi_perform(multi, &running)
+            let performed = blocks_curl_multi_perform(multi, &running)
             guard performed == CURLM_OK else {
                 // The multi handle itself broke (out of memory, say): end every transfer.
-                let reason = "libcurl failed: \(String(cString: curl_multi_strerror(performed)))"
+                let reason = "libcurl failed: \(String(cString: blocks_curl_multi_strerror(performed)))"
                 for attempt in active.values {
-                    curl_multi_remove_handle(multi, attempt.handle)
+                    blocks_curl_multi_remove_handle(multi, attempt.handle)
                     attempt.sink.discard()
                     attempt.release()
                     finish(
@@ -146,12 +170,12 @@ public final class CurlTransport: HTTPTransport, Sendable {
             }
 
             var left: Int32 = 0
-            while let message = curl_multi_info_read(multi, &left) {
+            while let message = blocks_curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                     let attempt = active.removeValue(forKey: handle)
                 else { continue }
                 let code = message.pointee.data.result
-                curl_multi_remove_handle(multi, handle)
+                blocks_curl_multi_remove_handle(multi, handle)
                 let outcome = conclude(attempt, code: code)
                 attempt.release()
                 if case .done(.success) = outcome { progressTracker.settle(bytes: attempt.sink.keptCount) }
@@ -186,7 +210,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
             if active.isEmpty {
                 if waitMilliseconds > 0 { usleep(UInt32(waitMilliseconds) * 1000) }
             } else {
-                curl_multi_poll(multi, nil, 0, waitMilliseconds, nil)
+                blocks_curl_multi_poll(multi, nil, 0, waitMilliseconds, nil)
             }
         }
         progressTracker.report(activeBytes: 0, force: true)
@@ -237,12 +261,12 @@ public final class CurlTransport: HTTPTransport, Sendable {
         } catch {
             return .failure(error)
         }
-        guard let handle = curl_easy_init() else {
+        guard let handle = blocks_curl_easy_init() else {
             sink.discard()
             return .failure(.transport(url: redact(url), reason: "libcurl could not start"))
         }
         let attempt = Attempt(job: job, handle: handle, sink: sink)
-        for line in headerLines { attempt.headers = curl_slist_append(attempt.headers, line) }
+        for line in headerLines { attempt.headers = blocks_curl_slist_append(attempt.headers, line) }
 
         blocks_curl_setopt_string(handle, CURLOPT_URL, url)
         blocks_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
@@ -346,7 +370,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// libcurl's own message for a failure, which is more precise than the code's name.
     private func describe(_ code: CURLcode, attempt: Attempt) -> String {
         let buffered = String(cString: attempt.errorBuffer)
-        let text = buffered.isEmpty ? String(cString: curl_easy_strerror(code)) : buffered
+        let text = buffered.isEmpty ? String(cString: blocks_curl_easy_strerror(code)) : buffered
         if code == CURLE_OPERATION_TIMEDOUT {
             return "\(text); the server is too slow or unreachable"
         }
@@ -359,7 +383,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// One header of the last response (after redirects), or nil.
     private func header(_ name: String, of handle: UnsafeMutableRawPointer) -> String? {
         var found: UnsafeMutablePointer<curl_header>?
-        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+        guard blocks_curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
             let value = found?.pointee.value
         else { return nil }
         return String(cString: value)
@@ -415,8 +439,8 @@ private final class Attempt {
 
     /// Frees the handle; call once, after it left the multi handle.
     func release() {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headers)
+        blocks_curl_easy_cleanup(handle)
+        blocks_curl_slist_free_all(headers)
         headers = nil
     }
 
