@@ -37,91 +37,47 @@ import Testing
         #expect(SHA256.isLibraryAvailable)
     }
 
-    // MARK: SHA-256 without libcrypto
+    // MARK: SHA-256
 
-    @Test func portableSHA256MatchesTheStandardsVectors() {
-        func portable(_ text: String) -> String {
-            let digest = SHA256.Digest(engine: .swift)
-            Data(text.utf8).withUnsafeBytes { digest.update($0) }
-            return digest.finish()
-        }
-        #expect(portable("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(portable("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    @Test func sha256MatchesTheStandardsVectors() {
+        #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(
-            portable("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+            SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(
-            portable(String(repeating: "a", count: 1_000_000))
-                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
-    }
-
-    /// Every length around the 64-byte block and 56-byte padding edges, fed in uneven
-    /// pieces, gives libcrypto's digest.
-    @Test func portableSHA256AgreesWithLibcryptoAtEveryLengthAndSplit() {
-        var generator = SplitMix(seed: 0x5eed)
-        for length in 0..<300 {
-            let bytes = Data((0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
-            let reference = SHA256.Digest(engine: .libcrypto)
-            let portable = SHA256.Digest(engine: .swift)
-            bytes.withUnsafeBytes { reference.update($0) }
-            var offset = 0
-            while offset < length {
-                let piece = min(length - offset, Int(generator.next() % 130) + 1)
-                bytes[offset..<offset + piece].withUnsafeBytes { portable.update($0) }
-                offset += piece
-            }
-            #expect(reference.usesLibcrypto && !portable.usesLibcrypto)
-            let expected = reference.finish()
-            let actual = portable.finish()
-            #expect(actual == expected, "length \(length)")
-            if actual != expected { return }
+        // Fed in uneven pieces, the digest is the same as in one go.
+        let digest = SHA256.Digest()
+        let million = Data(repeating: UInt8(ascii: "a"), count: 1_000_000)
+        var offset = 0
+        for size in [1, 63, 64, 65, 4_096, 995_711] {
+            million[offset..<(offset + size)].withUnsafeBytes { digest.update($0) }
+            offset += size
         }
-    }
-
-    /// Small inputs stay in Swift; a larger one hands what it held to libcrypto and
-    /// still gives the same digest as either engine alone.
-    @Test func theEngineIsChosenBySizeWithoutChangingTheDigest() {
-        var generator = SplitMix(seed: 42)
-        let threshold = SHA256.Digest.libcryptoThreshold
-        for length in [0, 1, 1000, threshold, threshold + 1, 3 * threshold + 17] {
-            let bytes = Data((0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
-            let bySize = SHA256.Digest()
-            var offset = 0
-            while offset < length {
-                let piece = min(length - offset, 40_000)
-                bytes[offset..<offset + piece].withUnsafeBytes { bySize.update($0) }
-                offset += piece
-            }
-            let digest = bySize.finish()
-            #expect(bySize.usesLibcrypto == (length > threshold), "length \(length)")
-            let swift = SHA256.Digest(engine: .swift)
-            bytes.withUnsafeBytes { swift.update($0) }
-            #expect(digest == swift.finish(), "length \(length)")
-            #expect(digest == SHA256.hex(bytes), "length \(length)")
-        }
+        #expect(offset == million.count)
+        #expect(digest.finish() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     // MARK: The real binary
 
     #if os(Linux)
-    /// Commands that need no network, no archive and no large hash map none of the three
-    /// libraries.
+    /// Commands that need no network and no archive map neither libcurl nor libarchive, and
+    /// commands that hash nothing do not map libcrypto either.
     /// The dynamic loader's own log (LD_DEBUG=files) names every object it opens.
     @Test func commandsThatNeedNoneOfTheLibrariesLoadNone() throws {
         let folder = try TemporaryFolder("lazy")
         defer { folder.cleanUp() }
         let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.url.path, "LD_DEBUG": "files"]
-        // `add` and `status` hash a few small files, which Swift does without libcrypto.
-        let commands = [
-            ["--version"], ["search", "tabs"], ["list"], ["info", "scrolling-strip"],
-            ["add", "scrolling-strip", "--yes"], ["status"],
+        // `add` and `status` hash the files they write, so they load libcrypto alone.
+        let commands: [([String], [String])] = [
+            (["--version"], []), (["search", "tabs"], []), (["list"], []), (["info", "scrolling-strip"], []),
+            (["add", "scrolling-strip", "--yes"], ["libcrypto"]), (["status"], ["libcrypto"]),
         ]
-        for arguments in commands {
+        for (arguments, expected) in commands {
             let result = try runBinary(arguments, in: folder.url, environment: environment)
             #expect(result.code == 0, "\(arguments)")
             #expect(result.err.contains("file=libc.so.6"), "no loader log for \(arguments)")
             let loaded = ["libcurl", "libarchive", "libcrypto"].filter { result.err.contains($0) }
-            #expect(loaded.isEmpty, "\(arguments) loaded \(loaded)")
+            #expect(loaded == expected, "\(arguments) loaded \(loaded)")
         }
         // The control: writing an archive does load libarchive, and the log shows it.
         let export = try runBinary(
@@ -131,14 +87,15 @@ import Testing
         #expect(export.err.contains("libarchive.so") && !export.err.contains("libcurl"))
     }
 
-    /// With the three libraries made unreadable in a private mount namespace, commands that
-    /// need none of them still work (and `add` hashes with the Swift fallback, writing the
-    /// very same lockfile), while commands that need one fail with one clear message.
+    /// With the libraries made unreadable in a private mount namespace, commands that need
+    /// none of them still work (`add` writes the very same lockfile without libcurl and
+    /// libarchive), while commands that need one fail with one clear message.
     @Test(.enabled(if: PrivateMounts.available)) func missingLibrariesGiveOneClearErrorAndNoCrash() throws {
         let folder = try TemporaryFolder("lazy-missing")
         defer { folder.cleanUp() }
-        let hidden = try PrivateMounts.loadedLibraryFiles(["libcurl.so", "libarchive.so", "libcrypto.so"])
-        try #require(hidden.count == 3, "found only \(hidden)")
+        let all = try PrivateMounts.loadedLibraryFiles(["libcurl.so", "libarchive.so", "libcrypto.so"])
+        try #require(all.count == 3, "found only \(all)")
+        let hidden = Array(all.prefix(2))
         let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.url.path, "BLOCKS_REGISTRY": ""]
         func runHidden(_ arguments: [String], in directory: URL) throws -> (code: Int32, out: String, err: String) {
             try PrivateMounts.run(
@@ -171,21 +128,18 @@ import Testing
         #expect(export.err.contains("libarchive (libarchive13) is not installed"), "\(export.err)")
         #expect(export.err.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: archive.path))
+
+        // Without libcrypto, nothing can be checked: add says so once and writes nothing.
+        try FileManager.default.createDirectory(at: folder.path("nocrypto"), withIntermediateDirectories: true)
+        let noCrypto = try PrivateMounts.run(
+            blocksBinary, ["add", "scrolling-strip", "--yes"], in: folder.path("nocrypto"), hiding: all,
+            environment: environment, scratch: folder)
+        #expect(noCrypto.code == 1)
+        #expect(noCrypto.err.contains("libcrypto (libssl3) is not installed"), "\(noCrypto.err)")
+        #expect(noCrypto.err.split(separator: "\n").count == 1)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.path("nocrypto").path)) == [])
     }
     #endif
-}
-
-/// A small deterministic generator, so a failing length can be reproduced.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
 }
 
 #if os(Linux)

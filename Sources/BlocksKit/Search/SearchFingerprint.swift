@@ -10,9 +10,16 @@ public protocol SearchFingerprinting {
     /// Text that changes whenever the blocks' metadata may have changed, computed
     /// without reading the metadata itself; nil means "do not cache".
     var searchFingerprint: String? { get }
+    /// False when the source never has a fingerprint, so no index file is even looked for.
+    var isIndexable: Bool { get }
 }
 
 extension CatalogSource: SearchFingerprinting {
+    public var isIndexable: Bool {
+        if case .folder = storage { return true }
+        return false
+    }
+
     public var searchFingerprint: String? {
         switch storage {
         case .embedded: return nil
@@ -170,6 +177,11 @@ extension BuiltRegistrySource: SearchFingerprinting {
     /// A built registry folder changes by writing a new `index.json` (a mirror renames
     /// it into place last), and `manifests()` reads only that file, so its `stat` says
     /// it all. A remote registry gets no index: knowing whether it changed costs a request.
+    public var isIndexable: Bool {
+        if case .folder = root { return true }
+        return false
+    }
+
     public var searchFingerprint: String? {
         switch root {
         case .folder(let url): return SearchFingerprint.file(at: url.appendingPathComponent("index.json").path)

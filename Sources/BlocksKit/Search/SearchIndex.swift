@@ -76,7 +76,7 @@ public final class SearchIndex {
     /// rebuilds it: the fingerprint is computed while that query runs. Throws only
     /// what reading the source itself throws.
     public static func open(for source: RegistrySource, cacheDirectory: URL) throws -> SearchIndex {
-        guard source is SearchFingerprinting else { return try inMemory(source, reason: nil) }
+        guard (source as? SearchFingerprinting)?.isIndexable == true else { return try inMemory(source, reason: nil) }
         let check = FingerprintCheck(source)
         let url = indexURL(for: source.location, cacheDirectory: cacheDirectory)
         if let store = try? SearchIndexStore(path: url.path), store.format == format {
