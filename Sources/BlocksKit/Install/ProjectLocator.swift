@@ -8,7 +8,9 @@ public enum ProjectLocator {
     public static func projectRoot(from start: URL) -> URL {
         var folder = start.standardizedFileURL
         let fileManager = FileManager.default
-        while true {
+        // Bounded, and only for absolute paths: a deleted working folder reads as "".
+        guard folder.path.hasPrefix("/") else { return folder }
+        for _ in 0..<256 {
             for marker in markers where fileManager.fileExists(atPath: folder.appendingPathComponent(marker).path) {
                 return folder
             }
@@ -17,8 +19,9 @@ public enum ProjectLocator {
                 return folder
             }
             let parent = folder.deletingLastPathComponent().standardizedFileURL
-            if parent.path == folder.path { return start.standardizedFileURL }
+            if parent.path == folder.path { break }
             folder = parent
         }
+        return start.standardizedFileURL
     }
 }
