@@ -226,7 +226,8 @@ def report():
             goal_text = ", ".join(parts) or "—"
         met = "yes" if verdict else "NO"
         if MARKDOWN:
-            print(f"| {name} | {ours_text} | {anchor_name} | {anchor_text} | {ratio:.2f}× | {goal_text} | {met} | {runs} |")
+            anchor_cell = anchor_name.replace("|", "\\|")
+            print(f"| {name} | {ours_text} | {anchor_cell} | {anchor_text} | {ratio:.2f}× | {goal_text} | {met} | {runs} |")
         else:
             print(f"{name:42} {ours_text:>11}  vs {anchor_name:16} {anchor_text:>11}  {ratio:5.2f}x  goal {goal_text:18} {met}")
 
