@@ -64,6 +64,10 @@ public struct CatalogSource: RegistrySource {
     }
 
     public func manifests() throws -> [BlockManifest] {
+        if case .embedded = storage {
+            // Generated as Swift values: no JSON to decode at start-up.
+            return try blockNames().map { try manifest(inFolder: $0) }
+        }
         // Decoding is most of the work on big catalogs, and blocks are independent.
         try ConcurrentMap.map(try blockNames()) { name in Result { try self.manifest(inFolder: name) } }
             .map { try $0.get() }
@@ -71,6 +75,12 @@ public struct CatalogSource: RegistrySource {
 
     /// The manifest in one block folder, with an error that names the file and the field.
     func manifest(inFolder name: String) throws -> BlockManifest {
+        if case .embedded = storage {
+            guard let manifest = EmbeddedFiles.manifests[name] else {
+                throw RegistryError.missingFile(block: name, path: "block.json")
+            }
+            return manifest
+        }
         let path = "\(name)/block.json"
         guard let data = file(path) else { throw RegistryError.missingFile(block: name, path: "block.json") }
         do {
