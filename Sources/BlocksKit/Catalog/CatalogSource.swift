@@ -69,7 +69,7 @@ public struct CatalogSource: RegistrySource {
             return try blockNames().map { try manifest(inFolder: $0) }
         }
         // Decoding is most of the work on big catalogs, and blocks are independent.
-        try ConcurrentMap.map(try blockNames()) { name in Result { try self.manifest(inFolder: name) } }
+        return try ConcurrentMap.map(try blockNames()) { name in Result { try self.manifest(inFolder: name) } }
             .map { try $0.get() }
     }
 

@@ -19,14 +19,36 @@ public enum TemplateText {
 
     /// The year to stamp: from `SOURCE_DATE_EPOCH` when set (reproducible builds and
     /// tests use it), else the current year, both in UTC.
+    ///
+    /// Computed from the seconds with the proleptic Gregorian rules instead of through
+    /// `Calendar`, whose first use loads time-zone data and costs milliseconds at start-up.
     public static func currentYear(environment: [String: String], now: Date = Date()) -> Int {
-        var date = now
-        if let text = environment["SOURCE_DATE_EPOCH"], let seconds = TimeInterval(text) {
-            date = Date(timeIntervalSince1970: seconds)
+        var seconds = now.timeIntervalSince1970
+        if let text = environment["SOURCE_DATE_EPOCH"], let value = TimeInterval(text) {
+            seconds = value
         }
+        return utcYear(secondsSince1970: seconds)
+    }
+
+    /// The UTC year of a moment, by the days-from-civil inverse (400-year eras).
+    static func utcYear(secondsSince1970 seconds: TimeInterval) -> Int {
+        guard seconds.isFinite, abs(seconds) < 1e13 else { return calendarYear(secondsSince1970: seconds) }
+        let days = Int((seconds / 86_400).rounded(.down))
+        let shifted = days + 719_468  // days from 0000-03-01
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153  // 0 is March
+        let year = yearOfEra + era * 400
+        return monthIndex >= 10 ? year + 1 : year
+    }
+
+    /// The same through `Calendar`: the reference the arithmetic is tested against.
+    static func calendarYear(secondsSince1970 seconds: TimeInterval) -> Int {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        return calendar.component(.year, from: date)
+        return calendar.component(.year, from: Date(timeIntervalSince1970: seconds))
     }
 
     /// The copyright holders for a manifest's authors: "A, B and C".

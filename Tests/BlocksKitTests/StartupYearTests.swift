@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import BlocksKit
+
+/// `TemplateText.currentYear` computes the UTC year without `Calendar`; it must agree
+/// with `Calendar` everywhere, above all at year boundaries and in leap years.
+@Suite struct StartupYearTests {
+    @Test func yearBoundariesAgreeWithCalendar() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        for year in stride(from: 1583, through: 2500, by: 1) {
+            guard let start = calendar.date(from: DateComponents(year: year, month: 1, day: 1)) else {
+                Issue.record("no date for \(year)")
+                continue
+            }
+            let seconds = start.timeIntervalSince1970
+            #expect(TemplateText.utcYear(secondsSince1970: seconds) == year)
+            #expect(TemplateText.utcYear(secondsSince1970: seconds - 1) == year - 1)
+            #expect(TemplateText.utcYear(secondsSince1970: seconds - 0.5) == year - 1)
+            #expect(TemplateText.utcYear(secondsSince1970: seconds + 86_400 * 59 + 1) == year, "1 March \(year)")
+        }
+    }
+
+    @Test func spreadOfMomentsAgreesWithCalendar() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for _ in 0..<2_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let seconds = Double(Int64(bitPattern: state) % 20_000_000_000)
+            #expect(TemplateText.utcYear(secondsSince1970: seconds) == TemplateText.calendarYear(secondsSince1970: seconds), "\(seconds)")
+        }
+    }
+
+    @Test func knownMoments() {
+        #expect(TemplateText.utcYear(secondsSince1970: 0) == 1970)
+        #expect(TemplateText.utcYear(secondsSince1970: -1) == 1969)
+        #expect(TemplateText.utcYear(secondsSince1970: 951_782_400) == 2000)  // 29 February 2000
+        #expect(TemplateText.utcYear(secondsSince1970: 1_790_000_000) == 2026)
+        #expect(TemplateText.currentYear(environment: ["SOURCE_DATE_EPOCH": "1767225599"]) == 2025)
+        #expect(TemplateText.currentYear(environment: ["SOURCE_DATE_EPOCH": "1767225600"]) == 2026)
+        #expect(TemplateText.currentYear(environment: [:]) == TemplateText.calendarYear(secondsSince1970: Date().timeIntervalSince1970))
+    }
+}
