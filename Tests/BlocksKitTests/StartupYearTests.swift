@@ -40,3 +40,17 @@ import Testing
         #expect(TemplateText.currentYear(environment: [:]) == TemplateText.calendarYear(secondsSince1970: Date().timeIntervalSince1970))
     }
 }
+
+/// `TemplateText.holders` trims on scalars instead of through Foundation; same result.
+@Suite struct StartupHoldersTests {
+    @Test(arguments: ["", " ", "\t", "Ana", "  Ana  ", "\tAna\u{00A0}", "\u{3000}Ana Pérez\u{2009}", "Ana\n", "\nAna",
+                      "\u{200B}Ana", "A\u{301} ", " e\u{301}", "\u{1680}x\u{202F}", "Ana \t \u{2003}"])
+    func trimmingAgreesWithFoundation(text: String) {
+        #expect(TemplateText.trimmingSpaces(text) == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
+    }
+
+    @Test func holdersReadAsBefore() {
+        #expect(TemplateText.holders([" Ana ", "", "\t", "Luis", "Marta\u{00A0}"]) == "Ana, Luis and Marta")
+        #expect(TemplateText.holders(["  "]) == "the authors")
+    }
+}

@@ -53,12 +53,22 @@ public enum TemplateText {
 
     /// The copyright holders for a manifest's authors: "A, B and C".
     public static func holders(_ authors: [String]) -> String {
-        let names = authors.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let names = authors.map(trimmingSpaces).filter { !$0.isEmpty }
         switch names.count {
         case 0: return "the authors"
         case 1: return names[0]
         default: return names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
         }
+    }
+
+    /// The text without leading and trailing `CharacterSet.whitespaces` (tab and the
+    /// space separators), done on scalars: the Foundation call costs more at start-up.
+    static func trimmingSpaces(_ text: String) -> String {
+        let isSpace = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(scalars[first...last])
     }
 
     /// The full MIT license text from `Templates/LICENSE.txt`.
