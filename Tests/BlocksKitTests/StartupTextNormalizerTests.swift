@@ -57,7 +57,7 @@ import Testing
         for manifest in manifests {
             texts.append(manifest.name)
             texts.append(manifest.category)
-            texts += manifest.title.values + manifest.summary.values + manifest.tags.values.joined()
+            texts += Array(manifest.title.values) + Array(manifest.summary.values) + Array(manifest.tags.values.joined())
             texts += manifest.api.flatMap { [$0.name, $0.type, $0.description, SearchEngine.splitCamelCase($0.name)] }
         }
         #expect(texts.contains { $0.contains("ñ") }, "the catalog should exercise the non-ASCII path")

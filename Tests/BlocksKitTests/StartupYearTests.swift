@@ -49,6 +49,13 @@ import Testing
         #expect(TemplateText.trimmingSpaces(text) == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
     }
 
+    @Test func theWhitespaceSetIsFoundations() {
+        for value in UInt32(0)..<0x11_0000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(TemplateText.foundationWhitespace.contains(value) == CharacterSet.whitespaces.contains(scalar), "U+\(String(value, radix: 16))")
+        }
+    }
+
     @Test func holdersReadAsBefore() {
         #expect(TemplateText.holders([" Ana ", "", "\t", "Luis", "Marta\u{00A0}"]) == "Ana, Luis and Marta")
         #expect(TemplateText.holders(["  "]) == "the authors")

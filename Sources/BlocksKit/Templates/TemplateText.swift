@@ -32,7 +32,8 @@ public enum TemplateText {
 
     /// The UTC year of a moment, by the days-from-civil inverse (400-year eras).
     static func utcYear(secondsSince1970 seconds: TimeInterval) -> Int {
-        guard seconds.isFinite, abs(seconds) < 1e13 else { return calendarYear(secondsSince1970: seconds) }
+        // Before 15 October 1582 `Calendar`'s Gregorian calendar counts Julian years.
+        guard seconds.isFinite, seconds >= -12_219_292_800, seconds < 1e13 else { return calendarYear(secondsSince1970: seconds) }
         let days = Int((seconds / 86_400).rounded(.down))
         let shifted = days + 719_468  // days from 0000-03-01
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
@@ -61,15 +62,21 @@ public enum TemplateText {
         }
     }
 
-    /// The text without leading and trailing `CharacterSet.whitespaces` (tab and the
-    /// space separators), done on scalars: the Foundation call costs more at start-up.
+    /// The text without leading and trailing `CharacterSet.whitespaces`, done on
+    /// scalars: the Foundation call costs more at start-up. The set is Foundation's
+    /// exactly (tab, the space separators and U+200B); a test checks every scalar.
     static func trimmingSpaces(_ text: String) -> String {
-        let isSpace = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        let isSpace = { (scalar: Unicode.Scalar) in Self.foundationWhitespace.contains(scalar.value) }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isSpace($0) }),
               let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(scalars[first...last])
     }
+
+    static let foundationWhitespace: Set<UInt32> = [
+        0x09, 0x20, 0xA0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009,
+        0x200A, 0x200B, 0x202F, 0x205F, 0x3000,
+    ]
 
     /// The full MIT license text from `Templates/LICENSE.txt`.
     public static func license(year: Int, holders: String) -> String {
