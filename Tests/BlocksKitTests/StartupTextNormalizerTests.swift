@@ -36,9 +36,24 @@ import Testing
         }
     }
 
+    @Test func latinTableIsFoundationsFold() {
+        #expect(TextNormalizer.latinLetters.count > 200)
+        for value in UInt32(0xC0)...0x24F {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let folded = TextNormalizer.foundationFold(String(scalar))
+            let isASCIIWord = !folded.isEmpty && folded.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+            if let entry = TextNormalizer.latinLetters[value] {
+                #expect(entry == folded, "U+\(String(value, radix: 16))")
+            } else {
+                #expect(!(isASCIIWord && Character(scalar).isLetter), "U+\(String(value, radix: 16)) could be in the table")
+            }
+        }
+        #expect(TextNormalizer.latinLetters.keys.allSatisfy { (0xC0...0x24F).contains($0) })
+    }
+
     /// Mixes ASCII and non-ASCII pieces in a fixed pseudo-random order (bounded count).
     @Test func mixedPiecesFoldAsFoundationDoes() {
-        let pieces = ["a", "Z", "9", " ", "-", "_", ".", "\n", "é", "Ñ", "\u{301}", "ß", "ﬁ", "İ", "\u{600}", "日", "👍", "\r\n", "Σ", "ς"]
+        let pieces = ["a", "Z", "9", " ", "-", "_", ".", "\n", "é", "Ñ", "Ǆ", "ĳ", "Ø", "ĸ", "×", "\u{301}", "ß", "ﬁ", "İ", "\u{600}", "日", "👍", "\r\n", "Σ", "ς"]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<400 {
             var text = ""
