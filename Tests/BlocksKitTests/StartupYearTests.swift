@@ -61,3 +61,33 @@ import Testing
         #expect(TemplateText.holders(["  "]) == "the authors")
     }
 }
+
+/// `TemplateText.fill` replaces without Foundation; same text as `replacingOccurrences`.
+@Suite struct StartupTemplateFillTests {
+    static func reference(_ template: String, _ values: [String: String]) -> String {
+        var text = template
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            text = text.replacingOccurrences(of: "{{\(key)}}", with: value)
+        }
+        return text
+    }
+
+    static let cases: [(String, [String: String])] = [
+        (TemplateText.named("header.txt"), ["year": "2026", "holders": "blocks contributors"]),
+        (TemplateText.named("LICENSE.txt"), ["year": "2026", "holders": "Ana Pérez and Luis"]),
+        ("{{a}}{{a}}{{{a}}}{{b}} {{ a }} {{A}}", ["a": "x", "b": "{{a}}"]),
+        ("{{holders}} ({{year}})", ["holders": "{{year}}", "year": "1999"]),
+        ("é{{year}}é\n{{year}}\r\n", ["year": "2026"]),
+        ("{{year}}\u{301} {{year}}", ["year": "2026"]),
+        ("\u{301}{{year}}", ["year": "2026"]),
+        ("no slots", ["year": "2026"]),
+        ("", ["year": "2026"]),
+        ("{{year}}", [:]),
+        ("{{😀}} {{ñ}}", ["😀": "smile", "ñ": "n"]),
+    ]
+
+    @Test(arguments: 0..<cases.count) func fillEqualsFoundation(index: Int) {
+        let (template, values) = Self.cases[index]
+        #expect(TemplateText.fill(template, values) == Self.reference(template, values), "\(template.debugDescription)")
+    }
+}

@@ -4,10 +4,12 @@ import Foundation
 /// binary embeds so that it can write headers and licenses with no files beside it.
 public enum TemplateText {
     /// The template's text with every `{{key}}` replaced by its value. Unknown keys stay.
+    /// Keys are replaced one after another in sorted order, with the standard library's
+    /// `replacing` (NSString's costs a millisecond of set-up at start-up).
     public static func fill(_ template: String, _ values: [String: String]) -> String {
         var text = template
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            text = text.replacingOccurrences(of: "{{\(key)}}", with: value)
+            text = text.replacing("{{\(key)}}", with: value)
         }
         return text
     }
