@@ -90,7 +90,7 @@ public enum PackageManifestScanner {
                 index += 1
                 while index < scalars.count, isDigitScalar(scalars[index]) { index += 1 }
             }
-            version = String(String.UnicodeScalarView(scalars[digitsStart..<index])).replacingOccurrences(of: "_", with: ".")
+            version = String(String.UnicodeScalarView(scalars[digitsStart..<index].map { $0 == "_" ? "." : $0 }))
         } else if scalars[index] == "\"" {
             index += 1
             let textStart = index
