@@ -37,4 +37,25 @@ import Testing
         #expect(embedded == folder)
         #expect(embedded.map(\.name) == ["adaptive-tabs", "pager", "picker-pages", "scrolling-strip", "top-tabs"])
     }
+
+    /// The manifests generated as Swift values must equal the decoded `block.json` files,
+    /// so a stale EmbeddedFiles.swift fails here.
+    @Test func generatedManifestsEqualTheDecodedFiles() throws {
+        let folders = filesOnDisk("Catalog").keys.filter { $0.hasSuffix("/block.json") && $0.split(separator: "/").count == 2 }
+            .map { String($0.dropLast("/block.json".count)) }
+        #expect(folders.count >= 5)
+        #expect(Set(EmbeddedFiles.manifests.keys) == Set(folders), "run python3 Scripts/embed-catalog.py")
+        for folder in folders {
+            let data = try Data(contentsOf: repositoryRoot.appendingPathComponent("Catalog/\(folder)/block.json"))
+            let decoded = try JSONDecoder().decode(BlockManifest.self, from: data)
+            #expect(EmbeddedFiles.manifests[folder] == decoded, "\(folder) differs; run python3 Scripts/embed-catalog.py")
+            #expect(try CatalogSource.embedded.manifest(inFolder: folder) == decoded)
+        }
+    }
+
+    @Test func embeddedContentsCarryTheGeneratedManifest() throws {
+        let contents = try CatalogSource.embedded.contents(of: ["scrolling-strip"])
+        #expect(contents.first?.manifest == EmbeddedFiles.manifests["scrolling-strip"])
+        #expect(contents.first?.files.count == EmbeddedFiles.manifests["scrolling-strip"]?.files.count)
+    }
 }

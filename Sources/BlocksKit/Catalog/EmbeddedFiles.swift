@@ -2388,6 +2388,91 @@ public enum TopTabsLogic {
 """#,
     ]
 
+    /// `Catalog/<name>/block.json` as values, keyed by folder name. EmbeddedCatalogTests
+    /// checks that they equal the decoded files.
+    static let manifests: [String: BlockManifest] = [
+        "adaptive-tabs": BlockManifest(
+            name: "adaptive-tabs",
+            version: "1.0.0",
+            title: ["en": "Adaptive Tab View", "es": "Vista de pestañas adaptable"],
+            summary: ["en": "The system TabView with the sidebar-adaptable style: badges, programmatic selection, a TabSection group, a Browse tab in compact width that keeps selection and navigation in step, and customization saved with AppStorage.", "es": "El TabView del sistema con estilo adaptable a barra lateral: insignias, selección por código, un grupo TabSection, una pestaña Explorar en ancho compacto que mantiene selección y navegación, y personalización guardada con AppStorage."],
+            category: "tabs",
+            platforms: ["iOS": "18.0"],
+            level: "intermediate",
+            origin: "Original work",
+            tags: ["en": ["tabs", "tab view", "tab bar", "sidebar", "sidebar adaptable", "ipad", "badges", "tab section", "customization", "browse", "size class", "appstorage"], "es": ["pestañas", "vista de pestañas", "barra de pestañas", "barra lateral", "ipad", "insignias", "sección de pestañas", "personalización", "explorar", "clase de tamaño"]],
+            api: [APIParameter(name: "selection", type: "Binding<Value>", default: nil, description: "The selected tab's value; set it to switch tabs in code."), APIParameter(name: "tabs", type: "[AdaptiveTab<Value>]", default: nil, description: "The main tabs, always shown; each has id, title, systemImage, value, badge and customization."), APIParameter(name: "sections", type: "[AdaptiveTabGroup<Value>]", default: "[]", description: "Groups of secondary tabs: sidebar sections in regular width, listed by Browse in compact width."), APIParameter(name: "browse", type: "AdaptiveTab<Value>", default: nil, description: "The tab that lists the sections in compact width."), APIParameter(name: "customizationKey", type: "String", default: "\"AdaptiveTabs.customization\"", description: "The UserDefaults key of the saved customization, also the namespace of customization ids."), APIParameter(name: "content", type: "(Value) -> Content", default: nil, description: "The page for a tab's value; each tab wraps it in a NavigationStack.")],
+            files: [BlockFile(path: "AdaptiveTabs.swift", role: .component), BlockFile(path: "AdaptiveTabsLogic.swift", role: .logic), BlockFile(path: "AdaptiveTabsDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "System tab bar and sidebar text scales, with the large content viewer on the tab bar; the Browse list uses standard rows.", "reduceMotion": "The system's own transitions, which follow Reduce Motion.", "voiceOver": "The system tab bar and sidebar: tabs are read with their title, selection, position and badge."]
+        ),
+        "pager": BlockManifest(
+            name: "pager",
+            version: "1.0.0",
+            title: ["en": "Tab Pager", "es": "Paginador con pestañas"],
+            summary: ["en": "Swipeable pages under a tab bar, with selection by item id that survives reorders and removals, an indicator that tracks the swipe, per-page state kept by id, and VoiceOver positions.", "es": "Páginas deslizables bajo una barra de pestañas, con selección por id que sobrevive a reordenaciones y borrados, un indicador que sigue el gesto, estado por página guardado por id y posiciones para VoiceOver."],
+            category: "tabs",
+            platforms: ["iOS": "17.0"],
+            level: "intermediate",
+            origin: "Original work",
+            tags: ["en": ["tabs", "pager", "view pager", "swipe", "pages", "paging", "page view", "tab bar", "indicator", "scrollable tabs", "carousel", "scrolltargetbehavior"], "es": ["pestañas", "paginador", "páginas", "deslizar", "paginación", "barra de pestañas", "indicador", "pestañas desplazables", "carrusel"]],
+            api: [APIParameter(name: "items", type: "[Item]", default: nil, description: "The items, one tab and one page each; Item is Identifiable & Equatable."), APIParameter(name: "selection", type: "Binding<Item.ID?>", default: nil, description: "The selected item's id: nil until items arrive, then the first unless a listed id was preset."), APIParameter(name: "content", type: "(Item) -> Content", default: nil, description: "The page for an item; its state is kept by the item's id."), APIParameter(name: "label", type: "(Item, PagerTabState) -> Label", default: nil, description: "The tab for an item; the state has isSelected, selectionProgress, index and count."), APIParameter(name: "title", type: "KeyPath<Item, String>", default: nil, description: "Instead of label: plain text tabs titled by this property."), APIParameter(name: "tabBarLayout(_:spacing:sidePadding:)", type: "PagerBarLayout, CGFloat?, CGFloat", default: ".fixed, nil (0 fixed, 20 scrollable), 16", description: "Equal-width or scrollable tabs, the space between tabs, and the padding at the sides."), APIParameter(name: "tabIndicator(height:color:cornerRadius:horizontalInset:animationDuration:)", type: "CGFloat, Color, CGFloat, CGFloat, Double", default: "3, .accentColor, 1.5, 0, 0.25", description: "The indicator's look and how long it takes to move after a tap."), APIParameter(name: "tabBarSeparator(_:color:thickness:)", type: "Bool, Color?, CGFloat", default: "hidden; when shown: true, nil (system Divider), 1", description: "A line between the tab bar and the pages."), APIParameter(name: "swipeDisabled(_:)", type: "Bool", default: "false", description: "Turns swiping off at run time; tapping a tab then switches instantly."), APIParameter(name: "pagesIgnoreSafeArea(_:)", type: "Edge.Set", default: "not applied; when called: .bottom", description: "Lets the pages extend into the safe area on these edges."), APIParameter(name: "onTabChange(_:)", type: "(Item, PagerTabChangeReason) -> Void", default: nil, description: "Called with the newly selected item and why: tap, swipe, programmatic or itemsChanged.")],
+            files: [BlockFile(path: "Pager.swift", role: .component), BlockFile(path: "PagerLogic.swift", role: .logic), BlockFile(path: "PagerDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "Labels use text styles you choose (the title initializer uses subheadline); tabs keep a 44-point minimum height, and the scrollable layout fits any text size.", "reduceMotion": "Tapping a tab switches the page and moves the indicator without animation; swipes still follow the finger.", "voiceOver": "Each tab is a button read by its label, with the selected trait and its position, as in \"2 of 5\". Only the selected page is exposed, so VoiceOver never wanders into off-screen pages."]
+        ),
+        "picker-pages": BlockManifest(
+            name: "picker-pages",
+            version: "1.0.0",
+            title: ["en": "Tabs Picker Pages", "es": "Páginas con picker de pestañas"],
+            summary: ["en": "A row of tabs over a page, built on the system Picker with the iOS 27 tabs style. The new page slides in from the side its tab is on, and cross-fades with Reduce Motion.", "es": "Una fila de pestañas sobre una página, hecha con el Picker del sistema y el estilo de pestañas de iOS 27. La página nueva entra por el lado de su pestaña, y con Reducir movimiento se funde."],
+            category: "tabs",
+            platforms: ["iOS": "27.0"],
+            level: "beginner",
+            origin: "Original work",
+            tags: ["en": ["tabs", "picker style", "segmented", "pages", "sections", "top tabs", "ios 27", "picker", "segmented control", "tabs picker style", "page transition", "slide"], "es": ["pestañas", "estilo de picker", "segmentado", "páginas", "secciones", "pestañas superiores", "ios 27", "selector", "control segmentado", "transición de página", "deslizar"]],
+            api: [APIParameter(name: "options", type: "[Option]", default: nil, description: "The tabs, in order; Option is any Hashable type, such as a CaseIterable enum."), APIParameter(name: "selection", type: "Binding<Option>", default: nil, description: "The selected option; an option not in the list is replaced by the first."), APIParameter(name: "title", type: "String", default: "\"Section\"", description: "The picker's accessibility label, read before the tabs."), APIParameter(name: "label", type: "(Option) -> Label", default: nil, description: "The tab for an option, usually a Text or a Label."), APIParameter(name: "page", type: "(Option) -> Page", default: nil, description: "The page shown for an option.")],
+            files: [BlockFile(path: "PickerPages.swift", role: .component), BlockFile(path: "PickerPagesLogic.swift", role: .logic), BlockFile(path: "PickerPagesDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "The picker's labels and your pages scale with Dynamic Type; the system picker offers the large content viewer.", "reduceMotion": "Pages cross-fade instead of sliding in from the side.", "voiceOver": "The system picker: VoiceOver announces each option as a tab with its position and selection, and Full Keyboard Access moves between them."]
+        ),
+        "scrolling-strip": BlockManifest(
+            name: "scrolling-strip",
+            version: "1.0.0",
+            title: ["en": "Scrolling Tab Strip", "es": "Tira de pestañas desplazable"],
+            summary: ["en": "A horizontal, scrollable row of tabs that keeps the selected tab in the middle, also on first appearance, with a capsule underline that slides between tabs.", "es": "Una fila horizontal y desplazable de pestañas que centra la pestaña seleccionada, también al aparecer, con un subrayado en cápsula que se desliza entre pestañas."],
+            category: "tabs",
+            platforms: ["iOS": "18.0"],
+            level: "beginner",
+            origin: "Original work",
+            tags: ["en": ["tabs", "tab strip", "scrollable tabs", "segmented", "categories", "underline", "horizontal scroll", "chips", "filter bar", "scrollviewreader", "matchedgeometryeffect"], "es": ["pestañas", "tira de pestañas", "pestañas desplazables", "segmentos", "categorías", "subrayado", "desplazamiento horizontal", "filtros", "barra de categorías"]],
+            api: [APIParameter(name: "tabs", type: "[String]", default: nil, description: "The tab titles, in order; a repeated title is shown once."), APIParameter(name: "selection", type: "Binding<String>", default: nil, description: "The selected title; it is repaired when the tabs change."), APIParameter(name: "tint", type: "Color", default: ".pink", description: "The color of the sliding underline.")],
+            files: [BlockFile(path: "ScrollingStrip.swift", role: .component), BlockFile(path: "ScrollingStripLogic.swift", role: .logic), BlockFile(path: "ScrollingStripDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "Titles use the subheadline text style and grow with Dynamic Type; the strip scrolls, so long titles are never truncated, and touch targets grow toward 44 points without moving the layout.", "reduceMotion": "The row and the underline jump to the selected tab instead of sliding.", "voiceOver": "Each tab is a button read by its title, with the selected trait on the selected tab; the strip is a container VoiceOver can enter and leave."]
+        ),
+        "top-tabs": BlockManifest(
+            name: "top-tabs",
+            version: "1.0.0",
+            title: ["en": "Underline Top Tabs", "es": "Pestañas superiores con subrayado"],
+            summary: ["en": "An Android-style row of equal-width titles, selected by index, with a colored underline that slides under the selected tab and a label closure to style each tab.", "es": "Una fila de títulos de igual ancho al estilo Android, seleccionada por índice, con un subrayado de color que se desliza bajo la pestaña elegida y un closure para dar estilo a cada pestaña."],
+            category: "tabs",
+            platforms: ["iOS": "17.0"],
+            level: "beginner",
+            origin: "Original work",
+            tags: ["en": ["tabs", "top tabs", "underline", "android", "material", "tab layout", "indicator", "segmented", "tab bar"], "es": ["pestañas", "pestañas superiores", "subrayado", "android", "material", "indicador", "segmentado", "barra de pestañas"]],
+            api: [APIParameter(name: "titles", type: "[String]", default: nil, description: "The tab titles, in order; tabs share the width equally."), APIParameter(name: "selection", type: "Binding<Int>", default: nil, description: "The index of the selected tab; kept on the same title when titles change, otherwise clamped."), APIParameter(name: "tint", type: "Color", default: ".accentColor", description: "The underline color, and the selected title color with the standard labels."), APIParameter(name: "indicatorInset", type: "CGFloat", default: "0", description: "How far the underline is pulled in from each side of its tab."), APIParameter(name: "label", type: "(String, Bool) -> Label", default: "standard Text label", description: "Builds each tab from its title and whether it is selected.")],
+            files: [BlockFile(path: "TopTabs.swift", role: .component), BlockFile(path: "TopTabsLogic.swift", role: .logic), BlockFile(path: "TopTabsDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "The standard labels use the subheadline text style; tabs keep a 44-point minimum height and titles shrink slightly before truncating.", "reduceMotion": "The underline jumps to the selected tab instead of sliding.", "voiceOver": "Each tab is a button read by its label, with the selected trait on the selected tab; the underline is hidden from VoiceOver."]
+        ),
+    ]
+
     static let templates: [String: String] = [
         "LICENSE.txt": #"""
 MIT License

@@ -47,20 +47,80 @@ public enum PackageManifestScanner {
         let characters = Array(code[label.upperBound...])
         guard let open = characters.firstIndex(of: "[") else { return [:] }
         let close = matchingClose(characters, from: open)
-        let list = String(characters[open..<close])
-        let pattern = #"\.(\w+)\(\s*(?:\.v(\d+(?:_\d+)*)|"([0-9.]+)")\s*\)"#
-        guard let expression = try? NSRegularExpression(pattern: pattern) else { return [:] }
+        return platformEntries(in: String(characters[open..<close]))
+    }
+
+    /// Every `.name(.v1_2)` or `.name("1.2")` in the text, as the regular expression
+    /// `\.(\w+)\(\s*(?:\.v(\d+(?:_\d+)*)|"([0-9.]+)")\s*\)` would find them, left to
+    /// right without overlaps. Matched by hand: compiling the expression sets up ICU's
+    /// character sets, several milliseconds at start-up.
+    static func platformEntries(in list: String) -> [String: String] {
+        let scalars = Array(list.unicodeScalars)
         var result: [String: String] = [:]
-        let range = NSRange(list.startIndex..., in: list)
-        for match in expression.matches(in: list, range: range) {
-            guard let nameRange = Range(match.range(at: 1), in: list) else { continue }
-            if let enumRange = Range(match.range(at: 2), in: list) {
-                result[String(list[nameRange])] = list[enumRange].replacingOccurrences(of: "_", with: ".")
-            } else if let stringRange = Range(match.range(at: 3), in: list) {
-                result[String(list[nameRange])] = String(list[stringRange])
+        var index = 0
+        while index < scalars.count {
+            if let (name, version, end) = platformEntry(scalars, at: index) {
+                result[name] = version
+                index = end
+            } else {
+                index += 1
             }
         }
         return result
+    }
+
+    /// One entry starting exactly at `start`: its name, version and the index past it.
+    static func platformEntry(_ scalars: [Unicode.Scalar], at start: Int) -> (String, String, Int)? {
+        guard scalars[start] == "." else { return nil }
+        var index = start + 1
+        while index < scalars.count, isWordScalar(scalars[index]) { index += 1 }
+        guard index > start + 1, index < scalars.count, scalars[index] == "(" else { return nil }
+        let name = String(String.UnicodeScalarView(scalars[(start + 1)..<index]))
+        index += 1
+        while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
+        guard index < scalars.count else { return nil }
+        var version: String
+        if scalars[index] == ".", index + 1 < scalars.count, scalars[index + 1] == "v" {
+            // \d+(?:_\d+)*: a group of digits, then "_" and more digits while they follow.
+            index += 2
+            let digitsStart = index
+            while index < scalars.count, isDigitScalar(scalars[index]) { index += 1 }
+            guard index > digitsStart else { return nil }
+            while index + 1 < scalars.count, scalars[index] == "_", isDigitScalar(scalars[index + 1]) {
+                index += 1
+                while index < scalars.count, isDigitScalar(scalars[index]) { index += 1 }
+            }
+            version = String(String.UnicodeScalarView(scalars[digitsStart..<index].map { $0 == "_" ? "." : $0 }))
+        } else if scalars[index] == "\"" {
+            index += 1
+            let textStart = index
+            while index < scalars.count, scalars[index] == "." || ("0"..."9").contains(scalars[index]) { index += 1 }
+            guard index > textStart, index < scalars.count, scalars[index] == "\"" else { return nil }
+            version = String(String.UnicodeScalarView(scalars[textStart..<index]))
+            index += 1
+        } else {
+            return nil
+        }
+        while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
+        guard index < scalars.count, scalars[index] == ")" else { return nil }
+        return (name, version, index + 1)
+    }
+
+    /// ICU's `\w`: letters, marks, decimal digits, connector punctuation, ZWNJ and ZWJ.
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_"
+        }
+        if scalar.value == 0x200C || scalar.value == 0x200D || scalar.properties.isAlphabetic { return true }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation: return true
+        default: return false
+        }
+    }
+
+    /// ICU's `\d`: any decimal digit.
+    static func isDigitScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? ("0"..."9").contains(scalar) : scalar.properties.generalCategory == .decimalNumber
     }
 
     // MARK: - A small scanner that knows strings, comments and brackets.
