@@ -24,9 +24,6 @@ import Testing
                           "a": .init(registry: awkward, version: awkward, folder: awkward, createdFolders: [awkward, "z", "a"],
                                      files: [.init(path: awkward, sha256: awkward)]),
                           awkward: .init(registry: "", version: "", folder: "", createdFolders: [""], files: [.init(path: "", sha256: "")])]),
-        Lockfile(blocks: Dictionary(uniqueKeysWithValues: ["tab10", "tab9", "Tab2", "a-b", "a_b", "ab", "é", "a0", "a00", "A"].map {
-            ($0, Lockfile.Block(registry: "embedded", version: "1", folder: $0, createdFolders: [], files: []))
-        })),
     ]
 
     @Test(arguments: 0..<locks.count) func bytesEqualJSONEncoder(index: Int) throws {
