@@ -66,74 +66,12 @@ public struct Lockfile: Codable, Sendable, Equatable {
     }
 
     /// The exact bytes to write: sorted keys, sorted files, a final newline.
-    ///
-    /// Written by hand in the layout `JSONEncoder` gives with `.sortedKeys`,
-    /// `.prettyPrinted` and `.withoutEscapingSlashes`, because the encoder's generic
-    /// machinery costs about a millisecond at start-up; `StartupLockfileTests` checks
-    /// the bytes against `JSONEncoder`.
     public func encoded() throws -> Data {
-        var out = "{\n"
-        out += "  \"blocks\" : "
-        if blocks.isEmpty {
-            out += "{\n\n  }"
-        } else {
-            out += "{\n"
-            let names = blocks.keys.sorted()
-            for (index, name) in names.enumerated() {
-                guard let block = blocks[name] else { continue }
-                out += "    " + Self.quoted(name) + " : "
-                Self.append(block, to: &out)
-                out += index == names.count - 1 ? "\n" : ",\n"
-            }
-            out += "  }"
-        }
-        out += ",\n  \"lockVersion\" : \(lockVersion)\n}\n"
-        return Data(out.utf8)
-    }
-
-    /// One block at the indentation of a value inside `blocks`, keys sorted.
-    private static func append(_ block: Block, to out: inout String) {
-        out += "{\n"
-        out += "      \"createdFolders\" : "
-        if block.createdFolders.isEmpty {
-            out += "[\n\n      ]"
-        } else {
-            out += "[\n" + block.createdFolders.map { "        " + quoted($0) }.joined(separator: ",\n") + "\n      ]"
-        }
-        out += ",\n      \"files\" : "
-        if block.files.isEmpty {
-            out += "[\n\n      ]"
-        } else {
-            let files = block.files.map { file in
-                "        {\n          \"path\" : \(quoted(file.path)),\n          \"sha256\" : \(quoted(file.sha256))\n        }"
-            }
-            out += "[\n" + files.joined(separator: ",\n") + "\n      ]"
-        }
-        out += ",\n      \"folder\" : " + quoted(block.folder)
-        out += ",\n      \"registry\" : " + quoted(block.registry)
-        out += ",\n      \"version\" : " + quoted(block.version)
-        out += "\n    }"
-    }
-
-    /// A JSON string as `JSONEncoder` writes it (slashes left alone).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{8}": out += "\\b"
-            case "\u{C}": out += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(contentsOf: Array("\n".utf8))
+        return data
     }
 
     private static func summary(of error: DecodingError) -> String {
