@@ -10,7 +10,7 @@ import Testing
         while let relative = walker?.nextObject() as? String {
             let url = root.appendingPathComponent(relative)
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
             if isFolder.boolValue || url.lastPathComponent.hasPrefix(".") { continue }
             files[relative] = String(decoding: FileManager.default.contents(atPath: url.path) ?? Data(), as: UTF8.self)
         }
