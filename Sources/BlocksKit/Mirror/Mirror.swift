@@ -67,8 +67,9 @@ public struct Mirror {
 
         // The index is read one entry at a time, and its bytes are staged and let go
         // before any archive is fetched, so memory stays flat however large it is.
+        let etag = fetched.etag
         let plan = try MirrorPlan.read(fetched.data, location: upstream.url(for: "index.json"), destination: destination)
-        return try apply(plan, etag: fetched.etag, state: &state, summary: &summary)
+        return try apply(plan, etag: etag, state: &state, summary: &summary)
     }
 
     /// Fetches what the plan lacks, then puts the staged metadata and index in place.
@@ -95,26 +96,46 @@ public struct Mirror {
         return summary
     }
 
-    /// Fetches archives through `.part` files. On any failure the index is not touched.
+    /// Archives handed to the transport at a time. Each in-flight request costs a few
+    /// URLs and a transfer job; batches keep that bounded for 20,000 archives, and cost
+    /// only a brief drain at each batch's end.
+    static let batchSize = 1000
+
+    /// Fetches archives through `.part` files, in batches. On any failure the index is not touched.
     func download(_ wanted: [(path: String, sha256: String)], state: inout MirrorState, summary: inout Summary) throws {
         guard !wanted.isEmpty else { return }
-        let downloads = wanted.map { item in
-            HTTPDownload(
-                request: HTTPRequest(url: upstream.url(for: item.path), maxBodyBytes: 256 * 1024 * 1024),
-                destination: destination.appendingPathComponent(item.path), expectedSHA256: item.sha256)
-        }
         try FileManager.default.createDirectory(at: destination.appendingPathComponent("archives"), withIntermediateDirectories: true)
-        let results = upstream.fetch(downloads, jobs: jobs, progress: progress)
         var failures: [String] = []
-        for (item, result) in zip(wanted, results) {
-            switch result {
-            case .success:
-                state.record(item.path, sha256: item.sha256, in: destination)
-                summary.fetched += 1
-                summary.bytes += state.records[item.path]?.size ?? 0
-            case .failure(let error):
-                failures.append("\(item.path): \(error.description)")
+        var first = 0
+        var bytesBefore: Int64 = 0
+        while first < wanted.count {
+            let batch = wanted[first..<min(first + Self.batchSize, wanted.count)]
+            let downloads = batch.map { item in
+                HTTPDownload(
+                    request: HTTPRequest(url: upstream.url(for: item.path), maxBodyBytes: 256 * 1024 * 1024),
+                    destination: destination.appendingPathComponent(item.path), expectedSHA256: item.sha256)
             }
+            var batchProgress: (@Sendable (TransferProgress) -> Void)?
+            if let report = progress {
+                let done = first, total = wanted.count, bytesDone = bytesBefore
+                batchProgress = { step in
+                    report(TransferProgress(filesDone: done + step.filesDone, filesTotal: total, bytesDone: bytesDone + step.bytesDone))
+                }
+            }
+            let results = upstream.fetch(downloads, jobs: jobs, progress: batchProgress)
+            for (item, result) in zip(batch, results) {
+                switch result {
+                case .success:
+                    state.record(item.path, sha256: item.sha256, in: destination)
+                    summary.fetched += 1
+                    let size = state.records[item.path]?.size ?? 0
+                    summary.bytes += size
+                    bytesBefore += size
+                case .failure(let error):
+                    failures.append("\(item.path): \(error.description)")
+                }
+            }
+            first += batch.count
         }
         if !failures.isEmpty {
             // Keep what was verified so a retry does not fetch it again.
