@@ -21,6 +21,10 @@ public struct Mirror {
     public var jobs = 8
     public var prune = false
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Archives handed to the transport at a time. Each queued request costs a few URLs
+    /// and a transfer job; batches keep that bounded for 20,000 archives, and cost only
+    /// a brief drain at each batch's end.
+    var batchSize = 1000
 
     init(upstream: MirrorUpstream, destination: URL) {
         self.upstream = upstream
@@ -96,10 +100,6 @@ public struct Mirror {
         return summary
     }
 
-    /// Archives handed to the transport at a time. Each in-flight request costs a few
-    /// URLs and a transfer job; batches keep that bounded for 20,000 archives, and cost
-    /// only a brief drain at each batch's end.
-    static let batchSize = 1000
 
     /// Fetches archives through `.part` files, in batches. On any failure the index is not touched.
     func download(_ wanted: [(path: String, sha256: String)], state: inout MirrorState, summary: inout Summary) throws {
@@ -109,7 +109,7 @@ public struct Mirror {
         var first = 0
         var bytesBefore: Int64 = 0
         while first < wanted.count {
-            let batch = wanted[first..<min(first + Self.batchSize, wanted.count)]
+            let batch = wanted[first..<min(first + max(1, batchSize), wanted.count)]
             let downloads = batch.map { item in
                 HTTPDownload(
                     request: HTTPRequest(url: upstream.url(for: item.path), maxBodyBytes: 256 * 1024 * 1024),
