@@ -54,7 +54,7 @@ public struct Mirror {
         let haveIndex = FileManager.default.fileExists(atPath: indexFile.path)
         var summary = Summary()
 
-        guard let fetched = try upstream.fetchIndex(ifNoneMatch: haveIndex ? state.etag : nil) else {
+        guard let (plan, etag) = try readIndex(ifNoneMatch: haveIndex ? state.etag : nil) else {
             // Unchanged upstream: one conditional request, plus a stat per archive to catch damage.
             let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, in: destination) }
             if damaged.isEmpty {
@@ -69,11 +69,15 @@ public struct Mirror {
             return summary
         }
 
-        // The index is read one entry at a time, and its bytes are staged and let go
-        // before any archive is fetched, so memory stays flat however large it is.
-        let etag = fetched.etag
-        let plan = try MirrorPlan.read(fetched.data, location: upstream.url(for: "index.json"), destination: destination)
         return try apply(plan, etag: etag, state: &state, summary: &summary)
+    }
+
+    /// The upstream index as a plan, or nil when it is unchanged since `etag`. The index is
+    /// read one entry at a time, and its bytes are staged and let go when this returns,
+    /// before any archive is fetched, so memory stays flat however large it is.
+    private func readIndex(ifNoneMatch etag: String?) throws -> (plan: MirrorPlan, etag: String?)? {
+        guard let fetched = try upstream.fetchIndex(ifNoneMatch: etag) else { return nil }
+        return (try MirrorPlan.read(fetched.data, location: upstream.url(for: "index.json"), destination: destination), fetched.etag)
     }
 
     /// Fetches what the plan lacks, then puts the staged metadata and index in place.
