@@ -214,6 +214,93 @@ import Testing
         #expect(!ProgressBar.line(label: "m", progress: TransferProgress(filesDone: 10, filesTotal: 10, bytesDone: 1), totalBytes: nil, elapsed: 1).contains("ETA"))
     }
 
+    /// The mirror writes metadata files byte for byte as `blocks build` does, stages them
+    /// until every archive is in, and hands archives to the transport in batches.
+    @Test func metadataMatchesTheBuildAndBatchesCoverEveryArchive() throws {
+        let setup = try Setup(blocks: 5)
+        defer { setup.cleanUp() }
+        var mirror = Mirror(upstream: HTTPMirrorUpstream(base: setup.nginx.baseURL, transport: CurlTransport()), destination: setup.mirror)
+        mirror.batchSize = 3   // 10 archives: batches of 3, 3, 3 and 1
+        let reports = ProgressLog()
+        mirror.progress = { reports.append($0) }
+        let summary = try mirror.sync()
+        #expect(summary.fetched == 10)
+        #expect(reports.last == TransferProgress(filesDone: 10, filesTotal: 10, bytesDone: summary.bytes))
+        #expect(reports.all.map(\.filesTotal).allSatisfy { $0 == 10 })
+        let upstreamFiles = filesUnder(setup.upstream).sorted()
+        #expect(filesUnder(setup.mirror).filter { !$0.contains(".blocks-mirror") }.sorted() == upstreamFiles)
+        for file in upstreamFiles {
+            #expect(try Data(contentsOf: setup.mirror.appendingPathComponent(file)) == Data(contentsOf: setup.upstream.appendingPathComponent(file)), "\(file)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: MirrorPlan.stagingFolder(in: setup.mirror).path))
+    }
+
+    /// A failed run leaves the old metadata files too, not just the old index.
+    @Test func aFailedRunKeepsTheOldMetadata() throws {
+        let setup = try Setup(blocks: 2)
+        defer { setup.cleanUp() }
+        #expect(setup.sync().code == 0)
+        let metadata = setup.mirror.appendingPathComponent("blocks/block-0000.json")
+        let before = try Data(contentsOf: metadata)
+        try setup.folder.write("Catalog/block-0000/block.json", sampleManifestJSON(name: "block-0000", version: "2.0.0", files: [("Block0000.swift", "component")]))
+        try RegistryFixtures.build(catalog: setup.folder.path("Catalog"), output: setup.upstream)
+        try FileManager.default.removeItem(at: setup.upstream.appendingPathComponent("archives/block-0000-2.0.0.zip"))
+        #expect(setup.sync().code == 1)
+        #expect(try Data(contentsOf: metadata) == before)
+        // Once upstream is whole again, the next run brings the new metadata in.
+        try RegistryFixtures.build(catalog: setup.folder.path("Catalog"), output: setup.upstream)
+        #expect(setup.sync().code == 0)
+        #expect(try Data(contentsOf: metadata) == Data(contentsOf: setup.upstream.appendingPathComponent("blocks/block-0000.json")))
+        #expect(!FileManager.default.fileExists(atPath: MirrorPlan.stagingFolder(in: setup.mirror).path))
+    }
+
+    /// A broken upstream index fails with one clear error and changes nothing in DEST.
+    @Test func aBrokenUpstreamIndexChangesNothing() throws {
+        let setup = try Setup(blocks: 2)
+        defer { setup.cleanUp() }
+        #expect(setup.sync().code == 0)
+        let snapshot = try Data(contentsOf: setup.mirror.appendingPathComponent("index.json"))
+        let index = setup.upstream.appendingPathComponent("index.json")
+        let good = try String(contentsOf: index, encoding: .utf8)
+        try good.replacingOccurrences(of: "\"sourceSHA256\"", with: "\"renamed\"").write(to: index, atomically: true, encoding: .utf8)
+        let result = setup.sync()
+        #expect(result.code != 0)
+        #expect(result.err.contains("missing blocks[0].sourceSHA256"), "\(result.err)")
+        #expect(try Data(contentsOf: setup.mirror.appendingPathComponent("index.json")) == snapshot)
+        #expect(setup.run(["mirror", "--verify", setup.mirror.path]).code == 0)
+    }
+
+    @Test func theIndexReaderSplitsEntriesLikeTheDecoder() throws {
+        let tricky = #"{ "blocks" : [ {"a":"x\"}],{[\\"} , {"b":[1,{"c":"]"}],"d":null}],"extra":{"e":[]},"schemaVersion":1 }"#
+        let data = Data(tricky.utf8)
+        let (version, ranges) = try MirrorIndexReader.scan(data, location: "test")
+        #expect(version == 1)
+        #expect(ranges.map { String(decoding: data[$0], as: UTF8.self) } == [#"{"a":"x\"}],{[\\"}"#, #"{"b":[1,{"c":"]"}],"d":null}"#])
+        for range in ranges {
+            #expect((try? JSONSerialization.jsonObject(with: data.subdata(in: range))) != nil)
+        }
+        #expect(try MirrorIndexReader.scan(Data(#"{"schemaVersion":1,"blocks":[]}"#.utf8), location: "test").entries.isEmpty)
+    }
+
+    @Test func theIndexReaderRefusesBrokenIndexes() {
+        let broken: [(String, String)] = [
+            (#"{"schemaVersion":1,"blocks":[{"a":1}"#, "not valid JSON"),
+            (#"{"schemaVersion":1,"blocks":[{"a":1},]}"#, "not valid JSON"),
+            (#"{"schemaVersion":1,"blocks":[{"a":"unterminated}]}"#, "not valid JSON"),
+            (#"{"schemaVersion":1,"blocks":[]} trailing"#, "not valid JSON"),
+            (#"{"schemaVersion":1 "blocks":[]}"#, "not valid JSON"),
+            (#"{"blocks":[]}"#, "missing schemaVersion"),
+            (#"{"schemaVersion":1}"#, "missing blocks"),
+            (#"{"schemaVersion":2,"blocks":[]}"#, "schemaVersion 2 is not supported; upgrade blocks"),
+            ("", "not valid JSON"),
+        ]
+        for (text, reason) in broken {
+            #expect(throws: RegistryError.invalidIndex(location: "test", reason: reason), "\(text)") {
+                try MirrorIndexReader.scan(Data(text.utf8), location: "test")
+            }
+        }
+    }
+
     @Test func stateRoundTripsAndSpotsChangedFiles() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
@@ -228,4 +315,14 @@ import Testing
         try folder.write("archives/a.tar.gz", "abd")
         #expect(!loaded.isIntact("archives/a.tar.gz", sha256: SHA256.hex("abc"), in: folder.url))
     }
+}
+
+/// Progress reports collected from the callback, for checking totals across batches.
+final class ProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reports: [TransferProgress] = []
+
+    func append(_ report: TransferProgress) { lock.withLock { reports.append(report) } }
+    var all: [TransferProgress] { lock.withLock { reports } }
+    var last: TransferProgress? { all.last }
 }

@@ -21,6 +21,10 @@ public struct Mirror {
     public var jobs = 8
     public var prune = false
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Archives handed to the transport at a time. Each queued request costs a few URLs
+    /// and a transfer job; batches keep that bounded for 20,000 archives, and cost only
+    /// a brief drain at each batch's end.
+    var batchSize = 1000
 
     init(upstream: MirrorUpstream, destination: URL) {
         self.upstream = upstream
@@ -50,7 +54,7 @@ public struct Mirror {
         let haveIndex = FileManager.default.fileExists(atPath: indexFile.path)
         var summary = Summary()
 
-        guard let fetched = try upstream.fetchIndex(ifNoneMatch: haveIndex ? state.etag : nil) else {
+        guard let (plan, etag) = try readIndex(ifNoneMatch: haveIndex ? state.etag : nil) else {
             // Unchanged upstream: one conditional request, plus a stat per archive to catch damage.
             let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, in: destination) }
             if damaged.isEmpty {
@@ -65,52 +69,77 @@ public struct Mirror {
             return summary
         }
 
-        let index = try RegistryIndex.decode(fetched.data, location: upstream.url(for: "index.json"))
+        return try apply(plan, etag: etag, state: &state, summary: &summary)
+    }
+
+    /// The upstream index as a plan, or nil when it is unchanged since `etag`. The index is
+    /// read one entry at a time, and its bytes are staged and let go when this returns,
+    /// before any archive is fetched, so memory stays flat however large it is.
+    private func readIndex(ifNoneMatch etag: String?) throws -> (plan: MirrorPlan, etag: String?)? {
+        guard let fetched = try upstream.fetchIndex(ifNoneMatch: etag) else { return nil }
+        return (try MirrorPlan.read(fetched.data, location: upstream.url(for: "index.json"), destination: destination), fetched.etag)
+    }
+
+    /// Fetches what the plan lacks, then puts the staged metadata and index in place.
+    private func apply(_ plan: MirrorPlan, etag: String?, state: inout MirrorState, summary: inout Summary) throws -> Summary {
         var wanted: [(path: String, sha256: String)] = []
-        for entry in index.blocks {
-            for archive in entry.archives.values.sorted(by: { $0.path < $1.path }) {
-                if state.isIntact(archive.path, sha256: archive.sha256, in: destination) {
-                    summary.skipped += 1
-                } else if let actual = try? SHA256.hex(fileAt: destination.appendingPathComponent(archive.path)), actual == archive.sha256 {
-                    state.record(archive.path, sha256: archive.sha256, in: destination)
-                    summary.skipped += 1
-                } else {
-                    wanted.append((archive.path, archive.sha256))
-                }
+        for archive in plan.archives {
+            if state.isIntact(archive.path, sha256: archive.sha256, in: destination) {
+                summary.skipped += 1
+            } else if let actual = try? SHA256.hex(fileAt: destination.appendingPathComponent(archive.path)), actual == archive.sha256 {
+                state.record(archive.path, sha256: archive.sha256, in: destination)
+                summary.skipped += 1
+            } else {
+                wanted.append(archive)
             }
         }
         try download(wanted, state: &state, summary: &summary)
-        try writeMetadata(index)
         // The index goes in last: from now on it names only verified archives.
-        try AtomicFile.write(fetched.data, to: indexFile)
-        let referenced = Set(index.blocks.flatMap { $0.archives.values.map(\.path) })
+        try plan.commit(destination: destination)
+        let referenced = Set(plan.archives.map(\.path))
         state.records = state.records.filter { referenced.contains($0.key) }
-        state.etag = fetched.etag
-        if prune { summary.pruned = pruneUnreferenced(index, referenced: referenced) }
+        state.etag = etag
+        if prune { summary.pruned = pruneUnreferenced(metadata: plan.metadata, referenced: referenced) }
         try state.save(to: destination)
         return summary
     }
 
-    /// Fetches archives through `.part` files. On any failure the index is not touched.
+
+    /// Fetches archives through `.part` files, in batches. On any failure the index is not touched.
     func download(_ wanted: [(path: String, sha256: String)], state: inout MirrorState, summary: inout Summary) throws {
         guard !wanted.isEmpty else { return }
-        let downloads = wanted.map { item in
-            HTTPDownload(
-                request: HTTPRequest(url: upstream.url(for: item.path), maxBodyBytes: 256 * 1024 * 1024),
-                destination: destination.appendingPathComponent(item.path), expectedSHA256: item.sha256)
-        }
         try FileManager.default.createDirectory(at: destination.appendingPathComponent("archives"), withIntermediateDirectories: true)
-        let results = upstream.fetch(downloads, jobs: jobs, progress: progress)
         var failures: [String] = []
-        for (item, result) in zip(wanted, results) {
-            switch result {
-            case .success:
-                state.record(item.path, sha256: item.sha256, in: destination)
-                summary.fetched += 1
-                summary.bytes += state.records[item.path]?.size ?? 0
-            case .failure(let error):
-                failures.append("\(item.path): \(error.description)")
+        var first = 0
+        var bytesBefore: Int64 = 0
+        while first < wanted.count {
+            let batch = wanted[first..<min(first + max(1, batchSize), wanted.count)]
+            let downloads = batch.map { item in
+                HTTPDownload(
+                    request: HTTPRequest(url: upstream.url(for: item.path), maxBodyBytes: 256 * 1024 * 1024),
+                    destination: destination.appendingPathComponent(item.path), expectedSHA256: item.sha256)
             }
+            var batchProgress: (@Sendable (TransferProgress) -> Void)?
+            if let report = progress {
+                let done = first, total = wanted.count, bytesDone = bytesBefore
+                batchProgress = { step in
+                    report(TransferProgress(filesDone: done + step.filesDone, filesTotal: total, bytesDone: bytesDone + step.bytesDone))
+                }
+            }
+            let results = upstream.fetch(downloads, jobs: jobs, progress: batchProgress)
+            for (item, result) in zip(batch, results) {
+                switch result {
+                case .success:
+                    state.record(item.path, sha256: item.sha256, in: destination)
+                    summary.fetched += 1
+                    let size = state.records[item.path]?.size ?? 0
+                    summary.bytes += size
+                    bytesBefore += size
+                case .failure(let error):
+                    failures.append("\(item.path): \(error.description)")
+                }
+            }
+            first += batch.count
         }
         if !failures.isEmpty {
             // Keep what was verified so a retry does not fetch it again.
@@ -119,19 +148,8 @@ public struct Mirror {
         }
     }
 
-    /// Per-block metadata, written from the index (the same bytes `blocks build` writes).
-    func writeMetadata(_ index: RegistryIndex) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        for entry in index.blocks where RegistryArchive.isSafeRelativePath(entry.metadata) {
-            let data = try encoder.encode(entry) + Data("\n".utf8)
-            let url = destination.appendingPathComponent(entry.metadata)
-            if FileManager.default.contents(atPath: url.path) != data { try AtomicFile.write(data, to: url) }
-        }
-    }
-
     /// Removes archives and metadata the index no longer lists. Returns how many archives went.
-    func pruneUnreferenced(_ index: RegistryIndex, referenced: Set<String>) -> Int {
+    func pruneUnreferenced(metadata: Set<String>, referenced: Set<String>) -> Int {
         var removed = 0
         let archives = destination.appendingPathComponent("archives")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: archives.path)) ?? [] {
@@ -139,7 +157,6 @@ public struct Mirror {
             guard !referenced.contains(path), ArchiveFormat.forFile(name) != nil else { continue }
             if (try? FileManager.default.removeItem(at: archives.appendingPathComponent(name))) != nil { removed += 1 }
         }
-        let metadata = Set(index.blocks.map(\.metadata))
         let blocks = destination.appendingPathComponent("blocks")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: blocks.path)) ?? [] where !metadata.contains("blocks/\(name)") {
             try? FileManager.default.removeItem(at: blocks.appendingPathComponent(name))
@@ -149,6 +166,7 @@ public struct Mirror {
 
     /// `.part` files are only ever in flight under the lock, so any found now are from a killed run.
     func removeLeftoverParts() {
+        try? FileManager.default.removeItem(at: MirrorPlan.stagingFolder(in: destination))
         let archives = destination.appendingPathComponent("archives")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: archives.path)) ?? [] where name.hasSuffix(".part") {
             try? FileManager.default.removeItem(at: archives.appendingPathComponent(name))
@@ -163,12 +181,18 @@ public struct Mirror {
         guard let data = FileManager.default.contents(atPath: destination.appendingPathComponent("index.json").path) else {
             throw MirrorError.notAMirror(destination: destination.path)
         }
-        let index = try RegistryIndex.decode(data, location: destination.appendingPathComponent("index.json").path)
+        let location = destination.appendingPathComponent("index.json").path
+        let (_, ranges) = try MirrorIndexReader.scan(data, location: location)
         var state = MirrorState.load(from: destination)
         var problems: [String] = []
         var checked = 0
-        for entry in index.blocks {
+        for (position, range) in ranges.enumerated() {
+            let entry = try MirrorIndexReader.decode(
+                MirrorIndexReader.ArchiveList.self, from: data, range: range, position: position, location: location)
             for archive in entry.archives.values.sorted(by: { $0.path < $1.path }) {
+                guard RegistryArchive.isSafeRelativePath(archive.path) else {
+                    throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")
+                }
                 checked += 1
                 let url = destination.appendingPathComponent(archive.path)
                 guard FileManager.default.fileExists(atPath: url.path) else {

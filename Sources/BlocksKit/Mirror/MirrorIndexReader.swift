@@ -1,0 +1,209 @@
+import Foundation
+
+/// Reads `index.json` one entry at a time.
+///
+/// A 10,000-block index is ~20 MB; decoding it whole holds every manifest (and the
+/// decoder's map of the whole document) at once, which alone costs more than the
+/// mirror's memory budget. This scanner finds the byte range of each element of the
+/// top-level `blocks` array without building anything, so the mirror decodes, checks
+/// and writes one entry at a time. It checks only structure (strings, brackets); each
+/// entry's bytes are fully parsed by `JSONDecoder`.
+enum MirrorIndexReader {
+    /// The schema version and the byte range of each entry in `blocks`.
+    static func scan(_ data: Data, location: String) throws -> (schemaVersion: Int, entries: [Range<Int>]) {
+        func invalid(_ reason: String) -> RegistryError { .invalidIndex(location: location, reason: reason) }
+        let result: (Int?, [Range<Int>]?)? = data.withUnsafeBytes { raw -> (Int?, [Range<Int>]?)? in
+            var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
+            var version: Int?
+            var entries: [Range<Int>]?
+            guard scanner.open(.object) else { return nil }
+            while true {
+                switch scanner.next(in: .object) {
+                case .broken: return nil
+                case .end:
+                    scanner.skipWhitespace()
+                    return scanner.atEnd ? (version, entries) : nil
+                case .member("schemaVersion", let start):
+                    guard let end = scanner.skipValue() else { return nil }
+                    version = Int(scanner.text(start..<end))
+                case .member("blocks", _):
+                    guard scanner.open(.array) else { return nil }
+                    var ranges: [Range<Int>] = []
+                    elements: while true {
+                        switch scanner.next(in: .array) {
+                        case .broken: return nil
+                        case .end: break elements
+                        case .member(_, let start):
+                            guard let end = scanner.skipValue() else { return nil }
+                            ranges.append(start..<end)
+                        }
+                    }
+                    entries = ranges
+                case .member:
+                    guard scanner.skipValue() != nil else { return nil }
+                }
+            }
+        }
+        guard let (version, entries) = result else { throw invalid("not valid JSON") }
+        guard let version else { throw invalid("missing schemaVersion") }
+        guard version == RegistryIndex.currentSchemaVersion else {
+            throw invalid("schemaVersion \(version) is not supported; upgrade blocks")
+        }
+        guard let entries else { throw invalid("missing blocks") }
+        return (version, entries)
+    }
+
+    /// Decodes the entry at `position` in `blocks`, naming the problem the way `RegistryIndex.decode` does.
+    static func decode<Entry: Decodable>(
+        _ type: Entry.Type, from data: Data, range: Range<Int>, position: Int, location: String
+    ) throws -> Entry {
+        let prefix: [CodingKey] = [EntryKey(stringValue: "blocks"), EntryKey(intValue: position)]
+        do {
+            return try JSONDecoder().decode(type, from: data.subdata(in: range))
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw RegistryError.invalidIndex(location: location, reason: "missing \(RegistryIndex.path(prefix + context.codingPath + [key]))")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw RegistryError.invalidIndex(location: location, reason: "wrong type at \(RegistryIndex.path(prefix + context.codingPath))")
+        } catch {
+            throw RegistryError.invalidIndex(location: location, reason: "not valid JSON")
+        }
+    }
+
+    /// Only what a mirror needs of an entry; the decoder skips the manifest's other keys.
+    struct ArchiveList: Decodable {
+        var archives: [String: RegistryArchive]
+    }
+
+    private struct EntryKey: CodingKey {
+        var stringValue: String
+        var intValue: Int?
+        init(stringValue: String) { self.stringValue = stringValue }
+        init(intValue: Int) {
+            self.stringValue = String(intValue)
+            self.intValue = intValue
+        }
+    }
+
+    /// A cursor over JSON bytes that skips values by counting brackets outside strings.
+    private struct Scanner {
+        enum Container { case object, array }
+        let bytes: UnsafeBufferPointer<UInt8>
+        var position = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        mutating func skipWhitespace() {
+            while position < bytes.count, Self.isWhitespace(bytes[position]) { position += 1 }
+        }
+
+        static func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        }
+
+        /// Moves past a string whose opening quote is at `position`. False when it never closes.
+        mutating func skipString() -> Bool {
+            position += 1
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: "\\"): position += 2
+                case UInt8(ascii: "\""):
+                    position += 1
+                    return true
+                default: position += 1
+                }
+            }
+            return false
+        }
+
+        /// Moves past one value starting at `position`; returns where it ends, or nil when broken.
+        mutating func skipValue() -> Int? {
+            guard position < bytes.count else { return nil }
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                return skipString() ? position : nil
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                var depth = 0
+                while position < bytes.count {
+                    switch bytes[position] {
+                    case UInt8(ascii: "\""):
+                        guard skipString() else { return nil }
+                        continue
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 {
+                            position += 1
+                            return position
+                        }
+                    default: break
+                    }
+                    position += 1
+                }
+                return nil
+            default:
+                let start = position
+                while position < bytes.count, !Self.isWhitespace(bytes[position]),
+                      bytes[position] != UInt8(ascii: ","), bytes[position] != UInt8(ascii: "}"),
+                      bytes[position] != UInt8(ascii: "]") { position += 1 }
+                return position > start ? position : nil
+            }
+        }
+
+        var atEnd: Bool { position == bytes.count }
+
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+
+        /// Moves past the opening bracket of an object or array.
+        mutating func open(_ container: Container) -> Bool {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == (container == .object ? UInt8(ascii: "{") : UInt8(ascii: "[")) else {
+                return false
+            }
+            position += 1
+            opened = true
+            return true
+        }
+
+        enum Member: Equatable {
+            /// A member's key (nil in arrays) and where its value starts; the caller moves past the value.
+            case member(String?, Int)
+            case end
+            case broken
+        }
+
+        /// True right after an opening bracket, when no comma is due before the next member.
+        private var opened = false
+
+        /// The next member of the innermost open container, or its end.
+        mutating func next(in container: Container) -> Member {
+            skipWhitespace()
+            guard position < bytes.count else { return .broken }
+            if bytes[position] == (container == .object ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                position += 1
+                opened = false
+                return .end
+            }
+            if !opened {
+                guard bytes[position] == UInt8(ascii: ",") else { return .broken }
+                position += 1
+                skipWhitespace()
+            }
+            opened = false
+            var key: String?
+            if container == .object {
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return .broken }
+                let start = position + 1
+                guard skipString() else { return .broken }
+                key = text(start..<(position - 1))
+                skipWhitespace()
+                guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return .broken }
+                position += 1
+                skipWhitespace()
+            }
+            guard position < bytes.count else { return .broken }
+            return .member(key, position)
+        }
+    }
+}
