@@ -67,11 +67,7 @@ public struct Lockfile: Codable, Sendable, Equatable {
 
     /// The exact bytes to write: sorted keys, sorted files, a final newline.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(contentsOf: Array("\n".utf8))
-        return data
+        try StableJSON.data(self)
     }
 
     private static func summary(of error: DecodingError) -> String {

@@ -27,11 +27,7 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     }
 
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(contentsOf: Array("\n".utf8))
-        return data
+        try StableJSON.data(self)
     }
 
     /// The registry as `RegistrySources.open` takes it: a relative folder becomes

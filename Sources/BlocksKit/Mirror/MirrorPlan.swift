@@ -25,8 +25,7 @@ struct MirrorPlan {
         let staging = stagingFolder(in: destination)
         try? FileManager.default.removeItem(at: staging)
         let (_, ranges) = try MirrorIndexReader.scan(indexData, location: location)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let encoder = StableJSON.encoder()
         var plan = MirrorPlan()
         var folders = FolderCache()
         plan.archives.reserveCapacity(ranges.count * 2)
@@ -42,7 +41,7 @@ struct MirrorPlan {
             guard RegistryArchive.isSafeRelativePath(entry.metadata) else { continue }
             plan.metadata.insert(entry.metadata)
             // The same bytes `blocks build` writes.
-            let data = try encoder.encode(entry) + Data("\n".utf8)
+            let data = try StableJSON.data(entry, using: encoder)
             if FileManager.default.contents(atPath: destination.appendingPathComponent(entry.metadata).path) != data {
                 // A plain write: the staging folder is private to this run (under the lock,
                 // emptied at the start), and the rename into DEST is the atomic step.

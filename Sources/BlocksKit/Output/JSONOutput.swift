@@ -49,9 +49,24 @@ public enum JSONOutput {
     }
 
     public static func encodeValue<Value: Encodable>(_ value: Value) throws -> String {
+        String(decoding: try StableJSON.encoder().encode(value), as: UTF8.self)
+    }
+}
+
+/// The one layout for JSON files the tool writes (the lock, the config, manifests, the
+/// registry index and metadata): sorted keys, pretty printed, a final newline. The same
+/// value always gives the same bytes, so files diff cleanly and archives reproduce.
+public enum StableJSON {
+    public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return encoder
+    }
+
+    public static func data<Value: Encodable>(_ value: Value, using encoder: JSONEncoder = encoder()) throws -> Data {
+        var data = try encoder.encode(value)
+        data.append(UInt8(ascii: "\n"))
+        return data
     }
 }
 

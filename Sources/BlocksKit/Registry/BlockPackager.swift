@@ -40,9 +40,7 @@ public struct BlockPackager: Sendable {
 
     /// The manifest as shipped: sorted keys, so the same manifest is always the same bytes.
     public static func manifestData(_ manifest: BlockManifest) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return try encoder.encode(manifest) + Data("\n".utf8)
+        try StableJSON.data(manifest)
     }
 
     /// A hash of a block's source: its manifest and files before any header. Two builds of

@@ -77,9 +77,7 @@ public struct RegistryBuilder: Sendable {
             archives[format.rawValue] = RegistryArchive(path: path, sha256: SHA256.hex(data), size: Int64(data.count))
         }
         let entry = RegistryEntry(manifest: manifest, metadata: metadataPath, sourceSHA256: sourceHash, archives: archives)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        try AtomicFile.write(try encoder.encode(entry) + Data("\n".utf8), to: output.appendingPathComponent(metadataPath))
+        try AtomicFile.write(try StableJSON.data(entry), to: output.appendingPathComponent(metadataPath))
         return (entry, true)
     }
 

@@ -45,9 +45,7 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
 
     /// The bytes written to disk: sorted keys and a final newline, so rebuilds diff cleanly.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return try encoder.encode(self) + Data("\n".utf8)
+        try StableJSON.data(self)
     }
 }
 
