@@ -6,22 +6,6 @@ import Foundation
 public enum Prompt {
     static let attempts = 5
 
-    /// A yes/no question; `defaultAnswer` is taken on an empty line and at end of input.
-    public static func confirm(_ question: String, defaultAnswer: Bool, context: CommandContext) -> Bool {
-        let hint = defaultAnswer ? "[Y/n]" : "[y/N]"
-        for _ in 0..<attempts {
-            context.standardError.write("\(question) \(hint) ")
-            guard let line = context.readLine() else { return defaultAnswer }
-            switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "": return defaultAnswer
-            case "y", "yes": return true
-            case "n", "no": return false
-            default: context.standardError.write("Please answer y or n.\n")
-            }
-        }
-        return defaultAnswer
-    }
-
     /// One of several answers by letter, e.g. `[y/N/d]`: returns the chosen letter,
     /// or `defaultLetter` on an empty line, at end of input, or after too many tries.
     public static func letter(_ question: String, letters: [Character], defaultLetter: Character, context: CommandContext) -> Character {
