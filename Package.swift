@@ -20,7 +20,7 @@ let package = Package(
             dependencies: ["BlocksCurl", "BlocksArchive", "BlocksCrypto", "BlocksSQLite"]
         ),
         // Headers only, nothing linked: each shim opens its library with dlopen on first
-        // use, so a command that never needs one never loads it (see BlocksCurl/shim.h).
+        // use, so a command that never needs one never loads it (see BlocksLazyLoading/lazy_loading.h).
         .systemLibrary(
             name: "BlocksCurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
