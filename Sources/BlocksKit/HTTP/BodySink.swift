@@ -58,15 +58,10 @@ final class BodySink {
             return true
         }
         digest?.update(bytes)
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, base + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                writeError = String(cString: strerror(errno))
-                return false
-            }
-            offset += written
+        let failure = FileDescriptorIO.writeAll(descriptor, bytes)
+        if failure != 0 {
+            writeError = String(cString: strerror(failure))
+            return false
         }
         return true
     }

@@ -33,23 +33,7 @@ public struct StagingArea {
     /// empty, which `blocks status` reports as modified and a re-run of `add` repairs.
     public func stage(_ data: Data, name: String) throws -> URL {
         let file = url.appendingPathComponent(name)
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw Self.stagingFailure(file, errno) }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let count = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    failure = count < 0 ? errno : EIO
-                    return
-                }
-                offset += count
-            }
-        }
-        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        let failure = FileDescriptorIO.writeFile(data, to: file.path, flags: O_CREAT | O_EXCL, mode: 0o666)
         guard failure == 0 else { throw Self.stagingFailure(file, failure) }
         return file
     }

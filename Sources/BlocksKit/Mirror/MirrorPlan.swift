@@ -70,22 +70,8 @@ struct MirrorPlan {
     /// Writes without a temporary file or a flush (Foundation's `Data.write` flushes
     /// every file, which costs seconds for 10,000 of them).
     private static func writePlain(_ data: Data, to file: URL) throws {
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw AtomicFile.Failure(path: file.path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                let written = write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
-        if let failure { throw AtomicFile.Failure(path: file.path, reason: String(cString: strerror(failure))) }
+        let failure = FileDescriptorIO.writeFile(data, to: file.path, flags: O_CREAT | O_TRUNC, mode: 0o644)
+        if failure != 0 { throw AtomicFile.Failure(path: file.path, reason: String(cString: strerror(failure))) }
     }
 
     private static func move(_ source: URL, to target: URL, folders: inout FolderCache) throws {

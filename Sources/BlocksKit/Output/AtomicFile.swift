@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-private let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-import Darwin
-private let systemWrite = Darwin.write
-#endif
-
 /// Writes a file all at once or not at all: a temporary file beside the target, then a
 /// rename over it. Readers, and a process killed at any instant, see the old bytes or the
 /// new ones, never a mix. Every file the tool writes goes through here.
@@ -38,30 +30,8 @@ public enum AtomicFile {
             unlink(temporary.path)
             return Failure(path: url.path, reason: "\(step): \(reason)")
         }
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw fail("cannot create a temporary file") }
-        let written: Bool = data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let count = systemWrite(descriptor, base + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        guard written else {
-            let code = errno
-            close(descriptor)
-            throw fail("cannot write", code: code)
-        }
-        if durable && fsync(descriptor) != 0 {
-            let code = errno
-            close(descriptor)
-            throw fail("cannot flush", code: code)
-        }
-        guard close(descriptor) == 0 else { throw fail("cannot close") }
+        let failure = FileDescriptorIO.writeFile(data, to: temporary.path, flags: O_CREAT | O_EXCL, mode: mode, flush: durable)
+        guard failure == 0 else { throw fail("cannot write a temporary file", code: failure) }
         guard rename(temporary.path, url.path) == 0 else { throw fail("cannot rename into place") }
     }
 }

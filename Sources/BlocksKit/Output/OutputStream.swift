@@ -22,17 +22,8 @@ public final class FileDescriptorSink: TextSink, @unchecked Sendable {
     public func write(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
-        let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        // A closed pipe or full disk on stdout is not worth failing the command for.
+        _ = Array(text.utf8).withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0) }
     }
 
     public static let standardOutput = FileDescriptorSink(descriptor: STDOUT_FILENO)

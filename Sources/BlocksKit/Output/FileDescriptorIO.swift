@@ -1,0 +1,40 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
+#endif
+
+/// The one loop that writes a whole buffer to a descriptor, retrying when a signal
+/// interrupts it. Every writer (terminal output, downloads, staged and atomic files)
+/// goes through it.
+enum FileDescriptorIO {
+    /// Writes every byte. Returns 0, or the `errno` that stopped it (`EIO` for a write
+    /// that made no progress).
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard let base = bytes.baseAddress else { return 0 }
+        var offset = 0
+        while offset < bytes.count {
+            let count = systemWrite(descriptor, base + offset, bytes.count - offset)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count < 0 ? errno : EIO }
+            offset += count
+        }
+        return 0
+    }
+
+    /// Opens `path` with `flags` (plus write-only and close-on-exec), writes `data`,
+    /// optionally flushes it to disk, and closes it. Returns 0 or the `errno` of the
+    /// step that failed.
+    static func writeFile(_ data: Data, to path: String, flags: Int32, mode: mode_t, flush: Bool = false) -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | flags, mode)
+        guard descriptor >= 0 else { return errno }
+        var failure = data.withUnsafeBytes { writeAll(descriptor, $0) }
+        if failure == 0 && flush && fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        return failure
+    }
+}
