@@ -36,52 +36,15 @@ enum ArchiveTool {
     /// Runs a program found on PATH and waits for it. The tools used here always exit on
     /// their own; no test kills them.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ArchiveToolRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes before waiting, so a chatty tool cannot block on a full pipe.
-        let errorReader = ArchivePipeReader(errors)
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errorReader.wait()
-        process.waitUntilExit()
-        return ArchiveToolRun(
-            status: process.terminationStatus,
-            output: String(decoding: outputData, as: UTF8.self),
-            errors: String(decoding: errorData, as: UTF8.self)
-        )
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: merged)
+        return ArchiveToolRun(status: result.code, output: result.out, errors: result.err)
     }
 
     /// Runs a Python program given as text, with arguments.
     static func python(_ program: String, _ arguments: [String]) throws -> ArchiveToolRun {
         try run(["python3", "-c", program] + arguments)
-    }
-}
-
-/// Reads a pipe on a background thread and hands the bytes back once.
-final class ArchivePipeReader: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    init(_ pipe: Pipe) {
-        let handle = pipe.fileHandleForReading
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
     }
 }
 

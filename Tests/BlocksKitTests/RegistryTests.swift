@@ -12,17 +12,8 @@ import Testing
     }
 
     func shell(_ command: String, in directory: URL) throws -> (code: Int32, out: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = directory
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], in: directory)
+        return (result.code, result.out + result.err)
     }
 
     @Test func buildOfTheRealCatalogIsCompleteAndReproducible() throws {

@@ -124,8 +124,9 @@ public struct CatalogSource: RegistrySource {
         switch storage {
         case .embedded:
             return EmbeddedFiles.manifests[name] != nil
-        case .folder:
-            return ManifestValidator.isValidName(name) && file("\(name)/block.json") != nil
+        case .folder(let url):
+            return ManifestValidator.isValidName(name)
+                && access(url.appendingPathComponent("\(name)/block.json").path, F_OK) == 0
         }
     }
 

@@ -39,13 +39,11 @@ struct TestProject {
     func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 
     func write(_ relative: String, _ text: String) throws {
-        let file = url(relative)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
+        try TemporaryFolder(existing: root).write(relative, text)
     }
 
     func read(_ relative: String) -> String? {
-        FileManager.default.contents(atPath: url(relative).path).map { String(decoding: $0, as: UTF8.self) }
+        TemporaryFolder(existing: root).read(relative)
     }
 
     func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: url(relative).path) }
@@ -86,17 +84,23 @@ struct TestProject {
         return CommandResult(code: code, output: output.text, errors: errors.text)
     }
 
+    /// The environment the real binary runs with: this process's, no colour, no registry
+    /// from outside, plus `extra`.
+    func binaryEnvironment(_ extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment["BLOCKS_REGISTRY"] = nil
+        environment.merge(extra) { $1 }
+        return environment
+    }
+
     /// Starts the real binary in the root, without waiting.
     func startBinary(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = try Self.binary()
         process.arguments = arguments
         process.currentDirectoryURL = root
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        environment["BLOCKS_REGISTRY"] = nil
-        environment.merge(extra) { $1 }
-        process.environment = environment
+        process.environment = binaryEnvironment(extra)
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -108,12 +112,8 @@ struct TestProject {
 
     /// Runs the real binary in the root and waits for it.
     func runBinary(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
-        let (process, output, errors) = try startBinary(arguments, environment: environment)
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(code: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                             errors: String(decoding: errorData, as: UTF8.self))
+        let result = try runProcess(try Self.binary(), arguments, in: root, environment: binaryEnvironment(environment))
+        return CommandResult(code: result.code, output: result.out, errors: result.err)
     }
 
     /// The built binary (see `blocksBinary`), or an error saying how to build it.

@@ -5,6 +5,11 @@ import Foundation
 struct TemporaryFolder {
     let url: URL
 
+    /// Helpers over a folder that already exists; `cleanUp` removes it.
+    init(existing url: URL) {
+        self.url = url
+    }
+
     init(_ label: String = "blocks") throws {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
@@ -94,22 +99,20 @@ var blocksBinary: URL {
     return repositoryRoot.appendingPathComponent(candidates[0])
 }
 
-/// Runs the real binary and collects its output. stdin is /dev/null, as in CI.
-func runBinary(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String]? = nil) throws -> (code: Int32, out: String, err: String) {
+/// Runs a program to completion and collects its output. stdin is /dev/null, as in CI.
+/// Both pipes are read before waiting, so a chatty program cannot block on a full pipe.
+func runProcess(_ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> (code: Int32, out: String, err: String) {
     let process = Process()
-    process.executableURL = blocksBinary
+    process.executableURL = executable
     process.arguments = arguments
-    process.currentDirectoryURL = directory
-    var env = environment ?? ProcessInfo.processInfo.environment
-    env["BLOCKS_REGISTRY"] = env["BLOCKS_REGISTRY"] ?? ""
-    process.environment = env
+    if let directory { process.currentDirectoryURL = directory }
+    if let environment { process.environment = environment }
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    // Read both pipes fully before waiting, so a large output cannot block the child.
     let group = DispatchGroup()
     nonisolated(unsafe) var errorBytes = Data()
     group.enter()
@@ -121,4 +124,11 @@ func runBinary(_ arguments: [String], in directory: URL = repositoryRoot, enviro
     group.wait()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: outBytes, as: UTF8.self), String(decoding: errorBytes, as: UTF8.self))
+}
+
+/// Runs the real binary and collects its output, with `BLOCKS_REGISTRY` cleared unless given.
+func runBinary(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String]? = nil) throws -> (code: Int32, out: String, err: String) {
+    var env = environment ?? ProcessInfo.processInfo.environment
+    env["BLOCKS_REGISTRY"] = env["BLOCKS_REGISTRY"] ?? ""
+    return try runProcess(blocksBinary, arguments, in: directory, environment: env)
 }
