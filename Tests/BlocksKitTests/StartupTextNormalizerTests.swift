@@ -2,9 +2,15 @@ import Foundation
 import Testing
 @testable import BlocksKit
 
-/// The ASCII fast paths of `TextNormalizer` must give exactly what Foundation folding
-/// of the whole text gives.
+/// The ASCII and Latin fast paths of `TextNormalizer` must give exactly what its general
+/// rule gives on the whole text, and the general rule must fold as Foundation's case- and
+/// diacritic-insensitive folding does.
 @Suite struct StartupTextNormalizerTests {
+    /// The reference: Foundation, which the binary no longer links.
+    static func foundationFold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+    }
+
     static let tricky: [String] = [
         "", " ", "tabs", "TABS", "Scrolling Tab Strip", "pestañas", "PESTAÑAS", "Tira de pestañas desplazable",
         "naïve café-au-lait", "ÉCOLE élève", "Straße", "STRASSE", "ﬁle ﬂow", "İstanbul ıi", "ΣΊΣΥΦΟΣ ς",
@@ -13,19 +19,25 @@ import Testing
         "MatchedGeometryEffect", "Binding<String>", "[String]", ".pink", "snake_case-and-kebab", "v1.2.3",
         "日本語のタブ", "Ωmega", "ÀÉÎÕÜ àéîõü", "a\u{0}b", "tab\tstrip\nnext", "ǅ ǈ ǋ", "Ⅻ ⅻ", "½ ²",
         "caf\u{E9}", "cafe\u{301}", "\u{301}", "a\u{301}", "-é-", "é-é", "x--é--y", "ß-ss",
+        "Tiếng Việt có dấu", "Ελληνικά ΆΈΉ ϊΐ", "Кириллица Йй Ёё", "Čeština ŘŽŠ", "Polski ŁĄĘ", "Dansk ÆØÅ", "Türkçe ĞŞÇ",
+        "ガギグゲゴ パ", "한국어 탭", "עִבְרִית", "العَرَبِيَّة",
     ]
 
     static func agree(_ text: String) -> Bool {
-        TextNormalizer.words(text) == TextNormalizer.foundationWords(text)
-            && TextNormalizer.fold(text) == TextNormalizer.foundationFold(text)
+        TextNormalizer.words(text) == TextNormalizer.unicodeWords(text)
+            && TextNormalizer.fold(text) == TextNormalizer.unicodeFold(text)
     }
 
-    @Test(arguments: tricky) func trickyInputsFoldAsFoundationDoes(text: String) {
-        #expect(TextNormalizer.words(text) == TextNormalizer.foundationWords(text), "\(text.debugDescription)")
-        #expect(TextNormalizer.fold(text) == TextNormalizer.foundationFold(text), "\(text.debugDescription)")
+    @Test(arguments: tricky) func trickyInputsTakeTheGeneralRule(text: String) {
+        #expect(TextNormalizer.words(text) == TextNormalizer.unicodeWords(text), "\(text.debugDescription)")
+        #expect(TextNormalizer.fold(text) == TextNormalizer.unicodeFold(text), "\(text.debugDescription)")
     }
 
-    @Test func everyASCIICharacterFoldsAsFoundationDoes() {
+    @Test(arguments: tricky) func generalRuleFoldsAsFoundationDoes(text: String) {
+        #expect(TextNormalizer.unicodeFold(text) == Self.foundationFold(text), "\(text.debugDescription)")
+    }
+
+    @Test func everyASCIICharacterTakesTheGeneralRule() {
         let all = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
         #expect(Self.agree(all))
         for byte in 0..<128 {
@@ -41,7 +53,7 @@ import Testing
         #expect(TextNormalizer.latinLetters.filter { !$0.isEmpty }.count > 200)
         for value in UInt32(0xC0)...0x24F {
             guard let scalar = Unicode.Scalar(value) else { continue }
-            let folded = TextNormalizer.foundationFold(String(scalar))
+            let folded = Self.foundationFold(String(scalar))
             let isASCIIWord = !folded.isEmpty && folded.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
             if let entry = TextNormalizer.latinLetter(value) {
                 #expect(entry == folded, "U+\(String(value, radix: 16))")
@@ -53,7 +65,7 @@ import Testing
     }
 
     /// Mixes ASCII and non-ASCII pieces in a fixed pseudo-random order (bounded count).
-    @Test func mixedPiecesFoldAsFoundationDoes() {
+    @Test func mixedPiecesTakeTheGeneralRule() {
         let pieces = ["a", "Z", "9", " ", "-", "_", ".", "\n", "é", "Ñ", "Ǆ", "ĳ", "Ø", "ĸ", "×", "\u{301}", "ß", "ﬁ", "İ", "\u{600}", "日", "👍", "\r\n", "Σ", "ς"]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<400 {
@@ -63,10 +75,14 @@ import Testing
                 text += pieces[Int(state >> 33) % pieces.count]
             }
             #expect(Self.agree(text), "\(text.debugDescription)")
+            // Words, not the whole fold: after U+0600 (a prepended mark) Foundation keeps an
+            // accent that the general rule drops, and neither is part of a word.
+            let foundationWords = Self.foundationFold(text).split { !($0.isLetter || $0.isNumber) }.map(String.init)
+            #expect(TextNormalizer.unicodeWords(text) == foundationWords, "\(text.debugDescription)")
         }
     }
 
-    @Test func catalogTextFoldsAsFoundationDoes() throws {
+    @Test func catalogTextTakesTheGeneralRule() throws {
         let manifests = try CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog")).manifests()
         #expect(manifests.count >= 5)
         var texts: [String] = []

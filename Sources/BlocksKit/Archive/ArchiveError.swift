@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every way reading or writing an archive can be refused.
 ///
@@ -102,7 +106,7 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         var escaped = ""
         for scalar in text.unicodeScalars {
             if scalar.value < 0x20 || scalar.value == 0x7F {
-                escaped += String(format: "\\u{%X}", scalar.value)
+                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 escaped.unicodeScalars.append(scalar)
             }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The archive formats a registry publishes. Each is a plugin behind `ArchiveCodec`.
 public enum ArchiveFormat: String, Sendable, CaseIterable, Codable {

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The front door for archives: write reproducible ones, read untrusted ones.
 ///
@@ -65,12 +72,11 @@ public enum Archives {
     }
 
     private static func leadingBytes(of url: URL, archiveName: String) throws -> Data {
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            return try handle.read(upToCount: 8) ?? Data()
-        } catch {
-            throw ArchiveError.unreadable(archive: archiveName, message: error.localizedDescription)
+        var bytes = Data()
+        let failure = FileDescriptorIO.readChunks(of: url.path, chunkSize: 8, limit: 8) { bytes.append(contentsOf: $0) }
+        guard failure == 0 else {
+            throw ArchiveError.unreadable(archive: archiveName, message: String(cString: strerror(failure)))
         }
+        return bytes
     }
 }

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The entry point: parses global options, dispatches to a command or an external
 /// `blocks-NAME` plugin, and turns every error into one message and an exit code.
@@ -130,8 +137,7 @@ public enum BlocksCLI {
     static func applyGlobals(_ parsed: ParsedArguments, to context: inout CommandContext) throws {
         if let directory = parsed.value("directory") {
             let url = context.resolve(directory)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue else {
+            guard PathKind(url.path) == .folder else {
                 throw UsageError.invalidValue(option: "-C", value: directory, expected: "an existing folder")
             }
             context.workingDirectory = url

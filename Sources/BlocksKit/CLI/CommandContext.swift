@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Everything a command needs from the outside world, injected so tests can run
 /// commands in-process with their own streams, environment, folder and transport.
@@ -48,7 +52,7 @@ public struct CommandContext: Sendable {
 
     /// A path given on the command line, resolved against `-C`.
     public func resolve(_ path: String) -> URL {
-        let expanded = (path as NSString).expandingTildeInPath
+        let expanded = path == "~" || path.hasPrefix("~/") ? homeDirectory + path.dropFirst() : path
         if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
         return workingDirectory.appendingPathComponent(expanded).standardizedFileURL
     }
@@ -58,7 +62,11 @@ public struct CommandContext: Sendable {
         if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
             return URL(fileURLWithPath: xdg).appendingPathComponent("blocks")
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".cache/blocks")
+        return URL(fileURLWithPath: homeDirectory).appendingPathComponent(".cache/blocks")
+    }
+
+    /// `$HOME`, else the account's home folder.
+    var homeDirectory: String {
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An external command: `blocks foo` runs `blocks-foo` from PATH, git- or cargo-style.
 public struct Plugin: Sendable, Equatable {
@@ -40,16 +44,11 @@ public enum Plugins {
     /// Runs the plugin with the remaining arguments, the registry and project root in
     /// its environment, and the standard streams passed through. Returns its exit code.
     public static func run(_ plugin: Plugin, arguments: [String], context: CommandContext) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: plugin.path)
-        process.arguments = arguments
         var environment = context.environment
         environment["BLOCKS_REGISTRY"] = context.registry ?? "embedded"
         environment["BLOCKS_PROJECT_ROOT"] = ProjectLocator.projectRoot(from: context.workingDirectory).path
-        process.environment = environment
-        process.currentDirectoryURL = context.workingDirectory
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return try ChildProcess.run(
+            plugin.path, arguments: arguments, environment: environment, workingDirectory: context.workingDirectory.path
+        ).exitCode
     }
 }

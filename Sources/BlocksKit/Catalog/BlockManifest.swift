@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The metadata of one block, as written in `Catalog/<name>/block.json`.
 ///

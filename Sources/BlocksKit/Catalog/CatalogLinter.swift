@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Checks a whole catalog folder: every manifest, the files it lists, Swift files it
 /// forgot to list, and that every Swift file parses. It reports every problem it finds.
@@ -40,8 +44,7 @@ public struct CatalogLinter {
         var swiftFiles: [String] = []
         for folderName in entries.sorted() where !folderName.hasPrefix(".") {
             let folder = root.appendingPathComponent(folderName)
-            var isFolder: ObjCBool = false
-            guard fileManager.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
+            guard PathKind(folder.path) == .folder else { continue }
             blockCount += 1
             let manifestFile = folder.appendingPathComponent("block.json")
             let shownManifest = relative(manifestFile)
@@ -75,31 +78,22 @@ public struct CatalogLinter {
     }
 
     static func listedFiles(in data: Data) -> [String] {
-        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let files = root["files"] as? [[String: Any]] else { return [] }
-        return files.compactMap { $0["path"] as? String }
+        guard let root = try? JSONDecoder().decode(JSONValue.self, from: data) else { return [] }
+        return root["files"]?.array?.compactMap { $0["path"]?.string } ?? []
     }
 
     static func swiftFiles(under folder: URL) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
+        let paths = (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? []
+        return paths.filter { $0.hasSuffix(".swift") }.sorted()
     }
 
     /// Runs `swiftc -parse` once per file, so one broken file names itself.
     func parseProblems(_ files: [String], compiler: URL) throws -> [LintProblem] {
         var problems: [LintProblem] = []
         for file in files {
-            let process = Process()
-            process.executableURL = compiler
-            process.arguments = ["-parse", file]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let output = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            if process.terminationStatus != 0 {
-                let firstError = String(decoding: output, as: UTF8.self).split(separator: "\n")
+            let outcome = try ChildProcess.run(compiler.path, arguments: ["-parse", file], discardOutput: true, captureErrors: true)
+            if outcome.exitCode != 0 {
+                let firstError = outcome.standardError.split(separator: "\n")
                     .first { $0.contains("error:") }.map(String.init) ?? "swiftc -parse failed"
                 problems.append(LintProblem(file: relative(URL(fileURLWithPath: file)), field: "", message: "does not parse: \(firstError)"))
             }

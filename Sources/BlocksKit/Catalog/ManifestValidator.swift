@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One thing wrong with a catalog, naming the file and the field so it can be fixed
 /// without guessing.
@@ -22,17 +26,27 @@ public enum ManifestValidator {
     public static let knownPlatforms = ["iOS", "iPadOS", "macOS", "tvOS", "watchOS", "visionOS"]
     public static let levels = ["beginner", "intermediate", "advanced"]
     public static let languages = ["en", "es"]
-    static let namePattern = try! NSRegularExpression(pattern: "^[a-z0-9]+(-[a-z0-9]+)*$")
-    static let semverPattern = try! NSRegularExpression(
-        pattern: #"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$"#)
-    static let osVersionPattern = try! NSRegularExpression(pattern: #"^\d+(\.\d+){0,2}$"#)
 
-    static func matches(_ pattern: NSRegularExpression, _ text: String) -> Bool {
-        pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    /// `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`, the schema's pattern.
+    public static func isSemanticVersion(_ text: String) -> Bool {
+        text.wholeMatch(of: /(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.\-]+)?(\+[0-9A-Za-z.\-]+)?/) != nil
     }
 
-    public static func isSemanticVersion(_ text: String) -> Bool { matches(semverPattern, text) }
-    public static func isValidName(_ text: String) -> Bool { matches(namePattern, text) }
+    /// `^[a-z0-9]+(-[a-z0-9]+)*$`, checked on bytes: `add` checks every name it is given.
+    public static func isValidName(_ text: String) -> Bool {
+        var previous: UInt8 = UInt8(ascii: "-")
+        for byte in text.utf8 {
+            let isWordByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            guard isWordByte || (byte == UInt8(ascii: "-") && previous != UInt8(ascii: "-")) else { return false }
+            previous = byte
+        }
+        return previous != UInt8(ascii: "-")
+    }
+
+    /// `^[0-9]+(\.[0-9]+){0,2}$`: "18", "18.0" or "18.0.1".
+    static func isOSVersion(_ text: String) -> Bool {
+        text.wholeMatch(of: /[0-9]+(\.[0-9]+){0,2}/) != nil
+    }
 
     /// Problems in one manifest's bytes. `file` names it in messages; `folderName`, when
     /// given, must equal the manifest's name.
@@ -41,21 +55,21 @@ public enum ManifestValidator {
         func report(_ field: String, _ message: String) {
             problems.append(LintProblem(file: file, field: field, message: message))
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
+        guard let document = try? JSONDecoder().decode(JSONValue.self, from: data), let root = document.object else {
             report("", "not a JSON object")
             return problems
         }
         func string(_ key: String) -> String? {
             guard let value = root[key] else { report(key, "missing required field"); return nil }
-            guard let text = value as? String, !text.isEmpty else { report(key, "must be a non-empty string"); return nil }
+            guard let text = value.string, !text.isEmpty else { report(key, "must be a non-empty string"); return nil }
             return text
         }
         func localized(_ key: String) {
             guard let value = root[key] else { report(key, "missing required field"); return }
-            guard let map = value as? [String: Any] else { report(key, "must be an object with \"en\" and \"es\""); return }
+            guard let map = value.object else { report(key, "must be an object with \"en\" and \"es\""); return }
             for language in languages {
                 guard let text = map[language] else { report("\(key).\(language)", "missing language"); continue }
-                if (text as? String)?.isEmpty != false { report("\(key).\(language)", "must be a non-empty string") }
+                if text.string?.isEmpty != false { report("\(key).\(language)", "must be a non-empty string") }
             }
         }
 
@@ -76,11 +90,11 @@ public enum ManifestValidator {
         if let license = string("license"), license != "MIT" { report("license", "must be \"MIT\"") }
 
         if let value = root["platforms"] {
-            if let platforms = value as? [String: Any], !platforms.isEmpty {
+            if let platforms = value.object, !platforms.isEmpty {
                 for (platform, version) in platforms.sorted(by: { $0.key < $1.key }) {
                     if !knownPlatforms.contains(platform) {
                         report("platforms.\(platform)", "unknown platform; known: \(knownPlatforms.joined(separator: ", "))")
-                    } else if !((version as? String).map { matches(osVersionPattern, $0) } ?? false) {
+                    } else if !(version.string.map(isOSVersion) ?? false) {
                         report("platforms.\(platform)", "must be a version string such as \"18.0\"")
                     }
                 }
@@ -92,10 +106,10 @@ public enum ManifestValidator {
         }
 
         if let value = root["tags"] {
-            if let tags = value as? [String: Any] {
+            if let tags = value.object {
                 for language in languages {
                     guard let list = tags[language] else { report("tags.\(language)", "missing language"); continue }
-                    guard let words = list as? [String], !words.isEmpty, words.allSatisfy({ !$0.isEmpty }) else {
+                    guard let words = list.strings, !words.isEmpty, words.allSatisfy({ !$0.isEmpty }) else {
                         report("tags.\(language)", "must be a non-empty list of strings")
                         continue
                     }
@@ -108,14 +122,14 @@ public enum ManifestValidator {
         }
 
         if let value = root["authors"] {
-            if (value as? [String])?.isEmpty != false { report("authors", "must be a non-empty list of strings") }
+            if value.strings?.isEmpty != false { report("authors", "must be a non-empty list of strings") }
         } else {
             report("authors", "missing required field")
         }
 
         if let value = root["accessibility"] {
-            if let map = value as? [String: Any] {
-                for key in ["voiceOver", "dynamicType", "reduceMotion"] where (map[key] as? String)?.isEmpty != false {
+            if let map = value.object {
+                for key in ["voiceOver", "dynamicType", "reduceMotion"] where map[key]?.string?.isEmpty != false {
                     report("accessibility.\(key)", "missing; say what this block does for it")
                 }
             } else {
@@ -126,12 +140,12 @@ public enum ManifestValidator {
         }
 
         if let value = root["api"] {
-            if let parameters = value as? [[String: Any]] {
+            if let parameters = value.objects {
                 for (index, parameter) in parameters.enumerated() {
-                    for key in ["name", "type", "description"] where (parameter[key] as? String)?.isEmpty != false {
+                    for key in ["name", "type", "description"] where parameter[key]?.string?.isEmpty != false {
                         report("api[\(index)].\(key)", "missing or empty")
                     }
-                    if let fallback = parameter["default"], !(fallback is String), !(fallback is NSNull) {
+                    if let fallback = parameter["default"], fallback.string == nil, fallback != JSONValue.null {
                         report("api[\(index)].default", "must be a string or null")
                     }
                 }
@@ -143,16 +157,16 @@ public enum ManifestValidator {
         }
 
         if let value = root["files"] {
-            if let files = value as? [[String: Any]], !files.isEmpty {
+            if let files = value.objects, !files.isEmpty {
                 for (index, entry) in files.enumerated() {
-                    guard let path = entry["path"] as? String, !path.isEmpty else {
+                    guard let path = entry["path"]?.string, !path.isEmpty else {
                         report("files[\(index)].path", "missing or empty")
                         continue
                     }
                     if path.hasPrefix("/") || path.split(separator: "/").contains("..") {
                         report("files[\(index)].path", "'\(path)' must stay inside the block's folder")
                     }
-                    let role = entry["role"] as? String ?? ""
+                    let role = entry["role"]?.string ?? ""
                     if BlockFile.Role(rawValue: role) == nil {
                         report("files[\(index)].role", "'\(role)' must be one of component, logic, demo")
                     }

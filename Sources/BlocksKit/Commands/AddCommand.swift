@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks add NAME...`: copies blocks into the project with the MIT header, records
 /// them in `blocks.lock`, and never overwrites a file the user changed unless told to.
@@ -185,7 +189,7 @@ public enum AddCommand: Command {
             .conflict: "conflict", .keep: "keep",
         ]
         for file in plan.allFiles {
-            let label = (labels[file.action] ?? file.action.rawValue).padding(toLength: 10, withPad: " ", startingAt: 0)
+            let label = (labels[file.action] ?? file.action.rawValue).paddedToWidth(10)
             context.print("  " + style.apply(file.action == .conflict ? .yellow : .cyan, label) + " " + file.path + note(for: file.action))
         }
         for path in outcome.deletedStale { context.print("  delete     \(path) (no longer part of the block)") }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks build`: publishes a catalog as a static registry any HTTP server can host.
 public enum BuildCommand: Command {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks export`: one archive of chosen blocks, to hand to someone or add offline.
 public enum ExportCommand: Command {

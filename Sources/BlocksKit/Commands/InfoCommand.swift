@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks info NAME`: everything about one block, and its code with `--source`.
 public enum InfoCommand: Command {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks init`: writes `blocks.json` in the project root, fixing the folder blocks
 /// go to and the registry, so later commands need no flags.

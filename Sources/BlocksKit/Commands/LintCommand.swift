@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks lint [DIR]`: validates a catalog before it is published.
 public enum LintCommand: Command {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks mirror`: an offline copy of a registry for closed networks.
 public enum MirrorCommand: Command {
@@ -61,7 +65,7 @@ public enum MirrorCommand: Command {
             ]))
         } else if !context.quiet {
             let what = summary.upToDate ? "up to date" : "\(summary.fetched) fetched (\(ProgressBar.formatBytes(summary.bytes))), \(summary.skipped) already present, \(summary.pruned) pruned"
-            context.print("Mirror \(destination.path): \(what) in \(String(format: "%.2f", seconds)) s")
+            context.print("Mirror \(destination.path): \(what) in \(seconds.fixedPoint(places: 2)) s")
         }
         return 0
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks new NAME`: starts a new block in a catalog from the scaffold in `Templates/`.
 public enum NewCommand: Command {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks remove NAME...`: deletes the block's unchanged files, keeps the ones you
 /// changed unless `--force`, removes the empty folders `add` made, and updates the lock.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks search`: ranked search over every language of the registry's metadata.
 public enum SearchCommand: Command {

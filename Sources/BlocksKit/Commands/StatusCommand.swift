@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks status`: what was added, whether each file is unchanged, modified or
 /// missing, and whether the registry has a newer version.
@@ -28,7 +32,7 @@ public enum StatusCommand: Command {
             if let update = status.availableUpdate { line += "  " + style.apply(.magenta, "update available: \(update)") }
             context.print(line)
             for file in status.files {
-                let label = file.state.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+                let label = file.state.rawValue.paddedToWidth(10)
                 context.print("  " + style.apply(colors[file.state] ?? .dim, label) + file.path)
             }
         }

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where the bytes of one response attempt go while they arrive: memory for small
 /// bodies such as `index.json`, or a `.part` file hashed on the fly for downloads, so

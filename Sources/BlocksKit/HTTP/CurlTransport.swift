@@ -1,5 +1,12 @@
 import BlocksCurl
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The real transport: every transfer the tool makes goes through libcurl here, the
 /// only file that touches libcurl.
@@ -61,7 +68,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         token: String? = nil, settings: TransferSettings = TransferSettings(),
         log: (@Sendable (String) -> Void)? = nil
     ) {
-        let trimmed = token?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = token?.trimmingWhitespace()
         self.token = (trimmed?.isEmpty ?? true) ? nil : trimmed
         self.settings = settings
         self.log = log
@@ -232,7 +239,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         guard attempts <= settings.retries else { return nil }
         let delay = RetryPolicy.delay(beforeRetry: attempts, retryAfter: retryAfter, settings: settings)
         log?(
-            "GET \(redact(job.request.url)): \(redact(reason)); retrying in \(String(format: "%.2f", delay)) s"
+            "GET \(redact(job.request.url)): \(redact(reason)); retrying in \(delay.fixedPoint(places: 2)) s"
                 + " (attempt \(attempts + 1) of \(settings.retries + 1))")
         return delay
     }
@@ -397,7 +404,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
 
     func redact(_ text: String) -> String {
         guard let token else { return text }
-        return text.replacingOccurrences(of: token, with: "<BLOCKS_TOKEN>")
+        return text.replacing(token, with: "<BLOCKS_TOKEN>")
     }
 
     func redact(_ error: HTTPError) -> HTTPError {

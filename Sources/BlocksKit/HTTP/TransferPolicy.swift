@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Which failures are worth another attempt, and how long to wait before it.
 /// Kept apart from libcurl so the rules can be tested without a network.
@@ -32,14 +39,30 @@ public enum RetryPolicy {
     /// Seconds to wait from a `Retry-After` value: either a number of seconds or an
     /// HTTP date. Nil when the value is neither.
     public static func retryAfterSeconds(_ value: String, now: Date = Date()) -> TimeInterval? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingWhitespace()
         if let seconds = Int(trimmed) { return seconds >= 0 ? TimeInterval(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
+        guard let date = httpDate(trimmed) else { return nil }
         return max(0, date.timeIntervalSince(now))
+    }
+
+    /// An IMF-fixdate such as `Wed, 21 Oct 2015 07:28:00 GMT`, the one date form RFC 9110
+    /// lets servers send; nil for anything else.
+    static func httpDate(_ text: String) -> Date? {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
+              let day = Int(parts[1]), (1...31).contains(day),
+              let month = months.firstIndex(of: String(parts[2])),
+              let year = Int(parts[3]), parts[3].count == 4 else { return nil }
+        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
+        guard clock.count == 3, (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]) else {
+            return nil
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let components = DateComponents(year: year, month: month + 1, day: day, hour: clock[0], minute: clock[1], second: clock[2])
+        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day else { return nil }
+        return date
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `blocks status` reports: for each locked block, each file's state against the
 /// hash in the lock, and whether its registry has a newer version.

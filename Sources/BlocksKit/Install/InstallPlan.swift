@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `add` will do to each file, decided before anything is written, so that a
 /// conflict, a blocked folder or a bad path stops the run with the project untouched.
@@ -163,10 +170,10 @@ public struct InstallPlan: Sendable {
         for part in relative.split(separator: "/") {
             current = current.appendingPathComponent(String(part))
             path = path.isEmpty ? String(part) : path + "/" + part
-            var isFolder: ObjCBool = false
-            if !missing.isEmpty || !FileManager.default.fileExists(atPath: current.path, isDirectory: &isFolder) {
+            let kind = missing.isEmpty ? PathKind(current.path) : .missing
+            if kind == .missing {
                 missing.append(path)
-            } else if !isFolder.boolValue {
+            } else if kind != .folder {
                 throw InstallError.folderBlocked(path: relative, blocker: path)
             }
         }

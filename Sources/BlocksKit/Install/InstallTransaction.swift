@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Carries out an `InstallPlan` so that a kill at any moment leaves every file either
 /// old or new and a lock that names only files that exist.
@@ -75,7 +82,7 @@ public enum InstallTransaction {
     static func undo(_ moved: [InstallPlan.File], staging: StagingArea) {
         for (index, file) in moved.enumerated().reversed() {
             if let old = file.existing, let url = try? staging.stage(old, name: "undo-\(index)") {
-                _ = Foundation.rename(url.path, file.url.path)
+                _ = rename(url.path, file.url.path)
             } else {
                 unlink(file.url.path)
             }

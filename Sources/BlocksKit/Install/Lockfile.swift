@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks.lock`: what `add` wrote into the project, so that `status` can tell the
 /// user's changes from ours and `remove` never deletes work it did not write.
@@ -61,7 +65,7 @@ public struct Lockfile: Codable, Sendable, Equatable {
         } catch let error as DecodingError {
             throw InstallError.unreadableLock(path: fileName, reason: "it is not a valid lock file (\(Self.summary(of: error)))")
         } catch {
-            throw InstallError.unreadableLock(path: fileName, reason: error.localizedDescription)
+            throw InstallError.unreadableLock(path: fileName, reason: "it could not be read")
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads what `add` needs from a `Package.swift` as plain text, never running it:
 /// the source targets (to choose `Sources/<Target>/Blocks`) and the `platforms:`
@@ -43,7 +47,7 @@ public enum PackageManifestScanner {
     /// `.iOS("17.4")` gives "17.4".
     public static func platforms(in text: String) -> [String: String] {
         let code = withoutComments(text)
-        guard let label = code.range(of: "platforms:") else { return [:] }
+        guard let label = code.firstRange(of: "platforms:") else { return [:] }
         let characters = Array(code[label.upperBound...])
         guard let open = characters.firstIndex(of: "[") else { return [:] }
         let close = matchingClose(characters, from: open)

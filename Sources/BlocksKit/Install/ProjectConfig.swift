@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `blocks.json`, written by `blocks init`: where this project keeps its blocks and
 /// which registry it uses, so every later `add` agrees without flags.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Finds the root of the user's project: the nearest folder upward that holds
 /// `blocks.json`, `blocks.lock`, `Package.swift`, an Xcode project or `.git`.

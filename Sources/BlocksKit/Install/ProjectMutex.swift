@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An exclusive lock on the project root folder itself (`flock` on its descriptor),
 /// so two `blocks` commands never change one project at once. It leaves no file

@@ -1,6 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
+private let systemRename = Glibc.rename
+#elseif canImport(Darwin)
+import Darwin
+private let systemRename = Darwin.rename
 #endif
 
 /// A private temporary folder inside the project root, so every staged file is on the
@@ -57,7 +65,7 @@ public struct StagingArea {
 
     /// Moves `source` over `target` in one step: readers see the old file or the new one.
     public static func rename(_ source: URL, over target: URL, displayPath: String) throws {
-        guard Foundation.rename(source.path, target.path) == 0 else {
+        guard systemRename(source.path, target.path) == 0 else {
             throw InstallError.writeFailed(path: displayPath, reason: String(cString: strerror(errno)))
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The folder blocks are added to, and why it was chosen, which `add` prints.
 public struct TargetFolder: Sendable, Equatable {
@@ -55,10 +59,7 @@ public struct TargetFolder: Sendable, Equatable {
         let sources = root.appendingPathComponent("Sources")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
         return names.sorted().filter { name in
-            var isFolder: ObjCBool = false
-            return !name.hasPrefix(".")
-                && FileManager.default.fileExists(atPath: sources.appendingPathComponent(name).path, isDirectory: &isFolder)
-                && isFolder.boolValue
+            !name.hasPrefix(".") && PathKind(sources.appendingPathComponent(name).path) == .folder
         }.map { PackageManifestScanner.Target(name: $0, path: "Sources/\($0)") }
     }
 

@@ -26,7 +26,7 @@ public enum VersionComparison {
     }
 
     static func split(_ version: String) -> ([Int], [Substring]?) {
-        var text = Substring(version.trimmingCharacters(in: .whitespaces))
+        var text = Substring(version.trimmingWhitespace())
         if text.hasPrefix("v") { text = text.dropFirst() }
         text = text.prefix { $0 != "+" }
         let parts = text.split(separator: "-", maxSplits: 1)

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An exclusive lock on a mirror folder. It is an `flock` on a file, so the kernel drops
 /// it when the holder dies: a lock left by a killed run never blocks the next one.
@@ -15,7 +22,7 @@ final class MirrorLock {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)
             let count = pread(descriptor, &buffer, buffer.count, 0)
-            let holder = count > 0 ? "pid " + String(decoding: buffer.prefix(count), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "another process"
+            let holder = count > 0 ? "pid " + String(decoding: buffer.prefix(count), as: UTF8.self).trimmingWhitespace() : "another process"
             close(descriptor)
             throw MirrorError.locked(destination: destination.path, holder: holder)
         }

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The registry a mirror copies from: HTTP(S) through the transport, or a folder.
 protocol MirrorUpstream {

@@ -1,11 +1,17 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
 private let systemWrite = Glibc.write
+private let systemRead = Glibc.read
 #elseif canImport(Darwin)
 import Darwin
 private let systemWrite = Darwin.write
+private let systemRead = Darwin.read
 #endif
 
 /// The one loop that writes a whole buffer to a descriptor, retrying when a signal
@@ -36,5 +42,27 @@ enum FileDescriptorIO {
         if failure == 0 && flush && fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         return failure
+    }
+
+    /// Reads the file at `path` from the start in chunks of up to `chunkSize` bytes,
+    /// handing each to `body`, and stops after `limit` bytes. Returns 0 or the `errno`
+    /// that stopped it.
+    static func readChunks(of path: String, chunkSize: Int = 1 << 20, limit: Int = .max,
+                           _ body: (UnsafeRawBufferPointer) -> Void) -> Int32 {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno }
+        defer { close(descriptor) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(chunkSize, limit), alignment: 16)
+        defer { buffer.deallocate() }
+        var total = 0
+        while total < limit, let base = buffer.baseAddress {
+            let count = systemRead(descriptor, base, min(buffer.count, limit - total))
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return errno }
+            if count == 0 { break }
+            body(UnsafeRawBufferPointer(start: base, count: count))
+            total += count
+        }
+        return 0
     }
 }

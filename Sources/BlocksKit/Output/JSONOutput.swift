@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A JSON value, so commands can assemble `--json` output without ad-hoc types.
 public indirect enum JSONValue: Codable, Sendable, Equatable {
@@ -32,6 +36,37 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         }
+    }
+
+    public subscript(key: String) -> JSONValue? { object?[key] }
+
+    public var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var array: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    public var object: [String: JSONValue]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// The strings of an array that holds only strings; nil otherwise.
+    public var strings: [String]? {
+        guard let array else { return nil }
+        let strings = array.compactMap { $0.string }
+        return strings.count == array.count ? strings : nil
+    }
+
+    /// The objects of an array that holds only objects; nil otherwise.
+    public var objects: [[String: JSONValue]]? {
+        guard let array else { return nil }
+        let objects = array.compactMap { $0.object }
+        return objects.count == array.count ? objects : nil
     }
 
     /// Any Encodable value, as JSON.

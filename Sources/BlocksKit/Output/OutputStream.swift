@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where a command writes. Injected so tests can run commands in-process and read
 /// exactly what a user would have seen.
@@ -12,7 +19,7 @@ public protocol TextSink: AnyObject, Sendable {
 public final class FileDescriptorSink: TextSink, @unchecked Sendable {
     private let descriptor: Int32
     public let isTerminal: Bool
-    private let lock = NSLock()
+    private let lock = Lock()
 
     public init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -32,7 +39,7 @@ public final class FileDescriptorSink: TextSink, @unchecked Sendable {
 
 /// A sink that keeps everything written, for tests.
 public final class BufferSink: TextSink, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var storage = ""
     public let isTerminal: Bool
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A one-line progress bar for long transfers: files, bytes, rate and ETA. It draws on
 /// stderr only when stderr is a terminal, and at most ten times a second.
@@ -8,7 +12,7 @@ public final class ProgressBar: @unchecked Sendable {
     private let totalBytes: Int64?
     private let started = Date()
     private var lastDraw = Date.distantPast
-    private let lock = NSLock()
+    private let lock = Lock()
     private var drewSomething = false
 
     public init(sink: TextSink, label: String, totalBytes: Int64? = nil) {
@@ -56,6 +60,6 @@ public final class ProgressBar: @unchecked Sendable {
             value /= 1024
             unit += 1
         }
-        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+        return unit == 0 ? "\(bytes) B" : value.fixedPoint(places: 1) + " " + units[unit]
     }
 }

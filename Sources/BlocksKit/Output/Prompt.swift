@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Questions asked on a terminal. They are written to standard error, so standard
 /// output stays clean, and read through the context, so tests can answer them.
@@ -13,7 +17,7 @@ public enum Prompt {
         for _ in 0..<attempts {
             context.standardError.write("\(question) \(hint) ")
             guard let line = context.readLine() else { return defaultLetter }
-            let answer = line.trimmingCharacters(in: .whitespaces).lowercased()
+            let answer = line.trimmingWhitespace().lowercased()
             if answer.isEmpty { return defaultLetter }
             if let first = answer.first, answer.count == 1 || answer == "yes" || answer == "no", letters.contains(first) {
                 return first
@@ -32,7 +36,7 @@ public enum Prompt {
         for _ in 0..<attempts {
             context.standardError.write("Number (1-\(options.count)): ")
             guard let line = context.readLine() else { return nil }
-            if let number = Int(line.trimmingCharacters(in: .whitespaces)), (1...options.count).contains(number) {
+            if let number = Int(line.trimmingWhitespace()), (1...options.count).contains(number) {
                 return number - 1
             }
             context.standardError.write("Please type a number from 1 to \(options.count).\n")

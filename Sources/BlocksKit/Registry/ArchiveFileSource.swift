@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A registry inside one archive: an export (`blocks export`, one folder per block) or a
 /// single block's registry archive (`block.json` at the top). `blocks add ./tabs.zip`

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Lays out an export archive: one top folder holding a folder per block, the LICENSE, a
 /// README and `manifest.json` with every file's SHA-256.
@@ -39,8 +43,8 @@ public struct BlockExporter: Sendable {
         let holders = Array(Set(blocks.flatMap(\.manifest.authors))).sorted()
         let names = blocks.map(\.manifest.name).sorted()
         let readme = (EmbeddedFiles.templates["export-README.md"] ?? "")
-            .replacingOccurrences(of: "{{count}}", with: String(names.count))
-            .replacingOccurrences(of: "{{names}}", with: names.joined(separator: ", "))
+            .replacing("{{count}}", with: String(names.count))
+            .replacing("{{names}}", with: names.joined(separator: ", "))
         let manifest = try JSONOutput.encode(["schemaVersion": .int(1), "blocks": .array(listing)]) + "\n"
         entries += [
             ArchiveEntry(path: "\(folder)/LICENSE", data: packager.license(holders: holders)),

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns a block's source into the files that ship: each Swift file with its MIT header,
 /// the LICENSE, and the manifest. Build, export and the archive checks all share it, so
@@ -60,7 +64,7 @@ public struct BlockPackager: Sendable {
 
 /// A small thread-safe memo, so parallel packaging computes each LICENSE once.
 final class LicenseMemo: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var values: [String: Data] = [:]
 
     func value(for key: String, make: () -> Data) -> Data {

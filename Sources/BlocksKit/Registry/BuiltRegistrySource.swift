@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A registry made by `blocks build` (or a mirror of one), read from a folder or over
 /// HTTP(S). Both read `index.json` first; blocks come from the per-block archives, which
@@ -139,7 +143,7 @@ public struct BuiltRegistrySource: RegistrySource {
 
 /// Remembers a value for the life of one source, across `manifests()` and `contents(of:)`.
 final class IndexMemo: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var stored: RegistryIndex?
 
     var value: RegistryIndex? {

@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes a static registry: per-block `.tar.gz` and `.zip` archives, a metadata file per
 /// block, and `index.json` last, so a server never serves an index naming a missing file.
@@ -106,7 +114,7 @@ enum ConcurrentMap {
     static func map<Input: Sendable, Output: Sendable>(_ items: [Input], _ transform: @escaping @Sendable (Input) -> Output) -> [Output] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, items.count))
         let chunk = (items.count + workers - 1) / workers
-        let lock = NSLock()
+        let lock = Lock()
         nonisolated(unsafe) var results = [Output?](repeating: nil, count: items.count)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let start = worker * chunk

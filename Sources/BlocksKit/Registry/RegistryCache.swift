@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The download cache under `$XDG_CACHE_HOME/blocks`: indexes with their ETags, keyed by
 /// URL, and archives keyed by SHA-256, so a verified archive is never fetched twice.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `index.json` at a registry's root: every block's newest version with its archives.
 /// Schema: `Schemas/index.schema.json`. Everything a search needs is in here, so a
@@ -40,7 +44,8 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
     }
 
     static func path(_ keys: [CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        let path = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return path.hasPrefix(".") ? String(path.dropFirst()) : path
     }
 
     /// The bytes written to disk: sorted keys and a final newline, so rebuilds diff cleanly.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Picks the registry plugin for a `--registry` value: the embedded catalog by default,
 /// a catalog folder, a built registry folder, `file://`, `http(s)://`, or an archive file.
@@ -16,11 +20,11 @@ public enum RegistrySources {
         }
         let path = location.hasPrefix("file://") ? String(location.dropFirst("file://".count)) : location
         let url = context.resolve(path)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+        let kind = PathKind(url.path)
+        guard kind != .missing else {
             throw RegistryError.unreadable(location: location, reason: "no such file or folder")
         }
-        if !isFolder.boolValue {
+        if kind != .folder {
             if ArchiveFormat.forFile(url.path) != nil { return try ArchiveFileSource(url: url) }
             throw RegistryError.unreadable(location: location, reason: "a registry is a folder, a URL, or a .tar.gz/.zip archive")
         }

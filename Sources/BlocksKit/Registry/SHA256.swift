@@ -1,5 +1,12 @@
 import BlocksCrypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// SHA-256 through OpenSSL's libcrypto, opened with dlopen on first use (see the shim), so
 /// commands that hash nothing never map it. Checksums guard every archive the tool
@@ -16,12 +23,9 @@ public enum SHA256 {
 
     /// The digest of a file, read in chunks so large files never sit in memory.
     public static func hex(fileAt url: URL) throws -> String {
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
         let context = Digest()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            chunk.withUnsafeBytes { context.update($0) }
-        }
+        let failure = FileDescriptorIO.readChunks(of: url.path) { context.update($0) }
+        guard failure == 0 else { throw RegistryError.unreadable(location: url.path, reason: String(cString: strerror(failure))) }
         return context.finish()
     }
 
@@ -86,7 +90,8 @@ public enum SHA256 {
     /// install. Hashing cannot go on without it: say so in one line and stop.
     static func requireLibrary() {
         guard !isReady else { return }
-        FileHandle.standardError.write(Data("error: libcrypto (libssl3) is not installed; blocks needs it for SHA-256 checksums. Install it, for example with 'apt-get install libssl3'.\n".utf8))
+        let message = "error: libcrypto (libssl3) is not installed; blocks needs it for SHA-256 checksums. Install it, for example with 'apt-get install libssl3'.\n"
+        _ = message.utf8.withContiguousStorageIfAvailable { FileDescriptorIO.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
         exit(1)
     }
 }

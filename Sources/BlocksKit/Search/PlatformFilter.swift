@@ -5,7 +5,7 @@ public struct PlatformFilter: Sendable, Equatable {
     public var version: [Int]
 
     public init?(_ text: String) {
-        let compact = text.replacingOccurrences(of: " ", with: "").lowercased()
+        let compact = text.replacing(" ", with: "").lowercased()
         guard let digitStart = compact.firstIndex(where: \.isNumber) else { return nil }
         let name = String(compact[..<digitStart])
         guard let platform = ManifestValidator.knownPlatforms.first(where: { $0.lowercased() == name }) else { return nil }
@@ -38,4 +38,8 @@ public struct PlatformFilter: Sendable, Equatable {
     }
 }
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif

@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 
 /// A registry source that can tell cheaply whether its blocks may have changed, so that
 /// `blocks search` can keep an on-disk index of it in the cache. A source that does not
@@ -81,7 +89,7 @@ public enum SearchFingerprint {
         let descriptor: Int32
         let paths: [CChar]
         let entries: [(start: Int, nameLength: Int)]
-        private let lock = NSLock()
+        private let lock = Lock()
         private var sum = EntrySum()
 
         init(descriptor: Int32, paths: [CChar], entries: [(start: Int, nameLength: Int)]) {

@@ -1,4 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 
 /// Problems with the on-disk search index. None of them reaches the user: a damaged
 /// index is rebuilt, and an unwritable cache falls back to searching in memory.

@@ -1,5 +1,9 @@
 import BlocksSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The on-disk search index of one registry: a SQLite file holding the same corpus as
 /// `InMemorySearchCorpus` plus each block's row for the result table and its manifest.

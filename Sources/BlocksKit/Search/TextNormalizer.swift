@@ -1,18 +1,21 @@
-import Foundation
+// The standard library's canonical decomposition (`_nfd`) is published as SPI; it
+// spares linking ICU through Foundation's `folding(options:locale:)`.
+@_spi(_Unicode) import Swift
 
 /// Folds text for matching: lowercase, accents removed (`pestañas` → `pestanas`),
 /// split into words on anything that is not a letter or digit.
 ///
-/// Foundation's folding is exact but costs microseconds per call, and a search folds
-/// every word of every manifest at start-up. Most text is ASCII, where folding is just
-/// lowercasing, so ASCII runs take a byte-level path and only stretches holding other
-/// characters go through Foundation. `StartupTextNormalizerTests` checks that both paths
-/// give the same words as folding the whole text.
+/// A search folds every word of every manifest at start-up. Most text is ASCII, where
+/// folding is just lowercasing, so ASCII runs take a byte-level path, Latin letters a
+/// table, and only stretches holding other characters take the general rule,
+/// `unicodeFold`. `StartupTextNormalizerTests` checks that every path gives the words of
+/// the general rule on the whole text, and the general rule against Foundation's
+/// case- and diacritic-insensitive folding.
 public enum TextNormalizer {
     public static func fold(_ text: String) -> String {
         if let ascii = asciiLowercased(text) { return ascii }
         if let latin = latinFolded(text) { return latin }
-        return foundationFold(text)
+        return unicodeFold(text)
     }
 
     public static func words(_ text: String) -> [String] {
@@ -56,7 +59,7 @@ public enum TextNormalizer {
                     if let latin = latinFolded(segment) {
                         words += latin.split { !isASCIIAlphanumeric($0.asciiValue ?? 0) }.map(String.init)
                     } else {
-                        words += foundationWords(segment)
+                        words += unicodeWords(segment)
                     }
                 }
             }
@@ -67,13 +70,35 @@ public enum TextNormalizer {
         return words
     }
 
-    /// The exact rule, through Foundation: what the fast paths must agree with.
-    static func foundationFold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+    /// The general rule, which the fast paths must agree with: case folded (upper, then
+    /// lower, for the characters that case folding changes, so `ß` → `ss` and
+    /// `ς` → `σ`), canonically decomposed by the standard library's NFD, and the
+    /// combining diacritical marks that follow a base character dropped.
+    static func unicodeFold(_ text: String) -> String {
+        var cased = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.properties.changesWhenCaseFolded {
+                cased += String(scalar).uppercased().lowercased().unicodeScalars
+            } else {
+                cased.append(scalar)
+            }
+        }
+        var folded = String.UnicodeScalarView()
+        for scalar in String(cased)._nfd where folded.isEmpty || !isCombiningDiacritic(scalar.value) {
+            folded.append(scalar)
+        }
+        return String(folded)
     }
 
-    static func foundationWords(_ text: String) -> [String] {
-        foundationFold(text).split { !($0.isLetter || $0.isNumber) }.map(String.init)
+    /// The Combining Diacritical Marks blocks (accents, tonos, breve, cedilla, …);
+    /// marks that change a letter in other scripts, such as kana's voicing mark, stay.
+    static func isCombiningDiacritic(_ value: UInt32) -> Bool {
+        (0x300...0x36F).contains(value) || (0x1AB0...0x1AFF).contains(value) || (0x1DC0...0x1DFF).contains(value)
+            || (0x20D0...0x20FF).contains(value) || (0xFE20...0xFE2F).contains(value)
+    }
+
+    static func unicodeWords(_ text: String) -> [String] {
+        unicodeFold(text).split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
     static func asciiLowercased(_ text: String) -> String? {
