@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension StringProtocol {
     /// The text without leading and trailing whitespace and newlines (Unicode's
     /// `White_Space`), for values read from headers, prompts and small files.
@@ -14,14 +20,11 @@ extension StringProtocol {
 }
 
 extension Double {
-    /// The value with exactly `places` decimals, rounded half away from zero, as in
-    /// "0.25 s" and "1.5 MB" (what `String(format: "%.2f")` printed).
+    /// The value with exactly `places` decimals, as in "0.25 s" and "1.5 MB", by the C
+    /// library's printf (`String(format:)` lives in the part of Foundation not linked).
     func fixedPoint(places: Int) -> String {
-        let scale = (0..<places).reduce(1) { product, _ in product * 10 }
-        let scaled = Int((abs(self) * Double(scale)).rounded())
-        let sign = self < 0 && scaled != 0 ? "-" : ""
-        guard places > 0 else { return sign + String(scaled) }
-        let fraction = String(scaled % scale)
-        return sign + String(scaled / scale) + "." + String(repeating: "0", count: places - fraction.count) + fraction
+        var buffer = [CChar](repeating: 0, count: 64)
+        _ = withVaList([Int32(places), self]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) }
+        return String(cString: buffer)
     }
 }
