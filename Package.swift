@@ -21,6 +21,7 @@ let package = Package(
         ),
         // Headers only, nothing linked: each shim opens its library with dlopen on first
         // use, so a command that never needs one never loads it (see BlocksLazyLoading/lazy_loading.h).
+        // A pkg-config name would add a link line, so none is given.
         .systemLibrary(
             name: "BlocksCurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
@@ -33,10 +34,9 @@ let package = Package(
             name: "BlocksCrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        // The on-disk search index for large catalogs.
+        // The on-disk search index for large catalogs, lazily loaded like the others.
         .systemLibrary(
             name: "BlocksSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         // The blocks' pure logic files, compiled straight from Catalog/ so that the

@@ -2,38 +2,33 @@
 #define BLOCKS_CRYPTO_SHIM_H
 #include <stddef.h>
 #include <stdint.h>
-#if __has_include(<openssl/evp.h>) || !defined(__APPLE__)
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
+// SHA256_Init and its two partners are deprecated in OpenSSL 3 but still exported by
+// every 3.x libcrypto. They hash without the provider machinery, whose first use (an
+// EVP_MD_fetch) costs a millisecond: a third of a whole `blocks add`.
+#define OPENSSL_SUPPRESS_DEPRECATED
+#if __has_include(<openssl/sha.h>) || !defined(__APPLE__)
+#include <openssl/sha.h>
 #else
 // Homebrew's OpenSSL is keg-only, so on macOS its headers may not be on the default
-// path. These prototypes are the same in OpenSSL 1.1 and 3.
-typedef struct evp_md_ctx_st EVP_MD_CTX;
-typedef struct evp_md_st EVP_MD;
-typedef struct engine_st ENGINE;
-EVP_MD_CTX *EVP_MD_CTX_new(void);
-void EVP_MD_CTX_free(EVP_MD_CTX *context);
-const EVP_MD *EVP_sha256(void);
-int EVP_DigestInit_ex(EVP_MD_CTX *context, const EVP_MD *type, ENGINE *engine);
-int EVP_DigestUpdate(EVP_MD_CTX *context, const void *bytes, size_t count);
-int EVP_DigestFinal_ex(EVP_MD_CTX *context, unsigned char *digest, unsigned int *length);
-typedef struct ossl_init_settings_st OPENSSL_INIT_SETTINGS;
-int OPENSSL_init_crypto(uint64_t options, const OPENSSL_INIT_SETTINGS *settings);
-#define OPENSSL_INIT_NO_LOAD_CONFIG 0x00000080L
+// path. The layout and prototypes are the same in OpenSSL 1.1 and 3.
+typedef struct SHA256state_st {
+    unsigned int h[8];
+    unsigned int Nl, Nh;
+    unsigned int data[16];
+    unsigned int num, md_len;
+} SHA256_CTX;
+int SHA256_Init(SHA256_CTX *context);
+int SHA256_Update(SHA256_CTX *context, const void *bytes, size_t count);
+int SHA256_Final(unsigned char *digest, SHA256_CTX *context);
 #endif
 
 #include "../BlocksLazyLoading/lazy_loading.h"
 
 // Every libcrypto function SHA256.swift uses.
 #define BLOCKS_CRYPTO_FUNCTIONS(F, V, P) \
-    F(int, OPENSSL_init_crypto, (uint64_t options, const OPENSSL_INIT_SETTINGS *settings), (options, settings)) \
-    F(EVP_MD_CTX *, EVP_MD_CTX_new, (void), ()) \
-    V(EVP_MD_CTX_free, (EVP_MD_CTX *context), (context)) \
-    F(const EVP_MD *, EVP_sha256, (void), ()) \
-    F(int, EVP_DigestInit_ex, (EVP_MD_CTX *context, const EVP_MD *type, ENGINE *engine), (context, type, engine)) \
-    F(int, EVP_DigestUpdate, (EVP_MD_CTX *context, const void *bytes, size_t count), (context, bytes, count)) \
-    F(int, EVP_DigestFinal_ex, (EVP_MD_CTX *context, unsigned char *digest, unsigned int *length), \
-      (context, digest, length))
+    F(int, SHA256_Init, (SHA256_CTX *context), (context)) \
+    F(int, SHA256_Update, (SHA256_CTX *context, const void *bytes, size_t count), (context, bytes, count)) \
+    F(int, SHA256_Final, (unsigned char *digest, SHA256_CTX *context), (digest, context))
 
 #if defined(__APPLE__)
 // Never the bare "libcrypto.dylib": on macOS that finds the system's copy in /usr/lib,

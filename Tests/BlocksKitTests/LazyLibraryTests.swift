@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import BlocksKit
 
-/// libcurl, libarchive and libcrypto are opened with dlopen on first use instead of being
-/// linked, so that commands which need none of them start without mapping them. These
+/// libcurl, libarchive, libcrypto and libsqlite3 are opened with dlopen on first use
+/// instead of being linked, so that commands which need none of them start without mapping them. These
 /// tests check the loader itself, that the real binary really leaves them unloaded, that
 /// a missing library gives one clear error, and that SHA-256's Swift fallback agrees with
 /// libcrypto.
@@ -67,16 +67,19 @@ import Testing
         let folder = try TemporaryFolder("lazy")
         defer { folder.cleanUp() }
         let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.url.path, "LD_DEBUG": "files"]
-        // `add` and `status` hash the files they write, so they load libcrypto alone.
+        // `add` and `status` hash the files they write, so they load libcrypto alone; only
+        // a search of a catalog folder keeps an SQLite index, named by a hash.
+        let catalog = repositoryRoot.appendingPathComponent("Catalog").path
         let commands: [([String], [String])] = [
             (["--version"], []), (["search", "tabs"], []), (["list"], []), (["info", "scrolling-strip"], []),
             (["add", "scrolling-strip", "--yes"], ["libcrypto"]), (["status"], ["libcrypto"]),
+            (["--registry", catalog, "search", "tabs"], ["libcrypto", "libsqlite3"]),
         ]
         for (arguments, expected) in commands {
             let result = try runBinary(arguments, in: folder.url, environment: environment)
             #expect(result.code == 0, "\(arguments)")
             #expect(result.err.contains("file=libc.so.6"), "no loader log for \(arguments)")
-            let loaded = ["libcurl", "libarchive", "libcrypto"].filter { result.err.contains($0) }
+            let loaded = ["libcurl", "libarchive", "libcrypto", "libsqlite3"].filter { result.err.contains($0) }
             #expect(loaded == expected, "\(arguments) loaded \(loaded)")
         }
         // The control: writing an archive does load libarchive, and the log shows it.
@@ -93,9 +96,9 @@ import Testing
     @Test(.enabled(if: PrivateMounts.available)) func missingLibrariesGiveOneClearErrorAndNoCrash() throws {
         let folder = try TemporaryFolder("lazy-missing")
         defer { folder.cleanUp() }
-        let all = try PrivateMounts.loadedLibraryFiles(["libcurl.so", "libarchive.so", "libcrypto.so"])
-        try #require(all.count == 3, "found only \(all)")
-        let hidden = Array(all.prefix(2))
+        let all = try PrivateMounts.loadedLibraryFiles(["libcurl.so", "libarchive.so", "libsqlite3.so", "libcrypto.so"])
+        try #require(all.count == 4, "found only \(all)")
+        let hidden = Array(all.prefix(3))
         let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.url.path, "BLOCKS_REGISTRY": ""]
         func runHidden(_ arguments: [String], in directory: URL) throws -> (code: Int32, out: String, err: String) {
             try PrivateMounts.run(
@@ -106,6 +109,14 @@ import Testing
         #expect(search.code == 0)
         #expect(search.out.contains("scrolling-strip"))
         #expect(search.err.isEmpty)
+
+        // Without SQLite a catalog folder is still searched, by reading every manifest.
+        let catalog = repositoryRoot.appendingPathComponent("Catalog").path
+        let folderSearch = try runHidden(["--registry", catalog, "search", "tabs"], in: folder.url)
+        let normalFolderSearch = try runBinary(["--registry", catalog, "search", "tabs"], in: folder.url, environment: environment)
+        #expect(folderSearch.code == 0, "\(folderSearch.err)")
+        #expect(folderSearch.err == "note: searched without an index (libsqlite3 is not installed)\n", "\(folderSearch.err)")
+        #expect(folderSearch.out == normalFolderSearch.out && folderSearch.out.contains("scrolling-strip"))
 
         for name in ["normal", "hidden"] {
             try FileManager.default.createDirectory(at: folder.path(name), withIntermediateDirectories: true)
@@ -161,8 +172,9 @@ private enum PrivateMounts {
 
     /// The real files of the named libraries, as this process mapped them.
     static func loadedLibraryFiles(_ prefixes: [String]) throws -> [String] {
-        // Make sure all three are loaded here, so that their files show in the map.
+        // Make sure all four are loaded here, so that their files show in the map.
         _ = CurlTransport.isLibraryAvailable && LibArchive.isLibraryAvailable && SHA256.isLibraryAvailable
+            && SQLiteDatabase.isLibraryAvailable
         // /proc files report a size of 0, so read to the end rather than by size.
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
         defer { try? handle.close() }

@@ -28,7 +28,7 @@ public enum BlocksCLI {
     /// here: libcurl is loaded on the first transfer, not before.
     public static func main() -> Never {
         setlocale(LC_CTYPE, "C.UTF-8")
-        let environment = ProcessInfo.processInfo.environment
+        let environment = processEnvironment()
         var context = CommandContext(
             standardOutput: FileDescriptorSink.standardOutput,
             standardError: FileDescriptorSink.standardError,
@@ -40,6 +40,23 @@ public enum BlocksCLI {
         )
         let code = run(Array(CommandLine.arguments.dropFirst()), context: &context)
         exit(code)
+    }
+
+    /// The environment, read from `environ` once: `ProcessInfo`'s copy costs ten times as
+    /// much, a tenth of a millisecond of every start. The first of duplicate names wins, as
+    /// with `getenv`.
+    static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(text[..<equals])
+                if environment[name] == nil { environment[name] = String(text[text.index(after: equals)...]) }
+            }
+            entry += 1
+        }
+        return environment
     }
 
     /// Runs one command line in-process. Tests call this with their own context.

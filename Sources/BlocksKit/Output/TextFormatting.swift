@@ -24,7 +24,7 @@ extension Double {
     /// library's printf (`String(format:)` lives in the part of Foundation not linked).
     func fixedPoint(places: Int) -> String {
         var buffer = [CChar](repeating: 0, count: 64)
-        _ = withVaList([Int32(places), self]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) }
-        return String(cString: buffer)
+        let length = withVaList([Int32(places), self]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) }
+        return String(decoding: buffer.prefix(Int(max(0, min(length, 63)))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -32,12 +32,9 @@ public enum SHA256 {
     /// Whether libcrypto loaded with every function used here (loading it if needed).
     static var isLibraryAvailable: Bool { blocks_crypto_available() }
 
-    /// Loads libcrypto once and initialises it without reading openssl.cnf, which saves a
-    /// millisecond and keeps a system-wide config from changing how checksums work.
-    private static let isReady: Bool = {
-        guard isLibraryAvailable else { return false }
-        return blocks_OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_LOAD_CONFIG), nil) == 1
-    }()
+    /// Whether libcrypto loaded, asked once. No initialisation call is needed: the
+    /// low-level digest functions read neither openssl.cnf nor providers.
+    private static let isReady: Bool = isLibraryAvailable
 
     /// Whether libcrypto would load from the first of `candidates` that opens and has
     /// every function. Only for tests: the real list lives in the shim.
@@ -51,26 +48,28 @@ public enum SHA256 {
 
     /// An incremental digest, for bytes that arrive in pieces.
     public final class Digest {
-        private let context: OpaquePointer?
+        private let context = UnsafeMutablePointer<SHA256_CTX>.allocate(capacity: 1)
 
         public init() {
             SHA256.requireLibrary()
-            context = blocks_EVP_MD_CTX_new()
-            blocks_EVP_DigestInit_ex(context, blocks_EVP_sha256(), nil)
+            context.initialize(to: SHA256_CTX())
+            blocks_SHA256_Init(context)
         }
 
-        deinit { blocks_EVP_MD_CTX_free(context) }
+        deinit {
+            context.deinitialize(count: 1)
+            context.deallocate()
+        }
 
         public func update(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-            blocks_EVP_DigestUpdate(context, base, bytes.count)
+            blocks_SHA256_Update(context, base, bytes.count)
         }
 
         public func finish() -> String {
             var digest = [UInt8](repeating: 0, count: 32)
-            var length: UInt32 = 0
-            blocks_EVP_DigestFinal_ex(context, &digest, &length)
-            return Self.hex(digest.prefix(Int(length)))
+            blocks_SHA256_Final(&digest, context)
+            return Self.hex(digest[...])
         }
 
         /// Lowercase hex by table: `String(format:)` cost more than hashing a small file.

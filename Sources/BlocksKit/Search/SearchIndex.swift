@@ -83,10 +83,11 @@ public final class SearchIndex {
     /// An index that is merely stale is found out by the first query, which then
     /// rebuilds it: the fingerprint is computed while that query runs. Throws only
     /// what reading the source itself throws.
-    public static func open(for source: RegistrySource, cacheDirectory: URL) throws -> SearchIndex {
-        guard (source as? SearchFingerprinting)?.isIndexable == true else { return try inMemory(source, reason: nil) }
+    public static func open(for source: RegistrySource, cacheDirectory: @autoclosure () -> URL) throws -> SearchIndex {
+        guard fingerprinting(source)?.isIndexable == true else { return try inMemory(source, reason: nil) }
+        guard SQLiteDatabase.isLibraryAvailable else { return try inMemory(source, reason: "libsqlite3 is not installed") }
         let check = FingerprintCheck(source)
-        let url = indexURL(for: source.location, cacheDirectory: cacheDirectory)
+        let url = indexURL(for: source.location, cacheDirectory: cacheDirectory())
         if let store = try? SearchIndexStore(path: url.path), store.format == format {
             return SearchIndex(source: source, corpus: store, status: .reused, indexURL: url, pendingCheck: check)
         }
@@ -94,6 +95,14 @@ public final class SearchIndex {
         let index = SearchIndex(source: source, corpus: InMemorySearchCorpus(manifests: []), status: .built, indexURL: url)
         try index.rebuild(fingerprint: fingerprint)
         return index
+    }
+
+    /// The source as a fingerprinting one, by casts to the concrete types: a cast to a
+    /// protocol scans every conformance in the binary the first time, at start-up.
+    static func fingerprinting(_ source: RegistrySource) -> SearchFingerprinting? {
+        if let catalog = source as? CatalogSource { return catalog }
+        if let registry = source as? BuiltRegistrySource { return registry }
+        return nil
     }
 
     private static func inMemory(_ source: RegistrySource, reason: String?) throws -> SearchIndex {
@@ -213,7 +222,7 @@ final class FingerprintCheck: @unchecked Sendable {
 
     init(_ source: RegistrySource) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            fingerprint = (source as? SearchFingerprinting)?.searchFingerprint
+            fingerprint = SearchIndex.fingerprinting(source)?.searchFingerprint
             done.signal()
         }
     }
