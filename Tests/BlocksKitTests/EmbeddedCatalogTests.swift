@@ -53,6 +53,26 @@ import Testing
         }
     }
 
+    @Test func generatedBlockNamesAreTheCatalogFolders() throws {
+        let folders = filesOnDisk("Catalog").keys.filter { $0.hasSuffix("/block.json") && $0.split(separator: "/").count == 2 }
+            .map { String($0.dropLast("/block.json".count)) }
+        #expect(EmbeddedFiles.blockNames == folders.sorted(), "run python3 Scripts/embed-catalog.py")
+    }
+
+    /// The search words and postings computed by the script must be exactly what the
+    /// Swift code computes from the manifests, or search would rank differently.
+    @Test func generatedSearchCorpusEqualsTheComputedOne() throws {
+        let manifests = try CatalogSource.embedded.manifests()
+        let computed = InMemorySearchCorpus(manifests: manifests)
+        let generated = try #require(InMemorySearchCorpus(embeddedManifests: manifests), "the script left the corpus out")
+        #expect(generated.vocabulary.strings == computed.vocabulary.strings, "run python3 Scripts/embed-catalog.py")
+        #expect(generated.postingLists == computed.postingLists)
+        #expect(generated.names == computed.names && generated.nameRanks == computed.nameRanks)
+        #expect(generated.vocabulary.count > 100)
+        // Only for the embedded manifests: another list of blocks gets its own words.
+        #expect(InMemorySearchCorpus(embeddedManifests: Array(manifests.dropFirst())) == nil)
+    }
+
     @Test func embeddedContentsCarryTheGeneratedManifest() throws {
         let contents = try CatalogSource.embedded.contents(of: ["scrolling-strip"])
         #expect(contents.first?.manifest == EmbeddedFiles.manifests["scrolling-strip"])

@@ -22,6 +22,11 @@ public struct CatalogSource: RegistrySource {
     /// The catalog compiled into the binary: a fresh install works with no setup.
     public static let embedded = CatalogSource(storage: .embedded, location: "embedded")
 
+    var isEmbedded: Bool {
+        if case .embedded = storage { return true }
+        return false
+    }
+
     public static func folder(_ url: URL) -> CatalogSource {
         CatalogSource(storage: .folder(url), location: url.path)
     }
@@ -45,8 +50,7 @@ public struct CatalogSource: RegistrySource {
     public func blockNames() throws -> [String] {
         switch storage {
         case .embedded:
-            return EmbeddedFiles.catalog.keys.filter { $0.hasSuffix("/block.json") }
-                .map { String($0.dropLast("/block.json".count)) }.sorted()
+            return EmbeddedFiles.blockNames
         case .folder(let url):
             let names: [String]
             do {

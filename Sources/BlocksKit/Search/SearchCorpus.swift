@@ -108,7 +108,6 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
     let manifests: [BlockManifest]
 
     init(manifests: [BlockManifest]) {
-        self.manifests = manifests
         var postingsByWord: [String: [SearchPosting]] = [:]
         for (block, manifest) in manifests.enumerated() {
             for (field, words) in Self.fieldWords(of: manifest) {
@@ -117,10 +116,34 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
         }
         // Sorted so that the same catalog always gives the same index bytes.
         let words = postingsByWord.keys.sorted()
+        self.init(manifests: manifests, vocabulary: PackedStrings(words), postingLists: words.map { postingsByWord[$0] ?? [] })
+    }
+
+    /// The embedded catalog's corpus from the words and postings that
+    /// `Scripts/embed-catalog.py` computed at build time, which spares a search the
+    /// slowest part of its start-up; nil when the script left them out (or for other
+    /// manifests). EmbeddedCatalogTests checks that it equals `init(manifests:)`.
+    init?(embeddedManifests manifests: [BlockManifest]) {
+        guard let computed = EmbeddedFiles.searchCorpus, manifests.map(\.name) == EmbeddedFiles.blockNames else { return nil }
+        var vocabulary = PackedStrings()
+        for word in computed.words.split(separator: "\n") { vocabulary.append(String(word)) }
+        let postings = computed.postings.map(SearchPosting.init(rawValue:))
+        var start = 0
+        var lists: [[SearchPosting]] = []
+        lists.reserveCapacity(computed.postingEnds.count)
+        for end in computed.postingEnds {
+            lists.append(Array(postings[start..<Int(end)]))
+            start = Int(end)
+        }
+        self.init(manifests: manifests, vocabulary: vocabulary, postingLists: lists)
+    }
+
+    private init(manifests: [BlockManifest], vocabulary: PackedStrings, postingLists: [[SearchPosting]]) {
+        self.manifests = manifests
         blockCount = manifests.count
         names = PackedStrings(manifests.map(\.name))
-        vocabulary = PackedStrings(words)
-        postingLists = words.map { postingsByWord[$0] ?? [] }
+        self.vocabulary = vocabulary
+        self.postingLists = postingLists
         records = manifests.map(BlockFilterRecord.init)
         let order = manifests.indices.sorted { (manifests[$0].name, $0) < (manifests[$1].name, $1) }
         var ranks = [UInt32](repeating: 0, count: manifests.count)
