@@ -112,6 +112,8 @@ public struct RegistryBuilder: Sendable {
 /// A parallel map over an array that keeps the order, for CPU-bound work.
 enum ConcurrentMap {
     static func map<Input: Sendable, Output: Sendable>(_ items: [Input], _ transform: @escaping @Sendable (Input) -> Output) -> [Output] {
+        // One item gains nothing from a second thread, and starting the pool costs more than `add` of one block.
+        if items.count < 2 { return items.map(transform) }
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, items.count))
         let chunk = (items.count + workers - 1) / workers
         let lock = Lock()
