@@ -56,6 +56,7 @@ public struct BuiltRegistrySource: RegistrySource {
     /// Reads each block's own metadata file rather than the whole index, so adding one
     /// block from a registry of thousands costs two small requests.
     public func contents(of names: [String]) throws -> [BlockContent] {
+        if case .remote = root { LibraryWarmUp.start(transport: context.transport) }
         let entries = try metadataEntries(names)
         let archives = try entries.map { entry -> RegistryArchive in
             guard let archive = entry.preferredArchive else {
@@ -98,7 +99,7 @@ public struct BuiltRegistrySource: RegistrySource {
         case .remote(let base):
             data = try cache.fetchMetadata(
                 names.map { ManifestValidator.isValidName($0) ? Self.join(base, "blocks/\($0).json") : nil },
-                transport: context.transport, offline: context.offline)
+                registry: base, transport: context.transport, offline: context.offline)
         }
         return try zip(names, data).map { name, bytes in
             guard let bytes else {
