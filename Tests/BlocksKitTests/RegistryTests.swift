@@ -244,6 +244,18 @@ import Testing
         }
     }
 
+    @Test func manyArchivesAreReadInParallelInOrderAndTheFirstFailureWins() throws {
+        struct Failure: Error, Equatable { let item: Int }
+        let items = Array(0..<40)
+        #expect(try BuiltRegistrySource.inParallel(items) { $0 * 2 } == items.map { $0 * 2 })
+        #expect(throws: Failure(item: 7)) {
+            try BuiltRegistrySource.inParallel(items) { item -> Int in
+                if item == 7 || item == 31 { throw Failure(item: item) }
+                return item
+            }
+        }
+    }
+
     @Test func aTamperedArchiveInAFolderRegistryIsRefused() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
