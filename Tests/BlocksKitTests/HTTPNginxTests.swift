@@ -166,6 +166,50 @@ import Testing
         #expect(filesUnder(target).isEmpty)
     }
 
+    @Test func fetchKeepsSmallBodiesInMemoryInOrder() throws {
+        let (root, digests) = try makeRoot(count: 5)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let nginx = try Nginx(root: root)
+        defer { nginx.stop() }
+        let names = digests.keys.sorted()
+        let missing = nginx.url("archives/missing.json")
+        let results = CurlTransport(settings: fastTransferSettings)
+            .fetch(names.map { HTTPRequest(url: nginx.url($0)) } + [HTTPRequest(url: missing)], maxParallel: 2)
+        #expect(results.count == 6)
+        for (name, result) in zip(names, results) {
+            let response = try result.get()
+            #expect(response.status == 200 && SHA256.hex(response.body) == digests[name])
+        }
+        #expect(failure(results[5]) == .status(url: missing, code: 404))
+    }
+
+    /// `add` asks for metadata, then for archives: the second call must reuse the
+    /// connections the first one opened. nginx's stub_status counts accepted connections.
+    @Test func laterCallsReuseTheOpenConnections() throws {
+        let (root, digests) = try makeRoot(count: 6)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let nginx = try Nginx(root: root, serverConfig: "location = /status { stub_status; }")
+        defer { nginx.stop() }
+        let target = try Loopback.temporaryFolder("downloads")
+        defer { try? FileManager.default.removeItem(at: target) }
+        let names = digests.keys.sorted()
+        let transport = CurlTransport(settings: fastTransferSettings)
+        for result in transport.fetch(names.map { HTTPRequest(url: nginx.url($0)) }, maxParallel: 2) {
+            _ = try result.get()
+        }
+        let downloads = names.map {
+            HTTPDownload(request: HTTPRequest(url: nginx.url($0)), destination: target.appendingPathComponent($0), expectedSHA256: digests[$0])
+        }
+        for result in transport.download(downloads, maxParallel: 2, progress: nil) { _ = try result.get() }
+        let status = String(decoding: try transport.get(HTTPRequest(url: nginx.url("status"))).body, as: UTF8.self)
+        // "server accepts handled requests\n A H R": A connections for R requests.
+        let lines = status.split(separator: "\n")
+        let counts = try #require(lines.firstIndex { $0.contains("accepts") }.map { lines[$0 + 1].split(separator: " ").compactMap { Int($0) } })
+        #expect(counts.count == 3 && counts[2] == 13, "\(status)")
+        // A new multi handle per call would open 2 + 2 + 1 = 5 connections.
+        #expect(counts[0] <= 3, "13 requests over \(counts[0]) connections")
+    }
+
     @Test func emptyBatchIsEmpty() {
         #expect(CurlTransport().download([], maxParallel: 4, progress: nil).isEmpty)
     }

@@ -116,6 +116,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.root.path).isEmpty)
     }
 
+    @Test func stayingInsideIsJudgedThroughLinksAndMissingFolders() throws {
+        let project = try TestProject.make()
+        let outside = try TestProject.makeEmpty()
+        defer { project.delete(); outside.delete(); catalog.delete() }
+        try FileManager.default.createSymbolicLink(at: project.url("Escape"), withDestinationURL: outside.root)
+        try FileManager.default.createSymbolicLink(at: project.url("Inner"), withDestinationURL: project.url("Sources"))
+        try FileManager.default.createSymbolicLink(
+            at: project.url("Dangling"), withDestinationURL: project.root.appendingPathComponent("nowhere"))
+        #expect(ProjectPaths.staysInside(project.url("Sources/App/Blocks/a/b"), root: project.root))
+        #expect(ProjectPaths.staysInside(project.url("Inner/App/Blocks/new"), root: project.root))
+        #expect(ProjectPaths.staysInside(project.root, root: project.root))
+        #expect(!ProjectPaths.staysInside(project.url("Escape/Blocks/new"), root: project.root))
+        #expect(!ProjectPaths.staysInside(project.url("Escape"), root: project.root))
+        #expect(ProjectPaths.staysInside(project.url("Dangling/x"), root: project.root))
+    }
+
     @Test(arguments: ["../x", "x/../../y", "/etc/passwd", "Strip", "", "a b"])
     func blockNamesThatAreNotSlugsAreRefused(name: String) throws {
         let project = try TestProject.make()

@@ -40,6 +40,15 @@ import Testing
         #expect(found.first?.message.contains("differs from its folder") == true)
     }
 
+    @Test(arguments: [
+        ("pager", true), ("scrolling-strip", true), ("a1-b2-c3", true), ("0", true),
+        ("", false), ("-pager", false), ("pager-", false), ("tab--strip", false), ("Pager", false),
+        ("tab_strip", false), ("tab strip", false), ("pestaña", false), ("pager\n", false), ("../x", false),
+    ])
+    func blockNamesAreLowercaseWordsJoinedBySingleDashes(name: String, valid: Bool) {
+        #expect(ManifestValidator.isValidName(name) == valid)
+    }
+
     @Test func brokenJSONIsOneClearProblem() {
         let found = ManifestValidator.problems(in: Data("{ nope".utf8), file: "x/block.json")
         #expect(found == [LintProblem(file: "x/block.json", field: "", message: "not a JSON object")])

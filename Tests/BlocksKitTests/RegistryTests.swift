@@ -219,6 +219,43 @@ import Testing
         #expect(down.err.contains(nginx.baseURL + "/index.json"))
     }
 
+    @Test func metadataOfEveryAddedBlockIsOneCacheFileThatOfflineAddsRead() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        #expect(run(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "public"], in: folder).code == 0)
+        let nginx = try Nginx(root: folder.path("public"))
+        defer { nginx.stop() }
+        let first = try makeProject(in: folder)
+        #expect(run(["--registry", nginx.baseURL, "add", "pager", "--yes"], in: folder, directory: first).code == 0)
+        try FileManager.default.removeItem(at: first)
+        let second = try makeProject(in: folder)
+        #expect(run(["--registry", nginx.baseURL, "add", "top-tabs", "scrolling-strip", "--yes"], in: folder, directory: second).code == 0)
+        try FileManager.default.removeItem(at: second)
+        let cached = filesUnder(folder.path("cache"))
+        #expect(cached.filter { $0.contains("metadata/") }.count == 1, "\(cached)")
+        #expect(cached.filter { $0.contains("archives/") }.count == 3, "\(cached)")
+        #expect(!cached.contains { $0.hasSuffix(".part") || $0.hasSuffix(".tmp") }, "\(cached)")
+        nginx.stop()
+        let offline = try makeProject(in: folder)
+        let add = run(["--registry", nginx.baseURL, "--offline", "add", "pager", "top-tabs", "scrolling-strip", "--yes"], in: folder, directory: offline)
+        #expect(add.code == 0, "\(add.err)")
+        for file in ["pager/Pager.swift", "top-tabs/TopTabs.swift", "scrolling-strip/ScrollingStrip.swift"] {
+            #expect(FileManager.default.fileExists(atPath: offline.appendingPathComponent("Sources/App/Blocks/" + file).path), "\(file)")
+        }
+    }
+
+    @Test func manyArchivesAreReadInParallelInOrderAndTheFirstFailureWins() throws {
+        struct Failure: Error, Equatable { let item: Int }
+        let items = Array(0..<40)
+        #expect(try BuiltRegistrySource.inParallel(items) { $0 * 2 } == items.map { $0 * 2 })
+        #expect(throws: Failure(item: 7)) {
+            try BuiltRegistrySource.inParallel(items) { item -> Int in
+                if item == 7 || item == 31 { throw Failure(item: item) }
+                return item
+            }
+        }
+    }
+
     @Test func aTamperedArchiveInAFolderRegistryIsRefused() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

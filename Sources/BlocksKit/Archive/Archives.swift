@@ -22,6 +22,12 @@ public enum Archives {
         }
     }
 
+    /// Loads libarchive now (it is otherwise loaded by the first archive read or written),
+    /// so a caller can do it ahead, on another thread.
+    public static func prepare() {
+        _ = LibArchive.isLibraryAvailable
+    }
+
     /// The archive's bytes. `name` only appears in errors.
     public static func data(_ entries: [ArchiveEntry], format: ArchiveFormat, name: String? = nil) throws -> Data {
         try codec(for: format).encode(entries, archiveName: name ?? "(new \(format.rawValue) archive)")

@@ -26,7 +26,10 @@ import Glibc
 /// header when a redirect leads to another host.
 ///
 /// Transfers block the calling thread (commands are synchronous). Each call owns its
-/// libcurl handles from start to end, so one transport can serve several threads.
+/// libcurl handles from start to end, so one transport can serve several threads. The
+/// multi handle (and with it libcurl's cache of open connections) goes back to a pool
+/// after each call, so the next call to the same server reuses its kept-alive
+/// connections instead of opening new ones: `add` asks for metadata, then archives.
 public final class CurlTransport: HTTPTransport, Sendable {
     /// The transport for the command line: `BLOCKS_TOKEN` from the process environment.
     public static let shared = CurlTransport(environment: ProcessInfo.processInfo.environment)
@@ -59,6 +62,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     private let token: String?
     public let settings: TransferSettings
     private let log: (@Sendable (String) -> Void)?
+    private let multiHandles = MultiHandlePool()
 
     /// - Parameters:
     ///   - token: sent as `Authorization: Bearer <token>`; nil or empty sends nothing.
@@ -107,6 +111,16 @@ public final class CurlTransport: HTTPTransport, Sendable {
         return run(jobs, maxParallel: maxParallel, progress: progress)
     }
 
+    /// Small bodies in memory, in parallel, through the same loop as downloads.
+    public func fetch(_ requests: [HTTPRequest], maxParallel: Int) -> [Result<HTTPResponse, HTTPError>] {
+        run(requests.map { TransferJob(request: $0, destination: nil, expectedSHA256: nil) }, maxParallel: maxParallel, progress: nil)
+    }
+
+    /// Loads libcurl and runs `curl_global_init`, if that has not happened yet.
+    public func prepare() {
+        _ = Self.setupFailure
+    }
+
     // MARK: - The transfer loop
 
     /// Drives all jobs through one multi handle: at most `maxParallel` in flight,
@@ -118,10 +132,13 @@ public final class CurlTransport: HTTPTransport, Sendable {
         if let reason = Self.setupFailure {
             return jobs.map { .failure(.transport(url: redact($0.request.url), reason: reason)) }
         }
-        guard let multi = blocks_curl_multi_init() else {
+        guard let multi = multiHandles.take() else {
             return jobs.map { .failure(.transport(url: redact($0.request.url), reason: "libcurl could not start")) }
         }
-        defer { blocks_curl_multi_cleanup(multi) }
+        var multiIsHealthy = true
+        defer {
+            if multiIsHealthy { multiHandles.give(multi) } else { blocks_curl_multi_cleanup(multi) }
+        }
 
         var pending = jobs  // waiting for a slot or for their backoff to pass
         var active: [UnsafeMutableRawPointer: Attempt] = [:]
@@ -173,16 +190,19 @@ public final class CurlTransport: HTTPTransport, Sendable {
                     finish(job, .failure(.transport(url: job.request.url, reason: reason)), &progressTracker)
                 }
                 pending.removeAll()
+                multiIsHealthy = false
                 break
             }
 
             var left: Int32 = 0
+            var concluded = false
             while let message = blocks_curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                     let attempt = active.removeValue(forKey: handle)
                 else { continue }
                 let code = message.pointee.data.result
                 blocks_curl_multi_remove_handle(multi, handle)
+                concluded = true
                 let outcome = conclude(attempt, code: code)
                 attempt.release()
                 if case .done(.success) = outcome { progressTracker.settle(bytes: attempt.sink.keptCount) }
@@ -206,6 +226,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
 
             progressTracker.report(activeBytes: active.values.reduce(0) { $0 + $1.sink.keptCount }, force: false)
             if pending.isEmpty && active.isEmpty { break }
+            // A finished transfer freed a slot: fill it now rather than after the next wait.
+            if concluded && !pending.isEmpty && active.count < limit { continue }
 
             // Wait for network activity, or until the next backoff ends.
             let nextStart = pending.map(\.notBefore).min()
@@ -425,6 +447,32 @@ extension RedirectPolicy {
     static func isHTTP(_ url: String) -> Bool {
         let lowered = url.lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+}
+
+/// Idle multi handles of one transport. A handle keeps its connections open between
+/// calls, so taking the last one given back reuses them; it is freed with the transport.
+private final class MultiHandlePool: @unchecked Sendable {
+    private let lock = Lock()
+    private var idle: [UnsafeMutableRawPointer] = []
+
+    /// An idle handle, or a new one; nil when libcurl cannot make one.
+    func take() -> UnsafeMutableRawPointer? {
+        lock.lock()
+        let reused = idle.popLast()
+        lock.unlock()
+        return reused ?? blocks_curl_multi_init()
+    }
+
+    /// Takes back a handle with no transfers in it.
+    func give(_ handle: UnsafeMutableRawPointer) {
+        lock.lock()
+        idle.append(handle)
+        lock.unlock()
+    }
+
+    deinit {
+        for handle in idle { blocks_curl_multi_cleanup(handle) }
     }
 }
 

@@ -72,4 +72,20 @@ public protocol HTTPTransport: Sendable {
         _ downloads: [HTTPDownload], maxParallel: Int,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) -> [Result<HTTPResponse, HTTPError>]
+    /// Many small bodies held in memory, such as per-block metadata, at most `maxParallel`
+    /// in flight. One result per request, in order; a 2xx is a response, anything else an
+    /// error. Nothing touches the disk, so a hundred small files cost no file creations.
+    func fetch(_ requests: [HTTPRequest], maxParallel: Int) -> [Result<HTTPResponse, HTTPError>]
+    /// Loads whatever transfers need (for libcurl, the library and its set-up) now, so a
+    /// caller can do it on another thread while it works. The first transfer otherwise
+    /// pays for it.
+    func prepare()
+}
+
+extension HTTPTransport {
+    public func fetch(_ requests: [HTTPRequest], maxParallel: Int) -> [Result<HTTPResponse, HTTPError>] {
+        requests.map { request in Result { try get(request) }.mapError { $0 as? HTTPError ?? .transport(url: request.url, reason: "\($0)") } }
+    }
+
+    public func prepare() {}
 }

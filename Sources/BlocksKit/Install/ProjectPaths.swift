@@ -25,7 +25,9 @@ public enum ProjectPaths {
         guard let realRoot = realPath(root.standardizedFileURL.path) else { return false }
         var existing = url.standardizedFileURL
         var missing: [String] = []
-        while realPath(existing.path) == nil {
+        // lstat first: a path that is not there costs one call, not realpath's walk
+        // (a readlink per component) for every missing folder of every planned file.
+        while !entryExists(existing.path) || realPath(existing.path) == nil {
             let parent = existing.deletingLastPathComponent()
             if parent.path == existing.path { return false }
             missing.insert(existing.lastPathComponent, at: 0)
@@ -52,6 +54,11 @@ public enum ProjectPaths {
         return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
             !part.isEmpty && part != "." && part != ".."
         }
+    }
+
+    static func entryExists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
     }
 
     static func realPath(_ path: String) -> String? {

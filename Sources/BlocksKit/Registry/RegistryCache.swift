@@ -44,32 +44,51 @@ public struct RegistryCache: Sendable {
         return response.body
     }
 
-    /// Small metadata files, fetched in parallel; nil for a URL that is nil or answers 404.
-    /// They change when a block is published, so they are always fetched when online and
-    /// read from the cache only with `--offline`.
-    public func fetchMetadata(_ urls: [String?], transport: HTTPTransport, offline: Bool) throws -> [Data?] {
-        let files = urls.map { $0.map { root.appendingPathComponent("metadata").appendingPathComponent(SHA256.hex($0) + ".json") } }
-        if !offline {
-            let wanted = zip(urls, files).compactMap { url, file in
-                url.flatMap { url in file.map { HTTPDownload(request: HTTPRequest(url: url, maxBodyBytes: 16 * 1024 * 1024), destination: $0) } }
-            }
-            let results = transport.download(wanted, maxParallel: 8, progress: nil)
-            for (download, result) in zip(wanted, results) {
-                switch result {
-                case .success: continue
-                case .failure(.status(_, 404)), .failure(.status(_, 410)):
-                    try? FileManager.default.removeItem(at: download.destination)
-                case .failure(let error):
-                    throw error
-                }
+    /// The metadata cache of one registry: one file for all its blocks, mapping each
+    /// metadata URL to its text.
+    func metadataFile(registry: String) -> URL {
+        root.appendingPathComponent("metadata").appendingPathComponent(SHA256.hex(registry) + ".json")
+    }
+
+    /// Small metadata files, fetched in parallel into memory; nil for a URL that is nil or
+    /// answers 404 or 410. They change when a block is published, so they are always
+    /// fetched when online and read from the cache only with `--offline`.
+    ///
+    /// What came back is merged into one cache file per registry, so adding fifty blocks
+    /// creates one file, not fifty (creating files is most of a fresh add's cost). Two
+    /// runs writing at once may drop each other's entries; the cache only serves
+    /// `--offline`, which then names what it lacks.
+    public func fetchMetadata(_ urls: [String?], registry: String, transport: HTTPTransport, offline: Bool) throws -> [Data?] {
+        let file = metadataFile(registry: registry)
+        let cached = FileManager.default.contents(atPath: file.path)
+            .flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
+        if offline {
+            return try urls.map { url in
+                guard let url else { return nil }
+                guard let text = cached[url] else { throw HTTPError.offline(url: url) }
+                return Data(text.utf8)
             }
         }
-        return try zip(urls, files).map { url, file in
-            guard let url, let file else { return nil }
-            let data = FileManager.default.contents(atPath: file.path)
-            if data == nil && offline { throw HTTPError.offline(url: url) }
-            return data
+        let wanted = Array(Set(urls.compactMap { $0 })).sorted()
+        let results = transport.fetch(wanted.map { HTTPRequest(url: $0, maxBodyBytes: 16 * 1024 * 1024) }, maxParallel: 8)
+        var found: [String: Data] = [:]
+        var merged = cached
+        for (url, result) in zip(wanted, results) {
+            switch result {
+            case .success(let response):
+                found[url] = response.body
+                merged[url] = String(decoding: response.body, as: UTF8.self)
+            case .failure(.status(_, 404)), .failure(.status(_, 410)):
+                merged[url] = nil
+            case .failure(let error):
+                throw error
+            }
         }
+        if merged != cached {
+            // The cache is a convenience: failing to write it must not fail the command.
+            try? AtomicFile.write(try StableJSON.data(merged), to: file)
+        }
+        return urls.map { $0.flatMap { found[$0] } }
     }
 
     /// Each archive's file in the cache, downloading the missing ones in parallel. A
