@@ -16,9 +16,9 @@
 //   blocks_<lib>_available()     true once the library and every listed function resolved;
 //                                check it before any wrapper (a wrapper would call NULL)
 //   blocks_<lib>_library()       the table of function pointers, loaded once (pthread_once)
-//                                per object file that inlines it: Swift may emit a wrapper
-//                                into several, each then opens the same library (dlopen
-//                                counts references) and repeats a few dlsym look-ups
+//                                per process: Swift may emit a wrapper into several object
+//                                files, so the table and its once-flag are weak globals,
+//                                which the linker merges into one
 //   blocks_<lib>_loads_from(c, n) whether the first of n candidate names c that opens has
 //                                every function; for tests (a loaded library stays open)
 // and BLOCKS_LAZY_WRAPPERS(LIST), with BLOCKS_LAZY_TABLE defined as blocks_<lib>_library(),
@@ -59,17 +59,15 @@
         } \
         return table->available = false; \
     } \
-    static inline blocks_##lib##_table *blocks_##lib##_storage(void) { \
-        static blocks_##lib##_table table; \
-        return &table; \
-    } \
+    __attribute__((weak)) blocks_##lib##_table blocks_##lib##_shared_table = {0}; \
+    __attribute__((weak)) pthread_once_t blocks_##lib##_shared_once = PTHREAD_ONCE_INIT; \
+    static inline blocks_##lib##_table *blocks_##lib##_storage(void) { return &blocks_##lib##_shared_table; } \
     static inline void blocks_##lib##_load_once(void) { \
         static const char *const candidates[] = {__VA_ARGS__}; \
         blocks_##lib##_load(blocks_##lib##_storage(), candidates, sizeof candidates / sizeof candidates[0]); \
     } \
     static inline blocks_##lib##_table *blocks_##lib##_library(void) { \
-        static pthread_once_t once = PTHREAD_ONCE_INIT; \
-        pthread_once(&once, blocks_##lib##_load_once); \
+        pthread_once(&blocks_##lib##_shared_once, blocks_##lib##_load_once); \
         return blocks_##lib##_storage(); \
     } \
     static inline bool blocks_##lib##_available(void) { return blocks_##lib##_library()->available; } \

@@ -60,6 +60,19 @@ import Testing
     // MARK: The real binary
 
     #if os(Linux)
+    /// Each library's table and once-flag are weak globals so that every object file
+    /// shares one load. A weak global that is only declared would resolve to address 0
+    /// and crash the first load, so each must be defined in the binary ('V' in nm).
+    @Test func eachLibraryHasOneDefinedLoadTable() throws {
+        let symbols = try runProcess(URL(fileURLWithPath: "/usr/bin/nm"), [blocksBinary.path]).out
+        for library in ["curl", "archive", "crypto", "sqlite"] {
+            for name in ["blocks_\(library)_shared_table", "blocks_\(library)_shared_once"] {
+                let lines = symbols.split(separator: "\n").filter { $0.hasSuffix(" " + name) }
+                #expect(lines.count == 1 && lines[0].contains(" V "), "\(name): \(lines)")
+            }
+        }
+    }
+
     /// Commands that need no network and no archive map neither libcurl nor libarchive, and
     /// commands that hash nothing do not map libcrypto either.
     /// The dynamic loader's own log (LD_DEBUG=files) names every object it opens.

@@ -1,18 +1,26 @@
 import Dispatch
 
-/// Loads libcurl, then libarchive, on a background thread as soon as `add` knows it will
-/// download archives. Loading them (dlopen of about thirty libraries, then libcurl's
-/// global set-up) takes about 6 ms, as long as all the rest of adding one block, while
-/// the second core sits idle; this way libarchive loads while the requests run.
+/// Loads the C libraries a command is about to need on a background thread, while the
+/// main thread reads the project and the registry: loading them costs milliseconds (for
+/// libcurl, dlopen of about thirty libraries and its global set-up; for libcrypto, a
+/// few megabytes to relocate) while the second core would sit idle.
 ///
 /// Each library still loads exactly once: code that needs one before the background
 /// thread is done waits for that load to finish (`swift_once` and `pthread_once`), so
 /// nothing is used half-loaded and a missing library gives the usual error.
 enum LibraryWarmUp {
+    /// For `add` from a remote registry: libcurl first, then libcrypto for the
+    /// checksums, then libarchive while the requests run.
     static func start(transport: HTTPTransport) {
         DispatchQueue.global(qos: .userInitiated).async {
             transport.prepare()
+            _ = SHA256.isLibraryAvailable
             Archives.prepare()
         }
+    }
+
+    /// For `add`, `status` and anything else that hashes files.
+    static func startHashing() {
+        DispatchQueue.global(qos: .userInitiated).async { _ = SHA256.isLibraryAvailable }
     }
 }
