@@ -12,7 +12,7 @@ import Glibc
 /// yet and so nothing can be half-replaced. Files in the staging folder are written
 /// once, under their final names, and only two folder renames make them visible, so a
 /// killed build still never leaves a half-written file under a final name: it leaves a
-/// `.blocks-staging-*` folder, which the next fresh build removes.
+/// `.blocks-staging-*` folder, which the next build removes.
 struct FreshBuildFolder {
     static let stagingPrefix = ".blocks-staging-"
 
@@ -21,9 +21,9 @@ struct FreshBuildFolder {
     /// The staging folder inside it.
     let staging: String
 
-    /// Starts a fresh build when `output` is missing, or holds nothing but staging
-    /// folders left by killed builds (which it removes). Returns nil when the output
-    /// already holds anything else: that build must check what is published.
+    /// Starts a fresh build when `output` is missing or empty. Staging folders left by
+    /// killed builds are removed first, whatever else the output holds. Returns nil when
+    /// the output holds anything else: that build must check what is published.
     static func begin(in output: URL) throws -> FreshBuildFolder? {
         let path = output.path
         var created = false
@@ -37,9 +37,10 @@ struct FreshBuildFolder {
             created = true
         } else {
             guard (info.st_mode & S_IFMT) == S_IFDIR,
-                  let names = try? FileManager.default.contentsOfDirectory(atPath: path),
-                  names.allSatisfy({ $0.hasPrefix(stagingPrefix) }) else { return nil }
-            for name in names { try? FileManager.default.removeItem(atPath: "\(path)/\(name)") }
+                  let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
+            let leftovers = names.filter { $0.hasPrefix(stagingPrefix) }
+            for name in leftovers { try? FileManager.default.removeItem(atPath: "\(path)/\(name)") }
+            guard leftovers.count == names.count else { return nil }
         }
         if created { spreadSubfolders(path) }
         let folder = FreshBuildFolder(output: path, staging: "\(path)/\(stagingPrefix)\(UUID().uuidString)")

@@ -28,7 +28,8 @@ public struct RegistryBuilder: Sendable {
         let root = output.path
         let previous = (try? Data(contentsOf: output.appendingPathComponent("index.json")))
             .flatMap { try? RegistryIndex.decode($0, location: root) }
-        if previous == nil, let fresh = try FreshBuildFolder.begin(in: output) {
+        // Also removes staging folders left by killed builds, so it runs for every build.
+        if let fresh = try FreshBuildFolder.begin(in: output) {
             return try buildFresh(blocks, into: fresh)
         }
         try FileManager.default.createDirectory(at: output.appendingPathComponent("archives"), withIntermediateDirectories: true)
@@ -61,9 +62,9 @@ public struct RegistryBuilder: Sendable {
     private func buildFresh(_ blocks: [BlockContent], into folder: FreshBuildFolder) throws -> Report {
         let results = ConcurrentMap.map(blocks) { block in
             Result { () throws -> PublishedEntry in
-                let (entry, archives) = try self.package(block)
+                let (entry, manifestData, archives) = try self.package(block)
                 for (path, data) in archives { try folder.write(data, to: path) }
-                let json = try StableJSON.data(entry)
+                let json = try entry.stableJSON(manifestData: manifestData)
                 try folder.write(json, to: entry.metadata)
                 return PublishedEntry(entry: entry, json: json, wrote: true)
             }
@@ -80,8 +81,9 @@ public struct RegistryBuilder: Sendable {
         return Report(written: entries.map(\.entry.manifest.name))
     }
 
-    /// A block's entry and its archives, by path relative to the registry root.
-    func package(_ block: BlockContent) throws -> (RegistryEntry, [(path: String, data: Data)]) {
+    /// A block's entry, its manifest as shipped, and its archives by path relative to the
+    /// registry root.
+    func package(_ block: BlockContent) throws -> (RegistryEntry, Data, [(path: String, data: Data)]) {
         let manifest = block.manifest
         let manifestData = try BlockPackager.manifestData(manifest)
         let sourceHash = try BlockPackager.sourceHash(block, manifestData: manifestData)
@@ -97,7 +99,7 @@ public struct RegistryBuilder: Sendable {
             archives[format.rawValue] = RegistryArchive(path: path, sha256: SHA256.hex(data), size: Int64(data.count))
         }
         let entry = RegistryEntry(manifest: manifest, metadata: "blocks/\(manifest.name).json", sourceSHA256: sourceHash, archives: archives)
-        return (entry, files)
+        return (entry, manifestData, files)
     }
 
     /// Writes one block's archives and metadata unless they are already published.
@@ -109,7 +111,7 @@ public struct RegistryBuilder: Sendable {
             }
             return PublishedEntry(entry: previous, json: try StableJSON.data(previous), wrote: false)
         }
-        var (entry, files) = try package(block)
+        var (entry, manifestData, files) = try package(block)
         let root = output.path
         for (path, data) in files {
             let url = URL(fileURLWithPath: "\(root)/\(path)")
@@ -125,7 +127,7 @@ public struct RegistryBuilder: Sendable {
             }
             try AtomicFile.write(data, to: url)
         }
-        let json = try StableJSON.data(entry)
+        let json = try entry.stableJSON(manifestData: manifestData)
         try AtomicFile.write(json, to: URL(fileURLWithPath: "\(root)/\(entry.metadata)"))
         return PublishedEntry(entry: entry, json: json, wrote: true)
     }

@@ -59,15 +59,24 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
         var output = Data("{\n  \"blocks\" : [\n".utf8)
         output.reserveCapacity(sorted.reduce(64) { $0 + $1.json.count * 5 / 4 })
         for (position, item) in sorted.enumerated() {
-            if position > 0 { output.append(contentsOf: Array(",\n".utf8)) }
+            if position > 0 { output.append(contentsOf: [UInt8(ascii: ","), newline]) }
             // Pretty-printed JSON escapes newlines inside strings, so each line break is
             // layout, and one level deeper is four more spaces on every line that has any
             // text (an empty collection prints an empty line, never indented).
-            let lines = item.json.split(separator: newline, omittingEmptySubsequences: false)
-            for (number, line) in lines.enumerated() where !(number == lines.count - 1 && line.isEmpty) {
-                if number > 0 { output.append(newline) }
-                if !line.isEmpty { output.append(contentsOf: indent) }
-                output.append(contentsOf: line)
+            item.json.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+                var end = bytes.count
+                if end > 0 && bytes[end - 1] == newline { end -= 1 }
+                var lineStart = 0
+                while lineStart <= end {
+                    var lineEnd = lineStart
+                    while lineEnd < end && bytes[lineEnd] != newline { lineEnd += 1 }
+                    if lineStart > 0 { output.append(newline) }
+                    if lineEnd > lineStart {
+                        output.append(contentsOf: indent)
+                        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
+                    }
+                    lineStart = lineEnd + 1
+                }
             }
         }
         output.append(contentsOf: Array("\n  ],\n  \"schemaVersion\" : \(currentSchemaVersion)\n}\n".utf8))
@@ -109,6 +118,25 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         try container.encode(metadata, forKey: .metadata)
         try container.encode(sourceSHA256, forKey: .sourceSHA256)
         try container.encode(archives, forKey: .archives)
+    }
+
+    /// The bytes of `StableJSON.data(self)` (the metadata file), made from the manifest's
+    /// own `StableJSON` bytes plus this entry's three keys, so a build encodes each
+    /// manifest once.
+    func stableJSON(manifestData: Data) throws -> Data {
+        try StableJSON.merging(manifestData, StableJSON.data(Extras(entry: self))) ?? StableJSON.data(self)
+    }
+
+    /// The keys an entry adds to its manifest, encoded exactly as `encode(to:)` does.
+    private struct Extras: Encodable {
+        let entry: RegistryEntry
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: ExtraKeys.self)
+            try container.encode(entry.metadata, forKey: .metadata)
+            try container.encode(entry.sourceSHA256, forKey: .sourceSHA256)
+            try container.encode(entry.archives, forKey: .archives)
+        }
     }
 
     /// The preferred archive: tar.gz, else whatever there is.
