@@ -52,7 +52,7 @@ import Testing
                           archives: ["zip": RegistryArchive(path: "archives/\(manifest.name)-1.0.0.zip", sha256: String(repeating: "b", count: 64), size: 12)])
         }
         // Given out of order, as parallel work might hand them over.
-        let assembled = try RegistryIndex.encoded(entries.reversed().map { ($0, try StableJSON.data($0)) })
+        let assembled = try RegistryIndex.encoded(entries.reversed().map { ($0, RegistryIndex.fragment(entryJSON: try StableJSON.data($0))) })
         #expect(assembled == (try RegistryIndex(blocks: entries).encoded()))
         #expect(try RegistryIndex.encoded([]) == (try RegistryIndex(blocks: []).encoded()))
     }

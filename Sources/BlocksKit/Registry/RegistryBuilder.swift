@@ -46,15 +46,21 @@ public struct RegistryBuilder: Sendable {
             entries.append(published)
             if published.wrote { report.written.append(published.entry.manifest.name) } else { report.unchanged.append(published.entry.manifest.name) }
         }
-        try AtomicFile.write(RegistryIndex.encoded(entries.map { ($0.entry, $0.json) }), to: output.appendingPathComponent("index.json"))
+        try AtomicFile.write(RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) }), to: output.appendingPathComponent("index.json"))
         return report
     }
 
-    /// One block's entry in the index, its metadata file's bytes, and whether this build wrote it.
+    /// One block's entry, its bytes inside index.json, and whether this build wrote it.
     struct PublishedEntry: Sendable {
         var entry: RegistryEntry
-        var json: Data
+        var fragment: Data
         var wrote: Bool
+
+        init(entry: RegistryEntry, json: Data, wrote: Bool) {
+            self.entry = entry
+            fragment = RegistryIndex.fragment(entryJSON: json)
+            self.wrote = wrote
+        }
     }
 
     /// A build into an empty output: nothing is published yet, so every file goes
@@ -77,7 +83,7 @@ public struct RegistryBuilder: Sendable {
             folder.discard()
             throw error
         }
-        try AtomicFile.write(RegistryIndex.encoded(entries.map { ($0.entry, $0.json) }), to: output.appendingPathComponent("index.json"))
+        try AtomicFile.write(RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) }), to: output.appendingPathComponent("index.json"))
         return Report(written: entries.map(\.entry.manifest.name))
     }
 

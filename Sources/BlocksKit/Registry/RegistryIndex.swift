@@ -49,37 +49,46 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
     }
 
     /// The same bytes as `RegistryIndex(blocks:).encoded()`, put together from each
-    /// entry's own `StableJSON` bytes (its metadata file), which a build already made on
-    /// every core. Encoding 10,000 entries again was the longest step on one core.
-    static func encoded(_ entries: [(entry: RegistryEntry, json: Data)]) throws -> Data {
+    /// entry's `fragment`, which a build makes on every core from the metadata file's
+    /// bytes. Encoding 10,000 entries again was the longest step on one core.
+    static func encoded(_ entries: [(entry: RegistryEntry, fragment: Data)]) throws -> Data {
         guard !entries.isEmpty else { return try RegistryIndex(blocks: []).encoded() }
         let sorted = entries.sorted { $0.entry.manifest.name < $1.entry.manifest.name }
-        let newline = UInt8(ascii: "\n")
-        let indent = [UInt8](repeating: UInt8(ascii: " "), count: 4)
         var output = Data("{\n  \"blocks\" : [\n".utf8)
-        output.reserveCapacity(sorted.reduce(64) { $0 + $1.json.count * 5 / 4 })
+        output.reserveCapacity(sorted.reduce(64) { $0 + $1.fragment.count + 2 })
         for (position, item) in sorted.enumerated() {
-            if position > 0 { output.append(contentsOf: [UInt8(ascii: ","), newline]) }
-            // Pretty-printed JSON escapes newlines inside strings, so each line break is
-            // layout, and one level deeper is four more spaces on every line that has any
-            // text (an empty collection prints an empty line, never indented).
-            item.json.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-                var end = bytes.count
-                if end > 0 && bytes[end - 1] == newline { end -= 1 }
-                var lineStart = 0
-                while lineStart <= end {
-                    var lineEnd = lineStart
-                    while lineEnd < end && bytes[lineEnd] != newline { lineEnd += 1 }
-                    if lineStart > 0 { output.append(newline) }
-                    if lineEnd > lineStart {
-                        output.append(contentsOf: indent)
-                        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
-                    }
-                    lineStart = lineEnd + 1
-                }
-            }
+            if position > 0 { output.append(contentsOf: Array(",\n".utf8)) }
+            output.append(item.fragment)
         }
         output.append(contentsOf: Array("\n  ],\n  \"schemaVersion\" : \(currentSchemaVersion)\n}\n".utf8))
+        return output
+    }
+
+    /// An entry as it sits in the index's `blocks` array, from its `StableJSON` bytes:
+    /// one level deeper, without the final newline. Pretty-printed JSON escapes newlines
+    /// inside strings, so each line break is layout, and one level deeper is four more
+    /// spaces on every line that has any text (an empty collection prints an empty line,
+    /// never indented).
+    static func fragment(entryJSON json: Data) -> Data {
+        let newline = UInt8(ascii: "\n")
+        let indent = [UInt8](repeating: UInt8(ascii: " "), count: 4)
+        var output = Data()
+        output.reserveCapacity(json.count * 5 / 4)
+        json.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var end = bytes.count
+            if end > 0 && bytes[end - 1] == newline { end -= 1 }
+            var lineStart = 0
+            while lineStart <= end {
+                var lineEnd = lineStart
+                while lineEnd < end && bytes[lineEnd] != newline { lineEnd += 1 }
+                if lineStart > 0 { output.append(newline) }
+                if lineEnd > lineStart {
+                    output.append(contentsOf: indent)
+                    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
+                }
+                lineStart = lineEnd + 1
+            }
+        }
         return output
     }
 }
