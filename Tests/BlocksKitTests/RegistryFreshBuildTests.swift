@@ -75,6 +75,24 @@ import Testing
         #expect(StableJSON.merging(one, try StableJSON.data(["api": "x"])) == (try StableJSON.data(["api": "x", "name": "a", "version": "1"])))
     }
 
+    @Test func aBuildThatMovesToNewStagingFoldersWritesTheSameBytes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let catalog = try RegistryFixtures.writeCatalog(in: folder, count: 40)
+        try RegistryFixtures.build(catalog: catalog, output: folder.path("steady"))
+        // Every file counts as slow, so the build moves on after each streak.
+        let source = CatalogSource.folder(catalog)
+        var builder = RegistryBuilder(output: folder.path("moving"), packager: BlockPackager(year: 2026))
+        builder.slowFileCreation = -1
+        let report = try builder.build(try source.contents(of: try source.blockNames()))
+        #expect(contents(of: folder.path("moving")) == contents(of: folder.path("steady")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("moving").path).sorted() == ["archives", "blocks", "index.json"])
+        // Moving needs the top-folder hint, which file systems such as tmpfs lack.
+        if FreshBuildFolder.spreadSubfolders(folder.path("moving").path) {
+            #expect(report.stagingFolders == FreshBuildFolder.maximumFolders)
+        }
+    }
+
     @Test func stagingLeftoversAreRemovedAndOtherContentIsKept() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

@@ -10,10 +10,14 @@ public struct RegistryBuilder: Sendable {
     public struct Report: Sendable, Equatable {
         public var written: [String] = []
         public var unchanged: [String] = []
+        /// How many staging folders a fresh build wrote into (see `FreshBuildFolder`).
+        var stagingFolders = 0
     }
 
     public let output: URL
     public let packager: BlockPackager
+    /// See `FreshBuildFolder.slowCreation`; tests lower it to make a build move folders.
+    var slowFileCreation = 250_000
 
     public init(output: URL, packager: BlockPackager) {
         self.output = output
@@ -29,7 +33,7 @@ public struct RegistryBuilder: Sendable {
         let previous = (try? Data(contentsOf: output.appendingPathComponent("index.json")))
             .flatMap { try? RegistryIndex.decode($0, location: root) }
         // Also removes staging folders left by killed builds, so it runs for every build.
-        if let fresh = try FreshBuildFolder.begin(in: output) {
+        if let fresh = try FreshBuildFolder.begin(in: output, slowCreation: slowFileCreation) {
             return try buildFresh(blocks, into: fresh)
         }
         try FileManager.default.createDirectory(at: output.appendingPathComponent("archives"), withIntermediateDirectories: true)
@@ -84,7 +88,7 @@ public struct RegistryBuilder: Sendable {
             throw error
         }
         try AtomicFile.write(RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) }), to: output.appendingPathComponent("index.json"))
-        return Report(written: entries.map(\.entry.manifest.name))
+        return Report(written: entries.map(\.entry.manifest.name), stagingFolders: folder.stagingFolders.count)
     }
 
     /// A block's entry, its manifest as shipped, and its archives by path relative to the
