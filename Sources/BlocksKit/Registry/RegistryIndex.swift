@@ -72,7 +72,7 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
     static func fragment(entryJSON json: Data) -> Data {
         let newline = UInt8(ascii: "\n")
         let indent = [UInt8](repeating: UInt8(ascii: " "), count: 4)
-        var output = Data()
+        var output: [UInt8] = []
         output.reserveCapacity(json.count * 5 / 4)
         json.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var end = bytes.count
@@ -89,7 +89,7 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
                 lineStart = lineEnd + 1
             }
         }
-        return output
+        return Data(output)
     }
 }
 
