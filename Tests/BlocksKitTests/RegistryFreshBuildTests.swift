@@ -78,9 +78,9 @@ import Testing
     @Test func aBuildThatMovesToNewStagingFoldersWritesTheSameBytes() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let catalog = try RegistryFixtures.writeCatalog(in: folder, count: 40)
+        let catalog = try RegistryFixtures.writeCatalog(in: folder, count: 80)
         try RegistryFixtures.build(catalog: catalog, output: folder.path("steady"))
-        // Every file counts as slow, so the build moves on after each streak.
+        // Every file counts as slow, so the build moves on every 16 blocks, up to the cap.
         let source = CatalogSource.folder(catalog)
         var builder = RegistryBuilder(output: folder.path("moving"), packager: BlockPackager(year: 2026))
         builder.slowFileCreation = -1

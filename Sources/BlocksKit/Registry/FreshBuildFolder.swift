@@ -29,9 +29,11 @@ final class FreshBuildFolder: @unchecked Sendable {
     static let stagingPrefix = ".blocks-staging-"
     /// At most this many staging folders; the last one takes whatever is left.
     static let maximumFolders = 4
-    /// Creations in a row, each over `slowCreation` of the thread's CPU time, that make
-    /// the build move on to a new staging folder.
-    static let slowStreakLimit = 32
+    /// How far slow creations (over `slowCreation` of the thread's CPU time) must
+    /// outnumber fast ones in `archives/` or in `blocks/`, counting from when they
+    /// started to, before the build moves on to a new staging folder. The two folders
+    /// may sit in different block groups, so each is counted on its own.
+    static let slowLead = 32
 
     /// The output folder.
     let output: String
@@ -42,7 +44,7 @@ final class FreshBuildFolder: @unchecked Sendable {
     private let lock = NSLock()
     /// The staging folders in use; everything ends up in the first.
     private var folders: [String]
-    private var slowStreak = 0
+    private var slowScores: [Substring: Int] = [:]
     private let mayMove: Bool
 
     private init(output: String, first: String, mayMove: Bool, slowCreation: Int) {
@@ -93,16 +95,18 @@ final class FreshBuildFolder: @unchecked Sendable {
             unlink(path)
             throw AtomicFile.Failure(path: "\(output)/\(relativePath)", reason: String(cString: strerror(failure)))
         }
-        if mayMove { try note(spent, in: folder) }
+        if mayMove { try note(spent, in: folder, subfolder: relativePath.prefix { $0 != "/" }) }
     }
 
-    /// Counts slow creations in a row, and moves on to a new staging folder after too many.
-    private func note(_ spent: Int, in folder: String) throws {
+    /// Weighs slow creations against fast ones, and moves on to a new staging folder when
+    /// the slow ones lead by `slowLead`.
+    private func note(_ spent: Int, in folder: String, subfolder: Substring) throws {
         try lock.withLock {
             guard folder == folders.last, folders.count < Self.maximumFolders else { return }
-            slowStreak = spent > slowCreation ? slowStreak + 1 : 0
-            guard slowStreak >= Self.slowStreakLimit else { return }
-            slowStreak = 0
+            let score = spent > slowCreation ? slowScores[subfolder, default: 0] + 1 : max(0, slowScores[subfolder, default: 0] - 1)
+            slowScores[subfolder] = score
+            guard score >= Self.slowLead else { return }
+            slowScores = [:]
             folders.append(try Self.makeStaging(in: output))
         }
     }
