@@ -20,6 +20,20 @@ import Testing
         #expect(LicenseHeader.apply(to: own, year: 2026, holders: "Ada") == own)
     }
 
+    @Test func aPrerenderedHeaderGivesTheSameBytes() {
+        let header = Data(LicenseHeader.render(year: 2026, holders: "Ada").utf8)
+        let bodies = ["struct A {}\n", "\u{FEFF}struct B {}\n", "// SPDX-License-Identifier: MIT\nstruct C {}\n", "", "é 🙂\r\n"]
+        for body in bodies {
+            for path in ["A.swift", "README.md"] {
+                let data = Data(body.utf8)
+                #expect(LicenseHeader.apply(to: data, path: path, header: header)
+                        == LicenseHeader.apply(to: data, path: path, year: 2026, holders: "Ada"), "\(path) \(body.debugDescription)")
+            }
+        }
+        let notUTF8 = Data([0xFF, 0xFE, 0x41])
+        #expect(LicenseHeader.apply(to: notUTF8, path: "A.swift", header: header) == notUTF8)
+    }
+
     @Test func onlySwiftFilesGetTheHeader() {
         let json = Data("{}\n".utf8)
         #expect(LicenseHeader.apply(to: json, path: "data.json", year: 2026, holders: "Ada") == json)

@@ -49,6 +49,18 @@ import Testing
         #expect(ManifestValidator.isValidName(name) == valid)
     }
 
+    @Test func blockNamesFollowTheSchemaPattern() throws {
+        let pattern = try NSRegularExpression(pattern: "^[a-z0-9]+(-[a-z0-9]+)*$")
+        let names = ["tabs", "top-tabs", "a1-b2-c3", "0", "", "-", "-tabs", "tabs-", "top--tabs", "Top-tabs",
+                     "top_tabs", "top tabs", "tabs/..", "café", "ｔａｂｓ", "a-b-"]
+        for name in names {
+            let expected = pattern.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
+            #expect(ManifestValidator.isValidName(name) == expected, "\(name.debugDescription)")
+        }
+        // ICU's `$` also matches before a final newline; a folder name never may.
+        #expect(!ManifestValidator.isValidName("tabs\n"))
+    }
+
     @Test func brokenJSONIsOneClearProblem() {
         let found = ManifestValidator.problems(in: Data("{ nope".utf8), file: "x/block.json")
         #expect(found == [LintProblem(file: "x/block.json", field: "", message: "not a JSON object")])

@@ -28,7 +28,12 @@ extension ArchiveCodec {
     /// writer that stamps local times; real archives always use 0.
     func encode(_ entries: [ArchiveEntry], archiveName: String, modificationTime: Int) throws -> Data {
         let items = try ArchiveLayout.items(for: entries, archiveName: archiveName)
-        return try LibArchive.write(items, format: format, archiveName: archiveName, modificationTime: modificationTime)
+        return try encode(laidOut: items, archiveName: archiveName, modificationTime: modificationTime)
+    }
+
+    /// Writes entries already checked and ordered by `ArchiveLayout`.
+    func encode(laidOut items: [ArchiveLayoutItem], archiveName: String, modificationTime: Int = 0) throws -> Data {
+        try LibArchive.write(items, format: format, archiveName: archiveName, modificationTime: modificationTime)
     }
 
     public func decode(_ source: ArchiveSource, archiveName: String, limits: ExtractionLimits) throws -> ExtractedArchive {

@@ -33,6 +33,13 @@ public enum Archives {
         try codec(for: format).encode(entries, archiveName: name ?? "(new \(format.rawValue) archive)")
     }
 
+    /// The same entries in several formats, checked and ordered once for all of them (a
+    /// registry build writes every block as both tar.gz and zip). `name` appears in errors.
+    public static func data(_ entries: [ArchiveEntry], formats: [ArchiveFormat], name: String) throws -> [Data] {
+        let items = try ArchiveLayout.items(for: entries, archiveName: name)
+        return try formats.map { try codec(for: $0).encode(laidOut: items, archiveName: name) }
+    }
+
     /// Writes the archive atomically: a temporary file in the same folder, then a rename,
     /// so readers never see half an archive and a failure leaves the old file in place.
     public static func write(_ entries: [ArchiveEntry], format: ArchiveFormat, to url: URL) throws {

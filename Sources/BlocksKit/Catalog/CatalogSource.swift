@@ -58,9 +58,8 @@ public struct CatalogSource: RegistrySource {
             } catch {
                 throw RegistryError.unreadable(location: location, reason: "the folder cannot be listed")
             }
-            return names.filter { !$0.hasPrefix(".") }.sorted().filter {
-                FileManager.default.fileExists(atPath: url.appendingPathComponent($0).appendingPathComponent("block.json").path)
-            }
+            let root = url.path
+            return names.filter { !$0.hasPrefix(".") }.sorted().filter { access("\(root)/\($0)/block.json", F_OK) == 0 }
         }
     }
 
@@ -69,8 +68,9 @@ public struct CatalogSource: RegistrySource {
         switch storage {
         case .embedded:
             return EmbeddedFiles.catalog[relativePath].map { Data($0.utf8) }
-        case .folder(let url):
-            return FileManager.default.contents(atPath: url.appendingPathComponent(relativePath).path)
+        case .folder:
+            // `location` is the folder's path: building a URL per file cost more than reading it.
+            return FileDescriptorIO.readFile("\(location)/\(relativePath)")
         }
     }
 
@@ -135,9 +135,8 @@ public struct CatalogSource: RegistrySource {
         switch storage {
         case .embedded:
             return EmbeddedFiles.manifests[name] != nil
-        case .folder(let url):
-            return ManifestValidator.isValidName(name)
-                && access(url.appendingPathComponent("\(name)/block.json").path, F_OK) == 0
+        case .folder:
+            return ManifestValidator.isValidName(name) && access("\(location)/\(name)/block.json", F_OK) == 0
         }
     }
 

@@ -32,6 +32,31 @@ enum FileDescriptorIO {
         return 0
     }
 
+    /// The whole contents of a regular file, or nil when it cannot be opened or read.
+    /// One `open`, `fstat` and (for small files) one `read`, with no URL or
+    /// FileManager work: reading a 10,000-block catalog is 20,000 of these.
+    static func readFile(_ path: String) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var data = Data(count: Int(info.st_size))
+        var length = 0
+        while true {
+            if length == data.count { data.count += max(4096, data.count) }
+            let count = data.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + length, buffer.count - length)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            length += count
+        }
+        data.count = length
+        return data
+    }
+
     /// Opens `path` with `flags` (plus write-only and close-on-exec), writes `data`,
     /// optionally flushes it to disk, and closes it. Returns 0 or the `errno` of the
     /// step that failed.

@@ -10,8 +10,9 @@ import Foundation
 public struct BlockPackager: Sendable {
     /// The copyright year written into headers and LICENSE.
     public let year: Int
-    /// LICENSE texts by holders: thousands of blocks usually share a handful.
+    /// LICENSE texts and file headers by holders: thousands of blocks usually share a handful.
     private let licenses = LicenseMemo()
+    private let headers = LicenseMemo()
 
     public init(year: Int) { self.year = year }
 
@@ -32,11 +33,13 @@ public struct BlockPackager: Sendable {
             ArchiveEntry(path: "\(folder)/block.json", data: try manifestData ?? Self.manifestData(block.manifest)),
             ArchiveEntry(path: "\(folder)/LICENSE", data: license(holders: block.manifest.authors)),
         ]
+        let holders = TemplateText.holders(block.manifest.authors)
+        let header = headers.value(for: holders) { Data(LicenseHeader.render(year: year, holders: holders).utf8) }
         for file in block.manifest.files {
             guard let data = block.files[file.path] else {
                 throw RegistryError.missingFile(block: block.manifest.name, path: file.path)
             }
-            let shipped = LicenseHeader.apply(to: data, path: file.path, year: year, holders: TemplateText.holders(block.manifest.authors))
+            let shipped = LicenseHeader.apply(to: data, path: file.path, header: header)
             entries.append(ArchiveEntry(path: "\(folder)/\(file.path)", data: shipped))
         }
         return entries.sorted { $0.path < $1.path }

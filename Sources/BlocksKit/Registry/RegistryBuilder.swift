@@ -18,10 +18,14 @@ public struct RegistryBuilder: Sendable {
     public struct Report: Sendable, Equatable {
         public var written: [String] = []
         public var unchanged: [String] = []
+        /// How many staging folders a fresh build wrote into (see `FreshBuildFolder`).
+        var stagingFolders = 0
     }
 
     public let output: URL
     public let packager: BlockPackager
+    /// See `FreshBuildFolder.slowCreation`; tests lower it to make a build move folders.
+    var slowFileCreation = 250_000
 
     public init(output: URL, packager: BlockPackager) {
         self.output = output
@@ -33,8 +37,13 @@ public struct RegistryBuilder: Sendable {
     }
 
     public func build(_ blocks: [BlockContent]) throws -> Report {
+        let root = output.path
         let previous = (try? Data(contentsOf: output.appendingPathComponent("index.json")))
-            .flatMap { try? RegistryIndex.decode($0, location: output.path) }
+            .flatMap { try? RegistryIndex.decode($0, location: root) }
+        // Also removes staging folders left by killed builds, so it runs for every build.
+        if let fresh = try FreshBuildFolder.begin(in: output, slowCreation: slowFileCreation) {
+            return try buildFresh(blocks, into: fresh)
+        }
         try FileManager.default.createDirectory(at: output.appendingPathComponent("archives"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: output.appendingPathComponent("blocks"), withIntermediateDirectories: true)
 
@@ -43,50 +52,102 @@ public struct RegistryBuilder: Sendable {
             Result { try self.publish(block, previous: previous?.entry(named: block.manifest.name)) }
         }
         var report = Report()
-        var entries: [RegistryEntry] = []
+        var entries: [PublishedEntry] = []
         for result in results {
-            let (entry, wrote) = try result.get()
-            entries.append(entry)
-            if wrote { report.written.append(entry.manifest.name) } else { report.unchanged.append(entry.manifest.name) }
+            let published = try result.get()
+            entries.append(published)
+            if published.wrote { report.written.append(published.entry.manifest.name) } else { report.unchanged.append(published.entry.manifest.name) }
         }
-        try AtomicFile.write(try RegistryIndex(blocks: entries).encoded(), to: output.appendingPathComponent("index.json"))
+        try AtomicFile.write(RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) }), to: output.appendingPathComponent("index.json"))
         return report
     }
 
-    /// Writes one block's archives and metadata unless they are already published.
-    func publish(_ block: BlockContent, previous: RegistryEntry?) throws -> (RegistryEntry, Bool) {
+    /// One block's entry, its bytes inside index.json, and whether this build wrote it.
+    struct PublishedEntry: Sendable {
+        var entry: RegistryEntry
+        var fragment: Data
+        var wrote: Bool
+
+        init(entry: RegistryEntry, json: Data, wrote: Bool) {
+            self.entry = entry
+            fragment = RegistryIndex.fragment(entryJSON: json)
+            self.wrote = wrote
+        }
+    }
+
+    /// A build into an empty output: nothing is published yet, so every file goes
+    /// straight into a staging folder that is moved into place at the end.
+    private func buildFresh(_ blocks: [BlockContent], into folder: FreshBuildFolder) throws -> Report {
+        let results = ConcurrentMap.map(blocks) { block in
+            Result { () throws -> PublishedEntry in
+                let (entry, manifestData, archives) = try self.package(block)
+                for (path, data) in archives { try folder.write(data, to: path) }
+                let json = try entry.stableJSON(manifestData: manifestData)
+                try folder.write(json, to: entry.metadata)
+                return PublishedEntry(entry: entry, json: json, wrote: true)
+            }
+        }
+        let entries: [PublishedEntry]
+        do {
+            entries = try results.map { try $0.get() }
+            try folder.publish()
+        } catch {
+            folder.discard()
+            throw error
+        }
+        try AtomicFile.write(RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) }), to: output.appendingPathComponent("index.json"))
+        return Report(written: entries.map(\.entry.manifest.name), stagingFolders: folder.stagingFolders.count)
+    }
+
+    /// A block's entry, its manifest as shipped, and its archives by path relative to the
+    /// registry root.
+    func package(_ block: BlockContent) throws -> (RegistryEntry, Data, [(path: String, data: Data)]) {
         let manifest = block.manifest
         let manifestData = try BlockPackager.manifestData(manifest)
         let sourceHash = try BlockPackager.sourceHash(block, manifestData: manifestData)
-        let metadataPath = "blocks/\(manifest.name).json"
-        if let previous, previous.manifest.version == manifest.version, archivesIntact(previous) {
-            guard previous.sourceSHA256 == sourceHash else {
-                throw RegistryError.publishedVersionChanged(block: manifest.name, version: manifest.version)
-            }
-            return (previous, false)
-        }
         let folder = "\(manifest.name)-\(manifest.version)"
         let entries = try packager.entries(for: block, folder: folder, manifestData: manifestData)
+        let formats = ArchiveFormat.allCases
+        let archiveData = try Archives.data(entries, formats: formats, name: folder)
+        var files: [(path: String, data: Data)] = []
         var archives: [String: RegistryArchive] = [:]
-        for format in ArchiveFormat.allCases {
+        for (format, data) in zip(formats, archiveData) {
             let path = Self.archivePath(name: manifest.name, version: manifest.version, format: format)
-            let url = output.appendingPathComponent(path)
-            let data = try Archives.data(entries, format: format)
+            files.append((path, data))
+            archives[format.rawValue] = RegistryArchive(path: path, sha256: SHA256.hex(data), size: Int64(data.count))
+        }
+        let entry = RegistryEntry(manifest: manifest, metadata: "blocks/\(manifest.name).json", sourceSHA256: sourceHash, archives: archives)
+        return (entry, manifestData, files)
+    }
+
+    /// Writes one block's archives and metadata unless they are already published.
+    func publish(_ block: BlockContent, previous: RegistryEntry?) throws -> PublishedEntry {
+        let manifest = block.manifest
+        if let previous, previous.manifest.version == manifest.version, archivesIntact(previous) {
+            guard previous.sourceSHA256 == (try BlockPackager.sourceHash(block)) else {
+                throw RegistryError.publishedVersionChanged(block: manifest.name, version: manifest.version)
+            }
+            return PublishedEntry(entry: previous, json: try StableJSON.data(previous), wrote: false)
+        }
+        var (entry, manifestData, files) = try package(block)
+        let root = output.path
+        for (path, data) in files {
+            let url = URL(fileURLWithPath: "\(root)/\(path)")
             if access(url.path, F_OK) == 0, let existing = FileManager.default.contents(atPath: url.path) {
                 // An archive of this version exists from an older build (perhaps from
                 // another year): published bytes never change, whatever the headers say.
                 if existing != data && !sameSource(existingArchive: url, as: block) {
                     throw RegistryError.publishedVersionChanged(block: manifest.name, version: manifest.version)
                 }
-                archives[format.rawValue] = RegistryArchive(path: path, sha256: SHA256.hex(existing), size: Int64(existing.count))
+                guard let format = ArchiveFormat.forFile(path) else { continue }
+                entry.archives[format.rawValue] = RegistryArchive(path: path, sha256: SHA256.hex(existing), size: Int64(existing.count))
                 continue
             }
             try AtomicFile.write(data, to: url)
-            archives[format.rawValue] = RegistryArchive(path: path, sha256: SHA256.hex(data), size: Int64(data.count))
         }
-        let entry = RegistryEntry(manifest: manifest, metadata: metadataPath, sourceSHA256: sourceHash, archives: archives)
-        try AtomicFile.write(try StableJSON.data(entry), to: output.appendingPathComponent(metadataPath))
-        return (entry, true)
+        let json = try entry.stableJSON(manifestData: manifestData)
+        try AtomicFile.write(json, to: URL(fileURLWithPath: "\(root)/\(entry.metadata)"))
+        return PublishedEntry(entry: entry, json: json, wrote: true)
     }
 
     func archivesIntact(_ entry: RegistryEntry) -> Bool {
@@ -110,23 +171,28 @@ public struct RegistryBuilder: Sendable {
 }
 
 /// A parallel map over an array that keeps the order, for CPU-bound work.
+///
+/// Items are handed out in small batches from a shared counter rather than in one half
+/// per core, so a core slowed by other work on the machine (or by a slow file system
+/// call) does not leave the other idle at the end.
 enum ConcurrentMap {
     static func map<Input: Sendable, Output: Sendable>(_ items: [Input], _ transform: @escaping @Sendable (Input) -> Output) -> [Output] {
         // One item gains nothing from a second thread, and starting the pool costs more than `add` of one block.
-        if items.count < 2 { return items.map(transform) }
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, items.count))
-        let chunk = (items.count + workers - 1) / workers
-        let lock = Lock()
-        nonisolated(unsafe) var results = [Output?](repeating: nil, count: items.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let start = worker * chunk
-            let end = min(start + chunk, items.count)
-            guard start < end else { return }
-            let part = items[start..<end].map(transform)
-            lock.lock()
-            results.replaceSubrange(start..<end, with: part.map { Optional($0) })
-            lock.unlock()
+        guard items.count > 1 else { return items.map(transform) }
+        let batch = max(1, min(32, items.count / (8 * ProcessInfo.processInfo.activeProcessorCount)))
+        let batches = (items.count + batch - 1) / batch
+        let results = UnsafeMutableBufferPointer<Output>.allocate(capacity: items.count)
+        defer { results.deallocate() }
+        // Each batch writes only its own slots, so no lock is needed.
+        nonisolated(unsafe) let slots = results
+        DispatchQueue.concurrentPerform(iterations: batches) { index in
+            let start = index * batch
+            for position in start..<min(start + batch, items.count) {
+                slots.initializeElement(at: position, to: transform(items[position]))
+            }
         }
-        return results.compactMap { $0 }
+        let output = Array(results)
+        _ = results.deinitialize()
+        return output
     }
 }

@@ -52,6 +52,50 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
     public func encoded() throws -> Data {
         try StableJSON.data(self)
     }
+
+    /// The same bytes as `RegistryIndex(blocks:).encoded()`, put together from each
+    /// entry's `fragment`, which a build makes on every core from the metadata file's
+    /// bytes. Encoding 10,000 entries again was the longest step on one core.
+    static func encoded(_ entries: [(entry: RegistryEntry, fragment: Data)]) throws -> Data {
+        guard !entries.isEmpty else { return try RegistryIndex(blocks: []).encoded() }
+        let sorted = entries.sorted { $0.entry.manifest.name < $1.entry.manifest.name }
+        var output = Data("{\n  \"blocks\" : [\n".utf8)
+        output.reserveCapacity(sorted.reduce(64) { $0 + $1.fragment.count + 2 })
+        for (position, item) in sorted.enumerated() {
+            if position > 0 { output.append(contentsOf: Array(",\n".utf8)) }
+            output.append(item.fragment)
+        }
+        output.append(contentsOf: Array("\n  ],\n  \"schemaVersion\" : \(currentSchemaVersion)\n}\n".utf8))
+        return output
+    }
+
+    /// An entry as it sits in the index's `blocks` array, from its `StableJSON` bytes:
+    /// one level deeper, without the final newline. Pretty-printed JSON escapes newlines
+    /// inside strings, so each line break is layout, and one level deeper is four more
+    /// spaces on every line that has any text (an empty collection prints an empty line,
+    /// never indented).
+    static func fragment(entryJSON json: Data) -> Data {
+        let newline = UInt8(ascii: "\n")
+        let indent = [UInt8](repeating: UInt8(ascii: " "), count: 4)
+        var output: [UInt8] = []
+        output.reserveCapacity(json.count * 5 / 4)
+        json.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var end = bytes.count
+            if end > 0 && bytes[end - 1] == newline { end -= 1 }
+            var lineStart = 0
+            while lineStart <= end {
+                var lineEnd = lineStart
+                while lineEnd < end && bytes[lineEnd] != newline { lineEnd += 1 }
+                if lineStart > 0 { output.append(newline) }
+                if lineEnd > lineStart {
+                    output.append(contentsOf: indent)
+                    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd]))
+                }
+                lineStart = lineEnd + 1
+            }
+        }
+        return Data(output)
+    }
 }
 
 /// One block in the index: its manifest plus where its archives are.
@@ -88,6 +132,25 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         try container.encode(metadata, forKey: .metadata)
         try container.encode(sourceSHA256, forKey: .sourceSHA256)
         try container.encode(archives, forKey: .archives)
+    }
+
+    /// The bytes of `StableJSON.data(self)` (the metadata file), made from the manifest's
+    /// own `StableJSON` bytes plus this entry's three keys, so a build encodes each
+    /// manifest once.
+    func stableJSON(manifestData: Data) throws -> Data {
+        try StableJSON.merging(manifestData, StableJSON.data(Extras(entry: self))) ?? StableJSON.data(self)
+    }
+
+    /// The keys an entry adds to its manifest, encoded exactly as `encode(to:)` does.
+    private struct Extras: Encodable {
+        let entry: RegistryEntry
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: ExtraKeys.self)
+            try container.encode(entry.metadata, forKey: .metadata)
+            try container.encode(entry.sourceSHA256, forKey: .sourceSHA256)
+            try container.encode(entry.archives, forKey: .archives)
+        }
     }
 
     /// The preferred archive: tar.gz, else whatever there is.

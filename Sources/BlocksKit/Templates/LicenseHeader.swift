@@ -38,6 +38,17 @@ public enum LicenseHeader {
         return Data(apply(to: text, year: year, holders: holders).utf8)
     }
 
+    /// The same as `apply(to:path:year:holders:)` with the header already rendered, for
+    /// callers that ship thousands of files with the same few headers.
+    static func apply(to data: Data, path: String, header: Data) -> Data {
+        guard path.hasSuffix(".swift"), let text = String(data: data, encoding: .utf8) else { return data }
+        if hasHeader(text) { return data }
+        var shipped = header
+        shipped.append(UInt8(ascii: "\n"))
+        shipped.append(contentsOf: text.utf8)
+        return shipped
+    }
+
     /// The bytes without a header this tool wrote (the two header lines and the blank
     /// line after them), so a shipped file can be compared with its source.
     public static func strip(_ data: Data) -> Data {
