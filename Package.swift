@@ -32,7 +32,7 @@ let package = Package(
         ),
         .systemLibrary(
             name: "BlocksCrypto",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+            providers: [.apt(["nettle-dev"]), .brew(["nettle"])]
         ),
         // The on-disk search index for large catalogs, lazily loaded like the others.
         .systemLibrary(

@@ -2,42 +2,39 @@
 #define BLOCKS_CRYPTO_SHIM_H
 #include <stddef.h>
 #include <stdint.h>
-// SHA256_Init and its two partners are deprecated in OpenSSL 3 but still exported by
-// every 3.x libcrypto. They hash without the provider machinery, whose first use (an
-// EVP_MD_fetch) costs a millisecond: a third of a whole `blocks add`.
-#define OPENSSL_SUPPRESS_DEPRECATED
-#if __has_include(<openssl/sha.h>) || !defined(__APPLE__)
-#include <openssl/sha.h>
+
+// SHA-256 from Nettle, which libarchive already depends on. It picks the CPU's SHA
+// instructions at run time as OpenSSL does, but it is a small library: opening it costs
+// a fifth of a millisecond where libcrypto costs one and a half, on every `add`.
+#if __has_include(<nettle/sha2.h>)
+#include <nettle/sha2.h>
 #else
-// Homebrew's OpenSSL is keg-only, so on macOS its headers may not be on the default
-// path. The layout and prototypes are the same in OpenSSL 1.1 and 3.
-typedef struct SHA256state_st {
-    unsigned int h[8];
-    unsigned int Nl, Nh;
-    unsigned int data[16];
-    unsigned int num, md_len;
-} SHA256_CTX;
-int SHA256_Init(SHA256_CTX *context);
-int SHA256_Update(SHA256_CTX *context, const void *bytes, size_t count);
-int SHA256_Final(unsigned char *digest, SHA256_CTX *context);
+// Homebrew keeps Nettle's headers off the default path. This is the layout of
+// `struct sha256_ctx` since Nettle 3.0.
+struct sha256_ctx {
+    uint32_t state[8];
+    uint64_t count;
+    unsigned int index;
+    uint8_t block[64];
+};
+void nettle_sha256_init(struct sha256_ctx *context);
+void nettle_sha256_update(struct sha256_ctx *context, size_t length, const uint8_t *data);
+void nettle_sha256_digest(struct sha256_ctx *context, size_t length, uint8_t *digest);
 #endif
 
 #include "../BlocksLazyLoading/lazy_loading.h"
 
-// Every libcrypto function SHA256.swift uses.
+// Every Nettle function SHA256.swift uses.
 #define BLOCKS_CRYPTO_FUNCTIONS(F, V, P) \
-    F(int, SHA256_Init, (SHA256_CTX *context), (context)) \
-    F(int, SHA256_Update, (SHA256_CTX *context, const void *bytes, size_t count), (context, bytes, count)) \
-    F(int, SHA256_Final, (unsigned char *digest, SHA256_CTX *context), (digest, context))
+    V(nettle_sha256_init, (struct sha256_ctx *context), (context)) \
+    V(nettle_sha256_update, (struct sha256_ctx *context, size_t length, const uint8_t *data), (context, length, data)) \
+    V(nettle_sha256_digest, (struct sha256_ctx *context, size_t length, uint8_t *digest), (context, length, digest))
 
 #if defined(__APPLE__)
-// Never the bare "libcrypto.dylib": on macOS that finds the system's copy in /usr/lib,
-// which aborts any process that loads it without a version.
 BLOCKS_LAZY_LIBRARY(crypto, BLOCKS_CRYPTO_FUNCTIONS,
-    "/opt/homebrew/opt/openssl@3/lib/libcrypto.3.dylib", "/usr/local/opt/openssl@3/lib/libcrypto.3.dylib",
-    "libcrypto.3.dylib")
+    "/opt/homebrew/opt/nettle/lib/libnettle.8.dylib", "/usr/local/opt/nettle/lib/libnettle.8.dylib", "libnettle.8.dylib")
 #else
-BLOCKS_LAZY_LIBRARY(crypto, BLOCKS_CRYPTO_FUNCTIONS, "libcrypto.so.3", "libcrypto.so", "libcrypto.so.1.1")
+BLOCKS_LAZY_LIBRARY(crypto, BLOCKS_CRYPTO_FUNCTIONS, "libnettle.so.8", "libnettle.so")
 #endif
 #define BLOCKS_LAZY_TABLE blocks_crypto_library()
 BLOCKS_LAZY_WRAPPERS(BLOCKS_CRYPTO_FUNCTIONS)

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 @testable import BlocksKit
 
-/// libcurl, libarchive, libcrypto and libsqlite3 are opened with dlopen on first use
-/// instead of being linked, so that commands which need none of them start without mapping them. These
-/// tests check the loader itself, that the real binary really leaves them unloaded, that
-/// a missing library gives one clear error, and that SHA-256's Swift fallback agrees with
-/// libcrypto.
+/// libcurl, libarchive, libnettle and libsqlite3 are opened with dlopen on first use
+/// instead of being linked, so that commands which need none of them start without
+/// mapping them. These tests check the loader itself, that the real binary really leaves
+/// them unloaded, that a missing library gives one clear error, and that SHA-256 gives
+/// the standard's test vectors.
 @Suite struct LazyLibraryTests {
     // MARK: The loader
 
@@ -27,7 +27,7 @@ import Testing
         #expect(!SHA256.libraryLoads(fromCandidates: ["libc.so.6"]))
         #expect(CurlTransport.libraryLoads(fromCandidates: ["libdoesnotexist.so", "libc.so.6", "libcurl.so.4"]))
         #expect(LibArchive.libraryLoads(fromCandidates: ["libdoesnotexist.so", "libc.so.6", "libarchive.so.13"]))
-        #expect(SHA256.libraryLoads(fromCandidates: ["libdoesnotexist.so", "libc.so.6", "libcrypto.so.3"]))
+        #expect(SHA256.libraryLoads(fromCandidates: ["libdoesnotexist.so", "libc.so.6", "libnettle.so.8"]))
     }
     #endif
 
@@ -74,25 +74,25 @@ import Testing
     }
 
     /// Commands that need no network and no archive map neither libcurl nor libarchive, and
-    /// commands that hash nothing do not map libcrypto either.
+    /// commands that hash nothing do not map libnettle either.
     /// The dynamic loader's own log (LD_DEBUG=files) names every object it opens.
     @Test func commandsThatNeedNoneOfTheLibrariesLoadNone() throws {
         let folder = try TemporaryFolder("lazy")
         defer { folder.cleanUp() }
         let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.url.path, "LD_DEBUG": "files"]
-        // `add` and `status` hash the files they write, so they load libcrypto alone; only
+        // `add` and `status` hash the files they write, so they load libnettle alone; only
         // a search of a catalog folder keeps an SQLite index, named by a hash.
         let catalog = repositoryRoot.appendingPathComponent("Catalog").path
         let commands: [([String], [String])] = [
             (["--version"], []), (["search", "tabs"], []), (["list"], []), (["info", "scrolling-strip"], []),
-            (["add", "scrolling-strip", "--yes"], ["libcrypto"]), (["status"], ["libcrypto"]),
-            (["--registry", catalog, "search", "tabs"], ["libcrypto", "libsqlite3"]),
+            (["add", "scrolling-strip", "--yes"], ["libnettle"]), (["status"], ["libnettle"]),
+            (["--registry", catalog, "search", "tabs"], ["libnettle", "libsqlite3"]),
         ]
         for (arguments, expected) in commands {
             let result = try runBinary(arguments, in: folder.url, environment: environment)
             #expect(result.code == 0, "\(arguments)")
             #expect(result.err.contains("file=libc.so.6"), "no loader log for \(arguments)")
-            let loaded = ["libcurl", "libarchive", "libcrypto", "libsqlite3"].filter { result.err.contains($0) }
+            let loaded = ["libcurl", "libarchive", "libnettle", "libsqlite3"].filter { result.err.contains($0) }
             #expect(loaded == expected, "\(arguments) loaded \(loaded)")
         }
         // The control: writing an archive does load libarchive, and the log shows it.
@@ -109,7 +109,7 @@ import Testing
     @Test(.enabled(if: PrivateMounts.available)) func missingLibrariesGiveOneClearErrorAndNoCrash() throws {
         let folder = try TemporaryFolder("lazy-missing")
         defer { folder.cleanUp() }
-        let all = try PrivateMounts.loadedLibraryFiles(["libcurl.so", "libarchive.so", "libsqlite3.so", "libcrypto.so"])
+        let all = try PrivateMounts.loadedLibraryFiles(["libcurl.so", "libarchive.so", "libsqlite3.so", "libnettle.so"])
         try #require(all.count == 4, "found only \(all)")
         let hidden = Array(all.prefix(3))
         let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.url.path, "BLOCKS_REGISTRY": ""]
@@ -153,13 +153,13 @@ import Testing
         #expect(export.err.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: archive.path))
 
-        // Without libcrypto, nothing can be checked: add says so once and writes nothing.
+        // Without libnettle, nothing can be checked: add says so once and writes nothing.
         try FileManager.default.createDirectory(at: folder.path("nocrypto"), withIntermediateDirectories: true)
         let noCrypto = try PrivateMounts.run(
             blocksBinary, ["add", "scrolling-strip", "--yes"], in: folder.path("nocrypto"), hiding: all,
             environment: environment, scratch: folder)
         #expect(noCrypto.code == 1)
-        #expect(noCrypto.err.contains("libcrypto (libssl3) is not installed"), "\(noCrypto.err)")
+        #expect(noCrypto.err.contains("libnettle (libnettle8) is not installed"), "\(noCrypto.err)")
         #expect(noCrypto.err.split(separator: "\n").count == 1)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.path("nocrypto").path)) == [])
     }

@@ -26,7 +26,6 @@ public enum AddCommand: Command {
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        LibraryWarmUp.startHashing()
         let dryRun = arguments.flag("dry-run")
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
         let config = try ProjectConfig.read(root: root)

@@ -27,13 +27,17 @@ public enum ProjectPaths {
         var missing: [String] = []
         // lstat first: a path that is not there costs one call, not realpath's walk
         // (a readlink per component) for every missing folder of every planned file.
-        while !entryExists(existing.path) || realPath(existing.path) == nil {
+        var resolved: String
+        while true {
+            if entryExists(existing.path), let real = realPath(existing.path) {
+                resolved = real
+                break
+            }
             let parent = existing.deletingLastPathComponent()
             if parent.path == existing.path { return false }
             missing.insert(existing.lastPathComponent, at: 0)
             existing = parent
         }
-        guard let resolved = realPath(existing.path) else { return false }
         let full = missing.reduce(resolved) { $0 + "/" + $1 }
         return full == realRoot || full.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
     }

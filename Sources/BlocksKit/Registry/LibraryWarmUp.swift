@@ -2,14 +2,14 @@ import Dispatch
 
 /// Loads the C libraries a command is about to need on a background thread, while the
 /// main thread reads the project and the registry: loading them costs milliseconds (for
-/// libcurl, dlopen of about thirty libraries and its global set-up; for libcrypto, a
-/// few megabytes to relocate) while the second core would sit idle.
+/// libcurl, dlopen of about thirty libraries and its global set-up) while the second
+/// core would sit idle.
 ///
 /// Each library still loads exactly once: code that needs one before the background
 /// thread is done waits for that load to finish (`swift_once` and `pthread_once`), so
 /// nothing is used half-loaded and a missing library gives the usual error.
 enum LibraryWarmUp {
-    /// For `add` from a remote registry: libcurl first, then libcrypto for the
+    /// For `add` from a remote registry: libcurl first, then libnettle for the
     /// checksums, then libarchive while the requests run.
     static func start(transport: HTTPTransport) {
         DispatchQueue.global(qos: .userInitiated).async {
@@ -17,10 +17,5 @@ enum LibraryWarmUp {
             _ = SHA256.isLibraryAvailable
             Archives.prepare()
         }
-    }
-
-    /// For `add`, `status` and anything else that hashes files.
-    static func startHashing() {
-        DispatchQueue.global(qos: .userInitiated).async { _ = SHA256.isLibraryAvailable }
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 import Glibc
 #endif
 
-/// SHA-256 through OpenSSL's libcrypto, opened with dlopen on first use (see the shim), so
+/// SHA-256 through Nettle's libnettle, opened with dlopen on first use (see the shim), so
 /// commands that hash nothing never map it. Checksums guard every archive the tool
 /// publishes, caches and installs, and every file `add` records in `blocks.lock`.
 public enum SHA256 {
@@ -29,14 +29,13 @@ public enum SHA256 {
         return context.finish()
     }
 
-    /// Whether libcrypto loaded with every function used here (loading it if needed).
+    /// Whether libnettle loaded with every function used here (loading it if needed).
     static var isLibraryAvailable: Bool { blocks_crypto_available() }
 
-    /// Whether libcrypto loaded, asked once. No initialisation call is needed: the
-    /// low-level digest functions read neither openssl.cnf nor providers.
+    /// Whether libnettle loaded, asked once; it needs no initialisation.
     private static let isReady: Bool = isLibraryAvailable
 
-    /// Whether libcrypto would load from the first of `candidates` that opens and has
+    /// Whether libnettle would load from the first of `candidates` that opens and has
     /// every function. Only for tests: the real list lives in the shim.
     static func libraryLoads(fromCandidates candidates: [String]) -> Bool {
         let names = candidates.map { strdup($0) }
@@ -48,12 +47,12 @@ public enum SHA256 {
 
     /// An incremental digest, for bytes that arrive in pieces.
     public final class Digest {
-        private let context = UnsafeMutablePointer<SHA256_CTX>.allocate(capacity: 1)
+        private let context = UnsafeMutablePointer<sha256_ctx>.allocate(capacity: 1)
 
         public init() {
             SHA256.requireLibrary()
-            context.initialize(to: SHA256_CTX())
-            blocks_SHA256_Init(context)
+            context.initialize(to: sha256_ctx())
+            blocks_nettle_sha256_init(context)
         }
 
         deinit {
@@ -63,12 +62,12 @@ public enum SHA256 {
 
         public func update(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-            blocks_SHA256_Update(context, base, bytes.count)
+            blocks_nettle_sha256_update(context, bytes.count, base.assumingMemoryBound(to: UInt8.self))
         }
 
         public func finish() -> String {
             var digest = [UInt8](repeating: 0, count: 32)
-            blocks_SHA256_Final(&digest, context)
+            blocks_nettle_sha256_digest(context, digest.count, &digest)
             return Self.hex(digest[...])
         }
 
@@ -85,11 +84,11 @@ public enum SHA256 {
         }
     }
 
-    /// libcrypto ships with libcurl (libssl3 on Debian), so it is missing only from a broken
-    /// install. Hashing cannot go on without it: say so in one line and stop.
+    /// libnettle ships with libarchive (libnettle8 on Debian), so it is missing only from a
+    /// broken install. Hashing cannot go on without it: say so in one line and stop.
     static func requireLibrary() {
         guard !isReady else { return }
-        let message = "error: libcrypto (libssl3) is not installed; blocks needs it for SHA-256 checksums. Install it, for example with 'apt-get install libssl3'.\n"
+        let message = "error: libnettle (libnettle8) is not installed; blocks needs it for SHA-256 checksums. Install it, for example with 'apt-get install libnettle8'.\n"
         _ = message.utf8.withContiguousStorageIfAvailable { FileDescriptorIO.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
         exit(1)
     }
