@@ -60,7 +60,8 @@ public struct Mirror {
 
         guard let (plan, etag) = try readIndex(ifNoneMatch: haveIndex ? state.etag : nil) else {
             // Unchanged upstream: one conditional request, plus a stat per archive to catch damage.
-            let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, in: destination) }
+            let folder = destination.path
+            let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, inFolder: folder) }
             if damaged.isEmpty {
                 summary.upToDate = true
                 summary.skipped = state.records.count
@@ -87,8 +88,9 @@ public struct Mirror {
     /// Fetches what the plan lacks, then puts the staged metadata and index in place.
     private func apply(_ plan: MirrorPlan, etag: String?, state: inout MirrorState, summary: inout Summary) throws -> Summary {
         var wanted: [(path: String, sha256: String)] = []
+        let folder = destination.path
         for archive in plan.archives {
-            if state.isIntact(archive.path, sha256: archive.sha256, in: destination) {
+            if state.isIntact(archive.path, sha256: archive.sha256, inFolder: folder) {
                 summary.skipped += 1
             } else if let actual = try? SHA256.hex(fileAt: destination.appendingPathComponent(archive.path)), actual == archive.sha256 {
                 state.record(archive.path, sha256: archive.sha256, in: destination)

@@ -30,15 +30,21 @@ struct MirrorState: Equatable {
         destination.appendingPathComponent(".blocks-mirror/state")
     }
 
+    /// Parsed as bytes: splitting a String walks grapheme clusters, which for 20,000
+    /// lines cost more than the whole no-change re-sync may take.
     static func load(from destination: URL) -> MirrorState {
         guard let data = FileManager.default.contents(atPath: file(in: destination).path) else { return MirrorState() }
         var state = MirrorState()
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            if fields.count == 2, fields[0] == "etag" {
-                state.etag = String(fields[1])
-            } else if fields.count == 5, fields[0] == "archive", let size = Int64(fields[3]), let modified = Int64(fields[4]) {
-                state.records[String(fields[1])] = Record(sha256: String(fields[2]), size: size, modified: modified)
+        let bytes = [UInt8](data)
+        func text(_ field: ArraySlice<UInt8>) -> String { String(decoding: field, as: UTF8.self) }
+        func number(_ field: ArraySlice<UInt8>) -> Int64? { Int64(text(field)) }
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+            if fields.count == 2, fields[0].elementsEqual("etag".utf8) {
+                state.etag = text(fields[1])
+            } else if fields.count == 5, fields[0].elementsEqual("archive".utf8), let size = number(fields[3]),
+                      let modified = number(fields[4]) {
+                state.records[text(fields[1])] = Record(sha256: text(fields[2]), size: size, modified: modified)
             }
         }
         return state
@@ -58,21 +64,29 @@ struct MirrorState: Equatable {
     }
 
     /// Size and modification time (nanoseconds) of a file, or nil when it is missing.
-    static func stamp(_ url: URL) -> (size: Int64, modified: Int64)? {
+    static func stamp(_ url: URL) -> (size: Int64, modified: Int64)? { stamp(path: url.path) }
+
+    static func stamp(path: String) -> (size: Int64, modified: Int64)? {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { return nil }
+        guard stat(path, &info) == 0 else { return nil }
         return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 
-    /// True when the file is exactly as it was when it was last verified.
+    /// True when the file is exactly as it was when it was last verified. The path is
+    /// joined as text: `URL.appendingPathComponent` stats the result to decide whether it
+    /// is a folder, which doubled the system calls of a re-sync.
     func isIntact(_ path: String, sha256: String, in destination: URL) -> Bool {
+        isIntact(path, sha256: sha256, inFolder: destination.path)
+    }
+
+    func isIntact(_ path: String, sha256: String, inFolder folder: String) -> Bool {
         guard let record = records[path], record.sha256 == sha256,
-              let stamp = Self.stamp(destination.appendingPathComponent(path)) else { return false }
+              let stamp = Self.stamp(path: folder + "/" + path) else { return false }
         return stamp.size == record.size && stamp.modified == record.modified
     }
 
     mutating func record(_ path: String, sha256: String, in destination: URL) {
-        guard let stamp = Self.stamp(destination.appendingPathComponent(path)) else { return }
+        guard let stamp = Self.stamp(path: destination.path + "/" + path) else { return }
         records[path] = Record(sha256: sha256, size: stamp.size, modified: stamp.modified)
     }
 }
