@@ -92,7 +92,9 @@ public struct Mirror {
         for archive in plan.archives {
             if state.isIntact(archive.path, sha256: archive.sha256, inFolder: folder) {
                 summary.skipped += 1
-            } else if let actual = try? SHA256.hex(fileAt: destination.appendingPathComponent(archive.path)), actual == archive.sha256 {
+            } else if MirrorState.stamp(path: folder + "/" + archive.path) != nil,
+                      let actual = try? SHA256.hex(fileAt: URL(fileURLWithPath: folder + "/" + archive.path, isDirectory: false)),
+                      actual == archive.sha256 {
                 state.record(archive.path, sha256: archive.sha256, in: destination)
                 summary.skipped += 1
             } else {
@@ -116,6 +118,7 @@ public struct Mirror {
         guard !wanted.isEmpty else { return }
         try FileManager.default.createDirectory(at: destination.appendingPathComponent("archives"), withIntermediateDirectories: true)
         var failures: [String] = []
+        let folder = destination.path
         var first = 0
         var bytesBefore: Int64 = 0
         while first < wanted.count {
@@ -123,7 +126,7 @@ public struct Mirror {
             let downloads = batch.map { item in
                 HTTPDownload(
                     request: HTTPRequest(url: upstream.url(for: item.path), maxBodyBytes: 256 * 1024 * 1024),
-                    destination: destination.appendingPathComponent(item.path), expectedSHA256: item.sha256)
+                    destination: URL(fileURLWithPath: folder + "/" + item.path, isDirectory: false), expectedSHA256: item.sha256)
             }
             var batchProgress: (@Sendable (TransferProgress) -> Void)?
             if let report = progress {
