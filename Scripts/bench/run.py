@@ -121,8 +121,7 @@ http {{ access_log off; sendfile on; etag on; keepalive_requests 100000;
 
 
 def make_project(path):
-    if os.path.exists(path):
-        shutil.rmtree(path)
+    discard(path)
     os.makedirs(os.path.join(path, "Sources/App"))
     with open(os.path.join(path, "Package.swift"), "w") as handle:
         handle.write('// swift-tools-version:6.0\nimport PackageDescription\n'
@@ -179,8 +178,8 @@ def main():
         extract = os.path.join(WORK, "extract")
         def fresh():
             make_project(project)
-            shutil.rmtree(ENV["XDG_CACHE_HOME"], ignore_errors=True)
-            shutil.rmtree(extract, ignore_errors=True)
+            discard(ENV["XDG_CACHE_HOME"])
+            discard(extract)
             os.makedirs(extract)
         compare("add 1 block over nginx", [BLOCKS, "-C", project, "--registry", server.url, "add", first, "--yes"],
                 f"curl -s {archive_url} | tar -xz -C {extract}", "curl | tar -xz", small, 1.5, prepare=fresh)
