@@ -112,7 +112,6 @@ public struct Mirror {
         return summary
     }
 
-
     /// Fetches archives through `.part` files, in batches. On any failure the index is not touched.
     func download(_ wanted: [(path: String, sha256: String)], state: inout MirrorState, summary: inout Summary) throws {
         guard !wanted.isEmpty else { return }
