@@ -232,7 +232,7 @@ import Testing
         #expect(run(["--registry", nginx.baseURL, "add", "top-tabs", "scrolling-strip", "--yes"], in: folder, directory: second).code == 0)
         try FileManager.default.removeItem(at: second)
         let cached = filesUnder(folder.path("cache"))
-        #expect(cached.filter { $0.contains("metadata/") }.count == 1, "\(cached)")
+        #expect(cached.filter { $0.contains("metadata-") }.count == 1, "\(cached)")
         #expect(cached.filter { $0.contains("archives/") }.count == 3, "\(cached)")
         #expect(!cached.contains { $0.hasSuffix(".part") || $0.hasSuffix(".tmp") }, "\(cached)")
         nginx.stop()
