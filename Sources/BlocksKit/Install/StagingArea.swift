@@ -20,7 +20,9 @@ public struct StagingArea {
 
     /// Creates a fresh staging folder in `root`.
     public init(root: URL) throws {
-        var template = Array(root.appendingPathComponent(Self.prefix + "XXXXXX").path.utf8CString)
+        // mkdtemp replaces the template's last six characters with a unique suffix.
+        let placeholder = String(repeating: "X", count: 6)
+        var template = Array(root.appendingPathComponent(Self.prefix + placeholder).path.utf8CString)
         let created = template.withUnsafeMutableBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress else { return false }
             return mkdtemp(base) != nil

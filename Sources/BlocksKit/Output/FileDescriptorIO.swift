@@ -41,20 +41,12 @@ enum FileDescriptorIO {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var data = Data(count: Int(info.st_size))
-        var length = 0
-        while true {
-            if length == data.count { data.count += max(4096, data.count) }
-            let count = data.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + length, buffer.count - length)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { break }
-            length += count
+        var data = Data(capacity: Int(info.st_size))
+        // A chunk one byte larger than the file ends the loop at the first short read.
+        let failure = readChunks(descriptor: descriptor, chunkSize: max(4096, Int(info.st_size) + 1), limit: .max) {
+            data.append(contentsOf: $0)
         }
-        data.count = length
-        return data
+        return failure == 0 ? data : nil
     }
 
     /// Opens `path` with `flags` (plus write-only and close-on-exec), writes `data`,
@@ -77,6 +69,13 @@ enum FileDescriptorIO {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return errno }
         defer { close(descriptor) }
+        return readChunks(descriptor: descriptor, chunkSize: chunkSize, limit: limit, body)
+    }
+
+    /// The one read loop: chunks of up to `chunkSize` bytes from an open descriptor until
+    /// its end or `limit` bytes, retrying when a signal interrupts a read.
+    private static func readChunks(descriptor: Int32, chunkSize: Int, limit: Int,
+                                   _ body: (UnsafeRawBufferPointer) -> Void) -> Int32 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(chunkSize, limit), alignment: 16)
         defer { buffer.deallocate() }
         var total = 0

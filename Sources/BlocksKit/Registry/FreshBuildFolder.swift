@@ -67,17 +67,18 @@ final class FreshBuildFolder: @unchecked Sendable {
     static func begin(in output: URL, slowCreation: Int = 250_000) throws -> FreshBuildFolder? {
         let path = output.path
         var created = false
-        var info = stat()
-        if stat(path, &info) != 0 {
+        switch PathKind(path) {
+        case .missing:
             do {
                 try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
             } catch {
                 throw AtomicFile.Failure(path: path, reason: "cannot create the folder")
             }
             created = true
-        } else {
-            guard (info.st_mode & S_IFMT) == S_IFDIR,
-                  let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
+        case .other:
+            return nil
+        case .folder:
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
             let leftovers = names.filter { $0.hasPrefix(stagingPrefix) }
             for name in leftovers { try? FileManager.default.removeItem(atPath: "\(path)/\(name)") }
             guard leftovers.count == names.count else { return nil }
