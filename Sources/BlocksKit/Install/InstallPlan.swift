@@ -71,6 +71,8 @@ public struct InstallPlan: Sendable {
     ) throws -> InstallPlan {
         var blocks: [Block] = []
         var pendingFolders: Set<String> = []
+        let paths = PathResolver(root: root)
+        let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
         for content in contents {
             let manifest = content.manifest
             let locked = lock.blocks[manifest.name]
@@ -86,14 +88,19 @@ public struct InstallPlan: Sendable {
                     throw InstallError.unsafeBlockFile(block: manifest.name, path: entry.path)
                 }
                 let path = folder + "/" + entry.path
-                let url = root.appendingPathComponent(path)
-                try checkWritable(url, relative: path, root: root)
-                for missing in try missingFolders(for: url.deletingLastPathComponent(), root: root)
-                where !pendingFolders.contains(missing) {
+                // Built from text: URL.appendingPathComponent would stat the result.
+                let url = URL(fileURLWithPath: rootPath + path, isDirectory: false)
+                let parent = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+                guard paths.staysInside(URL(fileURLWithPath: rootPath + parent, isDirectory: true)) else {
+                    throw InstallError.pathEscapesProject(path: path, root: root.path)
+                }
+                let missingHere = try missingFolders(in: parent, root: root, paths: paths)
+                for missing in missingHere where !pendingFolders.contains(missing) {
                     pendingFolders.insert(missing)
                     folders.append(missing)
                 }
-                let existing = FileManager.default.contents(atPath: url.path)
+                // In a folder that is yet to be made, there is no file to look at.
+                let existing = missingHere.isEmpty ? try existingFile(url, relative: path) : nil
                 let fileYear = existing.flatMap { String(data: $0, encoding: .utf8) }.flatMap(LicenseHeader.year(in:)) ?? year
                 let rendered = LicenseHeader.apply(to: body, path: entry.path, year: fileYear, holders: holders)
                 let action = decide(existing: existing, rendered: rendered, lockedHash: locked?.file(at: path)?.sha256)
@@ -149,28 +156,26 @@ public struct InstallPlan: Sendable {
         return url
     }
 
-    /// A target file must be absent or a regular file (not a folder or a link), and its
-    /// folder must not lead outside the project.
-    static func checkWritable(_ url: URL, relative: String, root: URL) throws {
-        guard ProjectPaths.staysInside(url.deletingLastPathComponent(), root: root) else {
-            throw InstallError.pathEscapesProject(path: relative, root: root.path)
-        }
+    /// The bytes of a target file, nil when there is none. It must be absent or a regular
+    /// file, not a folder or a link.
+    static func existingFile(_ url: URL, relative: String) throws -> Data? {
         var status = stat()
-        guard lstat(url.path, &status) == 0 else { return }
+        guard lstat(url.path, &status) == 0 else { return nil }
         if (status.st_mode & S_IFMT) != S_IFREG { throw InstallError.notARegularFile(path: relative) }
+        return FileManager.default.contents(atPath: url.path)
     }
 
-    /// The folders between the root and `folder` that do not exist yet, outermost first.
+    /// The folders between the root and `relative` (a folder's path from the root) that do
+    /// not exist yet, outermost first.
     /// A file where a folder must go stops the plan.
-    static func missingFolders(for folder: URL, root: URL) throws -> [String] {
-        guard let relative = ProjectPaths.relative(folder, to: root) else { return [] }
+    static func missingFolders(in relative: String, root: URL, paths: PathResolver) throws -> [String] {
         var missing: [String] = []
-        var current = root
+        var current = root.path
         var path = ""
         for part in relative.split(separator: "/") {
-            current = current.appendingPathComponent(String(part))
+            current += "/" + part
             path = path.isEmpty ? String(part) : path + "/" + part
-            let kind = missing.isEmpty ? PathKind(current.path) : .missing
+            let kind = missing.isEmpty ? paths.kind(of: current) : .missing
             if kind == .missing {
                 missing.append(path)
             } else if kind != .folder {

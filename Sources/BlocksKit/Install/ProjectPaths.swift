@@ -22,24 +22,7 @@ public enum ProjectPaths {
     /// True when `url`, with every symbolic link in its existing part resolved, is
     /// still inside the project root (or is the root itself).
     public static func staysInside(_ url: URL, root: URL) -> Bool {
-        guard let realRoot = realPath(root.standardizedFileURL.path) else { return false }
-        var existing = url.standardizedFileURL
-        var missing: [String] = []
-        // lstat first: a path that is not there costs one call, not realpath's walk
-        // (a readlink per component) for every missing folder of every planned file.
-        var resolved: String
-        while true {
-            if entryExists(existing.path), let real = realPath(existing.path) {
-                resolved = real
-                break
-            }
-            let parent = existing.deletingLastPathComponent()
-            if parent.path == existing.path { return false }
-            missing.insert(existing.lastPathComponent, at: 0)
-            existing = parent
-        }
-        let full = missing.reduce(resolved) { $0 + "/" + $1 }
-        return full == realRoot || full.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
+        PathResolver(root: root).staysInside(url)
     }
 
     /// A block name that is safe as a folder name: lowercase letters, digits and dashes.
@@ -69,5 +52,59 @@ public enum ProjectPaths {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+}
+
+/// Resolves paths against one project root and remembers what it learned, so planning
+/// fifty new blocks resolves the project's folders once rather than once per file
+/// (`realpath` costs a `readlink` per component). Use one for one plan: the answers are
+/// only true while nothing is written.
+final class PathResolver {
+    let root: URL
+    private let realRoot: String?
+    private var realPaths: [String: String?] = [:]
+    private var kinds: [String: PathKind] = [:]
+
+    init(root: URL) {
+        self.root = root
+        realRoot = ProjectPaths.realPath(root.standardizedFileURL.path)
+    }
+
+    /// True when `url`, with every symbolic link in its existing part resolved, is
+    /// still inside the project root (or is the root itself).
+    func staysInside(_ url: URL) -> Bool {
+        guard let realRoot else { return false }
+        var existing = url.standardizedFileURL.path
+        while existing.count > 1 && existing.hasSuffix("/") { existing.removeLast() }
+        var missing: [Substring] = []
+        // lstat first: a path that is not there costs one call, not realpath's walk.
+        var resolved: String
+        while true {
+            if let real = realPath(ofExisting: existing) {
+                resolved = real
+                break
+            }
+            guard let slash = existing.lastIndex(of: "/"), existing != "/" else { return false }
+            missing.insert(existing[existing.index(after: slash)...], at: 0)
+            existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
+        }
+        let full = missing.reduce(resolved) { $0 + "/" + $1 }
+        return full == realRoot || full.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
+    }
+
+    /// What `path` names, following links, asked of the file system once.
+    func kind(of path: String) -> PathKind {
+        if let known = kinds[path] { return known }
+        let kind = PathKind(path)
+        kinds[path] = kind
+        return kind
+    }
+
+    /// The real path of `path` when an entry (even a dangling link) is there and resolves.
+    private func realPath(ofExisting path: String) -> String? {
+        if let known = realPaths[path] { return known }
+        let real = ProjectPaths.entryExists(path) ? ProjectPaths.realPath(path) : nil
+        realPaths[path] = real
+        return real
     }
 }

@@ -60,7 +60,7 @@ public struct BuiltRegistrySource: RegistrySource {
     /// Reads each block's own metadata file rather than the whole index, so adding one
     /// block from a registry of thousands costs two small requests.
     public func contents(of names: [String]) throws -> [BlockContent] {
-        if case .remote = root { LibraryWarmUp.start(transport: context.transport) }
+        if case .remote = root { LibraryWarmUp.start(transport: context.transport, offline: context.offline) }
         let entries = try metadataEntries(names)
         let archives = try entries.map { entry -> RegistryArchive in
             guard let archive = entry.preferredArchive else {

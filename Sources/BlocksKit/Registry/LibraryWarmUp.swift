@@ -10,10 +10,11 @@ import Dispatch
 /// nothing is used half-loaded and a missing library gives the usual error.
 enum LibraryWarmUp {
     /// For `add` from a remote registry: libcurl first, then libnettle for the
-    /// checksums, then libarchive while the requests run.
-    static func start(transport: HTTPTransport) {
+    /// checksums, then libarchive while the requests run. Offline, nothing is fetched, so
+    /// libcurl is left out: its thirty-odd libraries would only slow the other core down.
+    static func start(transport: HTTPTransport, offline: Bool) {
         DispatchQueue.global(qos: .userInitiated).async {
-            transport.prepare()
+            if !offline { transport.prepare() }
             _ = SHA256.isLibraryAvailable
             Archives.prepare()
         }
