@@ -46,6 +46,34 @@ public struct BlockManifest: Codable, Sendable, Equatable {
         self.accessibility = accessibility
     }
 
+    /// The manifest in an object read by `JSONReader`: the same result, and the same
+    /// checks, as its `Decodable` conformance, at a fraction of the cost.
+    init(fields: JSONFields) throws(JSONFields.Problem) {
+        name = try fields.string("name")
+        version = try fields.string("version")
+        title = try fields.stringMap("title")
+        summary = try fields.stringMap("summary")
+        category = try fields.string("category")
+        platforms = try fields.stringMap("platforms")
+        level = try fields.string("level")
+        origin = try fields.string("origin")
+        tags = try fields.stringListMap("tags")
+        api = []
+        for parameter in try fields.objects("api") {
+            api.append(APIParameter(
+                name: try parameter.string("name"), type: try parameter.string("type"),
+                default: try parameter.optionalString("default"), description: try parameter.string("description")))
+        }
+        files = []
+        for file in try fields.objects("files") {
+            guard let role = BlockFile.Role(rawValue: try file.string("role")) else { throw .wrongType(file.place("role")) }
+            files.append(BlockFile(path: try file.string("path"), role: role))
+        }
+        authors = try fields.strings("authors")
+        license = try fields.string("license")
+        accessibility = try fields.stringMap("accessibility")
+    }
+
     /// The English text, falling back to any language the manifest has.
     public func localized(_ field: [String: String], language: String = "en") -> String {
         field[language] ?? field["en"] ?? field.values.sorted().first ?? ""

@@ -122,10 +122,10 @@ public struct BuiltRegistrySource: RegistrySource {
                 throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: known))
             }
             let entry: RegistryEntry
-            do {
-                entry = try JSONDecoder().decode(RegistryEntry.self, from: bytes)
+            do throws(RegistryEntryProblem) {
+                entry = try RegistryEntry.decode(metadata: bytes)
             } catch {
-                throw RegistryError.invalidIndex(location: location, reason: "blocks/\(name).json is not valid block metadata")
+                throw RegistryError.invalidIndex(location: location, reason: "blocks/\(name).json is not valid block metadata (\(error.reason))")
             }
             guard entry.manifest.name == name,
                   entry.archives.values.allSatisfy({ RegistryArchive.isSafeRelativePath($0.path) }) else {

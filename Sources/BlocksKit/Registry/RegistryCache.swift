@@ -61,8 +61,7 @@ public struct RegistryCache: Sendable {
     /// `--offline`, which then names what it lacks.
     public func fetchMetadata(_ urls: [String?], registry: String, transport: HTTPTransport, offline: Bool) throws -> [Data?] {
         let file = metadataFile(registry: registry)
-        let cached = FileManager.default.contents(atPath: file.path)
-            .flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
+        let cached = FileManager.default.contents(atPath: file.path).flatMap(Self.metadataTexts) ?? [:]
         if offline {
             return try urls.map { url in
                 guard let url else { return nil }
@@ -90,6 +89,17 @@ public struct RegistryCache: Sendable {
             try? AtomicFile.write(try StableJSON.data(merged), to: file)
         }
         return urls.map { $0.flatMap { found[$0] } }
+    }
+
+    /// The metadata cache file's map from URL to text; nil when it is not such a map.
+    static func metadataTexts(_ data: Data) -> [String: String]? {
+        guard case .object(let members)? = try? JSONReader.parse(data) else { return nil }
+        var texts: [String: String] = [:]
+        for (url, value) in members {
+            guard case .string(let text) = value else { return nil }
+            texts[url] = text
+        }
+        return texts
     }
 
     /// Each archive's file in the cache, downloading the missing ones in parallel. A

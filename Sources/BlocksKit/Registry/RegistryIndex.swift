@@ -24,13 +24,9 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
     public static func decode(_ data: Data, location: String) throws -> RegistryIndex {
         let index: RegistryIndex
         do {
-            index = try JSONDecoder().decode(RegistryIndex.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw RegistryError.invalidIndex(location: location, reason: "missing \(Self.path(context.codingPath + [key]))")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw RegistryError.invalidIndex(location: location, reason: "wrong type at \(Self.path(context.codingPath))")
+            index = try read(data)
         } catch {
-            throw RegistryError.invalidIndex(location: location, reason: "not valid JSON")
+            throw RegistryError.invalidIndex(location: location, reason: error.reason)
         }
         guard index.schemaVersion == currentSchemaVersion else {
             throw RegistryError.invalidIndex(location: location, reason: "schemaVersion \(index.schemaVersion) is not supported; upgrade blocks")
@@ -41,6 +37,26 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
             }
         }
         return index
+    }
+
+    /// The index through `JSONReader`: a 10,000-block index in a fraction of the time
+    /// `JSONDecoder` takes. Blocks keep the index's order.
+    static func read(_ data: Data) throws(RegistryEntryProblem) -> RegistryIndex {
+        let value: JSONValue
+        do {
+            value = try JSONReader.parse(data)
+        } catch {
+            throw .notJSON(error)
+        }
+        do {
+            let fields = try JSONFields(value, path: "")
+            var index = RegistryIndex(blocks: [])
+            index.schemaVersion = try fields.int("schemaVersion")
+            index.blocks = try fields.objects("blocks").map { (entry) throws(JSONFields.Problem) in try RegistryEntry(fields: entry) }
+            return index
+        } catch {
+            throw .shape(error)
+        }
     }
 
     static func path(_ keys: [CodingKey]) -> String {
@@ -126,6 +142,35 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         archives = try container.decode([String: RegistryArchive].self, forKey: .archives)
     }
 
+    /// The entry in an object read by `JSONReader`, as `init(from:)` would decode it.
+    init(fields: JSONFields) throws(JSONFields.Problem) {
+        manifest = try BlockManifest(fields: fields)
+        metadata = try fields.string("metadata")
+        sourceSHA256 = try fields.string("sourceSHA256")
+        archives = [:]
+        let formats = try fields.object("archives")
+        for format in formats.members.keys {
+            let archive = try formats.object(format)
+            archives[format] = RegistryArchive(
+                path: try archive.string("path"), sha256: try archive.string("sha256"), size: Int64(try archive.int("size")))
+        }
+    }
+
+    /// One block's metadata file (`blocks/<name>.json`), or what is wrong with it.
+    static func decode(metadata data: Data) throws(RegistryEntryProblem) -> RegistryEntry {
+        let value: JSONValue
+        do {
+            value = try JSONReader.parse(data)
+        } catch {
+            throw .notJSON(error)
+        }
+        do {
+            return try RegistryEntry(fields: JSONFields(value, path: ""))
+        } catch {
+            throw .shape(error)
+        }
+    }
+
     public func encode(to encoder: Encoder) throws {
         try manifest.encode(to: encoder)
         var container = encoder.container(keyedBy: ExtraKeys.self)
@@ -156,6 +201,22 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
     /// The preferred archive: tar.gz, else whatever there is.
     public var preferredArchive: RegistryArchive? {
         archives[ArchiveFormat.tarGzip.rawValue] ?? archives.values.sorted { $0.path < $1.path }.first
+    }
+}
+
+/// Why a metadata file or index entry could not be read: not JSON, or JSON of the
+/// wrong shape. Callers turn it into a `RegistryError` that names the file.
+enum RegistryEntryProblem: Error {
+    case notJSON(JSONReader.Failure)
+    case shape(JSONFields.Problem)
+
+    /// The reason as `RegistryIndex.decode` words it.
+    var reason: String {
+        switch self {
+        case .notJSON: return "not valid JSON"
+        case .shape(.missing(let path)): return "missing \(path)"
+        case .shape(.wrongType(let path)): return "wrong type at \(path)"
+        }
     }
 }
 

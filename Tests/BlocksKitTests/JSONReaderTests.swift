@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import BlocksKit
+
+/// `JSONReader` and the mappings built on it must give exactly what `JSONDecoder` gives,
+/// and refuse what it refuses.
+@Suite struct JSONReaderTests {
+    @Test func readsEveryKindOfValueAsJSONDecoderDoes() throws {
+        let texts = [
+            #"{"a": [1, -2, 0, 3.5, -0.25, 2E-2, 1.5e3, 2.0, -0.0, 12345678901234], "b": {"c": null, "d": true, "e": false}}"#,
+            #"["plain", "esc\"aped\\ \/ \b\f\n\r\t", "\u00e9\u4e2d", "\ud83d\ude00", "ñandú 中文 😀", ""]"#,
+            " \n\t{ } ",
+            "[[], {}, [[[]]]]",
+            "42",
+            #""only a string""#,
+        ]
+        for text in texts {
+            let data = Data(text.utf8)
+            #expect(try JSONReader.parse(data) == JSONDecoder().decode(JSONValue.self, from: data), "\(text)")
+        }
+    }
+
+    @Test func refusesWhatIsNotJSON() {
+        let broken = [
+            "", " ", "{", "}", "[1,]", "[1 2]", #"{"a":1,}"#, #"{"a" 1}"#, #"{a: 1}"#, "{'a': 1}",
+            "01", "1.", ".5", "-", "1e", "+1", "NaN", "Infinity", "1e999", "tru", "nul", "[true false]",
+            #""unterminated"#, "\"tab\there\"", #""\x""#, #""\u12""#, #""\ud83d""#, #""\ude00""#, #""\ud83d\u0041""#,
+            #"{"a": 1} {"b": 2}"#, #"{"a": 1, "a": 2}"#,
+        ]
+        for text in broken {
+            #expect(throws: JSONReader.Failure.self, "\(text)") { try JSONReader.parse(Data(text.utf8)) }
+            // JSONDecoder takes a trailing comma and the last of duplicate keys; nothing else here.
+            if !text.contains(",]") && !text.contains(",}") && !text.contains(#""a": 1, "a""#) {
+                #expect((try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) == nil, "JSONDecoder accepts \(text)")
+            }
+        }
+        #expect(throws: JSONReader.Failure.self) { try JSONReader.parse(Data([0x22, 0xC3, 0x28, 0x22])) }
+        #expect(throws: JSONReader.Failure.self) { try JSONReader.parse(Data([0x22, 0xFF, 0x22])) }
+    }
+
+    @Test func deepNestingIsRefusedWithoutExhaustingTheStack() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONReader.Failure(offset: JSONReader.maximumDepth, reason: "nested too deeply")) {
+            try JSONReader.parse(Data(deep.utf8))
+        }
+        let allowed = String(repeating: "[", count: JSONReader.maximumDepth) + String(repeating: "]", count: JSONReader.maximumDepth)
+        _ = try JSONReader.parse(Data(allowed.utf8))
+    }
+
+    @Test func registryEntriesAndIndexesMatchJSONDecoder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try RegistryFixtures.build(catalog: repositoryRoot.appendingPathComponent("Catalog"), output: folder.path("real"))
+        try RegistryFixtures.build(catalog: try RegistryFixtures.writeCatalog(in: folder, count: 30), output: folder.path("generated"))
+        for registry in ["real", "generated"] {
+            let index = try Data(contentsOf: folder.path("\(registry)/index.json"))
+            let decoded = try JSONDecoder().decode(RegistryIndex.self, from: index)
+            #expect(try RegistryIndex.read(index) == decoded)
+            #expect(decoded.blocks.count >= 5)
+            for entry in decoded.blocks {
+                let metadata = try Data(contentsOf: folder.path("\(registry)/\(entry.metadata)"))
+                #expect(try RegistryEntry.decode(metadata: metadata) == JSONDecoder().decode(RegistryEntry.self, from: metadata))
+                #expect(try RegistryEntry.decode(metadata: metadata) == entry)
+            }
+        }
+    }
+
+    @Test func aMisshapenEntryIsNamedByItsPath() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try RegistryFixtures.build(catalog: try RegistryFixtures.writeCatalog(in: folder, count: 1), output: folder.path("public"))
+        let text = try String(contentsOf: folder.path("public/blocks/block-0000.json"), encoding: .utf8)
+        let cases: [(String, String, String)] = [
+            (#""version" : "1.0.0""#, #""version" : 1"#, "wrong type at version"),
+            (#""en" : "Block 0""#, #""en" : ["Block 0"]"#, "wrong type at title.en"),
+            (#""role" : "component""#, #""role" : "wizard""#, "wrong type at files[0].role"),
+            (#""license" : "MIT","#, "", "missing license"),
+            (#""size" : "#, #""size" : 1.5, "x" : "#, "wrong type at archives.tar.gz.size"),
+            (#""size" : "#, #""size" : "1", "x" : "#, "wrong type at archives.tar.gz.size"),
+        ]
+        for (original, replacement, reason) in cases {
+            #expect(text.contains(original), "\(original)")
+            let changed = Data(text.replacingOccurrences(of: original, with: replacement).utf8)
+            #expect((try? JSONDecoder().decode(RegistryEntry.self, from: changed)) == nil, "\(reason)")
+            #expect(throws: RegistryEntryProblem.self, "\(reason)") { try RegistryEntry.decode(metadata: changed) }
+            do throws(RegistryEntryProblem) {
+                _ = try RegistryEntry.decode(metadata: changed)
+            } catch {
+                #expect(error.reason == reason || reason.hasPrefix("wrong type at archives") && error.reason.hasPrefix("wrong type at archives"))
+            }
+        }
+    }
+}
