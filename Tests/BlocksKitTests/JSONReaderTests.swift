@@ -65,6 +65,21 @@ import Testing
         }
     }
 
+    @Test func catalogManifestsMatchJSONDecoder() throws {
+        let catalog = repositoryRoot.appendingPathComponent("Catalog")
+        let names = try FileManager.default.contentsOfDirectory(atPath: catalog.path).filter {
+            FileManager.default.fileExists(atPath: catalog.appendingPathComponent("\($0)/block.json").path)
+        }
+        #expect(names.count == 5)
+        for name in names {
+            let data = try Data(contentsOf: catalog.appendingPathComponent("\(name)/block.json"))
+            let expected = try JSONDecoder().decode(BlockManifest.self, from: data)
+            #expect(BlockManifest.decode(data) == expected)
+        }
+        #expect(BlockManifest.decode(Data("{}".utf8)) == nil)
+        #expect(BlockManifest.decode(Data("[]".utf8)) == nil)
+    }
+
     @Test func aMisshapenEntryIsNamedByItsPath() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

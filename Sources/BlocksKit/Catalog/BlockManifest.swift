@@ -74,6 +74,12 @@ public struct BlockManifest: Codable, Sendable, Equatable {
         accessibility = try fields.stringMap("accessibility")
     }
 
+    /// A `block.json` through `JSONReader`; nil when it is not JSON or not a manifest.
+    static func decode(_ data: Data) -> BlockManifest? {
+        guard let value = try? JSONReader.parse(data), let fields = try? JSONFields(value, path: "") else { return nil }
+        return try? BlockManifest(fields: fields)
+    }
+
     /// The English text, falling back to any language the manifest has.
     public func localized(_ field: [String: String], language: String = "en") -> String {
         field[language] ?? field["en"] ?? field.values.sorted().first ?? ""

@@ -78,7 +78,7 @@ public struct CatalogLinter {
     }
 
     static func listedFiles(in data: Data) -> [String] {
-        guard let root = try? JSONDecoder().decode(JSONValue.self, from: data) else { return [] }
+        guard let root = try? JSONReader.parse(data) else { return [] }
         return root["files"]?.array?.compactMap { $0["path"]?.string } ?? []
     }
 

@@ -94,11 +94,10 @@ public struct CatalogSource: RegistrySource {
         }
         let path = "\(name)/block.json"
         guard let data = file(path) else { throw RegistryError.missingFile(block: name, path: "block.json") }
-        do {
-            return try JSONDecoder().decode(BlockManifest.self, from: data)
-        } catch {
+        guard let manifest = BlockManifest.decode(data) else {
             throw CatalogError.invalidManifest(file: displayPath(path), problems: ManifestValidator.problems(in: data).map(\.description))
         }
+        return manifest
     }
 
     /// Reads only the named blocks' folders, so adding one block from a catalog of

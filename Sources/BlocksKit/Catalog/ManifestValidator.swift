@@ -55,7 +55,7 @@ public enum ManifestValidator {
         func report(_ field: String, _ message: String) {
             problems.append(LintProblem(file: file, field: field, message: message))
         }
-        guard let document = try? JSONDecoder().decode(JSONValue.self, from: data), let root = document.object else {
+        guard let document = try? JSONReader.parse(data), let root = document.object else {
             report("", "not a JSON object")
             return problems
         }

@@ -161,7 +161,7 @@ public struct RegistryBuilder: Sendable {
     func sameSource(existingArchive url: URL, as block: BlockContent) -> Bool {
         guard let extracted = try? Archives.read(url) else { return false }
         guard let manifestData = extracted.files["block.json"],
-              let manifest = try? JSONDecoder().decode(BlockManifest.self, from: manifestData),
+              let manifest = BlockManifest.decode(manifestData),
               manifest == block.manifest else { return false }
         return block.manifest.files.allSatisfy { file in
             guard let shipped = extracted.files[file.path], let source = block.files[file.path] else { return false }
