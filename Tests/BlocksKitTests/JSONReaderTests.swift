@@ -3,7 +3,8 @@ import Testing
 @testable import BlocksKit
 
 /// `JSONReader` and the mappings built on it must give exactly what `JSONDecoder` gives,
-/// and refuse what it refuses.
+/// and refuse what it refuses; `StableJSONWriter` must write exactly what `JSONEncoder`
+/// writes in `StableJSON`'s layout.
 @Suite struct JSONReaderTests {
     @Test func readsEveryKindOfValueAsJSONDecoderDoes() throws {
         let texts = [
@@ -78,6 +79,34 @@ import Testing
         }
         #expect(BlockManifest.decode(Data("{}".utf8)) == nil)
         #expect(BlockManifest.decode(Data("[]".utf8)) == nil)
+    }
+
+    @Test func theWriterWritesWhatTheEncoderWrites() throws {
+        let value: JSONValue = .object([
+            "text": .string("Quote \" backslash \\ slash / tab \t line\nbreak \r \u{8}\u{C}\u{1}\u{1F}\u{0} é 🙂 \u{7F} \u{2028}"),
+            "empty": .array([]), "none": .object([:]), "nested": .array([.object(["k": .array([])]), .object([:]), .array([.int(-3)])]),
+            "flags": .array([.bool(true), .bool(false), .null]), "numbers": .array([.int(0), .int(12_345_678_901), .double(1.5)]),
+            "keys": .object(["Zeta": .int(1), "alpha": .int(2), "Alpha": .int(3), "ä": .int(4), "a_b": .int(5), "a-b": .int(6), "e\u{301}z": .int(7), "f": .int(8)]),
+        ])
+        let expected = try StableJSON.encoder().encode(value)
+        #expect(Data(StableJSONWriter.write(value)) == expected, "\(String(decoding: StableJSONWriter.write(value), as: UTF8.self))")
+        #expect(try JSONReader.parse(expected) == value)
+        #expect(try JSONOutput.encode(["b": .int(1), "a": .array([])]) == JSONOutput.encodeValue(JSONValue.object(["b": .int(1), "a": .array([])])))
+    }
+
+    @Test func manifestsAndEntriesAreWrittenAsTheEncoderWritesThem() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try RegistryFixtures.build(catalog: repositoryRoot.appendingPathComponent("Catalog"), output: folder.path("real"))
+        try RegistryFixtures.build(catalog: try RegistryFixtures.writeCatalog(in: folder, count: 3), output: folder.path("generated"))
+        for registry in ["real", "generated"] {
+            let index = try JSONDecoder().decode(RegistryIndex.self, from: Data(contentsOf: folder.path("\(registry)/index.json")))
+            for entry in index.blocks {
+                #expect(entry.stableJSON == (try StableJSON.data(entry)))
+                #expect(StableJSON.data(entry.manifest.jsonValue) == (try StableJSON.data(entry.manifest)))
+                #expect(entry.stableJSON == (try Data(contentsOf: folder.path("\(registry)/\(entry.metadata)"))))
+            }
+        }
     }
 
     @Test func aMisshapenEntryIsNamedByItsPath() throws {

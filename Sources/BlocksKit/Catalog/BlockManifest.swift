@@ -74,6 +74,26 @@ public struct BlockManifest: Codable, Sendable, Equatable {
         accessibility = try fields.stringMap("accessibility")
     }
 
+    /// The manifest as `JSONValue`, with the keys and values its `Encodable` conformance
+    /// writes (a parameter without a default has no `default` key).
+    var jsonValue: JSONValue {
+        func strings(_ map: [String: String]) -> JSONValue { .object(map.mapValues { .string($0) }) }
+        return .object([
+            "name": .string(name), "version": .string(version), "title": strings(title), "summary": strings(summary),
+            "category": .string(category), "platforms": strings(platforms), "level": .string(level), "origin": .string(origin),
+            "tags": .object(tags.mapValues { .array($0.map { .string($0) }) }),
+            "api": .array(api.map { parameter in
+                var members: [String: JSONValue] = [
+                    "name": .string(parameter.name), "type": .string(parameter.type), "description": .string(parameter.description),
+                ]
+                if let value = parameter.default { members["default"] = .string(value) }
+                return .object(members)
+            }),
+            "files": .array(files.map { .object(["path": .string($0.path), "role": .string($0.role.rawValue)]) }),
+            "authors": .array(authors.map { .string($0) }), "license": .string(license), "accessibility": strings(accessibility),
+        ])
+    }
+
     /// A `block.json` through `JSONReader`; nil when it is not JSON or not a manifest.
     static func decode(_ data: Data) -> BlockManifest? {
         guard let value = try? JSONReader.parse(data), let fields = try? JSONFields(value, path: "") else { return nil }

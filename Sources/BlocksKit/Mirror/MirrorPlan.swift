@@ -49,7 +49,7 @@ struct MirrorPlan {
                     let entry = try MirrorIndexReader.decode(
                         RegistryEntry.self, from: indexData, range: ranges[position], position: position, location: location)
                     // The same bytes `blocks build` writes.
-                    return (entry, try StableJSON.data(entry))
+                    return (entry, entry.stableJSON)
                 }
             }
             for result in decoded {

@@ -80,7 +80,7 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
 /// stable across runs and diffs cleanly.
 public enum JSONOutput {
     public static func encode(_ object: [String: JSONValue]) throws -> String {
-        try encodeValue(JSONValue.object(object))
+        String(decoding: StableJSONWriter.write(.object(object)), as: UTF8.self)
     }
 
     public static func encodeValue<Value: Encodable>(_ value: Value) throws -> String {
@@ -98,61 +98,17 @@ public enum StableJSON {
         return encoder
     }
 
+    /// A `JSONValue` in this layout, written without `JSONEncoder` (see `StableJSONWriter`).
+    public static func data(_ value: JSONValue) -> Data {
+        var bytes = StableJSONWriter.write(value)
+        bytes.append(UInt8(ascii: "\n"))
+        return Data(bytes)
+    }
+
     public static func data<Value: Encodable>(_ value: Value, using encoder: JSONEncoder = encoder()) throws -> Data {
         var data = try encoder.encode(value)
         data.append(UInt8(ascii: "\n"))
         return data
-    }
-
-    /// The bytes `data` gives for one object holding the members of two, made from each
-    /// one's own `data` bytes, or nil when they do not fit together (a key in both, or
-    /// members that are not in plain `<` key order). A registry build encodes each
-    /// manifest for the archive anyway; this gives its metadata file (the manifest plus
-    /// where its archives are) without encoding the manifest a second time.
-    static func merging(_ first: Data, _ second: Data) -> Data? {
-        guard var members = topLevelMembers(first), let more = topLevelMembers(second) else { return nil }
-        let inOrder = { (members: [(key: String, text: Data)]) in zip(members, members.dropFirst()).allSatisfy { $0.key < $1.key } }
-        guard inOrder(members), inOrder(more) else { return nil }
-        members += more
-        members.sort { $0.key < $1.key }
-        guard inOrder(members) else { return nil }  // strictly increasing: no key twice
-        var output = Data("{\n".utf8)
-        for (position, member) in members.enumerated() {
-            if position > 0 { output.append(contentsOf: Array(",\n".utf8)) }
-            output.append(member.text)
-        }
-        output.append(contentsOf: Array("\n}\n".utf8))
-        return output
-    }
-
-    /// The members of a pretty-printed object, each as its lines without the comma that
-    /// follows it: a member starts on a line indented by exactly two spaces and a quote.
-    private static func topLevelMembers(_ data: Data) -> [(key: String, text: Data)]? {
-        let bytes = [UInt8](data)
-        let newline = UInt8(ascii: "\n"), quote = UInt8(ascii: "\""), space = UInt8(ascii: " ")
-        guard bytes.starts(with: Array("{\n".utf8)), bytes.count > 4, Array(bytes.suffix(3)) == Array("\n}\n".utf8) else { return nil }
-        let body = bytes[2..<(bytes.count - 3)]
-        var starts: [Int] = []
-        var lineStart = body.startIndex
-        while lineStart < body.endIndex {
-            if body[lineStart...].starts(with: [space, space, quote]) { starts.append(lineStart) }
-            lineStart = (body[lineStart...].firstIndex(of: newline) ?? body.endIndex) + 1
-        }
-        guard starts.first == body.startIndex else { return nil }
-        var members: [(key: String, text: Data)] = []
-        for (position, start) in starts.enumerated() {
-            var end = position + 1 < starts.count ? starts[position + 1] - 1 : body.endIndex
-            if position + 1 < starts.count {
-                guard body[end] == newline, body[end - 1] == UInt8(ascii: ",") else { return nil }
-                end -= 1
-            }
-            // The key runs to the first quote not escaped by a backslash.
-            var keyEnd = start + 3
-            while keyEnd < end && body[keyEnd] != quote { keyEnd += body[keyEnd] == UInt8(ascii: "\\") ? 2 : 1 }
-            guard keyEnd < end else { return nil }
-            members.append((String(decoding: body[(start + 3)..<keyEnd], as: UTF8.self), Data(body[start..<end])))
-        }
-        return members
     }
 }
 

@@ -47,7 +47,7 @@ public struct BlockPackager: Sendable {
 
     /// The manifest as shipped: sorted keys, so the same manifest is always the same bytes.
     public static func manifestData(_ manifest: BlockManifest) throws -> Data {
-        try StableJSON.data(manifest)
+        StableJSON.data(manifest.jsonValue)
     }
 
     /// A hash of a block's source: its manifest and files before any header. Two builds of

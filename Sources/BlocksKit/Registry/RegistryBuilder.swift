@@ -80,9 +80,9 @@ public struct RegistryBuilder: Sendable {
     private func buildFresh(_ blocks: [BlockContent], into folder: FreshBuildFolder) throws -> Report {
         let results = ConcurrentMap.map(blocks) { block in
             Result { () throws -> PublishedEntry in
-                let (entry, manifestData, archives) = try self.package(block)
+                let (entry, archives) = try self.package(block)
                 for (path, data) in archives { try folder.write(data, to: path) }
-                let json = try entry.stableJSON(manifestData: manifestData)
+                let json = entry.stableJSON
                 try folder.write(json, to: entry.metadata)
                 return PublishedEntry(entry: entry, json: json, wrote: true)
             }
@@ -99,9 +99,8 @@ public struct RegistryBuilder: Sendable {
         return Report(written: entries.map(\.entry.manifest.name), stagingFolders: folder.stagingFolders.count)
     }
 
-    /// A block's entry, its manifest as shipped, and its archives by path relative to the
-    /// registry root.
-    func package(_ block: BlockContent) throws -> (RegistryEntry, Data, [(path: String, data: Data)]) {
+    /// A block's entry and its archives by path relative to the registry root.
+    func package(_ block: BlockContent) throws -> (RegistryEntry, [(path: String, data: Data)]) {
         let manifest = block.manifest
         let manifestData = try BlockPackager.manifestData(manifest)
         let sourceHash = try BlockPackager.sourceHash(block, manifestData: manifestData)
@@ -117,7 +116,7 @@ public struct RegistryBuilder: Sendable {
             archives[format.rawValue] = RegistryArchive(path: path, sha256: SHA256.hex(data), size: Int64(data.count))
         }
         let entry = RegistryEntry(manifest: manifest, metadata: "blocks/\(manifest.name).json", sourceSHA256: sourceHash, archives: archives)
-        return (entry, manifestData, files)
+        return (entry, files)
     }
 
     /// Writes one block's archives and metadata unless they are already published.
@@ -127,9 +126,9 @@ public struct RegistryBuilder: Sendable {
             guard previous.sourceSHA256 == (try BlockPackager.sourceHash(block)) else {
                 throw RegistryError.publishedVersionChanged(block: manifest.name, version: manifest.version)
             }
-            return PublishedEntry(entry: previous, json: try StableJSON.data(previous), wrote: false)
+            return PublishedEntry(entry: previous, json: previous.stableJSON, wrote: false)
         }
-        var (entry, manifestData, files) = try package(block)
+        var (entry, files) = try package(block)
         let root = output.path
         for (path, data) in files {
             let url = URL(fileURLWithPath: "\(root)/\(path)")
@@ -145,7 +144,7 @@ public struct RegistryBuilder: Sendable {
             }
             try AtomicFile.write(data, to: url)
         }
-        let json = try entry.stableJSON(manifestData: manifestData)
+        let json = entry.stableJSON
         try AtomicFile.write(json, to: URL(fileURLWithPath: "\(root)/\(entry.metadata)"))
         return PublishedEntry(entry: entry, json: json, wrote: true)
     }

@@ -179,23 +179,19 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         try container.encode(archives, forKey: .archives)
     }
 
-    /// The bytes of `StableJSON.data(self)` (the metadata file), made from the manifest's
-    /// own `StableJSON` bytes plus this entry's three keys, so a build encodes each
-    /// manifest once.
-    func stableJSON(manifestData: Data) throws -> Data {
-        try StableJSON.merging(manifestData, StableJSON.data(Extras(entry: self))) ?? StableJSON.data(self)
-    }
+    /// The metadata file's bytes: exactly `StableJSON.data(self)`, written without
+    /// `JSONEncoder`.
+    var stableJSON: Data { StableJSON.data(jsonValue) }
 
-    /// The keys an entry adds to its manifest, encoded exactly as `encode(to:)` does.
-    private struct Extras: Encodable {
-        let entry: RegistryEntry
-
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: ExtraKeys.self)
-            try container.encode(entry.metadata, forKey: .metadata)
-            try container.encode(entry.sourceSHA256, forKey: .sourceSHA256)
-            try container.encode(entry.archives, forKey: .archives)
-        }
+    /// The entry as `JSONValue`: the manifest's keys plus the three an entry adds.
+    var jsonValue: JSONValue {
+        guard case .object(var members) = manifest.jsonValue else { return manifest.jsonValue }
+        members["metadata"] = .string(metadata)
+        members["sourceSHA256"] = .string(sourceSHA256)
+        members["archives"] = .object(archives.mapValues { archive in
+            .object(["path": .string(archive.path), "sha256": .string(archive.sha256), "size": .int(Int(archive.size))])
+        })
+        return .object(members)
     }
 
     /// The preferred archive: tar.gz, else whatever there is.

@@ -1,0 +1,87 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Writes a `JSONValue` in `StableJSON`'s layout, byte for byte what `JSONEncoder` with
+/// sorted keys, pretty printing and unescaped slashes gives, in a fraction of its time.
+/// A registry build writes 10,000 manifests and metadata files, and `JSONEncoder`'s
+/// generic containers were a tenth of that build. Tests hold the two outputs equal.
+///
+/// The layout: two spaces per level, `"key" : value`, keys in the order of their UTF-8
+/// bytes, an empty array or object as an opening line, an empty line and a closing line,
+/// and only `"`, `\`, and control characters escaped.
+enum StableJSONWriter {
+    static func write(_ value: JSONValue) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(1024)
+        write(value, indent: 0, into: &output)
+        return output
+    }
+
+    private static func write(_ value: JSONValue, indent: Int, into output: inout [UInt8]) {
+        switch value {
+        case .string(let text): writeString(text, into: &output)
+        case .int(let number): output.append(contentsOf: String(number).utf8)
+        case .double(let number): output.append(contentsOf: "\(number)".utf8)
+        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .null: output.append(contentsOf: "null".utf8)
+        case .array(let elements):
+            writeContainer(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), count: elements.count, indent: indent, into: &output) {
+                position, output in write(elements[position], indent: indent + 2, into: &output)
+            }
+        case .object(let members):
+            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            writeContainer(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), count: keys.count, indent: indent, into: &output) {
+                position, output in
+                writeString(keys[position], into: &output)
+                output.append(contentsOf: " : ".utf8)
+                write(members[keys[position]]!, indent: indent + 2, into: &output)
+            }
+        }
+    }
+
+    private static func writeContainer(
+        open: UInt8, close: UInt8, count: Int, indent: Int, into output: inout [UInt8],
+        element: (Int, inout [UInt8]) -> Void
+    ) {
+        let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
+        output.append(open)
+        output.append(newline)
+        if count == 0 { output.append(newline) }
+        for position in 0..<count {
+            if position > 0 {
+                output.append(UInt8(ascii: ","))
+                output.append(newline)
+            }
+            output.append(contentsOf: repeatElement(space, count: indent + 2))
+            element(position, &output)
+        }
+        if count > 0 { output.append(newline) }
+        output.append(contentsOf: repeatElement(space, count: indent))
+        output.append(close)
+    }
+
+    private static func writeString(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+            case 0x09: output.append(contentsOf: #"\t"#.utf8)
+            case 0x08: output.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
+            case 0..<0x20:
+                let digits = Array("0123456789abcdef".utf8)
+                output.append(contentsOf: #"\u00"#.utf8)
+                output.append(digits[Int(byte >> 4)])
+                output.append(digits[Int(byte & 0x0F)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
