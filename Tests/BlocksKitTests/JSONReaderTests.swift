@@ -109,6 +109,17 @@ import Testing
         }
     }
 
+    @Test func locksAreWrittenAsTheEncoderWritesThem() throws {
+        let lock = Lockfile(blocks: [
+            "pager": Lockfile.Block(registry: "https://example.com/r", version: "1.2.0", folder: "Sources/App/Blocks/pager",
+                                    createdFolders: ["Sources/App/Blocks/pager", "Sources/App/Blocks"],
+                                    files: [Lockfile.File(path: "b.swift", sha256: "bb"), Lockfile.File(path: "a.swift", sha256: "aa")]),
+            "top-tabs": Lockfile.Block(registry: "(embedded)", version: "0.1.0", folder: "Blocks/top-tabs", createdFolders: [], files: []),
+        ])
+        #expect(try lock.encoded() == (try StableJSON.data(lock)))
+        #expect(try Lockfile().encoded() == (try StableJSON.data(Lockfile())))
+    }
+
     @Test func aMisshapenEntryIsNamedByItsPath() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

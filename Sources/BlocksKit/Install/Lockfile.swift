@@ -69,9 +69,23 @@ public struct Lockfile: Codable, Sendable, Equatable {
         }
     }
 
-    /// The exact bytes to write: sorted keys, sorted files, a final newline.
+    /// The exact bytes to write: sorted keys, sorted files, a final newline. The same
+    /// bytes as `StableJSON.data(self)`, written without `JSONEncoder`.
     public func encoded() throws -> Data {
-        try StableJSON.data(self)
+        StableJSON.data(jsonValue)
+    }
+
+    var jsonValue: JSONValue {
+        .object([
+            "lockVersion": .int(lockVersion),
+            "blocks": .object(blocks.mapValues { block in
+                .object([
+                    "registry": .string(block.registry), "version": .string(block.version), "folder": .string(block.folder),
+                    "createdFolders": .array(block.createdFolders.map { .string($0) }),
+                    "files": .array(block.files.map { .object(["path": .string($0.path), "sha256": .string($0.sha256)]) }),
+                ])
+            }),
+        ])
     }
 
     private static func summary(of error: DecodingError) -> String {

@@ -86,7 +86,7 @@ public struct RegistryCache: Sendable {
         }
         if merged != cached {
             // The cache is a convenience: failing to write it must not fail the command.
-            try? AtomicFile.write(try StableJSON.data(merged), to: file)
+            try? AtomicFile.write(StableJSON.data(.object(merged.mapValues { .string($0) })), to: file)
         }
         return urls.map { $0.flatMap { found[$0] } }
     }
