@@ -6,6 +6,13 @@ import Testing
 /// The small pieces that stand in for the parts of Foundation the binary no longer links
 /// (see `docs/ARCHITECTURE.md`), each checked against the Foundation call it replaced.
 @Suite struct EssentialsReplacementTests {
+    @Test func joiningMatchesAppendingPathComponentWithoutAskingTheFileSystem() {
+        let folder = URL(fileURLWithPath: "/tmp/some/where", isDirectory: true)
+        #expect(folder.joining("a/b.swift") == folder.appendingPathComponent("a/b.swift", isDirectory: false))
+        #expect(folder.joining("Blocks", isDirectory: true) == folder.appendingPathComponent("Blocks", isDirectory: true))
+        #expect(URL(fileURLWithPath: "/", isDirectory: true).joining("x").path == "/x")
+    }
+
     @Test func fixedPointPrintsWhatStringFormatPrinted() {
         let values: [Double] = [0, 0.004, 0.005, 0.125, 0.5, 1, 1.5, 2.345, 9.999, 10.05, 123.456, 4096.75, -0.25, -3.14159]
         for value in values {

@@ -37,13 +37,17 @@ final class BodySink {
             return
         }
         digest = SHA256.Digest()
-        let folder = partFile.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .file(path: folder.path, reason: "the folder could not be created")
-        }
         descriptor = open(partFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if descriptor < 0 && errno == ENOENT {
+            // The folder is created only when it is missing, not checked before every file.
+            let folder = partFile.deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw .file(path: folder.path, reason: "the folder could not be created")
+            }
+            descriptor = open(partFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        }
         if descriptor < 0 {
             throw .file(path: partFile.path, reason: String(cString: strerror(errno)))
         }

@@ -22,7 +22,7 @@ final class TransferJob {
 
     /// `<destination>.part`, next to the destination so the final rename is atomic.
     var partFile: URL? {
-        destination.map { URL(fileURLWithPath: $0.path + ".part") }
+        destination.map { URL(fileURLWithPath: $0.path + ".part", isDirectory: false) }
     }
 }
 

@@ -66,7 +66,7 @@ public enum InstallTransaction {
     static func createFolders(_ folders: [String], root: URL) throws -> [String] {
         var created: [String] = []
         for folder in folders {
-            let url = root.appendingPathComponent(folder)
+            let url = root.joining(folder, isDirectory: true)
             if mkdir(url.path, 0o755) != 0 && errno != EEXIST {
                 let reason = String(cString: strerror(errno))
                 removeEmpty(created, root: root)

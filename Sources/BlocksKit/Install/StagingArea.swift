@@ -42,7 +42,7 @@ public struct StagingArea {
     /// millisecond each, which `Data.write(to:)` did; a power cut may leave a new file
     /// empty, which `blocks status` reports as modified and a re-run of `add` repairs.
     public func stage(_ data: Data, name: String) throws -> URL {
-        let file = url.appendingPathComponent(name)
+        let file = url.joining(name)
         let failure = FileDescriptorIO.writeFile(data, to: file.path, flags: O_CREAT | O_EXCL, mode: 0o666)
         guard failure == 0 else { throw Self.stagingFailure(file, failure) }
         return file

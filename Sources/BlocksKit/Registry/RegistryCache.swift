@@ -17,7 +17,7 @@ public struct RegistryCache: Sendable {
 
     func archiveFile(sha256: String, path: String) -> URL {
         let format = ArchiveFormat.forFile(path) ?? .tarGzip
-        return root.appendingPathComponent("archives").appendingPathComponent("\(sha256).\(format.fileExtension)")
+        return root.joining("archives/\(sha256).\(format.fileExtension)")
     }
 
     /// The index at `url`: a conditional GET when a cached copy has an ETag, the cached
