@@ -151,6 +151,27 @@ import Testing
         #expect(filesUnder(target) == ["kept.tar.gz"])
     }
 
+    @Test func aDownloadCanKeepItsBytesInMemoryAndCreatesItsFolder() throws {
+        let (root, digests) = try makeRoot(count: 2)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let nginx = try Nginx(root: root)
+        defer { nginx.stop() }
+        let target = try Loopback.temporaryFolder("downloads")
+        defer { try? FileManager.default.removeItem(at: target) }
+        let names = digests.keys.sorted()
+        let results = CurlTransport(settings: fastTransferSettings).download(
+            names.enumerated().map { position, name in
+                HTTPDownload(request: HTTPRequest(url: nginx.url(name)), destination: target.appendingPathComponent("new/folder/\(position)"),
+                             expectedSHA256: digests[name], keepsBody: position == 0)
+            }, maxParallel: 2, progress: nil)
+        let kept = try results[0].get()
+        #expect(!kept.body.isEmpty)
+        #expect(kept.body == (try Data(contentsOf: target.appendingPathComponent("new/folder/0"))))
+        #expect(SHA256.hex(kept.body) == digests[names[0]])
+        #expect(try results[1].get().body.isEmpty)
+        #expect(filesUnder(target) == ["new/folder/0", "new/folder/1"])
+    }
+
     @Test func missingDownloadLeavesNothing() throws {
         let (root, _) = try makeRoot(count: 0)
         defer { try? FileManager.default.removeItem(at: root) }

@@ -29,9 +29,13 @@ final class BodySink {
     private var descriptor: Int32 = -1
 
     /// Creates the sink; for a file, creates (or truncates) the `.part` file now.
-    init(limit: Int64, partFile: URL?) throws(HTTPError) {
+    /// For a file, whether `body` keeps the bytes as well.
+    private let keepsBody: Bool
+
+    init(limit: Int64, partFile: URL?, keepsBody: Bool = false) throws(HTTPError) {
         self.limit = limit
         self.partFile = partFile
+        self.keepsBody = keepsBody
         guard let partFile else {
             digest = nil
             return
@@ -69,6 +73,7 @@ final class BodySink {
             return true
         }
         digest?.update(bytes)
+        if keepsBody { body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
         let failure = FileDescriptorIO.writeAll(descriptor, bytes)
         if failure != 0 {
             writeError = String(cString: strerror(failure))

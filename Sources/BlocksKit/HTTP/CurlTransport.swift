@@ -105,8 +105,10 @@ public final class CurlTransport: HTTPTransport, Sendable {
         _ downloads: [HTTPDownload], maxParallel: Int, progress: (@Sendable (TransferProgress) -> Void)?
     ) -> [Result<HTTPResponse, HTTPError>] {
         let jobs = downloads.map { download in
-            TransferJob(
+            let job = TransferJob(
                 request: download.request, destination: download.destination, expectedSHA256: download.expectedSHA256)
+            job.keepsBody = download.keepsBody
+            return job
         }
         return run(jobs, maxParallel: maxParallel, progress: progress)
     }
@@ -286,7 +288,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         }
         let sink: BodySink
         do {
-            sink = try BodySink(limit: job.request.maxBodyBytes, partFile: job.partFile)
+            sink = try BodySink(limit: job.request.maxBodyBytes, partFile: job.partFile, keepsBody: job.keepsBody)
         } catch {
             return .failure(error)
         }
@@ -386,7 +388,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
             sink.discard()
             return .done(.failure(.file(path: destination.path, reason: reason)))
         }
-        return .done(.success(HTTPResponse(status: status, etag: etag)))
+        return .done(.success(HTTPResponse(status: status, etag: etag, body: job.keepsBody ? sink.body : Data())))
     }
 
     /// libcurl results worth another attempt: the network or the server hiccuped.

@@ -19,7 +19,8 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 }
 
-/// What came back. For downloads to a file, `body` is empty and the bytes are on disk.
+/// What came back. For downloads to a file, `body` is empty (unless the download asked
+/// to keep it) and the bytes are on disk.
 public struct HTTPResponse: Sendable, Equatable {
     public var status: Int
     public var etag: String?
@@ -41,11 +42,15 @@ public struct HTTPDownload: Sendable, Equatable {
     public var destination: URL
     /// When set, the transport checks the bytes and fails without renaming on a mismatch.
     public var expectedSHA256: String?
+    /// When true, a successful response's `body` holds the bytes too, so a caller about to
+    /// read a small file it just downloaded need not read it back from disk.
+    public var keepsBody: Bool
 
-    public init(request: HTTPRequest, destination: URL, expectedSHA256: String? = nil) {
+    public init(request: HTTPRequest, destination: URL, expectedSHA256: String? = nil, keepsBody: Bool = false) {
         self.request = request
         self.destination = destination
         self.expectedSHA256 = expectedSHA256
+        self.keepsBody = keepsBody
     }
 }
 

@@ -9,6 +9,8 @@ final class TransferJob {
     let request: HTTPRequest
     let destination: URL?
     let expectedSHA256: String?
+    /// A download whose bytes are kept in memory as well as written.
+    var keepsBody = false
     var attempts = 0
     var notBefore = Date.distantPast
     var lastError: HTTPError?

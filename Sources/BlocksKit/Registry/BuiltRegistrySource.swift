@@ -68,11 +68,11 @@ public struct BuiltRegistrySource: RegistrySource {
             }
             return archive
         }
-        let files: [URL]
+        let files: [RegistryCache.CachedArchive]
         switch root {
         case .folder(let url):
-            files = archives.map { url.appendingPathComponent($0.path) }
-            for (file, archive) in zip(files, archives) {
+            files = archives.map { RegistryCache.CachedArchive(file: url.joining($0.path)) }
+            for (file, archive) in zip(files.map(\.file), archives) {
                 guard FileManager.default.fileExists(atPath: file.path) else {
                     throw RegistryError.unreadable(location: location, reason: "\(archive.path) is missing")
                 }
@@ -84,7 +84,7 @@ public struct BuiltRegistrySource: RegistrySource {
         case .remote(let base):
             files = try cache.fetchArchives(
                 archives.map { (url: Self.join(base, $0.path), archive: $0) },
-                transport: context.transport, offline: context.offline)
+                transport: context.transport, offline: context.offline, keepingBytes: true)
         }
         return try Self.inParallel(Array(zip(entries, files))) { entry, file in
             try Self.blockContent(from: file, entry: entry)
@@ -135,9 +135,15 @@ public struct BuiltRegistrySource: RegistrySource {
         }
     }
 
-    /// Reads a verified archive into the block's files, keyed by the manifest's paths.
-    static func blockContent(from file: URL, entry: RegistryEntry) throws -> BlockContent {
-        let extracted = try Archives.read(file)
+    /// Reads a verified archive into the block's files, keyed by the manifest's paths:
+    /// from memory when it was just downloaded, else from its file.
+    static func blockContent(from archive: RegistryCache.CachedArchive, entry: RegistryEntry) throws -> BlockContent {
+        let extracted: ExtractedArchive
+        if let bytes = archive.bytes {
+            extracted = try Archives.read(data: bytes, format: nil, name: archive.file.path)
+        } else {
+            extracted = try Archives.read(archive.file)
+        }
         var files: [String: Data] = [:]
         for listed in entry.manifest.files {
             guard let data = extracted.files[listed.path] else {

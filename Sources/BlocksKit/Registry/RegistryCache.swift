@@ -3,6 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The download cache under `$XDG_CACHE_HOME/blocks`: indexes with their ETags, keyed by
 /// URL, and archives keyed by SHA-256, so a verified archive is never fetched twice.
@@ -105,25 +108,45 @@ public struct RegistryCache: Sendable {
     /// Each archive's file in the cache, downloading the missing ones in parallel. A
     /// cached file is re-hashed before use; one that does not match is dropped.
     public func fetchArchives(_ wanted: [(url: String, archive: RegistryArchive)], transport: HTTPTransport, offline: Bool) throws -> [URL] {
+        try fetchArchives(wanted, transport: transport, offline: offline, keepingBytes: false).map(\.file)
+    }
+
+    /// An archive in the cache, with its bytes when they were just downloaded and small.
+    struct CachedArchive {
+        var file: URL
+        var bytes: Data?
+    }
+
+    /// Archives up to this size come back in memory too when just downloaded, so reading
+    /// them does not open the file again.
+    static let keptInMemoryUpTo: Int64 = 4 * 1024 * 1024
+
+    func fetchArchives(
+        _ wanted: [(url: String, archive: RegistryArchive)], transport: HTTPTransport, offline: Bool, keepingBytes: Bool
+    ) throws -> [CachedArchive] {
         var downloads: [HTTPDownload] = []
-        let files = wanted.map { archiveFile(sha256: $0.archive.sha256, path: $0.archive.path) }
-        for (item, file) in zip(wanted, files) {
-            if FileManager.default.fileExists(atPath: file.path) {
+        var downloadedAt: [Int] = []
+        var archives = wanted.map { CachedArchive(file: archiveFile(sha256: $0.archive.sha256, path: $0.archive.path)) }
+        for (position, item) in wanted.enumerated() {
+            let file = archives[position].file
+            if access(file.path, F_OK) == 0 {
                 if (try? SHA256.hex(fileAt: file)) == item.archive.sha256 { continue }
-                try? FileManager.default.removeItem(at: file)
+                unlink(file.path)
             }
             if offline { throw HTTPError.offline(url: item.url) }
             let limit = max(item.archive.size, 0) + 1024
             downloads.append(HTTPDownload(
-                request: HTTPRequest(url: item.url, maxBodyBytes: limit), destination: file, expectedSHA256: item.archive.sha256))
+                request: HTTPRequest(url: item.url, maxBodyBytes: limit), destination: file, expectedSHA256: item.archive.sha256,
+                keepsBody: keepingBytes && item.archive.size <= Self.keptInMemoryUpTo))
+            downloadedAt.append(position)
         }
         if !downloads.isEmpty {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent("archives"), withIntermediateDirectories: true)
             let results = transport.download(downloads, maxParallel: 8, progress: nil)
-            for result in results {
-                if case .failure(let error) = result { throw error }
+            for (position, result) in zip(downloadedAt, results) {
+                let response = try result.get()
+                if !response.body.isEmpty { archives[position].bytes = response.body }
             }
         }
-        return files
+        return archives
     }
 }
