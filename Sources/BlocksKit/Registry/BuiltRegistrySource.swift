@@ -46,7 +46,11 @@ public struct BuiltRegistrySource: RegistrySource {
             index = try RegistryIndex.decode(data, location: file.path)
         case .remote(let base):
             let url = Self.join(base, "index.json")
-            let data = try cache.fetchIndex(url: url, transport: context.transport, offline: context.offline)
+            // A search's freshness check may have brought the cached copy up to date
+            // already, or found the registry unreachable: neither is asked twice.
+            if let failure = indexCache.refreshFailure { throw failure }
+            let data = try indexCache.currentFile.flatMap { FileManager.default.contents(atPath: $0.path) }
+                ?? cache.fetchIndex(url: url, transport: context.transport, offline: context.offline)
             index = try RegistryIndex.decode(data, location: url)
         }
         indexCache.value = index
@@ -157,15 +161,43 @@ public struct BuiltRegistrySource: RegistrySource {
     static func join(_ base: String, _ path: String) -> String {
         (base.hasSuffix("/") ? base : base + "/") + path
     }
+
+    /// For a remote registry, the cached `index.json` after one conditional GET, which
+    /// the rest of the command then reads without asking again.
+    func currentIndexFile() throws -> URL? {
+        guard case .remote(let base) = root else { return nil }
+        if let file = indexCache.currentFile { return file }
+        do {
+            let file = try cache.refreshIndex(url: Self.join(base, "index.json"), transport: context.transport, offline: context.offline).file
+            indexCache.currentFile = file
+            return file
+        } catch {
+            indexCache.refreshFailure = error
+            throw error
+        }
+    }
 }
 
-/// Remembers a value for the life of one source, across `manifests()` and `contents(of:)`.
+/// Remembers the index, and the cached index file known to be current, for the life of
+/// one source, across `manifests()`, `contents(of:)` and a search's freshness check.
 final class IndexMemo: @unchecked Sendable {
     private let lock = Lock()
     private var stored: RegistryIndex?
+    private var storedFile: URL?
+    private var storedFailure: Error?
 
     var value: RegistryIndex? {
         get { lock.lock(); defer { lock.unlock() }; return stored }
         set { lock.lock(); stored = newValue; lock.unlock() }
+    }
+
+    var currentFile: URL? {
+        get { lock.lock(); defer { lock.unlock() }; return storedFile }
+        set { lock.lock(); storedFile = newValue; lock.unlock() }
+    }
+
+    var refreshFailure: Error? {
+        get { lock.lock(); defer { lock.unlock() }; return storedFailure }
+        set { lock.lock(); storedFailure = newValue; lock.unlock() }
     }
 }

@@ -26,16 +26,27 @@ public struct RegistryCache: Sendable {
     /// The index at `url`: a conditional GET when a cached copy has an ETag, the cached
     /// copy on 304 or with `--offline`.
     public func fetchIndex(url: String, transport: HTTPTransport, offline: Bool) throws -> Data {
+        let refreshed = try refreshIndex(url: url, transport: transport, offline: offline)
+        if let body = refreshed.body { return body }
+        guard let cached = FileManager.default.contents(atPath: refreshed.file.path) else { throw HTTPError.offline(url: url) }
+        return cached
+    }
+
+    /// Brings the cached copy of the index at `url` up to date, without reading it when
+    /// it is current: its file, and the body when a new one came. The file is replaced
+    /// exactly when the index changes, so its `stat` tells a search index whether it is
+    /// stale. With `--offline`, the cached copy as it is.
+    func refreshIndex(url: String, transport: HTTPTransport, offline: Bool) throws -> (file: URL, body: Data?) {
         let file = indexFile(for: url)
         let etagFile = file.appendingPathExtension("etag")
-        let cached = FileManager.default.contents(atPath: file.path)
+        let isCached = access(file.path, R_OK) == 0
         if offline {
-            guard let cached else { throw HTTPError.offline(url: url) }
-            return cached
+            guard isCached else { throw HTTPError.offline(url: url) }
+            return (file, nil)
         }
-        let etag = cached == nil ? nil : (try? String(contentsOf: etagFile, encoding: .utf8))
+        let etag = isCached ? (try? String(contentsOf: etagFile, encoding: .utf8)) : nil
         let response = try transport.get(HTTPRequest(url: url, ifNoneMatch: etag, maxBodyBytes: 64 * 1024 * 1024))
-        if response.isNotModified, let cached { return cached }
+        if response.isNotModified, isCached { return (file, nil) }
         guard response.status == 200 else { throw HTTPError.status(url: url, code: response.status) }
         // The cache is a convenience: failing to write it must not fail the command.
         try? AtomicFile.write(response.body, to: file)
@@ -44,7 +55,7 @@ public struct RegistryCache: Sendable {
         } else {
             try? FileManager.default.removeItem(at: etagFile)
         }
-        return response.body
+        return (file, response.body)
     }
 
     /// The metadata cache of one registry: one file for all its blocks, mapping each

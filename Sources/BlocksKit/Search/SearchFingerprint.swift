@@ -184,16 +184,18 @@ private extension UInt64 {
 extension BuiltRegistrySource: SearchFingerprinting {
     /// A built registry folder changes by writing a new `index.json` (a mirror renames
     /// it into place last), and `manifests()` reads only that file, so its `stat` says
-    /// it all. A remote registry gets no index: knowing whether it changed costs a request.
-    public var isIndexable: Bool {
-        if case .folder = root { return true }
-        return false
-    }
+    /// it all. A remote registry is asked with one conditional GET, which replaces the
+    /// cached copy of its index exactly when it changed: that file's `stat` says it all
+    /// too, and a search of an unchanged registry costs the request, not a decode of
+    /// every manifest.
+    public var isIndexable: Bool { true }
 
     public var searchFingerprint: String? {
         switch root {
         case .folder(let url): return SearchFingerprint.file(at: url.appendingPathComponent("index.json").path)
-        case .remote: return nil
+        case .remote:
+            guard let file = try? currentIndexFile() else { return nil }
+            return SearchFingerprint.file(at: file.path).map { "remote-" + $0 }
         }
     }
 }
