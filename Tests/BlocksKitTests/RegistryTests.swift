@@ -249,6 +249,25 @@ import Testing
         #expect(down.code == 1 && down.err.contains(nginx.baseURL + "/index.json"), "\(down.err)")
     }
 
+    @Test func infoReadsOneBlocksMetadataNotTheWholeIndex() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let catalog = try RegistryFixtures.writeCatalog(in: folder, count: 3)
+        try RegistryFixtures.build(catalog: catalog, output: folder.path("public"))
+        let nginx = try Nginx(root: folder.path("public"))
+        defer { nginx.stop() }
+        let info = run(["--registry", nginx.baseURL, "info", "block-0001"], in: folder)
+        #expect(info.code == 0 && info.out.contains("Block 1"), "\(info.err)")
+        #expect(RegistryFixtures.waitForRequests(nginx, atLeast: 1) == ["GET /blocks/block-0001.json 200"])
+        let unknown = run(["--registry", nginx.baseURL, "info", "block-0009"], in: folder)
+        #expect(unknown.code == 1 && unknown.err.contains("did you mean"), "\(unknown.err)")
+        for registry in [folder.path("public").path, catalog.path] {
+            let local = run(["--registry", registry, "info", "block-0002"], in: folder)
+            #expect(local.code == 0 && local.out.contains("Block 2"), "\(registry): \(local.err)")
+            #expect(run(["--registry", registry, "info", "block-0009"], in: folder).err.contains("did you mean"))
+        }
+    }
+
     @Test func metadataOfEveryAddedBlockIsOneCacheFileThatOfflineAddsRead() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

@@ -100,6 +100,18 @@ public struct CatalogSource: RegistrySource {
         return manifest
     }
 
+    /// One block's `block.json`; every manifest is read only to suggest names for an
+    /// unknown block (or one whose manifest names another).
+    public func manifest(named name: String) throws -> BlockManifest {
+        if hasBlock(named: name) {
+            let manifest = try manifest(inFolder: name)
+            if manifest.name == name { return manifest }
+        }
+        let all = try manifests()
+        if let found = all.first(where: { $0.name == name }) { return found }
+        throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: all.map(\.name)))
+    }
+
     /// Reads only the named blocks' folders, so adding one block from a catalog of
     /// thousands reads one manifest.
     public func contents(of names: [String]) throws -> [BlockContent] {

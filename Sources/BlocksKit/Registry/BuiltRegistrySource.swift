@@ -95,6 +95,12 @@ public struct BuiltRegistrySource: RegistrySource {
         }
     }
 
+    /// One block's metadata file (`blocks/<name>.json`), not the whole index, which for
+    /// 10,000 blocks is 20 MB; the index is read only to suggest names for an unknown one.
+    public func manifest(named name: String) throws -> BlockManifest {
+        try metadataEntries([name])[0].manifest
+    }
+
     /// `transform` over the items, in order, on both cores when there are enough of them to
     /// pay for it: reading fifty archives (gunzip, validation) is CPU work. (Decoding their
     /// metadata in parallel gained nothing measurable.)

@@ -14,6 +14,9 @@ public protocol RegistrySource: Sendable {
     /// The manifests and file contents of the named blocks, in the same order.
     /// Remote sources fetch them in parallel.
     func contents(of names: [String]) throws -> [BlockContent]
+    /// The manifest of one block, or an error with the nearest names. Sources that can
+    /// read one block's metadata on its own do so, rather than reading every manifest.
+    func manifest(named name: String) throws -> BlockManifest
 }
 
 /// Problems with a registry or its contents.
@@ -44,7 +47,7 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension RegistrySource {
-    /// The manifest of one block, or an error with the nearest names.
+    /// The manifest of one block, or an error with the nearest names, from `manifests()`.
     public func manifest(named name: String) throws -> BlockManifest {
         let all = try manifests()
         if let found = all.first(where: { $0.name == name }) { return found }
