@@ -195,8 +195,7 @@ public struct Mirror {
         var problems: [String] = []
         var checked = 0
         for (position, range) in ranges.enumerated() {
-            let entry = try MirrorIndexReader.decode(
-                MirrorIndexReader.ArchiveList.self, from: data, range: range, position: position, location: location)
+            let entry = try MirrorIndexReader.entry(from: data, range: range, position: position, location: location)
             for archive in entry.archives.values.sorted(by: { $0.path < $1.path }) {
                 guard RegistryArchive.isSafeRelativePath(archive.path) else {
                     throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")

@@ -11,7 +11,7 @@ import Foundation
 /// mirror's memory budget. This scanner finds the byte range of each element of the
 /// top-level `blocks` array without building anything, so the mirror decodes, checks
 /// and writes one entry at a time. It checks only structure (strings, brackets); each
-/// entry's bytes are fully parsed by `JSONDecoder`.
+/// entry's bytes are fully parsed by `JSONReader`.
 enum MirrorIndexReader {
     /// The schema version and the byte range of each entry in `blocks`.
     static func scan(_ data: Data, location: String) throws -> (schemaVersion: Int, entries: [Range<Int>]) {
@@ -58,33 +58,17 @@ enum MirrorIndexReader {
     }
 
     /// Decodes the entry at `position` in `blocks`, naming the problem the way `RegistryIndex.decode` does.
-    static func decode<Entry: Decodable>(
-        _ type: Entry.Type, from data: Data, range: Range<Int>, position: Int, location: String
-    ) throws -> Entry {
-        let prefix: [CodingKey] = [EntryKey(stringValue: "blocks"), EntryKey(intValue: position)]
+    static func entry(from data: Data, range: Range<Int>, position: Int, location: String) throws -> RegistryEntry {
+        let value: JSONValue
         do {
-            return try JSONDecoder().decode(type, from: data.subdata(in: range))
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw RegistryError.invalidIndex(location: location, reason: "missing \(RegistryIndex.path(prefix + context.codingPath + [key]))")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw RegistryError.invalidIndex(location: location, reason: "wrong type at \(RegistryIndex.path(prefix + context.codingPath))")
+            value = try JSONReader.parse(data.subdata(in: range))
         } catch {
             throw RegistryError.invalidIndex(location: location, reason: "not valid JSON")
         }
-    }
-
-    /// Only what a mirror needs of an entry; the decoder skips the manifest's other keys.
-    struct ArchiveList: Decodable {
-        var archives: [String: RegistryArchive]
-    }
-
-    private struct EntryKey: CodingKey {
-        var stringValue: String
-        var intValue: Int?
-        init(stringValue: String) { self.stringValue = stringValue }
-        init(intValue: Int) {
-            self.stringValue = String(intValue)
-            self.intValue = intValue
+        do {
+            return try RegistryEntry(fields: JSONFields(value, path: "blocks[\(position)]"))
+        } catch {
+            throw RegistryError.invalidIndex(location: location, reason: RegistryEntryProblem.shape(error).reason)
         }
     }
 

@@ -46,8 +46,7 @@ struct MirrorPlan {
             let positions = Array(chunkStart..<min(chunkStart + chunkSize, ranges.count))
             let decoded = ConcurrentMap.map(positions) { position in
                 Result {
-                    let entry = try MirrorIndexReader.decode(
-                        RegistryEntry.self, from: indexData, range: ranges[position], position: position, location: location)
+                    let entry = try MirrorIndexReader.entry(from: indexData, range: ranges[position], position: position, location: location)
                     // The same bytes `blocks build` writes.
                     return (entry, entry.stableJSON)
                 }

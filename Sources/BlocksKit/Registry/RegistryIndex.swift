@@ -59,11 +59,6 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
         }
     }
 
-    static func path(_ keys: [CodingKey]) -> String {
-        let path = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return path.hasPrefix(".") ? String(path.dropFirst()) : path
-    }
-
     /// The bytes written to disk: sorted keys and a final newline, so rebuilds diff cleanly.
     public func encoded() throws -> Data {
         try StableJSON.data(self)
