@@ -188,11 +188,14 @@ public enum AddCommand: Command {
             .create: "create", .update: "update", .skip: "skip", .overwrite: "overwrite",
             .conflict: "conflict", .keep: "keep",
         ]
+        // One write for all the lines of a part, not one per line: fifty blocks are a hundred lines.
+        var lines = ""
         for file in plan.allFiles {
             let label = (labels[file.action] ?? file.action.rawValue).paddedToWidth(10)
-            context.print("  " + style.apply(file.action == .conflict ? .yellow : .cyan, label) + " " + file.path + note(for: file.action))
+            lines += "  " + style.apply(file.action == .conflict ? .yellow : .cyan, label) + " " + file.path + note(for: file.action) + "\n"
         }
-        for path in outcome.deletedStale { context.print("  delete     \(path) (no longer part of the block)") }
+        for path in outcome.deletedStale { lines += "  delete     \(path) (no longer part of the block)\n" }
+        context.standardOutput.write(lines)
         for path in outcome.keptStale { context.warn("\(path) is no longer part of its block but you changed it, so it stays; it is no longer tracked") }
         if dryRun {
             for file in plan.allFiles where file.existing != nil && file.action != .skip {
@@ -201,10 +204,10 @@ public enum AddCommand: Command {
             context.print("Dry run: nothing was written.")
             return
         }
-        for block in plan.blocks {
+        context.standardOutput.write(plan.blocks.map { block in
             let wrote = block.files.contains { $0.action.writes }
-            context.print((wrote ? "Added " : "Up to date: ") + "\(block.manifest.name) \(block.manifest.version) in \(block.folder)")
-        }
+            return (wrote ? "Added " : "Up to date: ") + "\(block.manifest.name) \(block.manifest.version) in \(block.folder)\n"
+        }.joined())
     }
 
     static func note(for action: InstallPlan.Action) -> String {
