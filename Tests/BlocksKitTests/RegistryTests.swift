@@ -132,6 +132,13 @@ import Testing
         runBlocks(arguments, in: directory ?? folder.url, environment: ["XDG_CACHE_HOME": folder.path("cache").path, "SOURCE_DATE_EPOCH": "1790000000"])
     }
 
+    /// A generated catalog in `folder`, built into `public/` and served by a fresh nginx.
+    func servedRegistry(in folder: TemporaryFolder, blocks: Int) throws -> (catalog: URL, nginx: Nginx) {
+        let catalog = try RegistryFixtures.writeCatalog(in: folder, count: blocks)
+        try RegistryFixtures.build(catalog: catalog, output: folder.path("public"))
+        return (catalog, try Nginx(root: folder.path("public")))
+    }
+
     func makeProject(in folder: TemporaryFolder) throws -> URL {
         try folder.write("app/Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", platforms: [.iOS(.v18)], targets: [.target(name: \"App\")])\n")
         try folder.write("app/Sources/App/App.swift", "struct App {}\n")
@@ -222,9 +229,7 @@ import Testing
     @Test func aRemoteRegistryIsSearchedThroughAnIndexThatOneConditionalRequestKeepsFresh() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let catalog = try RegistryFixtures.writeCatalog(in: folder, count: 3)
-        try RegistryFixtures.build(catalog: catalog, output: folder.path("public"))
-        let nginx = try Nginx(root: folder.path("public"))
+        let (catalog, nginx) = try servedRegistry(in: folder, blocks: 3)
         defer { nginx.stop() }
         let first = run(["--registry", nginx.baseURL, "search", "block", "--json"], in: folder)
         #expect(first.code == 0 && first.out.contains("block-0002"), "\(first.err)")
@@ -252,9 +257,7 @@ import Testing
     @Test func infoReadsOneBlocksMetadataNotTheWholeIndex() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let catalog = try RegistryFixtures.writeCatalog(in: folder, count: 3)
-        try RegistryFixtures.build(catalog: catalog, output: folder.path("public"))
-        let nginx = try Nginx(root: folder.path("public"))
+        let (catalog, nginx) = try servedRegistry(in: folder, blocks: 3)
         defer { nginx.stop() }
         let info = run(["--registry", nginx.baseURL, "info", "block-0001"], in: folder)
         #expect(info.code == 0 && info.out.contains("Block 1"), "\(info.err)")

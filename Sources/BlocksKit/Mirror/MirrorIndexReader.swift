@@ -59,16 +59,12 @@ enum MirrorIndexReader {
 
     /// Decodes the entry at `position` in `blocks`, naming the problem the way `RegistryIndex.decode` does.
     static func entry(from data: Data, range: Range<Int>, position: Int, location: String) throws -> RegistryEntry {
-        let value: JSONValue
-        do {
-            value = try JSONReader.parse(data.subdata(in: range))
+        do throws(RegistryEntryProblem) {
+            return try RegistryEntryProblem.reading(data.subdata(in: range), path: "blocks[\(position)]") {
+                (fields) throws(JSONFields.Problem) in try RegistryEntry(fields: fields)
+            }
         } catch {
-            throw RegistryError.invalidIndex(location: location, reason: "not valid JSON")
-        }
-        do {
-            return try RegistryEntry(fields: JSONFields(value, path: "blocks[\(position)]"))
-        } catch {
-            throw RegistryError.invalidIndex(location: location, reason: RegistryEntryProblem.shape(error).reason)
+            throw RegistryError.invalidIndex(location: location, reason: error.reason)
         }
     }
 

@@ -42,20 +42,11 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
     /// The index through `JSONReader`: a 10,000-block index in a fraction of the time
     /// `JSONDecoder` takes. Blocks keep the index's order.
     static func read(_ data: Data) throws(RegistryEntryProblem) -> RegistryIndex {
-        let value: JSONValue
-        do {
-            value = try JSONReader.parse(data)
-        } catch {
-            throw .notJSON(error)
-        }
-        do {
-            let fields = try JSONFields(value, path: "")
+        try RegistryEntryProblem.reading(data) { (fields) throws(JSONFields.Problem) in
             var index = RegistryIndex(blocks: [])
             index.schemaVersion = try fields.int("schemaVersion")
             index.blocks = try fields.objects("blocks").map { (entry) throws(JSONFields.Problem) in try RegistryEntry(fields: entry) }
             return index
-        } catch {
-            throw .shape(error)
         }
     }
 
@@ -153,17 +144,7 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
 
     /// One block's metadata file (`blocks/<name>.json`), or what is wrong with it.
     static func decode(metadata data: Data) throws(RegistryEntryProblem) -> RegistryEntry {
-        let value: JSONValue
-        do {
-            value = try JSONReader.parse(data)
-        } catch {
-            throw .notJSON(error)
-        }
-        do {
-            return try RegistryEntry(fields: JSONFields(value, path: ""))
-        } catch {
-            throw .shape(error)
-        }
+        try RegistryEntryProblem.reading(data) { (fields) throws(JSONFields.Problem) in try RegistryEntry(fields: fields) }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -200,6 +181,23 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
 enum RegistryEntryProblem: Error {
     case notJSON(JSONReader.Failure)
     case shape(JSONFields.Problem)
+
+    /// Parses `data` and maps its top-level object (named `path` in errors) with `make`.
+    static func reading<Value>(
+        _ data: Data, path: String = "", _ make: (JSONFields) throws(JSONFields.Problem) -> Value
+    ) throws(RegistryEntryProblem) -> Value {
+        let value: JSONValue
+        do {
+            value = try JSONReader.parse(data)
+        } catch {
+            throw .notJSON(error)
+        }
+        do {
+            return try make(JSONFields(value, path: path))
+        } catch {
+            throw .shape(error)
+        }
+    }
 
     /// The reason as `RegistryIndex.decode` words it.
     var reason: String {
