@@ -28,10 +28,10 @@ final class BodySink {
     private let digest: SHA256.Digest?
     private var descriptor: Int32 = -1
 
-    /// Creates the sink; for a file, creates (or truncates) the `.part` file now.
     /// For a file, whether `body` keeps the bytes as well.
     private let keepsBody: Bool
 
+    /// Creates the sink; for a file, creates (or truncates) the `.part` file now.
     init(limit: Int64, partFile: URL?, keepsBody: Bool = false) throws(HTTPError) {
         self.limit = limit
         self.partFile = partFile

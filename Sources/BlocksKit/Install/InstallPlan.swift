@@ -170,7 +170,7 @@ public struct InstallPlan: Sendable {
     /// A file where a folder must go stops the plan.
     static func missingFolders(in relative: String, root: URL, paths: PathResolver) throws -> [String] {
         var missing: [String] = []
-        var current = root.path
+        var current = root.path == "/" ? "" : root.path
         var path = ""
         for part in relative.split(separator: "/") {
             current += "/" + part

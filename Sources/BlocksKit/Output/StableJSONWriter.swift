@@ -24,7 +24,11 @@ enum StableJSONWriter {
         switch value {
         case .string(let text): writeString(text, into: &output)
         case .int(let number): output.append(contentsOf: String(number).utf8)
-        case .double(let number): output.append(contentsOf: "\(number)".utf8)
+        case .double(let number):
+            // As `JSONEncoder` writes it: a whole number without ".0".
+            var text = "\(number)"
+            if text.hasSuffix(".0") { text.removeLast(2) }
+            output.append(contentsOf: text.utf8)
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
         case .null: output.append(contentsOf: "null".utf8)
         case .array(let elements):
