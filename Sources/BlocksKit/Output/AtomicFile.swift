@@ -25,13 +25,11 @@ public enum AtomicFile {
     public static func write(_ data: Data, to url: URL, durable: Bool = false, mode: mode_t = 0o644) throws {
         let folder = url.deletingLastPathComponent()
         if !FileManager.default.fileExists(atPath: folder.path) {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw Failure(path: url.path, reason: "cannot create its folder")
-            }
+            // Another thread may create the same folder meanwhile: only its absence fails.
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            guard PathKind(folder.path) == .folder else { throw Failure(path: url.path, reason: "cannot create its folder") }
         }
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let temporary = folder.joining(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         func fail(_ step: String, code: Int32 = errno) -> Failure {
             let reason = String(cString: strerror(code))
             unlink(temporary.path)

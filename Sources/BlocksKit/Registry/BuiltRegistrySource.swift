@@ -65,7 +65,9 @@ public struct BuiltRegistrySource: RegistrySource {
     /// block from a registry of thousands costs two small requests.
     public func contents(of names: [String]) throws -> [BlockContent] {
         if case .remote = root { LibraryWarmUp.start(transport: context.transport, offline: context.offline) }
-        let entries = try metadataEntries(names)
+        let writes = BackgroundWrites()
+        defer { writes.wait() }
+        let entries = try metadataEntries(names, writes: writes)
         let archives = try entries.map { entry -> RegistryArchive in
             guard let archive = entry.preferredArchive else {
                 throw RegistryError.invalidIndex(location: location, reason: "\(entry.manifest.name) lists no archive")
@@ -114,7 +116,7 @@ public struct BuiltRegistrySource: RegistrySource {
 
     /// `blocks/<name>.json` for each name, from disk or fetched in parallel. A name the
     /// registry does not have gets suggestions from the index.
-    func metadataEntries(_ names: [String]) throws -> [RegistryEntry] {
+    func metadataEntries(_ names: [String], writes: BackgroundWrites? = nil) throws -> [RegistryEntry] {
         var data: [Data?]
         switch root {
         case .folder(let url):
@@ -124,7 +126,7 @@ public struct BuiltRegistrySource: RegistrySource {
         case .remote(let base):
             data = try cache.fetchMetadata(
                 names.map { ManifestValidator.isValidName($0) ? Self.join(base, "blocks/\($0).json") : nil },
-                registry: base, transport: context.transport, offline: context.offline)
+                registry: base, transport: context.transport, offline: context.offline, writes: writes)
         }
         return try zip(names, data).map { name, bytes in
             guard let bytes else {

@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 
 /// The download cache under `$XDG_CACHE_HOME/blocks`: indexes with their ETags, keyed by
 /// URL, and archives keyed by SHA-256, so a verified archive is never fetched twice.
@@ -73,7 +74,12 @@ public struct RegistryCache: Sendable {
     /// creates one file, not fifty (creating files is most of a fresh add's cost). Two
     /// runs writing at once may drop each other's entries; the cache only serves
     /// `--offline`, which then names what it lacks.
-    public func fetchMetadata(_ urls: [String?], registry: String, transport: HTTPTransport, offline: Bool) throws -> [Data?] {
+    ///
+    /// With `writes`, the cache file is written on another thread while the caller goes on
+    /// to fetch the archives; the caller waits for `writes` before it ends.
+    func fetchMetadata(
+        _ urls: [String?], registry: String, transport: HTTPTransport, offline: Bool, writes: BackgroundWrites? = nil
+    ) throws -> [Data?] {
         let file = metadataFile(registry: registry)
         let cached = FileManager.default.contents(atPath: file.path).flatMap(Self.metadataTexts) ?? [:]
         if offline {
@@ -100,7 +106,9 @@ public struct RegistryCache: Sendable {
         }
         if merged != cached {
             // The cache is a convenience: failing to write it must not fail the command.
-            try? AtomicFile.write(StableJSON.data(.object(merged.mapValues { .string($0) })), to: file)
+            let snapshot = merged
+            let write: @Sendable () -> Void = { try? AtomicFile.write(StableJSON.data(.object(snapshot.mapValues { .string($0) })), to: file) }
+            if let writes { writes.start(write) } else { write() }
         }
         return urls.map { $0.flatMap { found[$0] } }
     }
@@ -160,4 +168,16 @@ public struct RegistryCache: Sendable {
         }
         return archives
     }
+}
+
+/// Cache writes that need not hold up a command: each runs on another thread, and the
+/// command waits for all of them before it ends, so none is cut off by the exit.
+final class BackgroundWrites: @unchecked Sendable {
+    private let group = DispatchGroup()
+
+    func start(_ write: @escaping @Sendable () -> Void) {
+        DispatchQueue.global(qos: .utility).async(group: group, execute: write)
+    }
+
+    func wait() { group.wait() }
 }
