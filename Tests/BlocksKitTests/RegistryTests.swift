@@ -84,6 +84,11 @@ import Testing
         #expect(again.out.contains("\"unchanged\" : [\n    \"block-0000\""))
         #expect(MirrorState.stamp(archive)?.modified == stamp?.modified)
 
+        // The tool itself, not only the library in this process, sees the archives intact.
+        let binary = try runBinary(["build", "--catalog", catalog.path, "--out", folder.path("public").path], in: folder.url,
+                                   environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
+        #expect(binary.code == 0 && binary.out.contains("0 written, 3 unchanged"), "\(binary.out) \(binary.err)")
+
         try folder.write("Catalog/block-0001/Block0001.swift", "struct Changed {}\n")
         let refused = run(["build", "--catalog", catalog.path, "--out", "public"], in: folder)
         #expect(refused.code == 1)

@@ -38,8 +38,10 @@ public struct RegistryBuilder: Sendable {
 
     public func build(_ blocks: [BlockContent]) throws -> Report {
         let root = output.path
-        let previous = (try? Data(contentsOf: output.appendingPathComponent("index.json")))
+        let previousIndex = (try? Data(contentsOf: output.appendingPathComponent("index.json")))
             .flatMap { try? RegistryIndex.decode($0, location: root) }
+        // By name, once: looking each block up in the array was quadratic in the catalog.
+        let previous = Dictionary((previousIndex?.blocks ?? []).map { ($0.manifest.name, $0) }, uniquingKeysWith: { first, _ in first })
         // Also removes staging folders left by killed builds, so it runs for every build.
         if let fresh = try FreshBuildFolder.begin(in: output, slowCreation: slowFileCreation) {
             return try buildFresh(blocks, into: fresh)
@@ -49,7 +51,7 @@ public struct RegistryBuilder: Sendable {
 
         // Blocks are independent, so both cores can write archives at once.
         let results = ConcurrentMap.map(blocks) { block in
-            Result { try self.publish(block, previous: previous?.entry(named: block.manifest.name)) }
+            Result { try self.publish(block, previous: previous[block.manifest.name]) }
         }
         var report = Report()
         var entries: [PublishedEntry] = []
@@ -149,10 +151,14 @@ public struct RegistryBuilder: Sendable {
         return PublishedEntry(entry: entry, json: json, wrote: true)
     }
 
+    /// Whether every archive of a published entry is still there at its size. Read with
+    /// `stat`: `attributesOfItem`'s size is an `Any` that casts to `Int64` only where full
+    /// Foundation bridges numbers, so in the tool itself every rebuild found the archives
+    /// changed and packaged every block again (the bytes were kept, but slowly).
     func archivesIntact(_ entry: RegistryEntry) -> Bool {
         entry.archives.values.allSatisfy { archive in
-            let url = output.appendingPathComponent(archive.path)
-            return (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) == archive.size
+            var info = stat()
+            return stat(output.path + "/" + archive.path, &info) == 0 && Int64(info.st_size) == archive.size
         }
     }
 
