@@ -32,6 +32,21 @@ import Testing
         #expect(result.err.contains("did you mean 'list'?"))
     }
 
+    /// FileManager's errors have no readable text without full Foundation, which the tool
+    /// does not link: a file in the way must still give one plain line.
+    @Test func aFileInTheWayGivesOnePlainLine() throws {
+        let folder = try TemporaryFolder("in-the-way")
+        defer { folder.cleanUp() }
+        try folder.write("afile", "not a folder")
+        let public_ = folder.path("public").path
+        #expect(try runBinary(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", public_],
+                              in: folder.url, environment: environment).code == 0)
+        let mirror = try runBinary(["mirror", public_, folder.path("afile/mirror").path], in: folder.url, environment: environment)
+        #expect(mirror.code == 1)
+        #expect(mirror.err == "error: could not write \(folder.path("afile/mirror").path): Not a directory\n", "\(mirror.err)")
+        #expect(!mirror.err.contains("CocoaError"))
+    }
+
     @Test func infoOnAnUnknownNameSuggests() throws {
         let result = try runBinary(["info", "scroling-strip"], environment: environment)
         #expect(result.code == 1)

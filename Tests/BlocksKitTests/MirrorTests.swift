@@ -92,6 +92,17 @@ import Testing
         let archives = try FileManager.default.contentsOfDirectory(atPath: setup.mirror.appendingPathComponent("archives").path).sorted()
         #expect(archives == ["block-0000-1.0.0.tar.gz", "block-0000-1.0.0.zip", "block-0001-1.1.0.tar.gz", "block-0001-1.1.0.zip", "block-0002-1.0.0.tar.gz", "block-0002-1.0.0.zip"])
         #expect(!FileManager.default.fileExists(atPath: setup.mirror.appendingPathComponent("blocks/block-0003.json").path))
+
+        // With the upstream unchanged, --prune still removes what the index does not list.
+        try setup.folder.write("mirror/archives/stale-1.0.0.zip", "old")
+        try setup.folder.write("mirror/blocks/stale.json", "{}")
+        let unchanged = setup.sync(["--prune"])
+        #expect(unchanged.code == 0, "\(unchanged.err)")
+        #expect(Self.summary(unchanged.out)["upToDate"] as? Bool == true)
+        #expect(Self.summary(unchanged.out)["pruned"] as? Int == 1)
+        #expect(!FileManager.default.fileExists(atPath: setup.mirror.appendingPathComponent("archives/stale-1.0.0.zip").path))
+        #expect(!FileManager.default.fileExists(atPath: setup.mirror.appendingPathComponent("blocks/stale.json").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.mirror.appendingPathComponent("archives").path).count == 6)
     }
 
     /// Promise 5: --verify names a corrupted archive and fails; the next sync repairs it.

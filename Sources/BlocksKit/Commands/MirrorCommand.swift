@@ -64,7 +64,9 @@ public enum MirrorCommand: Command {
                 "upToDate": .bool(summary.upToDate),
             ]))
         } else if !context.quiet {
-            let what = summary.upToDate ? "up to date" : "\(summary.fetched) fetched (\(ProgressBar.formatBytes(summary.bytes))), \(summary.skipped) already present, \(summary.pruned) pruned"
+            let what = summary.upToDate
+                ? "up to date" + (summary.pruned > 0 ? ", \(summary.pruned) pruned" : "")
+                : "\(summary.fetched) fetched (\(ProgressBar.formatBytes(summary.bytes))), \(summary.skipped) already present, \(summary.pruned) pruned"
             context.print("Mirror \(destination.path): \(what) in \(seconds.fixedPoint(places: 2)) s")
         }
         return 0

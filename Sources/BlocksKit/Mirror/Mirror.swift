@@ -62,6 +62,8 @@ public struct Mirror {
             // Unchanged upstream: one conditional request, plus a stat per archive to catch damage.
             let folder = destination.path
             let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, inFolder: folder) }
+            // --prune still applies: files the unchanged index does not list may be here.
+            if prune { summary.pruned = try pruneAgainstLocalIndex() }
             if damaged.isEmpty {
                 summary.upToDate = true
                 summary.skipped = state.records.count
@@ -154,6 +156,22 @@ public struct Mirror {
             try? state.save(to: destination)
             throw MirrorError.fetchFailed(failures: failures)
         }
+    }
+
+    /// `pruneUnreferenced` against the mirror's own index, for a sync whose upstream is
+    /// unchanged. The state file is not trusted for this: deleting is only done for what
+    /// the index does not list.
+    func pruneAgainstLocalIndex() throws -> Int {
+        guard let data = FileManager.default.contents(atPath: indexFile.path) else { return 0 }
+        let location = indexFile.path
+        var referenced: Set<String> = []
+        var metadata: Set<String> = []
+        for (position, range) in try MirrorIndexReader.scan(data, location: location).entries.enumerated() {
+            let entry = try MirrorIndexReader.entry(from: data, range: range, position: position, location: location)
+            metadata.insert(entry.metadata)
+            referenced.formUnion(entry.archives.values.map(\.path))
+        }
+        return pruneUnreferenced(metadata: metadata, referenced: referenced)
     }
 
     /// Removes archives and metadata the index no longer lists. Returns how many archives went.

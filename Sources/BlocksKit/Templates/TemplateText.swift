@@ -54,7 +54,7 @@ public enum TemplateText {
     /// The same through `Calendar`: the reference the arithmetic is tested against.
     static func calendarYear(secondsSince1970 seconds: TimeInterval) -> Int {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        calendar.timeZone = .gmt
         return calendar.component(.year, from: Date(timeIntervalSince1970: seconds))
     }
 
