@@ -81,28 +81,12 @@ public enum BlocksCLI {
         case let usage as UsageError:
             message = usage.description
             code = 64
-        case let fileSystem as CocoaError:
-            // FileManager's errors have no readable description without full Foundation.
-            message = describe(fileSystem)
-            code = 1
-        case let described as CustomStringConvertible:
-            message = described.description
-            code = 1
         default:
-            message = String(describing: error)
+            message = ErrorText.line(for: error)
             code = 1
         }
         context.standardError.write(style.apply(.red, "error: ") + message + "\n")
         return code
-    }
-
-    /// A file system error as one line: what could not be done to which path, and why.
-    static func describe(_ error: CocoaError) -> String {
-        let verb = (256..<512).contains(error.code.rawValue) ? "read" : "write"
-        let path = error.filePath ?? error.url?.path ?? "a file"
-        let reason = (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
-            ?? "the file system refused (Cocoa error \(error.code.rawValue))"
-        return "could not \(verb) \(path): \(reason)"
     }
 
     static func dispatch(_ arguments: [String], context: inout CommandContext) throws -> Int32 {

@@ -50,7 +50,7 @@ public enum StatusCommand: Command {
                 let manifests = try RegistrySources.open(location, context: context).manifests()
                 for manifest in manifests where names.contains(manifest.name) { latest[manifest.name] = manifest.version }
             } catch {
-                context.warn("cannot check \(location) for updates: \(error)")
+                context.warn("cannot check \(location) for updates: \(ErrorText.line(for: error))")
             }
         }
         return latest

@@ -86,7 +86,7 @@ struct FolderMirrorUpstream: MirrorUpstream {
             return .success(HTTPResponse(status: 200))
         } catch {
             try? FileManager.default.removeItem(at: part)
-            return .failure(.file(path: download.destination.path, reason: "\(error)"))
+            return .failure(.file(path: download.destination.path, reason: ErrorText.line(for: error)))
         }
     }
 }
