@@ -39,8 +39,8 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
         return index
     }
 
-    /// The index through `JSONReader`: a 10,000-block index in a fraction of the time
-    /// `JSONDecoder` takes. Blocks keep the index's order.
+    /// The index through `JSONReader`, as `JSONDecoder` would read it (tested), a little
+    /// faster on a 10,000-block index. Blocks keep the index's order.
     static func read(_ data: Data) throws(RegistryEntryProblem) -> RegistryIndex {
         try RegistryEntryProblem.reading(data) { (fields) throws(JSONFields.Problem) in
             var index = RegistryIndex(blocks: [])
