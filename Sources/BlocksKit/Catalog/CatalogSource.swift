@@ -107,9 +107,7 @@ public struct CatalogSource: RegistrySource {
             let manifest = try manifest(inFolder: name)
             if manifest.name == name { return manifest }
         }
-        let all = try manifests()
-        if let found = all.first(where: { $0.name == name }) { return found }
-        throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: all.map(\.name)))
+        return try manifestAmongAll(named: name)
     }
 
     /// Reads only the named blocks' folders, so adding one block from a catalog of

@@ -43,11 +43,9 @@ final class BodySink {
         digest = SHA256.Digest()
         descriptor = open(partFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if descriptor < 0 && errno == ENOENT {
-            // The folder is created only when it is missing, not checked before every file;
-            // another thread may create it meanwhile, so only its absence fails.
+            // The folder is created only when it is missing, not checked before every file.
             let folder = partFile.deletingLastPathComponent()
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            guard PathKind(folder.path) == .folder else { throw .file(path: folder.path, reason: "the folder could not be created") }
+            guard PathKind.makeFolder(folder.path) else { throw .file(path: folder.path, reason: "the folder could not be created") }
             descriptor = open(partFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         }
         if descriptor < 0 {

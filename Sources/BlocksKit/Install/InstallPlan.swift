@@ -94,7 +94,7 @@ public struct InstallPlan: Sendable {
                 guard paths.staysInside(URL(fileURLWithPath: rootPath + parent, isDirectory: true)) else {
                     throw InstallError.pathEscapesProject(path: path, root: root.path)
                 }
-                let missingHere = try missingFolders(in: parent, root: root, paths: paths)
+                let missingHere = try missingFolders(in: parent, paths: paths)
                 for missing in missingHere where !pendingFolders.contains(missing) {
                     pendingFolders.insert(missing)
                     folders.append(missing)
@@ -168,9 +168,9 @@ public struct InstallPlan: Sendable {
     /// The folders between the root and `relative` (a folder's path from the root) that do
     /// not exist yet, outermost first.
     /// A file where a folder must go stops the plan.
-    static func missingFolders(in relative: String, root: URL, paths: PathResolver) throws -> [String] {
+    static func missingFolders(in relative: String, paths: PathResolver) throws -> [String] {
         var missing: [String] = []
-        var current = root.path == "/" ? "" : root.path
+        var current = paths.root.path == "/" ? "" : paths.root.path
         var path = ""
         for part in relative.split(separator: "/") {
             current += "/" + part

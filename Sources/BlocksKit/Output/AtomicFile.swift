@@ -24,10 +24,8 @@ public enum AtomicFile {
     /// a file; bulk writers (registry builds, mirrors) skip it.
     public static func write(_ data: Data, to url: URL, durable: Bool = false, mode: mode_t = 0o644) throws {
         let folder = url.deletingLastPathComponent()
-        if !FileManager.default.fileExists(atPath: folder.path) {
-            // Another thread may create the same folder meanwhile: only its absence fails.
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            guard PathKind(folder.path) == .folder else { throw Failure(path: url.path, reason: "cannot create its folder") }
+        if PathKind(folder.path) != .folder, !PathKind.makeFolder(folder.path) {
+            throw Failure(path: url.path, reason: "cannot create its folder")
         }
         let temporary = folder.joining(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         func fail(_ step: String, code: Int32 = errno) -> Failure {

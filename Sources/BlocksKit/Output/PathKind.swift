@@ -35,4 +35,11 @@ enum PathKind: Equatable {
         }
         self = (info.st_mode & S_IFMT) == S_IFDIR ? .folder : .other
     }
+
+    /// Creates the folder at `path` and its parents where missing. True when a folder is
+    /// there afterwards, whoever made it: another thread may create it at the same time.
+    static func makeFolder(_ path: String) -> Bool {
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return PathKind(path) == .folder
+    }
 }

@@ -195,17 +195,17 @@ final class IndexMemo: @unchecked Sendable {
     private var storedFailure: Error?
 
     var value: RegistryIndex? {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = newValue; lock.unlock() }
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 
     var currentFile: URL? {
-        get { lock.lock(); defer { lock.unlock() }; return storedFile }
-        set { lock.lock(); storedFile = newValue; lock.unlock() }
+        get { lock.withLock { storedFile } }
+        set { lock.withLock { storedFile = newValue } }
     }
 
     var refreshFailure: Error? {
-        get { lock.lock(); defer { lock.unlock() }; return storedFailure }
-        set { lock.lock(); storedFailure = newValue; lock.unlock() }
+        get { lock.withLock { storedFailure } }
+        set { lock.withLock { storedFailure = newValue } }
     }
 }

@@ -37,15 +37,14 @@ public struct RegistryBuilder: Sendable {
     }
 
     public func build(_ blocks: [BlockContent]) throws -> Report {
-        let root = output.path
-        let previousIndex = (try? Data(contentsOf: output.appendingPathComponent("index.json")))
-            .flatMap { try? RegistryIndex.decode($0, location: root) }
-        // By name, once: looking each block up in the array was quadratic in the catalog.
-        let previous = Dictionary((previousIndex?.blocks ?? []).map { ($0.manifest.name, $0) }, uniquingKeysWith: { first, _ in first })
         // Also removes staging folders left by killed builds, so it runs for every build.
         if let fresh = try FreshBuildFolder.begin(in: output, slowCreation: slowFileCreation) {
             return try buildFresh(blocks, into: fresh)
         }
+        let previousIndex = (try? Data(contentsOf: output.appendingPathComponent("index.json")))
+            .flatMap { try? RegistryIndex.decode($0, location: output.path) }
+        // By name, once: looking each block up in the array was quadratic in the catalog.
+        let previous = Dictionary((previousIndex?.blocks ?? []).map { ($0.manifest.name, $0) }, uniquingKeysWith: { first, _ in first })
         try FileManager.default.createDirectory(at: output.appendingPathComponent("archives"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: output.appendingPathComponent("blocks"), withIntermediateDirectories: true)
 
@@ -131,9 +130,8 @@ public struct RegistryBuilder: Sendable {
             return PublishedEntry(entry: previous, json: previous.stableJSON, wrote: false)
         }
         var (entry, files) = try package(block)
-        let root = output.path
         for (path, data) in files {
-            let url = URL(fileURLWithPath: "\(root)/\(path)")
+            let url = output.joining(path)
             if access(url.path, F_OK) == 0, let existing = FileManager.default.contents(atPath: url.path) {
                 // An archive of this version exists from an older build (perhaps from
                 // another year): published bytes never change, whatever the headers say.
@@ -147,7 +145,7 @@ public struct RegistryBuilder: Sendable {
             try AtomicFile.write(data, to: url)
         }
         let json = entry.stableJSON
-        try AtomicFile.write(json, to: URL(fileURLWithPath: "\(root)/\(entry.metadata)"))
+        try AtomicFile.write(json, to: output.joining(entry.metadata))
         return PublishedEntry(entry: entry, json: json, wrote: true)
     }
 
@@ -158,7 +156,7 @@ public struct RegistryBuilder: Sendable {
     func archivesIntact(_ entry: RegistryEntry) -> Bool {
         entry.archives.values.allSatisfy { archive in
             var info = stat()
-            return stat(output.path + "/" + archive.path, &info) == 0 && Int64(info.st_size) == archive.size
+            return stat(output.joining(archive.path).path, &info) == 0 && Int64(info.st_size) == archive.size
         }
     }
 

@@ -47,8 +47,12 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension RegistrySource {
-    /// The manifest of one block, or an error with the nearest names, from `manifests()`.
     public func manifest(named name: String) throws -> BlockManifest {
+        try manifestAmongAll(named: name)
+    }
+
+    /// The manifest of one block, or an error with the nearest names, from `manifests()`.
+    func manifestAmongAll(named name: String) throws -> BlockManifest {
         let all = try manifests()
         if let found = all.first(where: { $0.name == name }) { return found }
         throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: all.map(\.name)))

@@ -192,7 +192,7 @@ extension BuiltRegistrySource: SearchFingerprinting {
 
     public var searchFingerprint: String? {
         switch root {
-        case .folder(let url): return SearchFingerprint.file(at: url.appendingPathComponent("index.json").path)
+        case .folder(let url): return SearchFingerprint.file(at: url.joining("index.json").path)
         case .remote:
             guard let file = try? currentIndexFile() else { return nil }
             return SearchFingerprint.file(at: file.path).map { "remote-" + $0 }
