@@ -460,17 +460,12 @@ private final class MultiHandlePool: @unchecked Sendable {
 
     /// An idle handle, or a new one; nil when libcurl cannot make one.
     func take() -> UnsafeMutableRawPointer? {
-        lock.lock()
-        let reused = idle.popLast()
-        lock.unlock()
-        return reused ?? blocks_curl_multi_init()
+        lock.withLock { idle.popLast() } ?? blocks_curl_multi_init()
     }
 
     /// Takes back a handle with no transfers in it.
     func give(_ handle: UnsafeMutableRawPointer) {
-        lock.lock()
-        idle.append(handle)
-        lock.unlock()
+        lock.withLock { idle.append(handle) }
     }
 
     deinit {

@@ -32,9 +32,6 @@ public enum SHA256 {
     /// Whether libnettle loaded with every function used here (loading it if needed).
     static var isLibraryAvailable: Bool { blocks_crypto_available() }
 
-    /// Whether libnettle loaded, asked once; it needs no initialisation.
-    private static let isReady: Bool = isLibraryAvailable
-
     /// Whether libnettle would load from the first of `candidates` that opens and has
     /// every function. Only for tests: the real list lives in the shim.
     static func libraryLoads(fromCandidates candidates: [String]) -> Bool {
@@ -87,7 +84,7 @@ public enum SHA256 {
     /// libnettle ships with libarchive (libnettle8 on Debian), so it is missing only from a
     /// broken install. Hashing cannot go on without it: say so in one line and stop.
     static func requireLibrary() {
-        guard !isReady else { return }
+        guard !isLibraryAvailable else { return }
         let message = "error: libnettle (libnettle8) is not installed; blocks needs it for SHA-256 checksums. Install it, for example with 'apt-get install libnettle8'.\n"
         _ = message.utf8.withContiguousStorageIfAvailable { FileDescriptorIO.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
         exit(1)
