@@ -51,11 +51,19 @@ def sh(command, cwd=None, check=True):
 
 
 def timed(command, cwd=None, prepare=None):
+    """Wall time, and CPU time (user + system) of the command and everything it started.
+
+    The CPU time shows what a wall-time ratio hides on a two-core machine: how much of both
+    cores each side kept busy. The nginx serving a case is not included on either side.
+    """
     if prepare:
         prepare()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     sh(command, cwd=cwd)
-    return time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def peak_memory_kb(command, cwd=None, prepare=None):
@@ -67,20 +75,26 @@ def peak_memory_kb(command, cwd=None, prepare=None):
 
 
 def compare(name, ours, anchor, anchor_name, runs, goal, cwd=None, prepare=None, absolute_goal=None):
-    """Alternates the two commands `runs` times and records medians and the ratio."""
-    ours_times, anchor_times = [], []
+    """Alternates the two commands `runs` times and records medians and the ratios."""
+    ours_runs, anchor_runs = [], []
     for _ in range(runs):
-        ours_times.append(timed(ours, cwd, prepare))
-        anchor_times.append(timed(anchor, cwd, prepare))
-    ours_median = statistics.median(ours_times)
-    anchor_median = statistics.median(anchor_times)
+        ours_runs.append(timed(ours, cwd, prepare))
+        anchor_runs.append(timed(anchor, cwd, prepare))
+    ours_median = statistics.median(wall for wall, _ in ours_runs)
+    anchor_median = statistics.median(wall for wall, _ in anchor_runs)
     ratio = ours_median / anchor_median if anchor_median else float("inf")
+    anchor_cpu = statistics.median(cpu for _, cpu in anchor_runs)
+    cpu_ratio = statistics.median(cpu for _, cpu in ours_runs) / anchor_cpu if anchor_cpu else None
     verdict = ratio <= goal if goal else True
     if absolute_goal is not None:
         verdict = verdict and ours_median <= absolute_goal
-    rows.append((name, ours_median, anchor_name, anchor_median, ratio, goal, absolute_goal, verdict, runs))
+    rows.append((name, ours_median, anchor_name, anchor_median, ratio, goal, absolute_goal, verdict, runs, cpu_ratio))
     print(f"  {name}: {ours_median * 1000:.1f} ms vs {anchor_name} {anchor_median * 1000:.1f} ms "
-          f"= {ratio:.2f}x", file=sys.stderr, flush=True)
+          f"= {ratio:.2f}x (CPU {cpu_text(cpu_ratio)})", file=sys.stderr, flush=True)
+
+
+def cpu_text(cpu_ratio):
+    return "—" if cpu_ratio is None else f"{cpu_ratio:.2f}×"
 
 
 def free_port():
@@ -213,7 +227,7 @@ def main():
         compare(f"mirror {sizes[-1]} blocks", [BLOCKS, "mirror", server.url, mirror, "--jobs", "8", "-q"],
                 f"curl -s --create-dirs --parallel --parallel-max 8 -K {all_urls}", "curl --parallel", heavy, 1.2, prepare=clean_mirror)
         memory = peak_memory_kb([BLOCKS, "mirror", server.url, mirror, "--jobs", "8", "-q"], prepare=clean_mirror)
-        rows.append((f"mirror {sizes[-1]} blocks peak memory", memory / 1024, "goal", 64, memory / 1024 / 64, 1.0, None, memory <= 64 * 1024, 1))
+        rows.append((f"mirror {sizes[-1]} blocks peak memory", memory / 1024, "goal", 64, memory / 1024 / 64, 1.0, None, memory <= 64 * 1024, 1, None))
         print(f"  mirror peak memory: {memory / 1024:.1f} MiB", file=sys.stderr)
         sh([BLOCKS, "mirror", server.url, mirror, "-q"])
         compare("mirror re-sync, nothing changed", [BLOCKS, "mirror", server.url, mirror, "-q"],
@@ -228,9 +242,9 @@ def main():
 def report():
     print()
     if MARKDOWN:
-        print("| case | blocks | anchor | anchor time | ratio | goal | met | runs |")
-        print("|---|---|---|---|---|---|---|---|")
-    for name, ours, anchor_name, anchor, ratio, goal, absolute, verdict, runs in rows:
+        print("| case | blocks | anchor | anchor time | ratio | goal | met | runs | CPU ratio |")
+        print("|---|---|---|---|---|---|---|---|---|")
+    for name, ours, anchor_name, anchor, ratio, goal, absolute, verdict, runs, cpu_ratio in rows:
         if "memory" in name:
             ours_text, anchor_text, goal_text = f"{ours:.1f} MiB", f"{anchor} MiB", "≤ 64 MiB"
         else:
@@ -244,9 +258,9 @@ def report():
         met = "yes" if verdict else "NO"
         if MARKDOWN:
             anchor_cell = anchor_name.replace("|", "\\|")
-            print(f"| {name} | {ours_text} | {anchor_cell} | {anchor_text} | {ratio:.2f}× | {goal_text} | {met} | {runs} |")
+            print(f"| {name} | {ours_text} | {anchor_cell} | {anchor_text} | {ratio:.2f}× | {goal_text} | {met} | {runs} | {cpu_text(cpu_ratio)} |")
         else:
-            print(f"{name:42} {ours_text:>11}  vs {anchor_name:16} {anchor_text:>11}  {ratio:5.2f}x  goal {goal_text:18} {met}")
+            print(f"{name:42} {ours_text:>11}  vs {anchor_name:16} {anchor_text:>11}  {ratio:5.2f}x  goal {goal_text:18} {met:3}  CPU {cpu_text(cpu_ratio)}")
 
 
 if __name__ == "__main__":
