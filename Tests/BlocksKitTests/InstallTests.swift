@@ -216,3 +216,19 @@ import Testing
         #expect(PlatformCheck.gaps(block: ["iOS": "18.0", "macOS": "15.0"], project: ["iOS": "17"]).map(\.platform) == ["iOS"])
     }
 }
+
+@Suite struct InstallPlanNameTests {
+    /// Sources check names; the plan checks again, because a name becomes a folder.
+    @Test(arguments: ["..", "../x", ".git", "a/b", "Pager", ""])
+    func aBlockWhoseNameIsNotASlugIsNeverPlanned(name: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        var content = try CatalogSource.embedded.contents(of: ["pager"])[0]
+        content.manifest.name = name
+        #expect(throws: InstallError.unsafeBlockName(name)) {
+            try InstallPlan.make(
+                contents: [content], registry: "test", root: folder.url, lock: Lockfile(), includeDemo: true, year: 2026,
+                folderFor: { folder.url.appendingPathComponent("Blocks").appendingPathComponent($0) })
+        }
+    }
+}

@@ -201,6 +201,36 @@ import Testing
         let right = run(["add", nginx.url("top.tar.gz"), "--sha256", checksum, "--yes"], in: folder, directory: other)
         #expect(right.code == 0, "\(right.err)")
         #expect(FileManager.default.fileExists(atPath: other.appendingPathComponent("Sources/App/Blocks/top-tabs/TopTabs.swift").path))
+        // The lock names the address the user gave, not the machine's cache.
+        let lock = try Lockfile.read(root: other)
+        #expect(lock.blocks["top-tabs"]?.registry == nginx.url("top.tar.gz"))
+    }
+
+    /// A block's name becomes a folder in the project, so an archive whose manifest calls a
+    /// block `../../../.git/hooks` is refused by every command, and `add` writes nothing.
+    @Test func anArchiveWhoseBlockNameLeavesItsFolderIsRefused() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        #expect(run(["export", "pager", "-o", "pager.tar.gz"], in: folder).code == 0)
+        let exported = try Archives.read(folder.path("pager.tar.gz"))
+        let manifest = try #require(exported.files["pager/block.json"])
+        let renamed = String(decoding: manifest, as: UTF8.self)
+            .replacingOccurrences(of: "\"name\" : \"pager\"", with: "\"name\" : \"../../../.git/hooks\"")
+        #expect(renamed.contains(".git/hooks"))
+        var entries = exported.files.map { ArchiveEntry(path: exported.topFolder + "/" + $0.key, data: $0.value) }
+        entries.removeAll { $0.path.hasSuffix("/pager/block.json") }
+        entries.append(ArchiveEntry(path: exported.topFolder + "/pager/block.json", data: Data(renamed.utf8)))
+        try Archives.write(entries, format: .tarGzip, to: folder.path("evil.tar.gz"))
+
+        let project = try makeProject(in: folder)
+        try FileManager.default.createDirectory(at: project.appendingPathComponent(".git/hooks"), withIntermediateDirectories: true)
+        let before = try FileManager.default.subpathsOfDirectory(atPath: project.path).sorted()
+        let add = run(["add", folder.path("evil.tar.gz").path, "--yes"], in: folder, directory: project)
+        #expect(add.code == 1)
+        #expect(add.err.contains("'../../../.git/hooks' must match"), "\(add.err)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: project.path).sorted() == before)
+        let list = run(["--registry", folder.path("evil.tar.gz").path, "list"], in: folder)
+        #expect(list.code == 1 && !list.out.contains(".git"), "\(list.out)")
     }
 
     @Test func httpIndexIsCachedWithETagAndOfflineUsesTheCache() throws {

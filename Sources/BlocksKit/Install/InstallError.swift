@@ -12,6 +12,7 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAdded(String, suggestions: [String])
     case addedElsewhere(block: String, folder: String)
     case unsafeBlockFile(block: String, path: String)
+    case unsafeBlockName(String)
     case unexpectedBlock(requested: String, received: String)
     case projectBusy(root: String)
 
@@ -46,6 +47,8 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(block) is already added in \(folder); run 'blocks remove \(block)' first to add it somewhere else"
         case .unsafeBlockFile(let block, let path):
             return "block '\(block)' lists the file '\(path)', which would land outside its folder; the registry is broken"
+        case .unsafeBlockName(let name):
+            return "a block named '\(name)' cannot be added: a name is lowercase letters, digits and dashes, and it names the block's folder; the source is broken"
         case .unexpectedBlock(let requested, let received):
             return "asked the registry for '\(requested)' but it sent '\(received)'; the registry is broken"
         case .projectBusy(let root):

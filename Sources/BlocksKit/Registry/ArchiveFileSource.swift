@@ -9,26 +9,31 @@ import Foundation
 /// and `--registry tabs.tar.gz` read through it.
 public struct ArchiveFileSource: RegistrySource {
     public let url: URL
+    /// Where the archive came from when that is not `url`: the address it was downloaded
+    /// from, which is what the lock records and messages name.
+    let origin: String?
     let blocks: [BlockContent]
 
-    public var location: String { url.path }
+    public var location: String { origin ?? url.path }
 
     /// Reads and validates the whole archive up front: it is small, and a hostile one is
-    /// refused before anything else happens.
-    public init(url: URL) throws {
+    /// refused before anything else happens. Every manifest must pass the same checks as
+    /// a catalog's (`blocks lint`): a block's name becomes a folder in the project, so a
+    /// name such as `../../.git/hooks` must never get as far as the plan.
+    public init(url: URL, origin: String? = nil) throws {
         self.url = url
+        self.origin = origin
         let extracted = try Archives.read(url)
         let decoder = JSONDecoder()
+        let label = origin ?? url.lastPathComponent
         func block(at prefix: String) throws -> BlockContent {
             guard let data = extracted.files[prefix + "block.json"] else {
-                throw RegistryError.invalidIndex(location: url.path, reason: "\(prefix)block.json is missing")
+                throw RegistryError.invalidIndex(location: origin ?? url.path, reason: "\(prefix)block.json is missing")
             }
-            let manifest: BlockManifest
-            do {
-                manifest = try decoder.decode(BlockManifest.self, from: data)
-            } catch {
-                let problems = ManifestValidator.problems(in: data, file: prefix + "block.json").map(\.description)
-                throw CatalogError.invalidManifest(file: "\(url.lastPathComponent): \(prefix)block.json", problems: problems)
+            let problems = ManifestValidator.problems(in: data, file: prefix + "block.json").map(\.description)
+            guard problems.isEmpty, let manifest = try? decoder.decode(BlockManifest.self, from: data) else {
+                throw CatalogError.invalidManifest(
+                    file: "\(label): \(prefix)block.json", problems: problems.isEmpty ? ["not a block manifest"] : problems)
             }
             var files: [String: Data] = [:]
             for file in manifest.files {
@@ -50,6 +55,10 @@ public struct ArchiveFileSource: RegistrySource {
                 throw RegistryError.invalidIndex(location: url.path, reason: "the archive holds no block.json")
             }
             blocks = try prefixes.map(block(at:))
+        }
+        let names = blocks.map(\.manifest.name)
+        if let repeated = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+            throw RegistryError.invalidIndex(location: origin ?? url.path, reason: "it holds two blocks named '\(repeated)'")
         }
     }
 
@@ -75,6 +84,6 @@ public struct ArchiveFileSource: RegistrySource {
         let files = try cache.fetchArchives(
             [(url: remote, archive: RegistryArchive(path: remote, sha256: sha256.lowercased(), size: 64 * 1024 * 1024))],
             transport: context.transport, offline: context.offline)
-        return try ArchiveFileSource(url: files[0])
+        return try ArchiveFileSource(url: files[0], origin: remote)
     }
 }
