@@ -180,6 +180,44 @@ import Testing
         }
     }
 
+    /// The registry `blocks init` saved is the one every reading command uses, from any
+    /// folder of the project, unless `--registry` says otherwise.
+    @Test func everyCommandReadsTheRegistrySavedByInit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        #expect(run(["export", "pager", "scrolling-strip", "-o", "tabs.zip"], in: folder).code == 0)
+        let project = try makeProject(in: folder)
+        #expect(run(["--registry", folder.path("tabs.zip").path, "init"], in: folder, directory: project).code == 0)
+        let inside = project.appendingPathComponent("Sources/App")
+        let list = run(["list", "--json"], in: folder, directory: inside)
+        #expect(list.code == 0 && list.out.contains("\"pager\"") && !list.out.contains("top-tabs"), "\(list.out)\(list.err)")
+        #expect(run(["search", "pestanas"], in: folder, directory: inside).out.contains("scrolling-strip"))
+        #expect(run(["info", "top-tabs"], in: folder, directory: inside).code == 1)
+        #expect(run(["info", "pager"], in: folder, directory: inside).code == 0)
+        #expect(run(["export", "scrolling-strip", "-o", folder.path("one.zip").path], in: folder, directory: inside).code == 0)
+        #expect(run(["export", "top-tabs", "-o", folder.path("two.zip").path], in: folder, directory: inside).code == 1)
+        // --registry still wins over the saved one.
+        #expect(run(["--registry", "embedded", "info", "top-tabs"], in: folder, directory: inside).code == 0)
+    }
+
+    /// `file://` URLs as browsers and `curl` write them: percent escapes, or `localhost`.
+    @Test func fileURLsAreDecoded() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        #expect(run(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "sp ace/régistry"], in: folder).code == 0)
+        let path = folder.path("sp ace/régistry").path
+        let encoded = "file://" + path.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: "é", with: "%C3%A9")
+        #expect(encoded.contains("%20") && encoded.contains("%C3%A9"))
+        for location in [encoded, "file://localhost" + path, "file://" + path, "FILE://" + path] {
+            let list = run(["--registry", location, "list"], in: folder)
+            #expect(list.code == 0 && list.out.contains("pager"), "\(location): \(list.err)")
+        }
+        let remote = run(["--registry", "file://example.com" + path, "list"], in: folder)
+        #expect(remote.code == 1 && remote.err.contains("names a path on this machine"), "\(remote.err)")
+        #expect(RegistrySources.percentDecoded("a%2Fb%zz%4") == "a/b%zz%4")
+        #expect(RegistrySources.percentDecoded("%FF") == nil)
+    }
+
     @Test func addFromAnArchiveFileOrURL() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

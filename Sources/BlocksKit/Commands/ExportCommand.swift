@@ -28,7 +28,7 @@ public enum ExportCommand: Command {
         } else {
             throw UsageError.invalidValue(option: "-o", value: output, expected: "a name ending in .tar.gz or .zip, or --format")
         }
-        let source = try RegistrySources.open(context.registry, context: context)
+        let source = try RegistrySources.forProject(context: context)
         let names = Array(Set(arguments.positionals)).sorted()
         let blocks = try source.contents(of: names)
         let url = context.resolve(output)

@@ -14,7 +14,7 @@ public enum InfoCommand: Command {
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let name = arguments.positionals[0]
-        let source = try RegistrySources.open(context.registry, context: context)
+        let source = try RegistrySources.forProject(context: context)
         let manifest = try source.manifest(named: name)
         let showSource = arguments.flag("source")
         let files = showSource ? try source.contents(of: [name])[0].files : [:]

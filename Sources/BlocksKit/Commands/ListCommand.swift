@@ -9,7 +9,7 @@ public enum ListCommand: Command {
     public static let spec = CommandSpec(name: "list", abstract: "List every block in the registry, one line each.")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let source = try RegistrySources.open(context.registry, context: context)
+        let source = try RegistrySources.forProject(context: context)
         let manifests = try source.manifests()
         if context.json {
             context.print(try JSONOutput.encode(["registry": .string(source.location), "blocks": .array(manifests.map(BlockSummary.json))]))

@@ -32,7 +32,7 @@ public enum SearchCommand: Command {
             throw UsageError.invalidValue(option: "--level", value: level, expected: ManifestValidator.levels.joined(separator: ", "))
         }
         let limit = try arguments.integer("limit")
-        let source = try RegistrySources.open(context.registry, context: context)
+        let source = try RegistrySources.forProject(context: context)
         // A large catalog folder is searched through an index in the cache; the embedded
         // catalog, or any source when the cache cannot be written, in memory.
         let index = try SearchIndex.open(for: source, cacheDirectory: context.cacheDirectory)
