@@ -44,16 +44,19 @@ import Testing
         }
     }
 
-    @Test func everyErrorPath() {
+    @Test func everyErrorPath() throws {
         #expect(throws: UsageError.missingValue(option: "--limit")) { try ArgumentParser.parse(["a", "--limit"], spec: spec) }
         #expect(throws: UsageError.missingValue(option: "--limit")) { try ArgumentParser.parse(["a", "--limit", "--json"], spec: spec) }
         #expect(throws: UsageError.unexpectedValue(option: "--json")) { try ArgumentParser.parse(["a", "--json=yes"], spec: spec) }
         #expect(throws: UsageError.missingArgument("name")) { try ArgumentParser.parse([], spec: spec) }
         let single = CommandSpec(name: "one", abstract: "", arguments: [ArgumentSpec("name", help: "")])
         #expect(throws: UsageError.unexpectedArgument("extra")) { try ArgumentParser.parse(["a", "extra"], spec: single) }
-        #expect(throws: UsageError.invalidValue(option: "--limit", value: "many", expected: "a whole number")) {
-            try ArgumentParser.parse(["a", "--limit", "many"], spec: spec).integer("limit")
+        for text in ["many", "0"] {
+            #expect(throws: UsageError.invalidValue(option: "--limit", value: text, expected: "a whole number, 1 or more")) {
+                try ArgumentParser.parse(["a", "--limit", text], spec: spec).integer("limit")
+            }
         }
+        #expect(try ArgumentParser.parse(["a", "--limit", "1"], spec: spec).integer("limit") == 1)
     }
 
     @Test func negativeNumbersAreValuesNotOptions() throws {

@@ -65,6 +65,46 @@ import Testing
         #expect(Set(platforms?["enum"] as? [String] ?? []) == Set(ManifestValidator.knownPlatforms))
     }
 
+    /// A standard validator, resolving `block.schema.json` from the schemas' own `$id`s
+    /// (nothing mapped by hand), accepts a real build's index and metadata files.
+    @Test func aStandardValidatorAcceptsABuiltRegistry() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let built = runBlocks(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "public"],
+                              in: folder.url, environment: ["SOURCE_DATE_EPOCH": "1790000000"])
+        #expect(built.code == 0, "\(built.err)")
+        let metadata = try FileManager.default.contentsOfDirectory(atPath: folder.path("public/blocks").path).sorted()
+        #expect(metadata.count == 5)
+        let schemas = repositoryRoot.appendingPathComponent("Schemas")
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-c", Self.validator, schemas.appendingPathComponent("index.schema.json").path,
+             schemas.appendingPathComponent("block.schema.json").path, folder.path("public/index.json").path]
+                + metadata.map { folder.path("public/blocks/" + $0).path },
+            in: folder.url)
+        #expect(result.code == 0 && result.out == "valid 6\n", "\(result.out)\(result.err)")
+    }
+
+    /// Validates argv[3] against the index schema and argv[4...] against its entry, with
+    /// `referencing` (jsonschema 4.18 and later) or `RefResolver` (Debian 12's 4.10).
+    static let validator = """
+        import json, sys, jsonschema
+        index, block = (json.load(open(path)) for path in sys.argv[1:3])
+        entry = {"$ref": index["$id"] + "#/$defs/entry"}
+        try:
+            from referencing import Registry, Resource
+            registry = Registry().with_resources([(s["$id"], Resource.from_contents(s)) for s in (index, block)])
+            make = lambda schema: jsonschema.Draft202012Validator(schema, registry=registry)
+            make(index)  # before 4.18 there is no registry argument
+        except (ImportError, TypeError):
+            resolver = jsonschema.RefResolver(index["$id"], index, store={index["$id"]: index, block["$id"]: block})
+            make = lambda schema: jsonschema.Draft202012Validator(schema, resolver=resolver)
+        make(index).validate(json.load(open(sys.argv[3])))
+        for path in sys.argv[4:]:
+            make(entry).validate(json.load(open(path)))
+        print("valid", len(sys.argv) - 3)
+        """
+
     @Test func indexSchemaIsValidJSON() throws {
         let data = try Data(contentsOf: repositoryRoot.appendingPathComponent("Schemas/index.schema.json"))
         let schema = try JSONSerialization.jsonObject(with: data) as? [String: Any]

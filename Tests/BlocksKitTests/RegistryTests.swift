@@ -231,6 +231,11 @@ import Testing
         defer { nginx.stop() }
         let checksum = try SHA256.hex(fileAt: folder.path("public/top.tar.gz"))
         let other = try makeProject(in: TemporaryFolder())
+        // A URL that is no registry: the index's 404 is the error, not "no block named".
+        let nowhere = run(["--registry", nginx.baseURL + "/", "info", "pager"], in: folder)
+        #expect(nowhere.code == 1 && nowhere.err.contains("index.json") && nowhere.err.contains("404"), "\(nowhere.err)")
+        let unchecked = run(["add", nginx.url("top.tar.gz"), "--yes"], in: folder, directory: other)
+        #expect(unchecked.code == 64 && unchecked.err.contains("--sha256 <hex> is required here"), "\(unchecked.err)")
         let wrong = run(["add", nginx.url("top.tar.gz"), "--sha256", String(repeating: "0", count: 64), "--yes"], in: folder, directory: other)
         #expect(wrong.code == 1)
         #expect(wrong.err.contains("SHA-256"))
@@ -393,7 +398,7 @@ import Testing
         let project = try makeProject(in: folder)
         let add = run(["--registry", folder.path("public").path, "add", "pager", "--yes"], in: folder, directory: project)
         #expect(add.code == 1)
-        #expect(add.err.contains("SHA-256"))
+        #expect(add.err.contains("public/archives/pager-1.0.0.tar.gz has bytes with SHA-256"), "\(add.err)")
         #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("Sources/App/Blocks").path))
         #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("blocks.lock").path))
     }

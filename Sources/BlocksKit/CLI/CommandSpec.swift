@@ -70,11 +70,11 @@ public struct ParsedArguments: Sendable, Equatable {
     public func value(_ name: String) -> String? { values[name]?.last }
     public func allValues(_ name: String) -> [String] { values[name] ?? [] }
 
-    /// An integer option, or a usage error that names it.
+    /// A count option (`--limit`, `--jobs`): 1 or more, or a usage error that names it.
     public func integer(_ name: String) throws -> Int? {
         guard let text = value(name) else { return nil }
-        guard let number = Int(text), number >= 0 else {
-            throw UsageError.invalidValue(option: "--\(name)", value: text, expected: "a whole number")
+        guard let number = Int(text), number >= 1 else {
+            throw UsageError.invalidValue(option: "--\(name)", value: text, expected: "a whole number, 1 or more")
         }
         return number
     }

@@ -3,6 +3,8 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownCommand(String, suggestion: String?)
     case unknownOption(String, suggestion: String?)
     case missingValue(option: String)
+    /// An option this use of the command cannot do without, and why.
+    case missingOption(String, because: String)
     case unexpectedValue(option: String)
     case missingArgument(String)
     case unexpectedArgument(String)
@@ -16,6 +18,8 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "unknown option '\(name)'" + Self.didYouMean(suggestion)
         case .missingValue(let option):
             return "option '\(option)' needs a value"
+        case .missingOption(let option, let reason):
+            return "\(option) is required here: \(reason)"
         case .unexpectedValue(let option):
             return "flag '\(option)' does not take a value"
         case .missingArgument(let name):

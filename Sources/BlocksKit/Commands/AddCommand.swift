@@ -92,7 +92,7 @@ public enum AddCommand: Command {
               ArchiveFormat.forFile(first) != nil || first.hasPrefix("http://") || first.hasPrefix("https://") else { return nil }
         guard arguments.positionals.count == 1 else { throw UsageError.unexpectedArgument(arguments.positionals[1]) }
         if first.hasPrefix("http://") || first.hasPrefix("https://") {
-            guard let checksum = arguments.value("sha256") else { throw UsageError.missingValue(option: "--sha256") }
+            guard let checksum = arguments.value("sha256") else { throw UsageError.missingOption("--sha256 <hex>", because: "an archive from a URL is checked against it before anything is written") }
             guard checksum.count == 64, checksum.allSatisfy(\.isHexDigit) else {
                 throw UsageError.invalidValue(option: "--sha256", value: checksum, expected: "64 hexadecimal digits")
             }

@@ -16,7 +16,7 @@ public enum BuildCommand: Command {
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        guard let out = arguments.value("out") else { throw UsageError.missingValue(option: "--out") }
+        guard let out = arguments.value("out") else { throw UsageError.missingOption("--out <dir>", because: "it names the folder to write the registry into") }
         let source: CatalogSource
         if let catalog = arguments.value("catalog") {
             let url = context.resolve(catalog)

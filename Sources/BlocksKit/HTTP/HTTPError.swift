@@ -38,7 +38,9 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooLarge(let url, let limit):
             return "GET \(url) was refused: the body is larger than \(limit) bytes"
         case .checksumMismatch(let url, let expected, let actual):
-            return "GET \(url) gave bytes with SHA-256 \(actual), but the registry lists \(expected); nothing was written"
+            // A local file (a folder registry, `add ./x.zip --sha256`) is no GET.
+            let subject = url.hasPrefix("/") ? url + " has" : "GET \(url) gave"
+            return "\(subject) bytes with SHA-256 \(actual), but \(expected) was expected; nothing was written"
         case .insecureRedirect(let url):
             return "GET \(url) was refused: it redirects to a scheme that is not allowed"
                 + " (only http and https are followed, and https only to https); use the final URL if you trust it"

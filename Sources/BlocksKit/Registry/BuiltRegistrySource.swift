@@ -130,7 +130,9 @@ public struct BuiltRegistrySource: RegistrySource {
         }
         return try zip(names, data).map { name, bytes in
             guard let bytes else {
-                let known = (try? index().blocks.map(\.manifest.name)) ?? []
+                // No metadata file: the name is unknown, or this is no registry at all (a
+                // wrong URL answers 404 to everything), which the index's own error says.
+                let known = try index().blocks.map(\.manifest.name)
                 throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: known))
             }
             let entry: RegistryEntry
