@@ -71,6 +71,18 @@ import Testing
         #expect(python.out.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(python.out)")
     }
 
+    /// A block folder copied without renaming the block: the build names the mismatch.
+    @Test func aCopiedFolderWhoseManifestKeptItsNameFailsTheBuildSayingSo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Catalog"), to: folder.path("catalog"))
+        try FileManager.default.copyItem(at: folder.path("catalog/pager"), to: folder.path("catalog/pager-copy"))
+        let build = run(["build", "--catalog", "catalog", "--out", "public"], in: folder)
+        #expect(build.code == 1)
+        #expect(build.err.contains("pager-copy/block.json: name: 'pager' differs from its folder 'pager-copy'"), "\(build.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("public").path))
+    }
+
     @Test func rebuildLeavesUnchangedBlocksAndRefusesChangedPublishedVersions() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

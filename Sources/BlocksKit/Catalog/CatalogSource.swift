@@ -117,7 +117,12 @@ public struct CatalogSource: RegistrySource {
             Result { () throws -> BlockContent? in
                 guard self.hasBlock(named: name) else { return nil }
                 let manifest = try self.manifest(inFolder: name)
-                guard manifest.name == name else { return nil }
+                guard manifest.name == name else {
+                    // A copied folder whose manifest kept the old name: say so, not "no block named".
+                    throw CatalogError.invalidManifest(
+                        file: self.displayPath("\(name)/block.json"),
+                        problems: ["name: '\(manifest.name)' differs from its folder '\(name)'"])
+                }
                 var files: [String: Data] = [:]
                 for entry in manifest.files {
                     guard let data = self.file("\(name)/\(entry.path)") else {
