@@ -112,6 +112,16 @@ import Testing
         #expect(bumped.code == 0, "\(bumped.err)")
         #expect(FileManager.default.fileExists(atPath: folder.path("public/archives/block-0001-1.0.1.zip").path))
         #expect(FileManager.default.fileExists(atPath: archive.path))   // the old version stays published
+
+        // A damaged archive of an unchanged block is called damaged, not changed.
+        let other = folder.path("public/archives/block-0002-1.0.0.tar.gz")
+        try Data("truncated".utf8).write(to: other)
+        let damaged = run(["build", "--catalog", catalog.path, "--out", "public"], in: folder)
+        #expect(damaged.code == 1)
+        #expect(damaged.err.contains("block-0002-1.0.0.tar.gz is damaged"), "\(damaged.err)")
+        try FileManager.default.removeItem(at: other)
+        #expect(run(["build", "--catalog", catalog.path, "--out", "public"], in: folder).code == 0)
+        #expect((try? Archives.read(other)) != nil)
     }
 
     @Test func exportHoldsHeadersLicenseAndAChecksummedManifest() throws {

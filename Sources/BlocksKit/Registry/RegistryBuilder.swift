@@ -136,6 +136,8 @@ public struct RegistryBuilder: Sendable {
                 // An archive of this version exists from an older build (perhaps from
                 // another year): published bytes never change, whatever the headers say.
                 if existing != data && !sameSource(existingArchive: url, as: block) {
+                    // Unreadable is not "changed": the source may be exactly what was published.
+                    if (try? Archives.read(url)) == nil { throw RegistryError.damagedArchive(path: url.path) }
                     throw RegistryError.publishedVersionChanged(block: manifest.name, version: manifest.version)
                 }
                 guard let format = ArchiveFormat.forFile(path) else { continue }

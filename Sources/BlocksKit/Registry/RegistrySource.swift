@@ -26,6 +26,7 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidIndex(location: String, reason: String)
     case missingFile(block: String, path: String)
     case publishedVersionChanged(block: String, version: String)
+    case damagedArchive(path: String)
 
     public var description: String {
         switch self {
@@ -42,6 +43,8 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "block '\(block)' lists \(path), but the registry does not have it"
         case .publishedVersionChanged(let block, let version):
             return "\(block) \(version) is already published with different content; bump its version in block.json"
+        case .damagedArchive(let path):
+            return "\(path) is damaged: it no longer reads as an archive; restore it from a backup or a mirror, or delete it to publish this version's archive again"
         }
     }
 }
