@@ -90,11 +90,14 @@ import Testing
         #expect(run(["build", "--catalog", catalog.path, "--out", "public"], in: folder).code == 0)
         let archive = folder.path("public/archives/block-0001-1.0.0.tar.gz")
         let stamp = MirrorState.stamp(archive)
+        let indexStamp = MirrorState.stamp(folder.path("public/index.json"))
         // A new year changes headers, but an unchanged block keeps its published archive.
         let again = run(["build", "--catalog", catalog.path, "--out", "public", "--json"], in: folder, environment: ["SOURCE_DATE_EPOCH": "1830000000"])
         #expect(again.code == 0)
         #expect(again.out.contains("\"unchanged\" : [\n    \"block-0000\""))
         #expect(MirrorState.stamp(archive)?.modified == stamp?.modified)
+        // Nothing changed, so index.json is the same file: its ETag, and mirrors' 304s, hold.
+        #expect(indexStamp != nil && MirrorState.stamp(folder.path("public/index.json"))?.modified == indexStamp?.modified)
 
         // The tool itself, not only the library in this process, sees the archives intact.
         let binary = try runBinary(["build", "--catalog", catalog.path, "--out", folder.path("public").path], in: folder.url,
@@ -127,6 +130,9 @@ import Testing
     @Test func exportHoldsHeadersLicenseAndAChecksummedManifest() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
+        let contradicted = run(["export", "pager", "--format", "zip", "-o", "tabs.tar.gz"], in: folder)
+        #expect(contradicted.code == 64 && contradicted.err.contains("a name ending in .zip"), "\(contradicted.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("tabs.tar.gz").path))
         for format in ["zip", "tar.gz"] {
             let result = run(["export", "scrolling-strip", "pager", "-o", "tabs.\(format)"], in: folder)
             #expect(result.code == 0, "\(result.err)")
@@ -234,6 +240,8 @@ import Testing
             let list = run(["--registry", location, "list"], in: folder)
             #expect(list.code == 0 && list.out.contains("pager"), "\(location): \(list.err)")
         }
+        let ftp = run(["--registry", "ftp://example.com/registry", "list"], in: folder)
+        #expect(ftp.code == 1 && ftp.err.contains("ftp:// is not supported"), "\(ftp.err)")
         let remote = run(["--registry", "file://example.com" + path, "list"], in: folder)
         #expect(remote.code == 1 && remote.err.contains("names a path on this machine"), "\(remote.err)")
         #expect(RegistrySources.percentDecoded("a%2Fb%zz%4") == "a/b%zz%4")
@@ -245,6 +253,8 @@ import Testing
         defer { folder.cleanUp() }
         #expect(run(["export", "top-tabs", "-o", "public/top.tar.gz"], in: folder).code == 0)
         let project = try makeProject(in: folder)
+        let misplaced = run(["add", "top-tabs", "--sha256", String(repeating: "0", count: 64), "--yes"], in: folder, directory: project)
+        #expect(misplaced.code == 64 && misplaced.err.contains("archive given by path or URL"), "\(misplaced.err)")
         let local = run(["add", folder.path("public/top.tar.gz").path, "--yes"], in: folder, directory: project)
         #expect(local.code == 0, "\(local.err)")
         #expect(folder.read("app/Sources/App/Blocks/top-tabs/TopTabsLogic.swift")?.hasPrefix("// SPDX-License-Identifier: MIT") == true)

@@ -35,6 +35,9 @@ public enum AddCommand: Command {
             source = archive
             names = try archive.manifests().map(\.name)
         } else {
+            if arguments.value("sha256") != nil {
+                throw UsageError.invalidValue(option: "--sha256", value: arguments.value("sha256") ?? "", expected: "no checksum: it applies to an archive given by path or URL, and a registry's index checks its blocks itself")
+            }
             names = try validatedNames(arguments.positionals)
             source = try RegistrySources.open(context.registry ?? config?.registryLocation(root: root), context: context)
         }

@@ -22,6 +22,9 @@ public enum ExportCommand: Command {
             guard let chosen = ArchiveFormat(rawValue: name) else {
                 throw UsageError.invalidValue(option: "--format", value: name, expected: "tar.gz or zip")
             }
+            if let named = ArchiveFormat.forFile(output), named != chosen {
+                throw UsageError.invalidValue(option: "-o", value: output, expected: "a name ending in .\(chosen.fileExtension) for --format \(chosen.rawValue)")
+            }
             format = chosen
         } else if let guessed = ArchiveFormat.forFile(output) {
             format = guessed

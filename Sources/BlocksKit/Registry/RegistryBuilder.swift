@@ -41,8 +41,8 @@ public struct RegistryBuilder: Sendable {
         if let fresh = try FreshBuildFolder.begin(in: output, slowCreation: slowFileCreation) {
             return try buildFresh(blocks, into: fresh)
         }
-        let previousIndex = (try? Data(contentsOf: output.appendingPathComponent("index.json")))
-            .flatMap { try? RegistryIndex.decode($0, location: output.path) }
+        let previousIndexData = try? Data(contentsOf: output.appendingPathComponent("index.json"))
+        let previousIndex = previousIndexData.flatMap { try? RegistryIndex.decode($0, location: output.path) }
         // By name, once: looking each block up in the array was quadratic in the catalog.
         let previous = Dictionary((previousIndex?.blocks ?? []).map { ($0.manifest.name, $0) }, uniquingKeysWith: { first, _ in first })
         try FileManager.default.createDirectory(at: output.appendingPathComponent("archives"), withIntermediateDirectories: true)
@@ -59,7 +59,9 @@ public struct RegistryBuilder: Sendable {
             entries.append(published)
             if published.wrote { report.written.append(published.entry.manifest.name) } else { report.unchanged.append(published.entry.manifest.name) }
         }
-        try AtomicFile.write(RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) }), to: output.appendingPathComponent("index.json"))
+        // An unchanged index keeps its file, and so its ETag: mirrors and caches then get a 304.
+        let index = try RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) })
+        if index != previousIndexData { try AtomicFile.write(index, to: output.appendingPathComponent("index.json")) }
         return report
     }
 

@@ -27,6 +27,13 @@ public enum RegistrySources {
             }
             return BuiltRegistrySource(root: .remote(location), context: context)
         }
+        if let separator = location.firstRange(of: "://") {
+            let scheme = location[..<separator.lowerBound].lowercased()
+            let isScheme = scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
+            if isScheme && !["file", "http", "https"].contains(scheme) {
+                throw RegistryError.unreadable(location: location, reason: "\(scheme):// is not supported; use https://, http://, file:// or a path")
+            }
+        }
         let path = location.lowercased().hasPrefix("file://") ? try localPath(fileURL: location) : location
         let url = context.resolve(path)
         let kind = PathKind(url.path)
