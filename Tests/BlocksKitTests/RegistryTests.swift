@@ -116,6 +116,12 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.path("public/archives/block-0001-1.0.1.zip").path))
         #expect(FileManager.default.fileExists(atPath: archive.path))   // the old version stays published
 
+        // Back to 1.0.0: the index would list an older version as the newest.
+        try folder.write("Catalog/block-0001/block.json", sampleManifestJSON(name: "block-0001", version: "1.0.0", files: [("Block0001.swift", "component")]))
+        let back = run(["build", "--catalog", catalog.path, "--out", "public"], in: folder)
+        #expect(back.code == 1 && back.err.contains("block-0001 1.0.0 is older than its published 1.0.1"), "\(back.err)")
+        try folder.write("Catalog/block-0001/block.json", sampleManifestJSON(name: "block-0001", version: "1.0.1", files: [("Block0001.swift", "component")]))
+
         // A damaged archive of an unchanged block is called damaged, not changed.
         let other = folder.path("public/archives/block-0002-1.0.0.tar.gz")
         try Data("truncated".utf8).write(to: other)

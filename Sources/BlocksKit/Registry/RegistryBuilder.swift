@@ -125,6 +125,10 @@ public struct RegistryBuilder: Sendable {
     /// Writes one block's archives and metadata unless they are already published.
     func publish(_ block: BlockContent, previous: RegistryEntry?) throws -> PublishedEntry {
         let manifest = block.manifest
+        // The index lists each block at its newest version, which a step back would undo.
+        if let previous, VersionComparison.isNewer(previous.manifest.version, than: manifest.version) {
+            throw RegistryError.versionWentBack(block: manifest.name, version: manifest.version, published: previous.manifest.version)
+        }
         if let previous, previous.manifest.version == manifest.version, archivesIntact(previous) {
             guard previous.sourceSHA256 == (try BlockPackager.sourceHash(block)) else {
                 throw RegistryError.publishedVersionChanged(block: manifest.name, version: manifest.version)

@@ -27,6 +27,7 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingFile(block: String, path: String)
     case publishedVersionChanged(block: String, version: String)
     case damagedArchive(path: String)
+    case versionWentBack(block: String, version: String, published: String)
 
     public var description: String {
         switch self {
@@ -43,6 +44,8 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "block '\(block)' lists \(path), but the registry does not have it"
         case .publishedVersionChanged(let block, let version):
             return "\(block) \(version) is already published with different content; bump its version in block.json"
+        case .versionWentBack(let block, let version, let published):
+            return "\(block) \(version) is older than its published \(published); to take a change back, publish it as a version after \(published)"
         case .damagedArchive(let path):
             return "\(path) is damaged: it no longer reads as an archive; restore it from a backup or a mirror, or delete it to publish this version's archive again"
         }
