@@ -12,8 +12,8 @@ public enum RegistrySources {
     /// command that reads blocks goes through here, so `list` shows what `add` would add.
     public static func forProject(context: CommandContext) throws -> RegistrySource {
         if let location = context.registry { return try open(location, context: context) }
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
-        return try open(ProjectConfig.read(root: root)?.registryLocation(root: root), context: context)
+        let root = ProjectLocator.markedRoot(from: context.workingDirectory)
+        return try open(root.flatMap { try ProjectConfig.read(root: $0)?.registryLocation(root: $0) }, context: context)
     }
 
     public static func open(_ location: String?, context: CommandContext) throws -> RegistrySource {
