@@ -260,7 +260,7 @@ import Testing
         #expect(run(["export", "top-tabs", "-o", "public/top.tar.gz"], in: folder).code == 0)
         let project = try makeProject(in: folder)
         let misplaced = run(["add", "top-tabs", "--sha256", String(repeating: "0", count: 64), "--yes"], in: folder, directory: project)
-        #expect(misplaced.code == 64 && misplaced.err.contains("archive given by path or URL"), "\(misplaced.err)")
+        #expect(misplaced.code == 64 && misplaced.err.contains("--sha256 does not apply here"), "\(misplaced.err)")
         let local = run(["add", folder.path("public/top.tar.gz").path, "--yes"], in: folder, directory: project)
         #expect(local.code == 0, "\(local.err)")
         #expect(folder.read("app/Sources/App/Blocks/top-tabs/TopTabsLogic.swift")?.hasPrefix("// SPDX-License-Identifier: MIT") == true)

@@ -49,7 +49,7 @@ public enum BlocksCLI {
 
     /// Memory a command frees stays in the process for its next allocation instead of going
     /// back to the kernel, which would hand it out again as fresh pages to zero and fault in.
-    /// A command lives for seconds at most, so nothing is gained by returning it early.
+    /// A command is short-lived and soon needs the memory again, so returning it gains nothing.
     /// glibc's defaults made a build of 1,000 blocks take about 30,000 page faults and shrink
     /// and grow its heap with `brk` throughout (each shrink a TLB flush on the other core);
     /// with these it takes about 3,000 page faults and a quarter less CPU.

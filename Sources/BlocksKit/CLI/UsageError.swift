@@ -5,6 +5,8 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingValue(option: String)
     /// An option this use of the command cannot do without, and why.
     case missingOption(String, because: String)
+    /// An option given where it means nothing, and why.
+    case inapplicableOption(String, because: String)
     case unexpectedValue(option: String)
     case missingArgument(String)
     case unexpectedArgument(String)
@@ -20,6 +22,8 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "option '\(option)' needs a value"
         case .missingOption(let option, let reason):
             return "\(option) is required here: \(reason)"
+        case .inapplicableOption(let option, let reason):
+            return "\(option) does not apply here: \(reason)"
         case .unexpectedValue(let option):
             return "flag '\(option)' does not take a value"
         case .missingArgument(let name):

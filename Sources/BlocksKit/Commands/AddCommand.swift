@@ -36,7 +36,8 @@ public enum AddCommand: Command {
             names = try archive.manifests().map(\.name)
         } else {
             if arguments.value("sha256") != nil {
-                throw UsageError.invalidValue(option: "--sha256", value: arguments.value("sha256") ?? "", expected: "no checksum: it applies to an archive given by path or URL, and a registry's index checks its blocks itself")
+                throw UsageError.inapplicableOption(
+                    "--sha256", because: "it checks an archive given by path or URL; a registry's blocks are checked against its index")
             }
             names = try validatedNames(arguments.positionals)
             source = try RegistrySources.open(context.registry ?? config?.registryLocation(root: root), context: context)
