@@ -24,14 +24,14 @@ public struct ArchiveFileSource: RegistrySource {
         self.url = url
         self.origin = origin
         let extracted = try Archives.read(url)
-        let decoder = JSONDecoder()
+        let location = origin ?? url.path
         let label = origin ?? url.lastPathComponent
         func block(at prefix: String) throws -> BlockContent {
             guard let data = extracted.files[prefix + "block.json"] else {
-                throw RegistryError.invalidIndex(location: origin ?? url.path, reason: "\(prefix)block.json is missing")
+                throw RegistryError.invalidIndex(location: location, reason: "\(prefix)block.json is missing")
             }
             let problems = ManifestValidator.problems(in: data, file: prefix + "block.json").map(\.description)
-            guard problems.isEmpty, let manifest = try? decoder.decode(BlockManifest.self, from: data) else {
+            guard problems.isEmpty, let manifest = BlockManifest.decode(data) else {
                 throw CatalogError.invalidManifest(
                     file: "\(label): \(prefix)block.json", problems: problems.isEmpty ? ["not a block manifest"] : problems)
             }
@@ -52,13 +52,13 @@ public struct ArchiveFileSource: RegistrySource {
                 .map { String($0.dropLast("block.json".count)) }
                 .sorted()
             guard !prefixes.isEmpty else {
-                throw RegistryError.invalidIndex(location: url.path, reason: "the archive holds no block.json")
+                throw RegistryError.invalidIndex(location: location, reason: "the archive holds no block.json")
             }
             blocks = try prefixes.map(block(at:))
         }
-        let names = blocks.map(\.manifest.name)
-        if let repeated = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
-            throw RegistryError.invalidIndex(location: origin ?? url.path, reason: "it holds two blocks named '\(repeated)'")
+        var seen: Set<String> = []
+        if let repeated = blocks.map(\.manifest.name).first(where: { !seen.insert($0).inserted }) {
+            throw RegistryError.invalidIndex(location: location, reason: "it holds two blocks named '\(repeated)'")
         }
     }
 
