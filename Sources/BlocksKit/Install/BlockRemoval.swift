@@ -95,28 +95,29 @@ public struct BlockRemoval: Sendable, Equatable {
             }
         }
         guard !failed.isEmpty else { return }
-        try Self.write(lock(keeping: Set(failed.keys)), root: root)
-        throw InstallError.deleteFailed(
-            failures: failed.keys.sorted().map { "\($0) (\(failed[$0] ?? ""))" },
-            blocks: results.map(\.name))
+        let (lock, unfinished) = lock(keeping: Set(failed.keys))
+        try Self.write(lock, root: root)
+        throw InstallError.deleteFailed(failures: failed.keys.sorted().map { "\($0) (\(failed[$0] ?? ""))" }, blocks: unfinished)
     }
 
-    /// `newLock` with each removed block that still has a file or folder on disk put back
-    /// with those files (their entries from the previous lock) and its created folders.
-    func lock(keeping stillThere: Set<String>) -> Lockfile {
+    /// `newLock` with each block that still has a file or folder on disk put back with
+    /// those files (their entries from the previous lock) and its created folders; and
+    /// the names of those blocks.
+    func lock(keeping stillThere: Set<String>) -> (Lockfile, [String]) {
         var lock = newLock
+        var unfinished: [String] = []
         for name in results.map(\.name) {
             guard let old = previousLock.blocks[name] else { continue }
             let files = old.files.filter { stillThere.contains($0.path) }
-            let folders = old.createdFolders.filter { stillThere.contains($0) }
-            guard !files.isEmpty || !folders.isEmpty else { continue }
+            guard !files.isEmpty || old.createdFolders.contains(where: stillThere.contains) else { continue }
             var block = lock.blocks[name] ?? Lockfile.Block(
                 registry: old.registry, version: old.version, folder: old.folder, createdFolders: old.createdFolders, files: [])
             block.files = (block.files + files).sorted { $0.path < $1.path }
             block.createdFolders = Array(Set(block.createdFolders + old.createdFolders)).sorted()
             lock.blocks[name] = block
+            unfinished.append(name)
         }
-        return lock
+        return (lock, unfinished)
     }
 
     /// Writes the lock atomically, or deletes it when it names no block.
