@@ -202,6 +202,8 @@ struct ArchiveCorruptionTests {
     func missingFile() throws {
         let scratch = try ArchiveScratch()
         let missing = scratch.path("missing.zip")
-        #expect(throws: ArchiveError.self) { _ = try Archives.read(missing) }
+        #expect(throws: ArchiveError.unreadable(archive: missing.path, message: "No such file or directory")) {
+            _ = try Archives.read(missing)
+        }
     }
 }

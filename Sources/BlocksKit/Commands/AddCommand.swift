@@ -201,6 +201,7 @@ public enum AddCommand: Command {
         for path in outcome.deletedStale { lines += "  delete     \(path) (no longer part of the block)\n" }
         context.standardOutput.write(lines)
         for path in outcome.keptStale { context.warn("\(path) is no longer part of its block but you changed it, so it stays; it is no longer tracked") }
+        for failure in outcome.failedStale { context.warn("could not delete \(failure), which is no longer part of its block; it is no longer tracked, so delete it yourself") }
         if dryRun {
             for file in plan.allFiles where file.existing != nil && file.action != .skip {
                 context.standardOutput.write(diff(file))
