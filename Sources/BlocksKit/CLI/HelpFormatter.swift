@@ -11,15 +11,14 @@ public enum HelpFormatter {
     public static func help(for spec: CommandSpec, width: Int = TerminalWidth.fallback) -> String {
         var lines = [hanging("OVERVIEW: ", spec.abstract, width: width)]
         if let discussion = spec.discussion {
-            lines.append("")
             // Paragraphs are reflowed: the line breaks in the source are not the terminal's.
-            let paragraphs = discussion.split(separator: "\n\n").map { String($0.replacing("\n", with: " ")) }
-            lines += paragraphs.map { TextWrap.lines($0, width: width).joined(separator: "\n") }
-                .joined(separator: "\n\n").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for paragraph in discussion.split(separator: "\n\n") {
+                lines.append("")
+                lines += TextWrap.lines(String(paragraph.replacing("\n", with: " ")), width: width)
+            }
         }
         lines.append("")
-        let usage = spec.usage.map { $0.map { TextWrap.lines($0, width: width - usagePrefix.count) } }
-            ?? [TextWrap.lines(words: usageParts(spec), width: width - usagePrefix.count)]
+        let usage = (spec.usage?.map(usageUnits) ?? [usageParts(spec)]).map { TextWrap.lines(words: $0, width: width - usagePrefix.count) }
         let pad = String(repeating: " ", count: usagePrefix.count)
         lines += usage.joined().enumerated().map { ($0.offset == 0 ? usagePrefix : pad) + $0.element }
         if !spec.arguments.isEmpty {
@@ -66,6 +65,18 @@ public enum HelpFormatter {
             parts.append("[--\(option.long)" + (option.valueName.map { " <\($0)>" } ?? "") + "]")
         }
         return parts
+    }
+
+    /// A written usage line's parts: words, with a bracketed group (`[--jobs <n>]`) kept whole.
+    static func usageUnits(_ line: String) -> [String] {
+        var units: [String] = []
+        var depth = 0
+        for word in line.split(separator: " ") {
+            if depth > 0, let last = units.indices.last { units[last] += " " + word } else { units.append(String(word)) }
+            depth += word.filter { $0 == "[" }.count - word.filter { $0 == "]" }.count
+            depth = max(depth, 0)
+        }
+        return units
     }
 
     static func optionLabel(_ option: OptionSpec) -> String {
