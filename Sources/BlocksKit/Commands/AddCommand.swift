@@ -71,7 +71,7 @@ public enum AddCommand: Command {
         }
         var plan = try InstallPlan.make(
             contents: contents, registry: source.location, root: root, lock: lock,
-            includeDemo: !arguments.flag("no-demo"), year: TemplateText.currentYear(environment: context.environment),
+            includeDemo: !arguments.flag("no-demo"), year: try TemplateText.currentYear(environment: context.environment),
             folderFor: { try chosenTarget().url.joining($0, isDirectory: true) })
         if let target, !context.json {
             context.print("Target folder: \(target.relativePath) (\(target.reason))")

@@ -102,7 +102,7 @@ public struct InstallPlan: Sendable {
                 // In a folder that is yet to be made, there is no file to look at.
                 let existing = missingHere.isEmpty ? try existingFile(url, relative: path) : nil
                 let fileYear = existing.flatMap { String(data: $0, encoding: .utf8) }.flatMap(LicenseHeader.year(in:)) ?? year
-                let rendered = LicenseHeader.apply(to: body, path: entry.path, year: fileYear, holders: holders)
+                let rendered = try LicenseHeader.apply(to: body, path: entry.path, year: fileYear, holders: holders)
                 let action = decide(existing: existing, rendered: rendered, lockedHash: locked?.file(at: path)?.sha256)
                 files.append(File(block: manifest.name, path: path, url: url, content: rendered, existing: existing, action: action))
             }

@@ -205,6 +205,8 @@ enum RegistryEntryProblem: Error {
         case .notJSON: return "not valid JSON"
         case .shape(.missing(let path)): return "missing \(path)"
         case .shape(.wrongType(let path)): return "wrong type at \(path)"
+        case .shape(.controlCharacter(let path, let scalar)):
+            return "\(path) holds the control character \(TerminalText.visible(scalar)); its fields must be plain single lines"
         }
     }
 }
