@@ -85,7 +85,7 @@ import Testing
         let project = try TestProject.makeEmpty()
         defer { project.delete() }
         for (environment, width) in [([String: String](), 80), (["COLUMNS": "60"], 60)] {
-            for arguments in [["--help"]] + BlocksCLI.commands.map { ["help", $0.spec.name] } {
+            for arguments in [["--help"]] + BlocksCLI.commands.map({ ["help", $0.spec.name] }) {
                 let result = try project.runBinary(arguments, environment: environment)
                 #expect(result.code == 0)
                 for line in result.output.split(separator: "\n") {
