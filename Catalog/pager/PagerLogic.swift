@@ -59,7 +59,7 @@ public enum PagerLogic {
         }
     }
 
-    /// The direction the pages and tabs run in. The logic does not import SwiftUI, so the
+    /// The direction the pages and tabs run in. The logic stays free of SwiftUI, so the
     /// view maps its `LayoutDirection` to this.
     public enum Direction: Sendable, Equatable {
         /// The first page on the left, as in English.

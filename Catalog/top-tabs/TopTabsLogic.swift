@@ -20,7 +20,7 @@ public enum TopTabsLogic {
         return clampedIndex(index, count: titles.count)
     }
 
-    /// The direction the tabs run in. The logic does not import SwiftUI, so the view maps
+    /// The direction the tabs run in. The logic stays free of SwiftUI, so the view maps
     /// its `LayoutDirection` to this.
     public enum Direction: Sendable, Equatable {
         /// The first tab on the left, as in English.
