@@ -21,6 +21,15 @@ struct ViewTypeCheckTests {
         }
     }
 
+    @Test(arguments: blocks)
+    func everyDemoHasARightToLeftPreview(_ block: ViewTypeCheck.Block) throws {
+        let demos = try block.files.filter { $0.role == "demo" }.map {
+            try String(contentsOf: block.folder.appendingPathComponent($0.path), encoding: .utf8)
+        }
+        #expect(demos.contains { $0.contains("#Preview") && $0.contains(".environment(\\.layoutDirection, .rightToLeft)") },
+                "\(block.name): add a #Preview with .environment(\\.layoutDirection, .rightToLeft)")
+    }
+
     @Test(arguments: blocks, Isolation.allCases)
     func blockTypeChecks(_ block: ViewTypeCheck.Block, isolation: Isolation) throws {
         let diagnostics = try ViewTypeCheck.check(block, isolation: isolation)

@@ -15,6 +15,10 @@
 // one variant of this file per minimum, so a block that uses a newer API fails to build.
 // Keep each `@available(iOS N, *)` on a line of its own above its declaration.
 //
+// Underscored attributes are not shown in the documentation; the one written here is
+// `@_inheritActorContext` on `task`'s action, which is what runs a `.task { }` closure on
+// the main actor, as Apple's `task` does.
+//
 // Simplifications that do not change what type-checks: most modifiers return `some View`
 // built from `self`; Apple's `@ContentBuilder` parameters are written as `@ViewBuilder`;
 // deprecated and unused overloads are left out.
@@ -117,6 +121,7 @@ extension Optional: View where Wrapped: View {
     }
 }
 
+@available(iOS 15.0, *)
 @frozen public enum VerticalEdge: Int8, Hashable, CaseIterable, Sendable {
     case top, bottom
 }
@@ -397,11 +402,13 @@ nonisolated public struct Image: View, Equatable, Sendable {
     public var body: Never { return fatalError() }
 }
 
+@available(iOS 14.0, *)
 nonisolated public struct Label<Title: View, Icon: View>: View {
     public init(@ViewBuilder title: () -> Title, @ViewBuilder icon: () -> Icon) {}
     public var body: Never { return fatalError() }
 }
 
+@available(iOS 14.0, *)
 extension Label where Title == Text, Icon == Image {
     public init(_ titleKey: LocalizedStringKey, systemImage name: String) {}
     @_disfavoredOverload
@@ -891,24 +898,29 @@ extension LabeledContent where Label == Text, Content == Text {
     public init<S: StringProtocol>(_ titleKey: LocalizedStringKey, value: S) {}
 }
 
+@available(iOS 14.0, *)
 nonisolated public struct ProgressView<Label: View, CurrentValueLabel: View>: View {
     public var body: Never { return fatalError() }
 }
 
+@available(iOS 14.0, *)
 extension ProgressView where CurrentValueLabel == EmptyView {
     public init() where Label == EmptyView {}
     public init(_ titleKey: LocalizedStringKey) where Label == Text {}
 }
 
+@available(iOS 14.0, *)
 nonisolated public struct Menu<Label: View, Content: View>: View {
     public init(@ViewBuilder content: () -> Content, @ViewBuilder label: () -> Label) {}
     public var body: Never { return fatalError() }
 }
 
+@available(iOS 14.0, *)
 extension Menu where Label == SwiftUI.Label<Text, Image> {
     public init(_ titleKey: LocalizedStringKey, systemImage: String, @ViewBuilder content: () -> Content) {}
 }
 
+@available(iOS 14.0, *)
 extension Menu where Label == Text {
     public init(_ titleKey: LocalizedStringKey, @ViewBuilder content: () -> Content) {}
 }
@@ -1039,10 +1051,12 @@ nonisolated public struct ScrollView<Content: View>: View {
     public var body: Never { return fatalError() }
 }
 
+@available(iOS 14.0, *)
 public struct ScrollViewProxy {
     public func scrollTo<ID: Hashable>(_ id: ID, anchor: UnitPoint? = nil) {}
 }
 
+@available(iOS 14.0, *)
 @frozen nonisolated public struct ScrollViewReader<Content: View>: View {
     public init(@ViewBuilder content: @escaping (ScrollViewProxy) -> Content) {}
     public var body: Never { return fatalError() }
@@ -1370,6 +1384,7 @@ extension View {
     nonisolated public func scaleEffect(_ s: CGFloat, anchor: UnitPoint = .center) -> some View { self }
     @available(iOS 17.0, *)
     nonisolated public func containerRelativeFrame(_ axes: Axis.Set, alignment: Alignment = .center) -> some View { self }
+    @available(iOS 14.0, *)
     nonisolated public func ignoresSafeArea(_ regions: SafeAreaRegions = .all, edges: Edge.Set = .all) -> some View { self }
     @available(iOS 15.0, *)
     nonisolated public func safeAreaInset<V: View>(
