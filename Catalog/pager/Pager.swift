@@ -95,6 +95,10 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
         self._selection = selection
         self.content = content
         self.label = label
+        // Pages that are there from the start open on the selection, with no scroll after.
+        let shown = items.contains { $0.id == selection.wrappedValue } ? selection.wrappedValue : nil
+        self._scrolledID = State(initialValue: shown)
+        self._centeredTabID = State(initialValue: shown)
     }
 
     public var body: some View {
@@ -112,7 +116,14 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
                 change(to: resolved, reason: .itemsChanged)
             }
             // The items arrived, moved or went: show the selected page and tab where they
-            // are now. Both are state, so they apply once the new pages are laid out.
+            // are now. Both are state, so they apply once the new pages are laid out; with
+            // no items they are cleared, so that the items' arrival is a change to apply.
+            guard !newIDs.isEmpty else {
+                scrolledID = nil
+                requestedID = nil
+                centeredTabID = nil
+                return
+            }
             show(selection, animated: false)
             centeredTabID = selection
         }
@@ -250,6 +261,9 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
             proxy.size.width
         } action: { width in
             pageWidth = width
+            // A new width (first layout, rotation, split view) moves page boundaries: the
+            // selected page is asked for again, so no page it passes counts as a swipe.
+            show(selection, animated: false)
         }
         .ignoresSafeArea(.container, edges: configuration.ignoredSafeAreaEdges)
     }
@@ -277,6 +291,10 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
             break
         case .arrived:
             requestedID = nil
+        case .requestAgain(let index):
+            withAnimation(reduceMotion ? nil : .smooth(duration: 0.3)) {
+                scrolledID = PagerLogic.id(at: index, in: ids)
+            }
         case .swipe(let index):
             guard let id = PagerLogic.id(at: index, in: ids) else { return }
             if !change(to: id, reason: .swipe) {
@@ -300,7 +318,8 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
         return true
     }
 
-    /// Asks the scroll view for the page of `id` and moves the indicator to its tab.
+    /// Asks the scroll view for the page of `id` and moves the indicator to its tab. The
+    /// page stays requested until the pages rest on it.
     private func show(_ id: Item.ID?, animated: Bool) {
         guard let index = PagerLogic.index(of: id, in: items.map(\.id)), let id else { return }
         let motion = animated && !reduceMotion
@@ -308,16 +327,16 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
         withAnimation(motion && indicatorDuration > 0 ? .easeInOut(duration: indicatorDuration) : nil) {
             shownPosition = Double(index)
         }
-        guard scrolledID != id else {
-            requestedID = nil
-            return
-        }
         requestedID = id
-        var transaction = Transaction(animation: motion && configuration.isSwipeEnabled ? .smooth(duration: 0.3) : nil)
-        transaction.disablesAnimations = !(motion && configuration.isSwipeEnabled)
-        withTransaction(transaction) {
-            scrolledID = id
+        if scrolledID != id {
+            var transaction = Transaction(animation: motion && configuration.isSwipeEnabled ? .smooth(duration: 0.3) : nil)
+            transaction.disablesAnimations = !(motion && configuration.isSwipeEnabled)
+            withTransaction(transaction) {
+                scrolledID = id
+            }
         }
+        // Pages already at rest there report no move, so look now.
+        reviewScroll()
     }
 }
 

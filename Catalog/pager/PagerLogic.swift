@@ -150,6 +150,9 @@ public enum PagerLogic {
         case wait
         /// The pages came to rest on the page the pager asked for; stop waiting for it.
         case arrived
+        /// The scroll view settled on another page while the pager waited for this one,
+        /// as when it was asked before the pages were laid out: ask for this page again.
+        case requestAgain(Int)
         /// The user swiped to this page and the pages came to rest on it: select it.
         case swipe(to: Int)
     }
@@ -161,14 +164,16 @@ public enum PagerLogic {
     ///   - restingIndex: The page the measured position rests on (``settledIndex(position:count:tolerance:)``),
     ///     `nil` while the pages move.
     ///   - requestedIndex: The page the pager asked the scroll view for and has not seen
-    ///     the pages rest on yet, such as a preset selection whose pages were not laid
-    ///     out when it was asked for. Until they rest there, nothing counts as a swipe,
-    ///     so the pages passing by or waiting at the first page never replace it.
+    ///     the pages rest on yet: a preset selection when the items arrive, a tapped tab,
+    ///     a page that moved in a reorder. Until the pages rest there nothing counts as a
+    ///     swipe, so pages passing by, or the first page waiting for the layout, never
+    ///     replace the selection.
     ///   - selectedIndex: The selected page.
     public static func scrollDecision(scrolledIndex: Int?, restingIndex: Int?, requestedIndex: Int?, selectedIndex: Int?) -> ScrollDecision {
         guard let restingIndex else { return .wait }
         if let requestedIndex {
-            return restingIndex == requestedIndex ? .arrived : .wait
+            if restingIndex == requestedIndex { return .arrived }
+            return scrolledIndex == restingIndex ? .requestAgain(requestedIndex) : .wait
         }
         guard scrolledIndex == restingIndex, restingIndex != selectedIndex else { return .wait }
         return .swipe(to: restingIndex)

@@ -222,13 +222,18 @@ struct PagerLogicTests {
     }
 
     @Test func aPresetIsNotReplacedWhileItsPageIsPending() {
-        // Items arrived with "science" (2) preset; the pages still sit on the first page,
-        // and the scroll view may even report it. That is not a swipe to the first item.
-        #expect(PagerLogic.scrollDecision(scrolledIndex: 0, restingIndex: 0, requestedIndex: 2, selectedIndex: 2) == .wait)
+        // Items arrived with "science" (2) preset and the pager asked for its page. While
+        // the pages still sit on the first one, that is not a swipe to the first item.
         #expect(PagerLogic.scrollDecision(scrolledIndex: 2, restingIndex: 0, requestedIndex: 2, selectedIndex: 2) == .wait)
-        // Pages passing by on the way there do not count either.
-        #expect(PagerLogic.scrollDecision(scrolledIndex: 1, restingIndex: 1, requestedIndex: 2, selectedIndex: 2) == .wait)
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 2, restingIndex: nil, requestedIndex: 2, selectedIndex: 2) == .wait)
         #expect(PagerLogic.scrollDecision(scrolledIndex: 2, restingIndex: 2, requestedIndex: 2, selectedIndex: 2) == .arrived)
+    }
+
+    @Test func aRequestTheScrollViewSettledAwayFromIsMadeAgain() {
+        // The scroll view laid the pages out on the first page and says so: ask again,
+        // rather than take it for a swipe or wait forever.
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 0, restingIndex: 0, requestedIndex: 2, selectedIndex: 2) == .requestAgain(2))
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 3, restingIndex: 3, requestedIndex: 1, selectedIndex: 1) == .requestAgain(1))
     }
 
     @Test func afterArrivalSwipesCountAgain() {

@@ -690,6 +690,10 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
         self._selection = selection
         self.content = content
         self.label = label
+        // Pages that are there from the start open on the selection, with no scroll after.
+        let shown = items.contains { $0.id == selection.wrappedValue } ? selection.wrappedValue : nil
+        self._scrolledID = State(initialValue: shown)
+        self._centeredTabID = State(initialValue: shown)
     }
 
     public var body: some View {
@@ -707,7 +711,14 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
                 change(to: resolved, reason: .itemsChanged)
             }
             // The items arrived, moved or went: show the selected page and tab where they
-            // are now. Both are state, so they apply once the new pages are laid out.
+            // are now. Both are state, so they apply once the new pages are laid out; with
+            // no items they are cleared, so that the items' arrival is a change to apply.
+            guard !newIDs.isEmpty else {
+                scrolledID = nil
+                requestedID = nil
+                centeredTabID = nil
+                return
+            }
             show(selection, animated: false)
             centeredTabID = selection
         }
@@ -845,6 +856,9 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
             proxy.size.width
         } action: { width in
             pageWidth = width
+            // A new width (first layout, rotation, split view) moves page boundaries: the
+            // selected page is asked for again, so no page it passes counts as a swipe.
+            show(selection, animated: false)
         }
         .ignoresSafeArea(.container, edges: configuration.ignoredSafeAreaEdges)
     }
@@ -872,6 +886,10 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
             break
         case .arrived:
             requestedID = nil
+        case .requestAgain(let index):
+            withAnimation(reduceMotion ? nil : .smooth(duration: 0.3)) {
+                scrolledID = PagerLogic.id(at: index, in: ids)
+            }
         case .swipe(let index):
             guard let id = PagerLogic.id(at: index, in: ids) else { return }
             if !change(to: id, reason: .swipe) {
@@ -895,7 +913,8 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
         return true
     }
 
-    /// Asks the scroll view for the page of `id` and moves the indicator to its tab.
+    /// Asks the scroll view for the page of `id` and moves the indicator to its tab. The
+    /// page stays requested until the pages rest on it.
     private func show(_ id: Item.ID?, animated: Bool) {
         guard let index = PagerLogic.index(of: id, in: items.map(\.id)), let id else { return }
         let motion = animated && !reduceMotion
@@ -903,16 +922,16 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
         withAnimation(motion && indicatorDuration > 0 ? .easeInOut(duration: indicatorDuration) : nil) {
             shownPosition = Double(index)
         }
-        guard scrolledID != id else {
-            requestedID = nil
-            return
-        }
         requestedID = id
-        var transaction = Transaction(animation: motion && configuration.isSwipeEnabled ? .smooth(duration: 0.3) : nil)
-        transaction.disablesAnimations = !(motion && configuration.isSwipeEnabled)
-        withTransaction(transaction) {
-            scrolledID = id
+        if scrolledID != id {
+            var transaction = Transaction(animation: motion && configuration.isSwipeEnabled ? .smooth(duration: 0.3) : nil)
+            transaction.disablesAnimations = !(motion && configuration.isSwipeEnabled)
+            withTransaction(transaction) {
+                scrolledID = id
+            }
         }
+        // Pages already at rest there report no move, so look now.
+        reviewScroll()
     }
 }
 
@@ -1323,6 +1342,9 @@ public enum PagerLogic {
         case wait
         /// The pages came to rest on the page the pager asked for; stop waiting for it.
         case arrived
+        /// The scroll view settled on another page while the pager waited for this one,
+        /// as when it was asked before the pages were laid out: ask for this page again.
+        case requestAgain(Int)
         /// The user swiped to this page and the pages came to rest on it: select it.
         case swipe(to: Int)
     }
@@ -1334,14 +1356,16 @@ public enum PagerLogic {
     ///   - restingIndex: The page the measured position rests on (``settledIndex(position:count:tolerance:)``),
     ///     `nil` while the pages move.
     ///   - requestedIndex: The page the pager asked the scroll view for and has not seen
-    ///     the pages rest on yet, such as a preset selection whose pages were not laid
-    ///     out when it was asked for. Until they rest there, nothing counts as a swipe,
-    ///     so the pages passing by or waiting at the first page never replace it.
+    ///     the pages rest on yet: a preset selection when the items arrive, a tapped tab,
+    ///     a page that moved in a reorder. Until the pages rest there nothing counts as a
+    ///     swipe, so pages passing by, or the first page waiting for the layout, never
+    ///     replace the selection.
     ///   - selectedIndex: The selected page.
     public static func scrollDecision(scrolledIndex: Int?, restingIndex: Int?, requestedIndex: Int?, selectedIndex: Int?) -> ScrollDecision {
         guard let restingIndex else { return .wait }
         if let requestedIndex {
-            return restingIndex == requestedIndex ? .arrived : .wait
+            if restingIndex == requestedIndex { return .arrived }
+            return scrolledIndex == restingIndex ? .requestAgain(requestedIndex) : .wait
         }
         guard scrolledIndex == restingIndex, restingIndex != selectedIndex else { return .wait }
         return .swipe(to: restingIndex)
