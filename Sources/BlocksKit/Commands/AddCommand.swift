@@ -154,7 +154,7 @@ public enum AddCommand: Command {
         let project = PackageManifestScanner.platforms(in: text)
         // Said once per version: a re-add of the same version stays quiet.
         let fresh = plan.blocks.filter { plan.previousLock.blocks[$0.manifest.name]?.version != $0.manifest.version }
-        return fresh.flatMap { block in
+        return PlatformSupport.warnings(for: fresh, project: project) + fresh.flatMap { block in
             PlatformCheck.gaps(block: block.manifest.platforms, project: project).map { gap in
                 "\(block.manifest.name) needs \(gap.platform) \(gap.blockMinimum), but Package.swift targets \(gap.platform) \(gap.projectMinimum). "
                     + "Its types are marked @available(\(gap.platform) \(gap.blockMinimum), *), so gate their use at the call site with "
