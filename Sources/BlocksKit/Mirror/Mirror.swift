@@ -60,9 +60,7 @@ public struct Mirror {
     var indexFile: URL { destination.appendingPathComponent("index.json") }
 
     public func sync() throws -> Summary {
-        if PathKind(destination.path) != .folder, !PathKind.makeFolder(destination.path) {
-            throw MirrorError.unwritable(destination: destination.path, reason: "the folder cannot be created")
-        }
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
         let lock = try MirrorLock(destination: destination)
         defer { withExtendedLifetime(lock) {} }
         try Self.checkOwnFolders(in: destination)
@@ -153,10 +151,7 @@ public struct Mirror {
     /// Fetches archives through `.part` files, in batches. On any failure the index is not touched.
     func download(_ wanted: [(path: String, sha256: String)], state: inout MirrorState, summary: inout Summary) throws {
         guard !wanted.isEmpty else { return }
-        let archives = destination.appendingPathComponent("archives").path
-        if PathKind(archives) != .folder, !PathKind.makeFolder(archives) {
-            throw MirrorError.unwritable(destination: destination.path, reason: "cannot create \(archives)")
-        }
+        try FileManager.default.createDirectory(at: destination.appendingPathComponent("archives"), withIntermediateDirectories: true)
         var failures = MirrorError.FetchFailures(
             shown: [], count: 0, wanted: wanted.count, fetched: 0,
             hasSnapshot: FileManager.default.fileExists(atPath: indexFile.path))
