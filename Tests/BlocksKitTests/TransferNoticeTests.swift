@@ -55,6 +55,20 @@ import Testing
         #expect(notices.all == ["GET \(url): retrying in 1.0 s after HTTP 429, as the server asked (attempt 2 of 4)"])
     }
 
+    /// Many transfers retrying at once make one note, counting the rest, not one each:
+    /// a server failing under a mirror must not flood the terminal.
+    @Test func aBatchOfRetriesIsOneNote() throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let notices = LogLines()
+        let transport = fastTransport(log: LogLines()).announcing { notices.append($0) }
+        let requests = (0..<20).map { HTTPRequest(url: server.url("/status/batch\($0)?code=503&fail=1&size=8")) }
+        let results = transport.fetch(requests, maxParallel: 8)
+        #expect(results.allSatisfy { (try? $0.get())?.body == FaultServer.pattern(size: 8) })
+        #expect((1...2).contains(notices.all.count), "\(notices.all)")
+        #expect(notices.all.first?.contains("retrying in") == true)
+    }
+
     /// A server that accepts and never answers is named while it is waited for.
     @Test func aSilentServerIsSaidBeforeItIsGivenUp() throws {
         let server = try FaultServer()

@@ -167,6 +167,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         var pending = jobs  // waiting for a slot or for their backoff to pass
         var active: [UnsafeMutableRawPointer: Attempt] = [:]
         var progressTracker = ProgressTracker(total: jobs.count, callback: progress)
+        var notices = NoticeThrottle(notice: notice, interval: jobs.count == 1 ? 0 : 2)
         let limit = max(1, maxParallel)
 
         while !pending.isEmpty || !active.isEmpty {
@@ -239,7 +240,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
                         finish(
                             attempt.job, .failure(.retryLater(url: url, code: code, seconds: retryAfter, limit: settings.maxRetryDelay)),
                             &progressTracker)
-                    } else if let delay = scheduleRetry(attempt.job, reason: reason, retryAfter: retryAfter) {
+                    } else if let delay = scheduleRetry(attempt.job, reason: reason, retryAfter: retryAfter, notices: &notices) {
                         attempt.job.notBefore = Date().addingTimeInterval(delay)
                         pending.append(attempt.job)
                     } else {
@@ -254,7 +255,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
             }
 
             progressTracker.report(activeBytes: active.values.reduce(0) { $0 + $1.sink.keptCount }, force: false)
-            if notice != nil { announceStalls(in: active.values) }
+            if notice != nil { announceStalls(in: active.values, notices: &notices) }
             if pending.isEmpty && active.isEmpty { break }
             // A finished transfer freed a slot: fill it now rather than after the next wait.
             if concluded && !pending.isEmpty && active.count < limit { continue }
@@ -286,20 +287,22 @@ public final class CurlTransport: HTTPTransport, Sendable {
     }
 
     /// Counts the attempt; returns the delay before the next one, or nil when none are left.
-    private func scheduleRetry(_ job: TransferJob, reason: String, retryAfter: TimeInterval?) -> TimeInterval? {
+    private func scheduleRetry(
+        _ job: TransferJob, reason: String, retryAfter: TimeInterval?, notices: inout NoticeThrottle
+    ) -> TimeInterval? {
         let attempts = job.attempts
         guard attempts <= settings.retries else { return nil }
         let delay = RetryPolicy.delay(beforeRetry: attempts, retryAfter: retryAfter, settings: settings)
         let attempt = "(attempt \(attempts + 1) of \(settings.retries + 1))"
         log?("GET \(redact(job.request.url)): \(redact(reason)); retrying in \(delay.fixedPoint(places: 2)) s \(attempt)")
         let asked = retryAfter == nil ? "" : ", as the server asked"
-        notice?("GET \(redact(job.request.url)): retrying in \(RetryPolicy.spoken(delay)) after \(redact(reason))\(asked) \(attempt)")
+        notices.say("GET \(redact(job.request.url)): retrying in \(RetryPolicy.spoken(delay)) after \(redact(reason))\(asked) \(attempt)")
         return delay
     }
 
     /// Says, once per attempt, which transfers have had no answer, or no new bytes, for
     /// `settings.stallNotice` seconds, and when they will be given up.
-    private func announceStalls(in attempts: some Sequence<Attempt>) {
+    private func announceStalls(in attempts: some Sequence<Attempt>, notices: inout NoticeThrottle) {
         let now = Date()
         for attempt in attempts where !attempt.stallAnnounced {
             var status = 0
@@ -315,7 +318,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
             attempt.stallAnnounced = true
             let what = status == 0 ? "no answer" : "no new data"
             let then = attempt.job.attempts <= settings.retries ? "blocks tries again" : "blocks gives up"
-            notice?("GET \(redact(attempt.job.request.url)): \(what) for \(RetryPolicy.spoken(silent)); the attempt ends after"
+            notices.say("GET \(redact(attempt.job.request.url)): \(what) for \(RetryPolicy.spoken(silent)); the attempt ends after"
                 + " \(settings.lowSpeedTime) s without data, then \(then) (attempt \(attempt.job.attempts) of \(settings.retries + 1))")
         }
     }
@@ -505,6 +508,28 @@ extension RedirectPolicy {
     static func isHTTP(_ url: String) -> Bool {
         let lowered = url.lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+}
+
+/// Keeps a batch's notices to one every `interval` seconds: a server that dies under a
+/// thousand downloads would otherwise announce each of their retries. What is held back
+/// is counted in the next notice.
+private struct NoticeThrottle {
+    let notice: (@Sendable (String) -> Void)?
+    let interval: TimeInterval
+    var last = Date.distantPast
+    var heldBack = 0
+
+    mutating func say(_ line: String) {
+        guard let notice else { return }
+        let now = Date()
+        guard now.timeIntervalSince(last) >= interval else {
+            heldBack += 1
+            return
+        }
+        notice(heldBack == 0 ? line : line + "; \(heldBack) more like it since the last note")
+        last = now
+        heldBack = 0
     }
 }
 
