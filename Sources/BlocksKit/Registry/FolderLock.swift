@@ -13,7 +13,8 @@ import Glibc
 /// itself, so a published registry holds no lock file.
 ///
 /// A lock file that is a symbolic link is refused, never followed: opening it would create
-/// or truncate a file outside the folder.
+/// or truncate a file outside the folder. A locked folder may be a link: it is the folder
+/// the user named.
 final class FolderLock {
     enum Failure: Error, Equatable {
         /// Another process holds it; its pid when the lock file says.
@@ -31,11 +32,18 @@ final class FolderLock {
 
     /// Locks the file at `file`, creating it, and writes this process's pid into it.
     convenience init(file: String) throws(Failure) {
-        try self.init(path: file, flags: O_RDWR | O_CREAT, recordsHolder: true)
+        try self.init(path: file, flags: O_RDWR | O_CREAT | O_NOFOLLOW, recordsHolder: true)
     }
 
     private init(path: String, flags: Int32, recordsHolder: Bool) throws(Failure) {
-        descriptor = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        descriptor = try Self.take(path: path, flags: flags, recordsHolder: recordsHolder)
+    }
+
+    /// The locked descriptor. It is taken before the object exists: a class whose init
+    /// throws after setting every property runs its `deinit`, which would close the
+    /// descriptor a second time, and by then its number may be another thread's file.
+    private static func take(path: String, flags: Int32, recordsHolder: Bool) throws(Failure) -> Int32 {
+        let descriptor = open(path, flags | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno
             let reason = code == ELOOP ? "it is a symbolic link" : String(cString: strerror(code))
@@ -61,6 +69,7 @@ final class FolderLock {
             _ = ftruncate(descriptor, 0)
             _ = pwrite(descriptor, pid, pid.count, 0)
         }
+        return descriptor
     }
 
     deinit {
