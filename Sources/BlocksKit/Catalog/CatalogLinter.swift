@@ -104,17 +104,9 @@ public struct CatalogLinter {
         return paths.filter { $0.hasSuffix(".swift") }.sorted()
     }
 
-    /// Runs `swiftc -parse` once per file, so one broken file names itself.
+    /// `swiftc -parse` over every file, many per run on every core (`SwiftSyntaxCheck`);
+    /// each broken file names itself.
     func parseProblems(_ files: [String], compiler: URL) throws -> [LintProblem] {
-        var problems: [LintProblem] = []
-        for file in files {
-            let outcome = try ChildProcess.run(compiler.path, arguments: ["-parse", file], discardOutput: true, captureErrors: true)
-            if outcome.exitCode != 0 {
-                let firstError = outcome.standardError.split(separator: "\n")
-                    .first { $0.contains("error:") }.map(String.init) ?? "swiftc -parse failed"
-                problems.append(LintProblem(file: relative(URL(fileURLWithPath: file)), field: "", message: "does not parse: \(firstError)"))
-            }
-        }
-        return problems
+        try SwiftSyntaxCheck(compiler: compiler).firstErrors(in: files).map { LintProblem(file: relative(URL(fileURLWithPath: $0.file)), field: "", message: "does not parse: \($0.error)") }
     }
 }

@@ -93,9 +93,9 @@ public enum AddCommand: Command {
     /// block in the archive. Nil when the arguments are block names.
     static func archiveSource(_ arguments: ParsedArguments, context: CommandContext) throws -> ArchiveFileSource? {
         guard let first = arguments.positionals.first,
-              ArchiveFormat.forFile(first) != nil || first.hasPrefix("http://") || first.hasPrefix("https://") else { return nil }
+              ArchiveFormat.forFile(first) != nil || RedirectPolicy.isHTTP(first) else { return nil }
         guard arguments.positionals.count == 1 else { throw UsageError.unexpectedArgument(arguments.positionals[1]) }
-        if first.hasPrefix("http://") || first.hasPrefix("https://") {
+        if RedirectPolicy.isHTTP(first) {
             guard let checksum = arguments.value("sha256") else { throw UsageError.missingOption("--sha256 <hex>", because: "an archive from a URL is checked against it before anything is written") }
             guard checksum.count == 64, checksum.allSatisfy(\.isHexDigit) else {
                 throw UsageError.invalidValue(option: "--sha256", value: checksum, expected: "64 hexadecimal digits")
