@@ -72,6 +72,19 @@ struct ArchiveInventoryTests {
         }
     }
 
+    /// The cap is on entries admitted: exactly `maxEntries` pass and the next is refused,
+    /// whatever kind it is (folders count too).
+    @Test("the entry cap admits exactly maxEntries entries")
+    func entryCapBoundary() throws {
+        var inventory = ArchiveInventory(archiveName: "a", limits: ExtractionLimits(maxTotalBytes: 100, maxEntries: 3))
+        #expect(try inventory.admit(header("top/", .directory)) == .skip)
+        #expect(try inventory.admit(header("top/a.swift")) == .readFile(relativePath: "a.swift"))
+        #expect(try inventory.admit(header("top/b.swift")) == .readFile(relativePath: "b.swift"))
+        #expect(throws: ArchiveError.tooManyEntries(archive: "a", limit: 3)) {
+            _ = try inventory.admit(header("top/c.swift"))
+        }
+    }
+
     /// tar and zip readers turn a file named `x/` into a folder before the rules see it,
     /// so only a header made by hand reaches this rule; without it `top/a.swift/` would be
     /// stored as the file `a.swift`.

@@ -66,6 +66,21 @@ import Testing
         }
     }
 
+    /// Keys are text too: `lint` names a control character in any key, known or unknown,
+    /// at the top level or nested, by the key's path.
+    @Test func lintRefusesControlsInKeys() throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(sampleManifestJSON(name: "evil").utf8)) as? [String: Any])
+        object["note\u{1B}[2J"] = "x"
+        object["accessibility"] = ["voiceOver": "x", "dynamicType": "y", "reduceMotion": "z", "extra\u{9B}": "w"]
+        let data = try JSONSerialization.data(withJSONObject: object)
+        let problems = ManifestValidator.problems(in: data, file: "Catalog/evil/block.json", folderName: "evil")
+        #expect(problems.map(\.field) == ["accessibility.extra\u{9B}", "note\u{1B}[2J"], "\(problems)")
+        #expect(problems.map(\.message) == [
+            "holds the control character \\u{9B}; every text is one line of plain text",
+            "holds the control character \\u{1B}; every text is one line of plain text",
+        ])
+    }
+
     /// A built registry whose index and metadata carry the tricks in a title: the real
     /// binary's `list`, `info` and `search` refuse it, naming the field, and print no
     /// control character, on either stream, with or without `--json`.
