@@ -160,6 +160,33 @@ import Testing
         #expect(!project.exists("blocks.lock"))
     }
 
+    /// The files can go but the block's folder cannot (the folder holding it is read-only):
+    /// an error naming the folder, and the block stays in the lock with the folders `add`
+    /// made, so the same command removes them once it can.
+    @Test func removeWhoseFolderCannotBeDeletedFailsAndKeepsItInTheLock() throws {
+        defer { cleanUp() }
+        #expect(try blocks(["add", "strip"]).code == 0)
+        if getuid() == 0 { #expect(try runProcess(URL(fileURLWithPath: "/bin/chown"), ["-R", "65534:65534", project.root.path]).code == 0) }
+        let holder = project.url("Sources/App/Blocks")
+        #expect(chmod(holder.path, 0o555) == 0)
+        defer { chmod(holder.path, 0o755) }
+
+        let result = try blocksWithoutRoot(["remove", "strip"])
+        #expect(result.code == 1, "\(result.output)")
+        #expect(result.errors.contains("could not delete Sources/App/Blocks/strip (Permission denied); what is still on disk stays in blocks.lock"), "\(result.errors)")
+        #expect(!result.output.contains("Removed"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: project.url("Sources/App/Blocks/strip").path).isEmpty)
+        let block = try #require(try project.lock().blocks["strip"])
+        #expect(block.files.isEmpty)
+        #expect(block.createdFolders == ["Sources/App/Blocks", "Sources/App/Blocks/strip"])
+
+        #expect(chmod(holder.path, 0o755) == 0)
+        let again = try blocksWithoutRoot(["remove", "strip"])
+        #expect(again.code == 0, "\(again.errors)")
+        #expect(!project.exists("Sources/App/Blocks"))
+        #expect(!project.exists("blocks.lock"))
+    }
+
     // MARK: - 5. an export's files must match its manifest.json
 
     /// An export repacked with one file changed (or unlisted) is refused before anything
@@ -181,6 +208,11 @@ import Testing
         let changed = try repack("changed.tar.gz") { files in
             files["top-tabs/TopTabs.swift"]?.append(Data("let injected = 1\n".utf8))
         }
+        // block.json is checked too: its authors go into every file's license header.
+        let claimed = try repack("claimed.tar.gz") { files in
+            let text = String(decoding: files["top-tabs/block.json"] ?? Data(), as: UTF8.self)
+            files["top-tabs/block.json"] = Data(text.replacingOccurrences(of: "\"blocks contributors\"", with: "\"Mallory\"").utf8)
+        }
         let unlisted = try repack("unlisted.tar.gz") { files in
             let text = String(decoding: files["manifest.json"] ?? Data(), as: UTF8.self)
             files["manifest.json"] = Data(text.replacingOccurrences(of: "\"top-tabs/TopTabsLogic.swift\"", with: "\"top-tabs/Other.swift\"").utf8)
@@ -190,6 +222,9 @@ import Testing
         #expect(refusedChange.code == 1)
         #expect(refusedChange.errors.contains("\(changed.path): top-tabs/TopTabs.swift has bytes with SHA-256"), "\(refusedChange.errors)")
         #expect(refusedChange.errors.contains("nothing was written"))
+        let refusedClaim = try project.runBinary(["add", claimed.path, "--yes"])
+        #expect(refusedClaim.code == 1)
+        #expect(refusedClaim.errors.contains("\(claimed.path): top-tabs/block.json has bytes with SHA-256"), "\(refusedClaim.errors)")
         let refusedListing = try project.runBinary(["add", unlisted.path, "--yes"])
         #expect(refusedListing.code == 1)
         #expect(refusedListing.errors.contains("manifest.json does not list top-tabs/TopTabsLogic.swift"), "\(refusedListing.errors)")
