@@ -137,9 +137,10 @@ enum MergeDiff {
 
     /// Myers' search for a shortest edit script between two line lists, as git runs it:
     /// each box is split at the middle of a shortest path found from both corners at
-    /// once, and the halves are searched in turn. Past a cost of 256 (large, very
-    /// different files), git settles for a good split rather than the best one; so does
-    /// this.
+    /// once, and the halves are searched in turn. Past a cost of 256 (more when the two
+    /// files have over 65,000 lines together), git settles for the split where a path has
+    /// come furthest; so does this. (Past that size git has one more shortcut, for long
+    /// runs of equal lines, which this leaves out: there it may place a change elsewhere.)
     struct Search {
         let old: [Int]
         let new: [Int]
@@ -152,8 +153,8 @@ enum MergeDiff {
         private let diagonalOffset: Int
         private let maximumCost: Int
 
-        static let heuristicCost = 256
-        static let goodSnake = 20
+        /// The least cost at which the search settles for a good split.
+        static let leastMaximumCost = 256
 
         init(old: [Int], new: [Int]) {
             self.old = old
@@ -164,7 +165,7 @@ enum MergeDiff {
             forward = [Int](repeating: 0, count: diagonals)
             backward = [Int](repeating: 0, count: diagonals)
             diagonalOffset = new.count + 1
-            maximumCost = max(Marks.roughSquareRoot(diagonals), Self.heuristicCost)
+            maximumCost = max(Marks.roughSquareRoot(diagonals), Self.leastMaximumCost)
         }
 
         struct Box {
@@ -223,7 +224,6 @@ enum MergeDiff {
             backward[backwardMiddle + diagonalOffset] = box.oldEnd
             var cost = 1
             while true {
-                var sawGoodSnake = false
                 // Widen the forward diagonals by one each way, inside the box; the
                 // diagonal just outside reads as unreachable.
                 if forwardRange.low > lowest {
@@ -243,13 +243,11 @@ enum MergeDiff {
                     let fromBelow = reach(forward, diagonal - 1)
                     let fromAbove = reach(forward, diagonal + 1)
                     var i = fromBelow >= fromAbove ? fromBelow + 1 : fromAbove
-                    let snakeStart = i
                     var j = i - diagonal
                     while i < box.oldEnd, j < box.newEnd, old[i] == new[j] {
                         i += 1
                         j += 1
                     }
-                    if i - snakeStart > Self.goodSnake { sawGoodSnake = true }
                     forward[diagonal + diagonalOffset] = i
                     if odd, backwardRange.low <= diagonal, diagonal <= backwardRange.high, reach(backward, diagonal) <= i {
                         return Split(old: i, new: j)
@@ -271,64 +269,21 @@ enum MergeDiff {
                     let fromBelow = reach(backward, diagonal - 1)
                     let fromAbove = reach(backward, diagonal + 1)
                     var i = fromBelow < fromAbove ? fromBelow : fromAbove - 1
-                    let snakeStart = i
                     var j = i - diagonal
                     while i > box.oldStart, j > box.newStart, old[i - 1] == new[j - 1] {
                         i -= 1
                         j -= 1
                     }
-                    if snakeStart - i > Self.goodSnake { sawGoodSnake = true }
                     backward[diagonal + diagonalOffset] = i
                     if !odd, forwardRange.low <= diagonal, diagonal <= forwardRange.high, i <= reach(forward, diagonal) {
                         return Split(old: i, new: j)
                     }
                 }
-                if !box.minimal {
-                    if sawGoodSnake && cost > Self.heuristicCost,
-                       let split = promisingSplit(box, cost: cost, forwardRange: forwardRange, backwardRange: backwardRange) {
-                        return split
-                    }
-                    if cost >= maximumCost {
-                        return furthestSplit(box, forwardRange: forwardRange, backwardRange: backwardRange)
-                    }
+                if !box.minimal && cost >= maximumCost {
+                    return furthestSplit(box, forwardRange: forwardRange, backwardRange: backwardRange)
                 }
                 cost += 1
             }
-        }
-
-        /// After a long search: a path end that has come far from its corner, not far
-        /// off the middle diagonal, at the end of a run of at least 20 equal lines.
-        private func promisingSplit(
-            _ box: Box, cost: Int, forwardRange: (low: Int, high: Int), backwardRange: (low: Int, high: Int)
-        ) -> Split? {
-            let forwardMiddle = box.oldStart - box.newStart
-            var best = 0
-            var found: Split?
-            for diagonal in stride(from: forwardRange.high, through: forwardRange.low, by: -2) {
-                let i = reach(forward, diagonal)
-                let j = i - diagonal
-                let score = (i - box.oldStart) + (j - box.newStart) - abs(diagonal - forwardMiddle)
-                guard score > 4 * cost, score > best,
-                      box.oldStart + Self.goodSnake <= i, i < box.oldEnd,
-                      box.newStart + Self.goodSnake <= j, j < box.newEnd,
-                      (1...Self.goodSnake).allSatisfy({ old[i - $0] == new[j - $0] }) else { continue }
-                best = score
-                found = Split(old: i, new: j, minimalBefore: true, minimalAfter: false)
-            }
-            if let found { return found }
-            let backwardMiddle = box.oldEnd - box.newEnd
-            for diagonal in stride(from: backwardRange.high, through: backwardRange.low, by: -2) {
-                let i = reach(backward, diagonal)
-                let j = i - diagonal
-                let score = (box.oldEnd - i) + (box.newEnd - j) - abs(diagonal - backwardMiddle)
-                guard score > 4 * cost, score > best,
-                      box.oldStart < i, i <= box.oldEnd - Self.goodSnake,
-                      box.newStart < j, j <= box.newEnd - Self.goodSnake,
-                      (0..<Self.goodSnake).allSatisfy({ old[i + $0] == new[j + $0] }) else { continue }
-                best = score
-                found = Split(old: i, new: j, minimalBefore: false, minimalAfter: true)
-            }
-            return found
         }
 
         /// The search has cost too much: split where either path has come furthest.
