@@ -221,6 +221,24 @@ import Testing
         #expect(table.contains { if case .same(1, _) = $0 { return true } else { return false } })
     }
 
+    /// A line found many times in the other file (`}` here), standing among new lines, is
+    /// left out of git's search, so it is not matched to one of those; git then sees one
+    /// insertion where matching it would give two (found by comparing with `git diff`).
+    @Test func aFrequentLineAmongNewLinesIsNotMatched() {
+        let old = "f0 {||}|f1 {||}|f2 {||}|f3 {||}|f4 {|}|}|f5 {|}|}|f6 {||}|f7 {|}|}|f8 {||}|f9 {||}"
+        let new = "f0 {||}|f1 {||}|f2 {||}|f3 {||}|f4 {|}|n1|n2|n3||n4|n5|n6|n7|n8|n9|n10|}|n11|n12|n13|n14|n15||n16|n17|"
+            + "f5 {|}|}|f6 {||}|f7 {|}|}|f8 {||}|f9 {||}"
+        var numbers: [Substring: Int] = [:]
+        func number(_ text: String) -> [Int] {
+            text.split(separator: "|", omittingEmptySubsequences: false).map { line in
+                if let known = numbers[line] { return known }
+                numbers[line] = numbers.count
+                return numbers.count - 1
+            }
+        }
+        #expect(MergeDiff.hunks(number(old), number(new)) == [MergeDiff.Hunk(base: 14..<15, side: 14..<34)])
+    }
+
     /// Large, very different files push the search past the cost where git stops looking
     /// for the best split and takes a good one; the result must still be git's.
     @Test func largeFilesWithManyChangesAgreeWithGit() throws {
