@@ -248,7 +248,7 @@ struct Triple {
         func render(_ lines: [String]) -> [UInt8] {
             let ending = crlf ? "\r\n" : "\n"
             var text = lines.map { $0 + ending }.joined()
-            if Int.random(in: 0..<10, using: &generator) == 0, text.hasSuffix(ending) { text.removeLast(ending.count == 2 ? 1 : 1) }
+            if Int.random(in: 0..<10, using: &generator) == 0, text.hasSuffix(ending) { text.removeLast() }
             return Array(text.utf8)
         }
         return Triple(base: render(base), ours: render(ours), theirs: render(theirs))
