@@ -2,7 +2,7 @@
 """Writes the hand-made hostile seeds of Fuzz/corpus (the real ones come from
 `blocks build`, `blocks add` and `blocks export`; see docs/FUZZING.md). Run from the
 repository root; it overwrites only the files named here."""
-import io, json, os, tarfile, zipfile
+import gzip, io, json, os, tarfile, zipfile
 
 root = "Fuzz/corpus"
 
@@ -45,7 +45,7 @@ write("index", "hostile-unknown-member.json", index(entry, mirror={"note": [1, {
 
 def tar(members, compress=True):
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz" if compress else "w", format=tarfile.PAX_FORMAT) as archive:
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
         for name, kind, data in members:
             info = tarfile.TarInfo(name)
             info.mtime = 0
@@ -63,16 +63,26 @@ def tar(members, compress=True):
                 info.type = tarfile.LNKTYPE
                 info.linkname = data
                 archive.addfile(info)
-    return buffer.getvalue()
+    # Only the two zero blocks that end a tar, not the padding to a 10 KiB record (no
+    # member here ends in a zero block), and gzip without a timestamp, so the seeds are
+    # small and the same bytes on every run.
+    body = buffer.getvalue().rstrip(b"\0")
+    body += b"\0" * (-len(body) % 512 + 1024)
+    return gzip.compress(body, mtime=0) if compress else body
 
-def zip_(members):
+def zip_(members, stored=False):
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED) as archive:
         for name, data in members:
             archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data)
     return buffer.getvalue()
 
 ok = b"let a = 1\n"
+# Uncompressed, so that mutations reach the headers and names rather than the deflate stream.
+plain = [("top/", "dir", None), ("top/block.json", "file", b'{"name": "top"}\n'), ("top/A.swift", "file", ok),
+         ("top/Sub/B.swift", "file", ok)]
+write("archive", "plain-block.tar", tar(plain, compress=False))
+write("archive", "stored-block.zip", zip_([(name, data) for name, kind, data in plain if kind == "file"], stored=True))
 write("archive", "hostile-traversal.tar.gz", tar([("top/ok.swift", "file", ok), ("top/../../evil.swift", "file", ok)]))
 write("archive", "hostile-links.tar.gz", tar([("top/link", "symlink", "/etc/passwd"), ("top/hard", "hardlink", "top/link")]))
 write("archive", "hostile-loose-first.tar", tar([("loose.swift", "file", ok), ("top/ok.swift", "file", ok)], compress=False))

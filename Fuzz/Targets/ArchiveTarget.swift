@@ -31,6 +31,7 @@ enum ArchiveTarget {
                 FuzzCheck.fail("the probe \(format) archive failed: \(error)")
             }
         }
+        FileDescriptorSink.standardError.write("archive: libarchive loaded with dlopen; a probe tar.gz and zip read back\n")
     }
 
     static func run(_ data: Data) {
