@@ -9,7 +9,7 @@ import Foundation
 /// crashes or runs away, and whatever it returns is safe to write: one plain top folder,
 /// relative paths without `..`, backslashes or control characters, no two files whose
 /// names collide on a case-insensitive disk, no file where another needs a folder, and
-/// no more than the caps.
+/// no more than the caps, which hold exactly.
 enum ArchiveTarget {
     static let target = FuzzTarget(name: "archive", prepare: prepare, run: run)
 
@@ -40,6 +40,34 @@ enum ArchiveTarget {
                 continue
             }
             check(extracted, format: format)
+            checkCaps(data, format: format, extracted: extracted)
+        }
+    }
+
+    /// The caps hold to the byte and the entry: read again with a cap just below what the
+    /// archive holds, it must be refused for that cap. (At the default caps a 64 KiB input
+    /// can never reach 10,000 entries or 64 MiB, so this is what exercises them.)
+    static func checkCaps(_ data: Data, format: ArchiveFormat, extracted: ExtractedArchive) {
+        let total = extracted.files.values.reduce(0) { $0 + Int64($1.count) }
+        if total > 0 {
+            let tight = ExtractionLimits(maxTotalBytes: total - 1, maxEntries: limits.maxEntries)
+            do {
+                _ = try Archives.read(data: data, format: format, name: "fuzz", limits: tight)
+                FuzzCheck.fail("\(format): \(total) bytes read with a cap of \(total - 1)")
+            } catch ArchiveError.tooLarge {
+            } catch {
+                FuzzCheck.fail("\(format): a cap of \(total - 1) bytes gave \(error), not tooLarge")
+            }
+        }
+        if !extracted.files.isEmpty {
+            let tight = ExtractionLimits(maxTotalBytes: limits.maxTotalBytes, maxEntries: extracted.files.count - 1)
+            do {
+                _ = try Archives.read(data: data, format: format, name: "fuzz", limits: tight)
+                FuzzCheck.fail("\(format): \(extracted.files.count) files read with a cap of \(extracted.files.count - 1) entries")
+            } catch ArchiveError.tooManyEntries {
+            } catch {
+                FuzzCheck.fail("\(format): a cap of \(extracted.files.count - 1) entries gave \(error), not tooManyEntries")
+            }
         }
     }
 
