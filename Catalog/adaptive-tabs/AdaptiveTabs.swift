@@ -1,3 +1,4 @@
+#if os(iOS)
 import SwiftUI
 
 /// A system `TabView` that adapts between an iPhone tab bar and an iPad sidebar, with
@@ -35,14 +36,17 @@ import SwiftUI
 ///   size class changes the block keeps you in the same place: a selected section tab
 ///   becomes Browse with that page pushed, and back.
 /// - **Selection.** Set the binding to any tab's value to switch tabs in code. A value
-///   that the current width does not show is mapped to the one that does.
-/// - **Badges.** `.count(3)` or `.text("New")`; counts over 99 read "99+".
+///   that the current width does not show is mapped to the one that does. Every tab
+///   needs its own value and its own id; debug builds stop with the repeated ones named.
+/// - **Titles and badges.** Titles and text badges are `LocalizedStringKey`s, so string
+///   literals are extracted into your strings catalog. `.count(3)` badges are numbers
+///   formatted for the user's locale; counts over 99 read "99+".
 /// - **Customization.** On iPad people can reorder and hide tabs. Their choices are saved
 ///   in `UserDefaults` under `customizationKey` with `@AppStorage`. Each tab's stable `id`
 ///   keys its customization, so never reuse or rename one.
 /// - **Accessibility.** The tab bar and sidebar are the system's, so VoiceOver, Dynamic
-///   Type, Reduce Motion and the large content viewer behave as in Apple's apps; badges
-///   are read with their tab.
+///   Type, Reduce Motion, right-to-left layout and the large content viewer behave as in
+///   Apple's apps; badges are read with their tab.
 @available(iOS 18.0, *)
 public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
     private let tabs: [AdaptiveTab<Value>]
@@ -82,12 +86,19 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
         self.customizationKey = customizationKey
         self.content = content
         self._customization = AppStorage(wrappedValue: TabViewCustomization(), customizationKey)
+        let everyTab = tabs + [browse] + sections.flatMap(\.tabs)
+        assert(
+            AdaptiveTabsLogic.duplicates(everyTab.map(\.value)).isEmpty,
+            "AdaptiveTabs: each tab needs its own value; repeated: \(AdaptiveTabsLogic.duplicates(everyTab.map(\.value)))")
+        assert(
+            AdaptiveTabsLogic.duplicates(everyTab.map(\.id) + sections.map(\.id)).isEmpty,
+            "AdaptiveTabs: each tab and section needs its own id; repeated: \(AdaptiveTabsLogic.duplicates(everyTab.map(\.id) + sections.map(\.id)))")
     }
 
     public var body: some View {
         TabView(selection: $selection) {
             ForEach(tabs) { tab in
-                Tab(LocalizedStringKey(tab.title), systemImage: tab.systemImage, value: tab.value) {
+                Tab(tab.title, systemImage: tab.systemImage, value: tab.value) {
                     NavigationStack {
                         content(tab.value)
                     }
@@ -97,7 +108,7 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
                 .customizationBehavior(behavior(for: tab, isBrowse: false), for: .sidebar, .tabBar)
             }
 
-            Tab(LocalizedStringKey(browse.title), systemImage: browse.systemImage, value: browse.value) {
+            Tab(browse.title, systemImage: browse.systemImage, value: browse.value) {
                 browseStack
             }
             .badge(badge(for: browse))
@@ -106,9 +117,9 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
             .customizationBehavior(behavior(for: browse, isBrowse: true), for: .sidebar, .tabBar)
 
             ForEach(sections) { group in
-                TabSection(LocalizedStringKey(group.title)) {
+                TabSection(group.title) {
                     ForEach(group.tabs) { tab in
-                        Tab(LocalizedStringKey(tab.title), systemImage: tab.systemImage, value: tab.value) {
+                        Tab(tab.title, systemImage: tab.systemImage, value: tab.value) {
                             NavigationStack {
                                 content(tab.value)
                             }
@@ -138,17 +149,17 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
         NavigationStack(path: $browsePath) {
             List {
                 ForEach(sections) { group in
-                    Section(LocalizedStringKey(group.title)) {
+                    Section(group.title) {
                         ForEach(group.tabs) { tab in
                             NavigationLink(value: tab.value) {
-                                Label(LocalizedStringKey(tab.title), systemImage: tab.systemImage)
+                                Label(tab.title, systemImage: tab.systemImage)
                             }
                             .badge(badge(for: tab))
                         }
                     }
                 }
             }
-            .navigationTitle(LocalizedStringKey(browse.title))
+            .navigationTitle(browse.title)
             .navigationDestination(for: Value.self) { value in
                 content(value)
             }
@@ -176,7 +187,21 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
     }
 
     private func badge(for tab: AdaptiveTab<Value>) -> Text? {
-        AdaptiveTabsLogic.badgeText(tab.badge).map { Text(verbatim: $0) }
+        switch tab.badge {
+        case nil:
+            return nil
+        case .text(let text)?:
+            return Text(text)
+        case .count(let count)?:
+            switch AdaptiveTabsLogic.countBadge(count) {
+            case nil:
+                return nil
+            case .number(let number)?:
+                return Text(number, format: .number)
+            case .overLimit(let limit)?:
+                return Text("\(limit, format: .number)+", comment: "A tab badge for more items than it counts, as in 99+")
+            }
+        }
     }
 
     private func customizationID(for id: String) -> String {
@@ -189,3 +214,61 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
         return .disabled
     }
 }
+
+/// A badge on a tab: a count, or a short text such as "New" or "!".
+@available(iOS 18.0, *)
+public enum AdaptiveTabBadge: Equatable, Sendable {
+    /// A number, formatted for the user's locale. Zero or less shows no badge, like the
+    /// system's `badge(_:)`.
+    case count(Int)
+    /// A short text, looked up in your strings catalog.
+    case text(LocalizedStringKey)
+}
+
+/// One tab of an ``AdaptiveTabs`` view.
+@available(iOS 18.0, *)
+public struct AdaptiveTab<Value: Hashable>: Identifiable {
+    /// A stable identifier. It keys the user's customization, so never reuse or rename it.
+    public var id: String
+    /// The title, looked up in your strings catalog.
+    public var title: LocalizedStringKey
+    /// An SF Symbol name.
+    public var systemImage: String
+    /// The selection value that shows this tab.
+    public var value: Value
+    /// The badge, if any.
+    public var badge: AdaptiveTabBadge?
+    /// What the user may do with the tab when customizing.
+    public var customization: AdaptiveTabCustomization
+
+    public init(
+        id: String, title: LocalizedStringKey, systemImage: String, value: Value,
+        badge: AdaptiveTabBadge? = nil, customization: AdaptiveTabCustomization = .full
+    ) {
+        self.id = id
+        self.title = title
+        self.systemImage = systemImage
+        self.value = value
+        self.badge = badge
+        self.customization = customization
+    }
+}
+
+/// A titled group of tabs, shown as a `TabSection` in the sidebar and reached through
+/// the Browse tab in compact width.
+@available(iOS 18.0, *)
+public struct AdaptiveTabGroup<Value: Hashable>: Identifiable {
+    /// A stable identifier, used for the section's customization.
+    public var id: String
+    /// The section title, looked up in your strings catalog.
+    public var title: LocalizedStringKey
+    /// The tabs in the section, in their default order.
+    public var tabs: [AdaptiveTab<Value>]
+
+    public init(id: String, title: LocalizedStringKey, tabs: [AdaptiveTab<Value>]) {
+        self.id = id
+        self.title = title
+        self.tabs = tabs
+    }
+}
+#endif

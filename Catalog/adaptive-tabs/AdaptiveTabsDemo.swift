@@ -1,3 +1,4 @@
+#if os(iOS)
 import SwiftUI
 
 /// A mail-style demo of ``AdaptiveTabs``: two main tabs with a count badge, a Mailboxes
@@ -7,6 +8,17 @@ import SwiftUI
 struct AdaptiveTabsDemo: View {
     enum Destination: Hashable {
         case home, inbox, browse, favorites, drafts, archive
+
+        var title: LocalizedStringKey {
+            switch self {
+            case .home: "Home"
+            case .inbox: "Inbox"
+            case .browse: "Browse"
+            case .favorites: "Favorites"
+            case .drafts: "Drafts"
+            case .archive: "Archive"
+            }
+        }
     }
 
     @State private var destination = Destination.inbox
@@ -50,7 +62,7 @@ struct AdaptiveTabsDemo: View {
 private struct DestinationPage: View {
     let destination: AdaptiveTabsDemo.Destination
     @Binding var unread: Int
-    let select: (AdaptiveTabsDemo.Destination) -> Void
+    let select: @MainActor (AdaptiveTabsDemo.Destination) -> Void
 
     var body: some View {
         List {
@@ -62,7 +74,7 @@ private struct DestinationPage: View {
                 Button("Inbox") { select(.inbox) }
             }
         }
-        .navigationTitle(String(describing: destination).capitalized)
+        .navigationTitle(destination.title)
     }
 }
 
@@ -70,3 +82,11 @@ private struct DestinationPage: View {
 #Preview("Adaptive tabs") {
     AdaptiveTabsDemo()
 }
+
+@available(iOS 18.0, *)
+#Preview("Adaptive tabs, right to left") {
+    AdaptiveTabsDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif

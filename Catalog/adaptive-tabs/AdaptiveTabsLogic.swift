@@ -1,12 +1,3 @@
-/// A badge on a tab: a count, or a short text such as "New" or "!".
-@available(iOS 18.0, *)
-public enum AdaptiveTabBadge: Hashable, Sendable {
-    /// A number. Zero or less shows no badge, like the system's `badge(_:)`.
-    case count(Int)
-    /// A short string. An empty string shows no badge.
-    case text(String)
-}
-
 /// How much the user may customize a tab in the sidebar and the tab bar.
 @available(iOS 18.0, *)
 public enum AdaptiveTabCustomization: Hashable, Sendable {
@@ -16,53 +7,6 @@ public enum AdaptiveTabCustomization: Hashable, Sendable {
     case reorderOnly
     /// The tab stays where it is and is always visible.
     case pinned
-}
-
-/// One tab of an ``AdaptiveTabs`` view.
-@available(iOS 18.0, *)
-public struct AdaptiveTab<Value: Hashable>: Identifiable {
-    /// A stable identifier. It keys the user's customization, so never reuse or rename it.
-    public var id: String
-    /// The title, looked up in your strings catalog.
-    public var title: String
-    /// An SF Symbol name.
-    public var systemImage: String
-    /// The selection value that shows this tab.
-    public var value: Value
-    /// The badge, if any.
-    public var badge: AdaptiveTabBadge?
-    /// What the user may do with the tab when customizing.
-    public var customization: AdaptiveTabCustomization
-
-    public init(
-        id: String, title: String, systemImage: String, value: Value,
-        badge: AdaptiveTabBadge? = nil, customization: AdaptiveTabCustomization = .full
-    ) {
-        self.id = id
-        self.title = title
-        self.systemImage = systemImage
-        self.value = value
-        self.badge = badge
-        self.customization = customization
-    }
-}
-
-/// A titled group of tabs, shown as a `TabSection` in the sidebar and reached through
-/// the Browse tab in compact width.
-@available(iOS 18.0, *)
-public struct AdaptiveTabGroup<Value: Hashable>: Identifiable {
-    /// A stable identifier, used for the section's customization.
-    public var id: String
-    /// The section title, looked up in your strings catalog.
-    public var title: String
-    /// The tabs in the section, in their default order.
-    public var tabs: [AdaptiveTab<Value>]
-
-    public init(id: String, title: String, tabs: [AdaptiveTab<Value>]) {
-        self.id = id
-        self.title = title
-        self.tabs = tabs
-    }
 }
 
 /// The pure decisions behind ``AdaptiveTabs``, kept apart from SwiftUI so they can be
@@ -84,9 +28,10 @@ public enum AdaptiveTabsLogic {
     /// the selection was set to a tab that this width does not show.
     ///
     /// In compact width the section tabs are hidden and reached through Browse: a selected
-    /// section tab becomes Browse with that tab pushed. In regular width Browse is hidden:
-    /// Browse becomes the section tab at the root of its path, or the first section tab
-    /// when nothing was pushed. A value that no tab has becomes `fallback`.
+    /// section tab becomes Browse with that tab pushed, in place of whatever Browse showed
+    /// before. In regular width Browse is hidden: Browse becomes the section tab at the
+    /// root of its path, or the first section tab when nothing was pushed. A value that no
+    /// tab has becomes `fallback`, and Browse's path is left alone.
     public static func navigation<Value: Hashable>(
         _ navigation: Navigation<Value>,
         isCompact: Bool,
@@ -111,18 +56,20 @@ public enum AdaptiveTabsLogic {
         return Navigation(selection: fallback, browsePath: navigation.browsePath)
     }
 
-    /// The text of a badge, or `nil` for no badge. Counts over `limit` read "99+" the way
-    /// Mail and Messages cap them.
-    public static func badgeText(_ badge: AdaptiveTabBadge?, limit: Int = 99) -> String? {
-        switch badge {
-        case .none:
-            return nil
-        case .count(let count):
-            guard count > 0 else { return nil }
-            return count > limit ? "\(limit)+" : String(count)
-        case .text(let text):
-            return text.isEmpty ? nil : text
-        }
+    /// What a count badge shows.
+    public enum CountBadge: Equatable, Sendable {
+        /// The count itself.
+        case number(Int)
+        /// More than the limit: the limit and a plus sign, such as "99+".
+        case overLimit(Int)
+    }
+
+    /// The badge for a count, or `nil` for none: zero or less shows no badge, like the
+    /// system's `badge(_:)`, and counts over `limit` show "99+" the way Mail and Messages
+    /// cap them. The view formats the number for the user's locale.
+    public static func countBadge(_ count: Int, limit: Int = 99) -> CountBadge? {
+        guard count > 0 else { return nil }
+        return count > limit ? .overLimit(limit) : .number(count)
     }
 
     /// The customization identifier of a tab or section: your namespace and its stable id,
@@ -142,9 +89,10 @@ public enum AdaptiveTabsLogic {
         !isBrowse && customization != .pinned
     }
 
-    /// The values that appear more than once among the tabs. Selection by value needs
-    /// each value once; the demo and tests use this to catch mistakes early.
-    public static func duplicateValues<Value: Hashable>(_ values: [Value]) -> [Value] {
+    /// The values that appear more than once, each reported once, in the order of their
+    /// second appearance. Selection goes by value and customization by id, so
+    /// ``AdaptiveTabs`` checks both with this in debug builds.
+    public static func duplicates<Value: Hashable>(_ values: [Value]) -> [Value] {
         var seen: Set<Value> = []
         var reported: Set<Value> = []
         var duplicates: [Value] = []

@@ -1,3 +1,4 @@
+#if os(iOS)
 import SwiftUI
 
 /// A tab bar over swipeable pages: the pager apps expect, with selection by item id.
@@ -39,10 +40,13 @@ import SwiftUI
 /// `index` and the `count`, and `selectionProgress`, from 0 to 1, which follows the finger
 /// while the user swipes so your label can blend its style in step with the pages.
 ///
-/// **Accessibility.** VoiceOver reads each tab as a button with its label, "selected" on
-/// the selected one, and its position, as in "2 of 5". Only the selected page is exposed
-/// to VoiceOver. With Reduce Motion on, tapping a tab switches pages and moves the
-/// indicator without animation; swipes still follow the finger.
+/// **Accessibility.** The tab row is a tab bar to VoiceOver, which reads each tab with its
+/// label, "selected" on the selected one, and its position, as in "2 of 5". Only the
+/// selected page is exposed to VoiceOver. With Reduce Motion on, tapping a tab switches
+/// pages and moves the indicator without animation; swipes still follow the finger.
+///
+/// **Right to left.** In Arabic or Hebrew the first tab and page are on the right, swipes
+/// run the other way, and the indicator follows.
 @available(iOS 17.0, *)
 public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>: View {
     private let items: [Item]
@@ -51,18 +55,28 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
     private let label: (Item, PagerTabState) -> Label
     private var configuration = Configuration()
 
-    /// Where the pages sit, in fractional pages, as last measured from the scroll view.
+    /// The page the scroll view shows, bound with `scrollPosition(id:)`: the pager sets it
+    /// to move the pages, and the scroll view sets it as the user swipes. Being state, a
+    /// page asked for before the pages are laid out is shown once they are.
+    @State private var scrolledID: Item.ID?
+    /// The page the pager asked for that the pages have not come to rest on yet.
+    @State private var requestedID: Item.ID?
+    /// The tab the scrollable tab bar keeps in its middle.
+    @State private var centeredTabID: Item.ID?
+    /// Where the pages sit, in fractional pages in reading order, as last measured.
     @State private var measuredPosition: Double?
     /// The position the tab bar draws: the measured one while swiping, animated toward
     /// the target when a tab is tapped.
     @State private var shownPosition: Double = 0
     @State private var pageWidth: CGFloat = 0
     @State private var tabFrames: [Item.ID: PagerLogic.Frame] = [:]
-    /// Why the next selection change happens; `nil` means the caller changed it.
-    @State private var pendingReason: PagerTabChangeReason?
+    /// The selection change the pager made and why; `nil` means the caller changed it.
+    @State private var pendingChange: PagerLogic.PendingChange<Item.ID>?
 
     @Environment(\.accessibilityReduceMotion) private var reduceMotion
     @Environment(\.isScrollEnabled) private var isScrollEnabled
+    @Environment(\.layoutDirection) private var layoutDirection
+    @Environment(\.displayScale) private var displayScale
 
     /// Creates a pager.
     ///
@@ -81,51 +95,63 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
         self._selection = selection
         self.content = content
         self.label = label
+        // Pages that are there from the start open on the selection, with no scroll after.
+        let shown = items.contains { $0.id == selection.wrappedValue } ? selection.wrappedValue : nil
+        self._scrolledID = State(initialValue: shown)
+        self._centeredTabID = State(initialValue: shown)
     }
 
     public var body: some View {
         let ids = items.map(\.id)
         let selectedIndex = PagerLogic.index(of: selection, in: ids)
-        ScrollViewReader { proxy in
-            VStack(spacing: 0) {
-                tabBar(ids: ids, selectedIndex: selectedIndex, proxy: proxy)
-                separator
-                pages(proxy: proxy)
+        VStack(spacing: 0) {
+            tabBar(ids: ids, selectedIndex: selectedIndex)
+            separator
+            pages
+        }
+        .onChange(of: ids, initial: true) { previousIDs, newIDs in
+            tabFrames = tabFrames.filter { newIDs.contains($0.key) }
+            let resolved = PagerLogic.resolvedSelection(selection, previousIDs: previousIDs, ids: newIDs)
+            if resolved != selection {
+                change(to: resolved, reason: .itemsChanged)
             }
-            .onChange(of: ids, initial: true) { previousIDs, newIDs in
-                tabFrames = tabFrames.filter { newIDs.contains($0.key) }
-                let resolved = PagerLogic.resolvedSelection(selection, previousIDs: previousIDs, ids: newIDs)
-                if resolved != selection {
-                    pendingReason = .itemsChanged
-                    selection = resolved
-                }
-                // After a reorder or a removal the selected page may sit somewhere else.
-                show(resolved, proxy: proxy, animated: false)
+            // The items arrived, moved or went: show the selected page and tab where they
+            // are now. Both are state, so they apply once the new pages are laid out; with
+            // no items they are cleared, so that the items' arrival is a change to apply.
+            guard !newIDs.isEmpty else {
+                scrolledID = nil
+                requestedID = nil
+                centeredTabID = nil
+                return
             }
-            .onChange(of: selection) { _, newSelection in
-                let reason = pendingReason ?? .programmatic
-                pendingReason = nil
-                if reason != .swipe {
-                    show(newSelection, proxy: proxy, animated: reason != .itemsChanged)
-                }
-                scrollTabBar(to: newSelection, proxy: proxy)
-                if let newSelection, let item = items.first(where: { $0.id == newSelection }) {
-                    configuration.onTabChange?(item, reason)
-                }
+            show(selection, animated: false)
+            centeredTabID = selection
+        }
+        .onChange(of: selection) { _, newSelection in
+            let reason = PagerLogic.changeReason(for: newSelection, pending: pendingChange)
+            pendingChange = nil
+            if reason != .swipe {
+                show(newSelection, animated: reason != .itemsChanged)
             }
-            .task(id: measuredPosition) {
-                // Commit a swipe once the pages have come to rest on a page.
-                try? await Task.sleep(for: .milliseconds(150))
-                guard !Task.isCancelled else { return }
-                commitSettledPage()
+            withAnimation(reason != .itemsChanged && !reduceMotion ? .smooth(duration: 0.3) : nil) {
+                centeredTabID = newSelection
             }
+            if let newSelection, let item = items.first(where: { $0.id == newSelection }) {
+                configuration.onTabChange?(item, reason)
+            }
+        }
+        .onChange(of: scrolledID) {
+            reviewScroll()
+        }
+        .onChange(of: measuredPosition) {
+            reviewScroll()
         }
     }
 
     // MARK: Tab bar
 
     @ViewBuilder
-    private func tabBar(ids: [Item.ID], selectedIndex: Int?, proxy: ScrollViewProxy) -> some View {
+    private func tabBar(ids: [Item.ID], selectedIndex: Int?) -> some View {
         switch configuration.layout {
         case .fixed:
             tabRow(ids: ids, selectedIndex: selectedIndex)
@@ -135,7 +161,7 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
             }
             .scrollIndicators(.hidden)
             .scrollBounceBehavior(.basedOnSize)
-            .onAppear { scrollTabBar(to: selection, proxy: proxy, animated: false) }
+            .scrollPosition(id: $centeredTabID, anchor: .center)
         }
     }
 
@@ -149,19 +175,24 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
                 )
             }
         }
+        .scrollTargetLayout()
         .padding(.horizontal, configuration.sidePadding)
         .coordinateSpace(.named(pagerTabRowSpace))
-        .overlay(alignment: .bottomLeading) {
+        .overlay {
             indicator(ids: ids)
+                // Tab frames are measured from the left edge in both directions, so this
+                // layer is laid out left to right: its leading edge is the left one.
+                .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .bottomLeading)
+                .environment(\.layoutDirection, .leftToRight)
         }
         .accessibilityElement(children: .contain)
+        .accessibilityAddTraits(.isTabBar)
     }
 
     private func tabButton(item: Item, state: PagerTabState) -> some View {
         Button {
             guard item.id != selection else { return }
-            pendingReason = .tap
-            selection = item.id
+            change(to: item.id, reason: .tap)
         } label: {
             label(item, state)
                 .padding(.vertical, 10)
@@ -175,9 +206,7 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
         } action: { frame in
             tabFrames[item.id] = PagerLogic.Frame(x: frame.minX, width: frame.width)
         }
-        .id(TabAnchor(id: item.id))
         .accessibilityAddTraits(state.isSelected ? .isSelected : [])
-        .accessibilityValue(positionText(index: state.index, count: state.count))
     }
 
     @ViewBuilder
@@ -198,22 +227,15 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
     @ViewBuilder
     private var separator: some View {
         if let separator = configuration.separator {
-            if let color = separator.color {
-                color.frame(height: separator.thickness)
-            } else {
-                Divider()
-            }
+            Rectangle()
+                .fill(separator.color.map { AnyShapeStyle($0) } ?? AnyShapeStyle(.separator))
+                .frame(height: PagerLogic.separatorThickness(separator.thickness.map { Double($0) }, displayScale: displayScale))
         }
-    }
-
-    private func positionText(index: Int, count: Int) -> Text {
-        guard let position = PagerLogic.accessibilityPosition(index: index, count: count) else { return Text(verbatim: "") }
-        return Text("\(position.ordinal) of \(position.count)", comment: "A tab's position, read by VoiceOver: 2 of 5")
     }
 
     // MARK: Pages
 
-    private func pages(proxy: ScrollViewProxy) -> some View {
+    private var pages: some View {
         ScrollView(.horizontal) {
             HStack(spacing: 0) {
                 ForEach(items) { item in
@@ -221,7 +243,6 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
                         .environment(\.isScrollEnabled, isScrollEnabled)
                         .frame(maxWidth: .infinity, maxHeight: .infinity)
                         .containerRelativeFrame(.horizontal)
-                        .id(item.id)
                         .accessibilityHidden(item.id != selection)
                 }
             }
@@ -232,6 +253,7 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
                 pagesMoved(to: offset)
             }
         }
+        .scrollPosition(id: $scrolledID)
         .scrollTargetBehavior(.paging)
         .scrollIndicators(.hidden)
         .scrollDisabled(!configuration.isSwipeEnabled)
@@ -239,52 +261,83 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
             proxy.size.width
         } action: { width in
             pageWidth = width
-            // A new width (first layout, rotation, split view) moves page boundaries.
-            show(selection, proxy: proxy, animated: false)
+            // A new width (first layout, rotation, split view) moves page boundaries: the
+            // selected page is asked for again, so no page it passes counts as a swipe.
+            show(selection, animated: false)
         }
         .ignoresSafeArea(.container, edges: configuration.ignoredSafeAreaEdges)
     }
 
     private func pagesMoved(to offset: CGFloat) {
-        guard let position = PagerLogic.position(offset: offset, pageWidth: pageWidth, count: items.count) else { return }
+        let direction: PagerLogic.Direction = layoutDirection == .rightToLeft ? .rightToLeft : .leftToRight
+        guard let position = PagerLogic.position(offset: offset, pageWidth: pageWidth, count: items.count, direction: direction)
+        else { return }
         measuredPosition = position
         shownPosition = position
     }
 
-    /// Selects the page the user swiped to, once the pages are at rest on it.
-    private func commitSettledPage() {
+    /// Acts on what the scroll view and the measured position say, see
+    /// ``PagerLogic/scrollDecision(scrolledIndex:restingIndex:requestedIndex:selectedIndex:)``.
+    private func reviewScroll() {
         let ids = items.map(\.id)
-        guard let position = measuredPosition,
-              let index = PagerLogic.settledIndex(position: position, count: ids.count),
-              let id = PagerLogic.id(at: index, in: ids),
-              id != selection
-        else { return }
-        pendingReason = .swipe
-        selection = id
+        let decision = PagerLogic.scrollDecision(
+            scrolledIndex: PagerLogic.index(of: scrolledID, in: ids),
+            restingIndex: measuredPosition.flatMap { PagerLogic.settledIndex(position: $0, count: ids.count) },
+            requestedIndex: PagerLogic.index(of: requestedID, in: ids),
+            selectedIndex: PagerLogic.index(of: selection, in: ids)
+        )
+        switch decision {
+        case .wait:
+            break
+        case .arrived:
+            requestedID = nil
+        case .requestAgain(let index):
+            withAnimation(reduceMotion ? nil : .smooth(duration: 0.3)) {
+                scrolledID = PagerLogic.id(at: index, in: ids)
+            }
+        case .swipe(let index):
+            guard let id = PagerLogic.id(at: index, in: ids) else { return }
+            if !change(to: id, reason: .swipe) {
+                // The binding kept its value: bring back the page it still selects.
+                show(selection, animated: true)
+            }
+        }
     }
 
-    /// Brings the page for `id` on screen and moves the indicator to its tab.
-    private func show(_ id: Item.ID?, proxy: ScrollViewProxy, animated: Bool) {
+    /// Sets the selection and remembers why, for the change handler. Returns false when
+    /// the caller's binding kept its old value (a constant, or one that refuses the id);
+    /// then nothing stays pending to be taken for the next change.
+    @discardableResult
+    private func change(to id: Item.ID?, reason: PagerTabChangeReason) -> Bool {
+        pendingChange = PagerLogic.PendingChange(id: id, reason: reason)
+        selection = id
+        guard selection == id else {
+            pendingChange = nil
+            return false
+        }
+        return true
+    }
+
+    /// Asks the scroll view for the page of `id` and moves the indicator to its tab. The
+    /// page stays requested until the pages rest on it.
+    private func show(_ id: Item.ID?, animated: Bool) {
         guard let index = PagerLogic.index(of: id, in: items.map(\.id)), let id else { return }
         let motion = animated && !reduceMotion
         let indicatorDuration = configuration.indicator.animationDuration
         withAnimation(motion && indicatorDuration > 0 ? .easeInOut(duration: indicatorDuration) : nil) {
             shownPosition = Double(index)
         }
-        var transaction = Transaction(animation: motion && configuration.isSwipeEnabled ? .smooth(duration: 0.3) : nil)
-        transaction.disablesAnimations = !(motion && configuration.isSwipeEnabled)
-        withTransaction(transaction) {
-            proxy.scrollTo(id, anchor: .leading)
+        requestedID = id
+        if scrolledID != id {
+            var transaction = Transaction(animation: motion && configuration.isSwipeEnabled ? .smooth(duration: 0.3) : nil)
+            transaction.disablesAnimations = !(motion && configuration.isSwipeEnabled)
+            withTransaction(transaction) {
+                scrolledID = id
+            }
         }
+        // Pages already at rest there report no move, so look now.
+        reviewScroll()
     }
-
-    private func scrollTabBar(to id: Item.ID?, proxy: ScrollViewProxy, animated: Bool = true) {
-        guard configuration.layout == .scrollable, let id else { return }
-        withAnimation(animated && !reduceMotion ? .smooth(duration: 0.3) : nil) {
-            proxy.scrollTo(TabAnchor(id: id), anchor: .center)
-        }
-    }
-
 }
 
 // MARK: - Options
@@ -329,9 +382,10 @@ extension Pager {
         return copy
     }
 
-    /// Shows a line between the tab bar and the pages. Without a color it is the system
-    /// `Divider`.
-    public func tabBarSeparator(_ isVisible: Bool = true, color: Color? = nil, thickness: CGFloat = 1) -> Self {
+    /// Shows a line between the tab bar and the pages: in the system separator color
+    /// unless you give one, and one pixel thick, like the system divider, unless you give
+    /// a thickness.
+    public func tabBarSeparator(_ isVisible: Bool = true, color: Color? = nil, thickness: CGFloat? = nil) -> Self {
         var copy = self
         copy.configuration.separator = isVisible ? SeparatorStyle(color: color, thickness: thickness) : nil
         return copy
@@ -400,7 +454,7 @@ extension Pager {
 
     fileprivate struct SeparatorStyle {
         var color: Color?
-        var thickness: CGFloat
+        var thickness: CGFloat?
     }
 
     fileprivate struct Configuration {
@@ -415,10 +469,8 @@ extension Pager {
     }
 }
 
-/// The coordinate space the tab frames and the indicator share.
-private let pagerTabRowSpace = "Pager.tabRow"
-
-/// The scroll identity of a tab, distinct from its page's.
-private struct TabAnchor<ID: Hashable>: Hashable {
-    let id: ID
-}
+/// The coordinate space the tab frames and the indicator share. It is read in the
+/// geometry closures, which run off the main actor, so it is `nonisolated` also where
+/// the main actor is the default.
+nonisolated private let pagerTabRowSpace = "Pager.tabRow"
+#endif

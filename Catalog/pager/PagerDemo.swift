@@ -1,3 +1,4 @@
+#if os(iOS)
 import SwiftUI
 
 /// A demo of ``Pager`` that exercises what sets it apart: topics that arrive after a
@@ -15,6 +16,8 @@ struct PagerDemo: View {
     @State private var isSwipeDisabled = false
     @State private var isScrollable = false
     @State private var lastChange = "None yet"
+    /// The number of the next added topic; it only grows, so ids never repeat.
+    @State private var nextTopicNumber = 1
 
     var body: some View {
         NavigationStack {
@@ -55,7 +58,8 @@ struct PagerDemo: View {
                         topics.removeAll { $0.id == selection }
                     }
                     Button("Add a topic") {
-                        topics.append(Topic(id: "topic-\(topics.count + 1)", name: "Topic \(topics.count + 1)"))
+                        topics.append(Topic(id: "topic-\(nextTopicNumber)", name: "Topic \(nextTopicNumber)"))
+                        nextTopicNumber += 1
                     }
                 }
             }
@@ -101,3 +105,11 @@ private struct TopicPage: View {
 #Preview("Pager") {
     PagerDemo()
 }
+
+@available(iOS 17.0, *)
+#Preview("Pager, right to left") {
+    PagerDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif

@@ -48,7 +48,7 @@ public struct PagerTabState: Equatable, Sendable {
 /// third page.
 @available(iOS 17.0, *)
 public enum PagerLogic {
-    /// A tab's horizontal extent in the tab bar, in points.
+    /// A tab's horizontal extent in the tab bar, in points from its left edge.
     public struct Frame: Equatable, Sendable {
         public var x: Double
         public var width: Double
@@ -57,6 +57,15 @@ public enum PagerLogic {
             self.x = x
             self.width = width
         }
+    }
+
+    /// The direction the pages and tabs run in. The logic stays free of SwiftUI, so the
+    /// view maps its `LayoutDirection` to this.
+    public enum Direction: Sendable, Equatable {
+        /// The first page on the left, as in English.
+        case leftToRight
+        /// The first page on the right, as in Arabic and Hebrew.
+        case rightToLeft
     }
 
     // MARK: Selection by id
@@ -100,13 +109,24 @@ public enum PagerLogic {
         min(max(value, range.lowerBound), range.upperBound)
     }
 
-    /// The fractional page position for a scroll `offset` (how far the pages have moved
-    /// toward later pages) and a `pageWidth`, clamped to the pages that exist so that
-    /// rubber-banding past either end never reports a page that is not there.
-    /// `nil` when there are no pages or no width yet.
-    public static func position(offset: Double, pageWidth: Double, count: Int) -> Double? {
+    /// The fractional page position, in reading order, for a scroll `offset` and a
+    /// `pageWidth`, clamped to the pages that exist so that rubber-banding past either
+    /// end never reports a page that is not there. `nil` when there are no pages or no
+    /// width yet.
+    ///
+    /// `offset` is how far the content has moved left, measured from the left edge as
+    /// SwiftUI reports frames in both directions. Right to left, the first page is the
+    /// rightmost, so the content starts moved left by all the pages but one.
+    public static func position(offset: Double, pageWidth: Double, count: Int, direction: Direction = .leftToRight) -> Double? {
         guard count > 0, pageWidth > 0, offset.isFinite else { return nil }
-        return clamp(offset / pageWidth, to: 0...Double(count - 1))
+        let pagesFromLeft = offset / pageWidth
+        let last = Double(count - 1)
+        switch direction {
+        case .leftToRight:
+            return clamp(pagesFromLeft, to: 0...last)
+        case .rightToLeft:
+            return clamp(last - pagesFromLeft, to: 0...last)
+        }
     }
 
     /// How selected the tab at `index` is when the pages sit at `position`: 1 when its
@@ -116,12 +136,67 @@ public enum PagerLogic {
     }
 
     /// The page the pager has come to rest on, or `nil` while it sits between pages.
-    /// `tolerance` is a fraction of a page.
+    /// `tolerance` is a fraction of a page: a hundredth, under a point on any screen.
     public static func settledIndex(position: Double, count: Int, tolerance: Double = 0.01) -> Int? {
         guard count > 0, position.isFinite else { return nil }
         let nearest = position.rounded()
         guard abs(position - nearest) <= tolerance else { return nil }
         return Int(clamp(nearest, to: 0...Double(count - 1)))
+    }
+
+    /// What the pager does after the scroll view reports a page or the pages move.
+    public enum ScrollDecision: Equatable, Sendable {
+        /// Nothing: the pages are moving, or they rest where the selection already is.
+        case wait
+        /// The pages came to rest on the page the pager asked for; stop waiting for it.
+        case arrived
+        /// The scroll view settled on another page while the pager waited for this one,
+        /// as when it was asked before the pages were laid out: ask for this page again.
+        case requestAgain(Int)
+        /// The user swiped to this page and the pages came to rest on it: select it.
+        case swipe(to: Int)
+    }
+
+    /// Decides, without a timer, whether a swipe has ended on a new page.
+    ///
+    /// - Parameters:
+    ///   - scrolledIndex: The page the scroll view reports through `scrollPosition(id:)`.
+    ///   - restingIndex: The page the measured position rests on (``settledIndex(position:count:tolerance:)``),
+    ///     `nil` while the pages move.
+    ///   - requestedIndex: The page the pager asked the scroll view for and has not seen
+    ///     the pages rest on yet: a preset selection when the items arrive, a tapped tab,
+    ///     a page that moved in a reorder. Until the pages rest there nothing counts as a
+    ///     swipe, so pages passing by, or the first page waiting for the layout, never
+    ///     replace the selection.
+    ///   - selectedIndex: The selected page.
+    public static func scrollDecision(scrolledIndex: Int?, restingIndex: Int?, requestedIndex: Int?, selectedIndex: Int?) -> ScrollDecision {
+        guard let restingIndex else { return .wait }
+        if let requestedIndex {
+            if restingIndex == requestedIndex { return .arrived }
+            return scrolledIndex == restingIndex ? .requestAgain(requestedIndex) : .wait
+        }
+        guard scrolledIndex == restingIndex, restingIndex != selectedIndex else { return .wait }
+        return .swipe(to: restingIndex)
+    }
+
+    /// A selection change the pager made, remembered with the id it set so that the
+    /// change handler can report why.
+    public struct PendingChange<ID: Equatable>: Equatable {
+        public var id: ID?
+        public var reason: PagerTabChangeReason
+
+        public init(id: ID?, reason: PagerTabChangeReason) {
+            self.id = id
+            self.reason = reason
+        }
+    }
+
+    /// Why the selection became `newSelection`: the pending change's reason when it was
+    /// made for that id, otherwise a change from outside. A pending change whose write
+    /// the caller's binding ignored is never taken for the next, unrelated change.
+    public static func changeReason<ID: Equatable>(for newSelection: ID?, pending: PendingChange<ID>?) -> PagerTabChangeReason {
+        guard let pending, pending.id == newSelection else { return .programmatic }
+        return pending.reason
     }
 
     /// The state a tab label is drawn with.
@@ -140,6 +215,10 @@ public enum PagerLogic {
     /// frames of the two tabs on either side so that it tracks the swipe, then pulled in
     /// by `inset` on each side. Positions past either end use the end tab. `nil` when no
     /// tab has been measured yet.
+    ///
+    /// `tabFrames` are in reading order and measured from the left edge, as SwiftUI
+    /// reports them, so the answer is right in both directions: right to left, the first
+    /// tab's frame is simply the rightmost.
     public static func indicatorFrame(position: Double, tabFrames: [Frame], inset: Double = 0) -> Frame? {
         guard let last = tabFrames.indices.last, position.isFinite else { return nil }
         let clamped = clamp(position, to: 0...Double(last))
@@ -154,18 +233,12 @@ public enum PagerLogic {
         return Frame(x: x + usableInset, width: width - 2 * usableInset)
     }
 
-    // MARK: Accessibility
+    // MARK: Separator
 
-    /// The one-based position VoiceOver reads after a tab's name, as in "2 of 5".
-    /// `nil` when `index` is out of range.
-    public static func accessibilityPosition(index: Int, count: Int) -> (ordinal: Int, count: Int)? {
-        guard count > 0, (0..<count).contains(index) else { return nil }
-        return (index + 1, count)
-    }
-
-    /// The English form of ``accessibilityPosition(index:count:)``, "2 of 5". The view
-    /// builds a localized `Text` from the same numbers.
-    public static func positionDescription(index: Int, count: Int) -> String? {
-        accessibilityPosition(index: index, count: count).map { "\($0.ordinal) of \($0.count)" }
+    /// The separator's thickness: the one asked for, never negative, or one pixel (the
+    /// system divider's hairline) when none was asked for.
+    public static func separatorThickness(_ requested: Double?, displayScale: Double) -> Double {
+        guard let requested else { return 1 / max(displayScale, 1) }
+        return max(0, requested)
     }
 }

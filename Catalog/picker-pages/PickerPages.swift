@@ -1,3 +1,4 @@
+#if os(iOS)
 import SwiftUI
 
 /// A row of tabs over a page that changes with them, built on the system `Picker` with the
@@ -16,17 +17,19 @@ import SwiftUI
 /// ```
 ///
 /// The new page slides in from the side its tab is on: from the trailing edge when you
-/// move forward through the options, from the leading edge when you move back. With
-/// Reduce Motion on, pages cross-fade instead. VoiceOver, Full Keyboard Access and the
+/// move forward through the options, from the leading edge when you move back, so in
+/// right-to-left languages, where the first tab is on the right, the motion is mirrored.
+/// With Reduce Motion on, pages cross-fade instead. VoiceOver, Full Keyboard Access and the
 /// large content viewer are the system picker's, which announces each option as a tab.
 ///
-/// If the selection is not one of the options, the block selects the first option, so the
-/// picker always shows a selected tab.
+/// If the selection is not one of the options, at the start or when you set it later,
+/// the block selects the first option, so the picker always shows a selected tab; the
+/// page that was never valid is never shown, and nothing slides.
 @available(iOS 27.0, *)
 public struct PickerPages<Option: Hashable, Label: View, Page: View>: View {
     private let options: [Option]
     @Binding private var selection: Option
-    private let title: String
+    private let title: LocalizedStringKey
     private let label: (Option) -> Label
     private let page: (Option) -> Page
 
@@ -42,14 +45,14 @@ public struct PickerPages<Option: Hashable, Label: View, Page: View>: View {
     /// - Parameters:
     ///   - options: The tabs, in order. Each one appears once.
     ///   - selection: The selected option.
-    ///   - title: The picker's accessibility label, read before the tabs. Defaults to
-    ///     "Section".
+    ///   - title: The picker's accessibility label, read before the tabs and looked up in
+    ///     your strings catalog. Defaults to "Section".
     ///   - label: The tab for an option, usually a `Text` or a `Label`.
     ///   - page: The page for an option.
     public init(
         options: [Option],
         selection: Binding<Option>,
-        title: String = "Section",
+        title: LocalizedStringKey = "Section",
         @ViewBuilder label: @escaping (Option) -> Label,
         @ViewBuilder page: @escaping (Option) -> Page
     ) {
@@ -58,7 +61,7 @@ public struct PickerPages<Option: Hashable, Label: View, Page: View>: View {
         self.title = title
         self.label = label
         self.page = page
-        self._shownOption = State(initialValue: selection.wrappedValue)
+        self._shownOption = State(initialValue: PickerPagesLogic.firstPage(selection.wrappedValue, in: options))
     }
 
     public var body: some View {
@@ -80,9 +83,16 @@ public struct PickerPages<Option: Hashable, Label: View, Page: View>: View {
             .clipped()
         }
         .onChange(of: selection) { _, newValue in
-            insertionEdge = PickerPagesLogic.insertionEdge(from: shownOption, to: newValue, in: options)
-            withAnimation(pageAnimation) {
-                shownOption = newValue
+            switch PickerPagesLogic.selectionChange(to: newValue, shown: shownOption, in: options) {
+            case .repair(let option):
+                selection = option
+            case .show(let option, let edge):
+                insertionEdge = edge
+                withAnimation(pageAnimation) {
+                    shownOption = option
+                }
+            case .unchanged:
+                break
             }
         }
         .onChange(of: options, initial: true) { _, newOptions in
@@ -121,3 +131,4 @@ extension PickerPagesLogic.Edge {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(iOS)
 import SwiftUI
 
 /// A calendar-style demo of ``PickerPages``: day, week and month pages under the tabs.
@@ -51,3 +52,11 @@ struct PickerPagesDemo: View {
 #Preview("Picker pages") {
     PickerPagesDemo()
 }
+
+@available(iOS 27.0, *)
+#Preview("Picker pages, right to left") {
+    PickerPagesDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif

@@ -42,4 +42,29 @@ public enum PickerPagesLogic {
         if options.contains(selection) { return selection }
         return options.first
     }
+
+    /// The page shown first: the selection, or the option it will be repaired to, so an
+    /// invalid starting selection never slides a page in.
+    public static func firstPage<Option: Equatable>(_ selection: Option, in options: [Option]) -> Option {
+        repairedSelection(selection, in: options) ?? selection
+    }
+
+    /// What happens when the selection becomes `new` while the page for `shown` is on screen.
+    public enum SelectionChange<Option: Equatable>: Equatable {
+        /// `new` is not one of the options: select this option instead, and show nothing
+        /// for the stale value.
+        case repair(Option)
+        /// Slide the page for the option in from the edge.
+        case show(Option, from: Edge)
+        /// The page on screen already is the selection: nothing moves.
+        case unchanged
+    }
+
+    /// The answer for a selection change, see ``SelectionChange``. With no options there
+    /// is nothing to repair to, so the new page is shown as it is.
+    public static func selectionChange<Option: Equatable>(to new: Option, shown: Option, in options: [Option]) -> SelectionChange<Option> {
+        if let repaired = repairedSelection(new, in: options), repaired != new { return .repair(repaired) }
+        if new == shown { return .unchanged }
+        return .show(new, from: insertionEdge(from: shown, to: new, in: options))
+    }
 }

@@ -1,3 +1,4 @@
+#if os(iOS)
 import SwiftUI
 
 /// A news-reader demo of ``ScrollingStrip``: a strip of categories over a list that
@@ -35,3 +36,11 @@ struct ScrollingStripDemo: View {
 #Preview("Scrolling strip") {
     ScrollingStripDemo()
 }
+
+@available(iOS 18.0, *)
+#Preview("Scrolling strip, right to left") {
+    ScrollingStripDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif

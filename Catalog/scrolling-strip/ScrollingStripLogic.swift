@@ -52,9 +52,4 @@ public enum ScrollingStripLogic {
             vertical: max(0, (minimum - max(0, height)) / 2)
         )
     }
-
-    /// The zero-based position of the selected tab, or `nil` when it is not listed.
-    public static func selectedIndex(_ selection: String, in tabs: [String]) -> Int? {
-        tabs.firstIndex(of: selection)
-    }
 }

@@ -1,3 +1,4 @@
+#if os(iOS)
 import SwiftUI
 
 /// An Android-style row of titles with a colored underline that slides under the
@@ -20,10 +21,13 @@ import SwiftUI
 /// }
 /// ```
 ///
-/// VoiceOver reads each tab as a button with its title, and the selected one as
-/// selected. With Reduce Motion on, the underline jumps instead of sliding. When the
-/// titles change, the tab the user was on stays selected if its title is still there;
-/// otherwise the index is clamped into range.
+/// The row is a tab bar to VoiceOver, which reads each tab with its title and position,
+/// and the selected one as selected. At the largest text sizes, touching and holding a
+/// tab shows it in the large content viewer. With Reduce Motion on, the underline jumps
+/// instead of sliding. A tap that selects another tab plays the selection haptic; changes
+/// made in code are silent. When the titles change, the tab the user was on stays
+/// selected if its title is still there; otherwise the index is clamped into range. In
+/// right-to-left languages the first tab is on the right, and the underline follows.
 @available(iOS 17.0, *)
 public struct TopTabs<Label: View>: View {
     private let titles: [String]
@@ -32,7 +36,10 @@ public struct TopTabs<Label: View>: View {
     private let indicatorInset: CGFloat
     private let label: (String, Bool) -> Label
 
+    /// Counts the taps that changed the selection; the haptic follows it and nothing else.
+    @State private var selectingTaps = 0
     @Environment(\.accessibilityReduceMotion) private var reduceMotion
+    @Environment(\.layoutDirection) private var layoutDirection
 
     /// Creates underline tabs with your own labels.
     ///
@@ -61,7 +68,7 @@ public struct TopTabs<Label: View>: View {
             ForEach(Array(titles.enumerated()), id: \.offset) { index, title in
                 let isSelected = index == selection
                 Button {
-                    selection = index
+                    select(index)
                 } label: {
                     label(title, isSelected)
                         .lineLimit(1)
@@ -71,38 +78,52 @@ public struct TopTabs<Label: View>: View {
                         .contentShape(Rectangle())
                 }
                 .buttonStyle(.plain)
+                .accessibilityShowsLargeContentViewer()
                 .accessibilityAddTraits(isSelected ? .isSelected : [])
             }
         }
-        .overlay(alignment: .bottomLeading) {
+        .overlay {
             GeometryReader { proxy in
                 if let frame = TopTabsLogic.indicatorFrame(
                     selectedIndex: selection,
                     count: titles.count,
                     totalWidth: proxy.size.width,
-                    inset: indicatorInset
+                    inset: indicatorInset,
+                    direction: TopTabsLogic.Direction(layoutDirection)
                 ) {
                     Capsule()
                         .fill(tint)
                         .frame(width: frame.width, height: 3)
                         .offset(x: frame.x)
-                        .frame(maxHeight: .infinity, alignment: .bottom)
+                        .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .bottomLeading)
                 }
             }
+            // The frame's x is measured from the left edge in both directions, so this
+            // layer is laid out left to right: its leading edge is the left one.
+            .environment(\.layoutDirection, .leftToRight)
             .accessibilityHidden(true)
         }
         .background(alignment: .bottom) {
             Divider()
         }
         .animation(reduceMotion ? nil : .snappy(duration: 0.25), value: selection)
-        .sensoryFeedback(.selection, trigger: selection)
+        .sensoryFeedback(.selection, trigger: selectingTaps)
         .accessibilityElement(children: .contain)
+        .accessibilityAddTraits(.isTabBar)
         .onChange(of: titles, initial: true) { previousTitles, newTitles in
             let repaired = TopTabsLogic.repairedIndex(selection, previousTitles: previousTitles, titles: newTitles)
             if repaired != selection {
                 selection = repaired
             }
         }
+    }
+
+    /// A tap on a tab: selects it and, when that changed the selection, plays the haptic.
+    private func select(_ index: Int) {
+        guard index != selection else { return }
+        selection = index
+        // A binding that keeps its value (a constant, say) changed nothing: stay silent.
+        if selection == index { selectingTaps += 1 }
     }
 }
 
@@ -124,3 +145,12 @@ extension TopTabs where Label == Text {
         }
     }
 }
+
+@available(iOS 17.0, *)
+extension TopTabsLogic.Direction {
+    /// The logic's direction for SwiftUI's layout direction.
+    fileprivate init(_ direction: LayoutDirection) {
+        self = direction == .rightToLeft ? .rightToLeft : .leftToRight
+    }
+}
+#endif

@@ -1,3 +1,4 @@
+#if os(iOS)
 import SwiftUI
 
 /// A messaging-app demo of ``TopTabs``: the standard look, and a custom uppercase look
@@ -39,3 +40,11 @@ struct TopTabsDemo: View {
 #Preview("Top tabs") {
     TopTabsDemo()
 }
+
+@available(iOS 17.0, *)
+#Preview("Top tabs, right to left") {
+    TopTabsDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif

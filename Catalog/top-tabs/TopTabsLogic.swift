@@ -20,7 +20,17 @@ public enum TopTabsLogic {
         return clampedIndex(index, count: titles.count)
     }
 
-    /// Where the underline sits, in points from the leading edge of the row.
+    /// The direction the tabs run in. The logic stays free of SwiftUI, so the view maps
+    /// its `LayoutDirection` to this.
+    public enum Direction: Sendable, Equatable {
+        /// The first tab on the left, as in English.
+        case leftToRight
+        /// The first tab on the right, as in Arabic and Hebrew.
+        case rightToLeft
+    }
+
+    /// Where the underline sits, in points from the left edge of the row, whichever way
+    /// the tabs run.
     public struct IndicatorFrame: Equatable, Sendable {
         public var x: Double
         public var width: Double
@@ -32,15 +42,25 @@ public enum TopTabsLogic {
     }
 
     /// The underline under tab `selectedIndex` of `count` equal-width tabs that fill
-    /// `totalWidth`, pulled in by `inset` on each side.
+    /// `totalWidth`, pulled in by `inset` on each side. Right to left, tab 0 is the
+    /// rightmost, so its underline is measured back from the right edge.
     ///
     /// The index is clamped, the width never goes below zero, and there is no underline
     /// (`nil`) with no tabs or no room.
-    public static func indicatorFrame(selectedIndex: Int, count: Int, totalWidth: Double, inset: Double = 0) -> IndicatorFrame? {
+    public static func indicatorFrame(
+        selectedIndex: Int, count: Int, totalWidth: Double, inset: Double = 0, direction: Direction = .leftToRight
+    ) -> IndicatorFrame? {
         guard count > 0, totalWidth > 0 else { return nil }
         let tabWidth = totalWidth / Double(count)
         let index = clampedIndex(selectedIndex, count: count)
         let usableInset = min(max(0, inset), tabWidth / 2)
-        return IndicatorFrame(x: Double(index) * tabWidth + usableInset, width: tabWidth - 2 * usableInset)
+        let width = tabWidth - 2 * usableInset
+        let fromLeadingEdge = Double(index) * tabWidth + usableInset
+        switch direction {
+        case .leftToRight:
+            return IndicatorFrame(x: fromLeadingEdge, width: width)
+        case .rightToLeft:
+            return IndicatorFrame(x: totalWidth - fromLeadingEdge - width, width: width)
+        }
     }
 }

@@ -88,6 +88,25 @@ tar_gz("many", [member("top/f%02d.swift" % i, data=b"x") for i in range(20)])
 tar_gz("large", [member("top/f%d.bin" % i, data=bytes(1024)) for i in range(3)])
 tar_gz("empty", [])
 tar_gz("control-char", [ok, member("top/bad\x1b[2Jname.swift", data=b"x")])
+tar_gz("del-char", [ok, member("top/bad\x7fname.swift", data=b"x")])
+tar_gz("c1-char", [ok, member("top/bad\u009bname.swift", data=b"x")])
+# The loose file first: no top folder is known yet when it arrives.
+tar_gz("loose-first", [member("loose.swift", data=b"loose"), ok])
+
+def truncated_large(case):
+    """A header that declares 3 GiB followed by 1000 bytes and no more: refused from the
+    header, or libarchive would only say the archive is truncated."""
+    if not want(case + ".tar.gz"):
+        return
+    header = tarfile.TarInfo("top/zeros.bin")
+    header.size = BOMB
+    header.mode = 0o644
+    raw = header.tobuf(format=tarfile.USTAR_FORMAT) + bytes(1000)
+    with open(os.path.join(out, case + ".tar.gz"), "wb") as file:
+        compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: a gzip wrapper
+        file.write(compressor.compress(raw) + compressor.flush())
+
+truncated_large("declared-large-truncated")
 
 # ---- bombs: 3 GiB of zeros without ever holding or writing them ---------------------
 
@@ -191,6 +210,9 @@ make_zip("conflict", [entry("top/a", b"file"), entry("top/a/b.swift", b"b")])
 make_zip("many", [entry("top/f%02d.swift" % i, b"x") for i in range(20)])
 make_zip("large", [entry("top/f%d.bin" % i, bytes(1024)) for i in range(3)])
 make_zip("empty", [])
+make_zip("del-char", [ok, entry("top/bad\x7fname.swift", b"x")])
+make_zip("c1-char", [ok, entry("top/bad\u009bname.swift", b"x")])
+make_zip("loose-first", [entry("loose.swift", b"loose"), ok])
 
 missing = [name for name in wanted if not os.path.exists(os.path.join(out, name))]
 if missing:

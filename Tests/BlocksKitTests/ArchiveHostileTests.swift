@@ -42,6 +42,15 @@ private let hostileCases: [HostileArchiveCase] =
             .unsafeName(archive: $0, entry: "top/bad\u{1B}[2Jname.swift", reason: "contains control characters")
         },
     ]
+    // DEL and the C1 controls (CSI, U+009B, is ESC [ on many terminals) are controls too.
+    + bothFormats("del-char") { .unsafeName(archive: $0, entry: "top/bad\u{7F}name.swift", reason: "contains control characters") }
+    + bothFormats("c1-char") { .unsafeName(archive: $0, entry: "top/bad\u{9B}name.swift", reason: "contains control characters") }
+    // With the loose file first there is no top folder yet to name.
+    + bothFormats("loose-first") { .entryOutsideTopFolder(archive: $0, entry: "loose.swift", topFolder: nil) }
+    // Refused from the header: reading the data would only find it truncated.
+    + [HostileArchiveCase(file: "declared-large-truncated.tar.gz") {
+        .tooLarge(archive: $0, entry: "top/zeros.bin", limit: defaultCap)
+    }]
     + bothFormats("symlink") { .symbolicLink(archive: $0, entry: "top/link", target: "/etc/passwd") }
     // Zip has no hard links or block devices; tar has both.
     + [HostileArchiveCase(file: "hardlink.tar.gz") { .hardLink(archive: $0, entry: "top/hard", target: "/etc/passwd") }]
@@ -63,12 +72,11 @@ private let hostileCases: [HostileArchiveCase] =
 
 @Suite("Hostile archives")
 struct ArchiveHostileTests {
-    @Test("each crafted archive gets its refusal and nothing is written", arguments: hostileCases)
+    @Test("each crafted archive gets its refusal", arguments: hostileCases)
     func refusesHostileArchive(_ hostile: HostileArchiveCase) throws {
         let folder = try ArchiveHostileFixtures.shared()
         let url = folder.appendingPathComponent(hostile.file)
         #expect(FileManager.default.fileExists(atPath: url.path))
-        let before = Self.listing(folder)
 
         // From disk, with the format taken from the name.
         #expect(throws: hostile.expected(url.path)) {
@@ -79,11 +87,36 @@ struct ArchiveHostileTests {
         #expect(throws: hostile.expected("download")) {
             _ = try Archives.read(data: bytes, format: nil, name: "download", limits: hostile.limits)
         }
-        #expect(Self.listing(folder) == before)
-        #expect(!FileManager.default.fileExists(atPath: "/tmp/blocks-evil.swift"))
-        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent()
-            .appendingPathComponent("blocks-evil.swift").path))
-        #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/blocks-evil.swift"))
+    }
+
+    /// The real binary adds each crafted archive to a real project, beside a decoy folder:
+    /// it fails, and neither the project nor anything beside it changes. The paths the
+    /// archives aim at (`../`, `top/../../`, `/tmp/…`) land in the project, in the folder
+    /// that holds it, or in /tmp, and each is checked.
+    @Test("adding a crafted archive with the binary writes nothing, in the project or beside it", arguments: hostileCases)
+    func addingHostileArchiveWritesNothing(_ hostile: HostileArchiveCase) throws {
+        let archive = try ArchiveHostileFixtures.shared().appendingPathComponent(hostile.file)
+        let base = try TemporaryFolder("blocks-hostile-add")
+        defer { base.cleanUp() }
+        let project = TestProject(root: base.path("project"))
+        try project.write("Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
+        try project.write("Sources/App/x.swift", "let x = 1\n")
+        try base.write("decoy/victim.swift", "// the user's own file\n")
+        let evilInTmp = "/tmp/blocks-evil.swift"
+        let tmpBefore = FileManager.default.contents(atPath: evilInTmp)
+        let projectBefore = try project.treeHash()
+        let baseBefore = Self.listing(base.url)
+
+        let result = try project.runBinary(["add", archive.path, "--yes"])
+
+        #expect(result.code == 1, "\(hostile.file): \(result.output)\(result.errors)")
+        if hostile.limits == ExtractionLimits() {
+            #expect(result.errors.contains("was refused"), "\(hostile.file): \(result.errors)")
+        }
+        #expect(!result.errors.contains("\u{1B}") && !result.output.contains("\u{1B}"), "\(hostile.file)")
+        #expect(try project.treeHash() == projectBefore, "\(hostile.file) changed the project")
+        #expect(Self.listing(base.url) == baseBefore, "\(hostile.file) wrote beside the project")
+        #expect(FileManager.default.contents(atPath: evilInTmp) == tmpBefore, "\(hostile.file) wrote \(evilInTmp)")
     }
 
     /// Names and sizes of everything in the folder, to prove a read wrote nothing.
@@ -202,6 +235,8 @@ struct ArchiveCorruptionTests {
     func missingFile() throws {
         let scratch = try ArchiveScratch()
         let missing = scratch.path("missing.zip")
-        #expect(throws: ArchiveError.self) { _ = try Archives.read(missing) }
+        #expect(throws: ArchiveError.unreadable(archive: missing.path, message: "No such file or directory")) {
+            _ = try Archives.read(missing)
+        }
     }
 }

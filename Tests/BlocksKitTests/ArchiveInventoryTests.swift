@@ -72,6 +72,48 @@ struct ArchiveInventoryTests {
         }
     }
 
+    /// The cap is on entries admitted: exactly `maxEntries` pass and the next is refused,
+    /// whatever kind it is (folders count too).
+    @Test("the entry cap admits exactly maxEntries entries")
+    func entryCapBoundary() throws {
+        var inventory = ArchiveInventory(archiveName: "a", limits: ExtractionLimits(maxTotalBytes: 100, maxEntries: 3))
+        #expect(try inventory.admit(header("top/", .directory)) == .skip)
+        #expect(try inventory.admit(header("top/a.swift")) == .readFile(relativePath: "a.swift"))
+        #expect(try inventory.admit(header("top/b.swift")) == .readFile(relativePath: "b.swift"))
+        #expect(throws: ArchiveError.tooManyEntries(archive: "a", limit: 3)) {
+            _ = try inventory.admit(header("top/c.swift"))
+        }
+    }
+
+    /// tar and zip readers turn a file named `x/` into a folder before the rules see it,
+    /// so only a header made by hand reaches this rule; without it `top/a.swift/` would be
+    /// stored as the file `a.swift`.
+    @Test("a file whose name ends in '/' is refused, while a folder may")
+    func trailingSlashOnAFile() throws {
+        var inventory = ArchiveInventory(archiveName: "a", limits: .init())
+        _ = try inventory.admit(header("top/ok.swift"))
+        #expect(throws: ArchiveError.unsafeName(archive: "a", entry: "top/a.swift/", reason: "ends with '/' but is not a folder")) {
+            _ = try inventory.admit(header("top/a.swift/", size: 1))
+        }
+        #expect(try inventory.admit(header("top/folder/", .directory)) == .skip)
+    }
+
+    @Test("DEL and every C1 control in a name are refused, as C0 ones are", arguments: [0x00, 0x1B, 0x1F, 0x7F, 0x80, 0x9B, 0x9F])
+    func controlCharacters(_ value: UInt32) throws {
+        var inventory = ArchiveInventory(archiveName: "a", limits: .init())
+        let name = "top/bad" + String(Character(Unicode.Scalar(value)!)) + ".swift"
+        #expect(throws: ArchiveError.unsafeName(archive: "a", entry: name, reason: "contains control characters")) {
+            _ = try inventory.admit(header(name))
+        }
+    }
+
+    @Test("the printable neighbours of the controls are accepted", arguments: [0x20, 0x7E, 0xA0, 0xE9])
+    func printableNeighbours(_ value: UInt32) throws {
+        var inventory = ArchiveInventory(archiveName: "a", limits: .init())
+        let name = "top/ok" + String(Character(Unicode.Scalar(value)!)) + ".swift"
+        #expect(try inventory.admit(header(name)) == .readFile(relativePath: String(name.dropFirst(4))))
+    }
+
     @Test("non-UTF-8 and empty names are refused")
     func badNames() {
         var inventory = ArchiveInventory(archiveName: "a", limits: .init())

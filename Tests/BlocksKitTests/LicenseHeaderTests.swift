@@ -8,41 +8,50 @@ import Testing
         #expect(header == "// SPDX-License-Identifier: MIT\n// Copyright (c) 2026 Ada Lovelace\n")
     }
 
-    @Test func applyingTwiceGivesOneHeader() {
-        let once = LicenseHeader.apply(to: "struct A {}\n", year: 2026, holders: "Ada")
-        let twice = LicenseHeader.apply(to: once, year: 2027, holders: "Someone Else")
+    @Test func applyingTwiceGivesOneHeader() throws {
+        let once = try LicenseHeader.apply(to: "struct A {}\n", year: 2026, holders: "Ada")
+        let twice = try LicenseHeader.apply(to: once, year: 2027, holders: "Someone Else")
         #expect(once == "// SPDX-License-Identifier: MIT\n// Copyright (c) 2026 Ada\n\nstruct A {}\n")
         #expect(twice == once)
     }
 
-    @Test func aFileWithItsOwnSPDXLineKeepsIt() {
+    /// A file's own SPDX line naming another license is refused, not kept under an MIT
+    /// LICENSE and not replaced: either would lose or contradict what its author wrote.
+    @Test func aFileWithAnotherLicensesSPDXLineIsRefused() throws {
         let own = "// SPDX-License-Identifier: Apache-2.0\nstruct A {}\n"
-        #expect(LicenseHeader.apply(to: own, year: 2026, holders: "Ada") == own)
+        #expect(throws: TemplateError.foreignLicense(path: "A.swift", identifier: "Apache-2.0")) {
+            try LicenseHeader.apply(to: own, path: "A.swift", year: 2026, holders: "Ada")
+        }
+        #expect(throws: TemplateError.foreignLicense(path: "A.swift", identifier: "Apache-2.0")) {
+            try LicenseHeader.apply(to: Data(own.utf8), path: "A.swift", year: 2026, holders: "Ada")
+        }
+        let mine = "// SPDX-License-Identifier: mit\nstruct A {}\n"
+        #expect(try LicenseHeader.apply(to: mine, year: 2026, holders: "Ada") == mine)
     }
 
-    @Test func aPrerenderedHeaderGivesTheSameBytes() {
+    @Test func aPrerenderedHeaderGivesTheSameBytes() throws {
         let header = Data(LicenseHeader.render(year: 2026, holders: "Ada").utf8)
         let bodies = ["struct A {}\n", "\u{FEFF}struct B {}\n", "// SPDX-License-Identifier: MIT\nstruct C {}\n", "", "é 🙂\r\n"]
         for body in bodies {
             for path in ["A.swift", "README.md"] {
                 let data = Data(body.utf8)
-                #expect(LicenseHeader.apply(to: data, path: path, header: header)
+                #expect(try LicenseHeader.apply(to: data, path: path, header: header)
                         == LicenseHeader.apply(to: data, path: path, year: 2026, holders: "Ada"), "\(path) \(body.debugDescription)")
             }
         }
         let notUTF8 = Data([0xFF, 0xFE, 0x41])
-        #expect(LicenseHeader.apply(to: notUTF8, path: "A.swift", header: header) == notUTF8)
+        #expect(try LicenseHeader.apply(to: notUTF8, path: "A.swift", header: header) == notUTF8)
     }
 
-    @Test func onlySwiftFilesGetTheHeader() {
+    @Test func onlySwiftFilesGetTheHeader() throws {
         let json = Data("{}\n".utf8)
-        #expect(LicenseHeader.apply(to: json, path: "data.json", year: 2026, holders: "Ada") == json)
-        let swift = LicenseHeader.apply(to: Data("let a = 1\n".utf8), path: "A.swift", year: 2026, holders: "Ada")
+        #expect(try LicenseHeader.apply(to: json, path: "data.json", year: 2026, holders: "Ada") == json)
+        let swift = try LicenseHeader.apply(to: Data("let a = 1\n".utf8), path: "A.swift", year: 2026, holders: "Ada")
         #expect(String(decoding: swift, as: UTF8.self).hasPrefix("// SPDX-License-Identifier: MIT\n"))
     }
 
-    @Test func readsTheYearBack() {
-        let text = LicenseHeader.apply(to: "let a = 1\n", year: 2031, holders: "Ada")
+    @Test func readsTheYearBack() throws {
+        let text = try LicenseHeader.apply(to: "let a = 1\n", year: 2031, holders: "Ada")
         #expect(LicenseHeader.year(in: text) == 2031)
         #expect(LicenseHeader.year(in: "let a = 1\n") == nil)
     }
@@ -53,9 +62,9 @@ import Testing
         #expect(TemplateText.holders(["Ada", "Alan", "Grace"]) == "Ada, Alan and Grace")
     }
 
-    @Test func theYearComesFromSourceDateEpoch() {
-        #expect(TemplateText.currentYear(environment: ["SOURCE_DATE_EPOCH": "1735689600"]) == 2025)
-        #expect(TemplateText.currentYear(environment: [:]) >= 2025)
+    @Test func theYearComesFromSourceDateEpoch() throws {
+        #expect(try TemplateText.currentYear(environment: ["SOURCE_DATE_EPOCH": "1735689600"]) == 2025)
+        #expect(try TemplateText.currentYear(environment: [:]) >= 2025)
     }
 
     @Test func theLicenseTemplateIsFilled() {

@@ -63,7 +63,9 @@ import Testing
 
     @Test func brokenJSONIsOneClearProblem() {
         let found = ManifestValidator.problems(in: Data("{ nope".utf8), file: "x/block.json")
-        #expect(found == [LintProblem(file: "x/block.json", field: "", message: "not a JSON object")])
+        #expect(found == [LintProblem(file: "x/block.json", field: "", message: "not valid JSON: expected a key at byte 2")])
+        let array = ManifestValidator.problems(in: Data("[1]".utf8), file: "x/block.json")
+        #expect(array == [LintProblem(file: "x/block.json", field: "", message: "not a JSON object")])
     }
 
     @Test func lintReportsMissingUnlistedAndUnparsableFiles() throws {

@@ -26,6 +26,9 @@ import Testing
         ("badge", .init(), ["adaptive-tabs"]),
         ("insignias", .init(), ["adaptive-tabs"]),
         ("tabs", .init(platform: PlatformFilter("ios17")), ["top-tabs", "pager"]),
+        // No block has all three words. scrolling-strip has two (capsule, underline) and
+        // pager one, with the higher score (its name): more matched words rank first.
+        ("pager capsule underline", .init(), ["scrolling-strip"]),
         ("pestañas", .init(platform: PlatformFilter("iOS 27"), level: "beginner"), ["top-tabs", "picker-pages", "scrolling-strip"]),
     ]
 

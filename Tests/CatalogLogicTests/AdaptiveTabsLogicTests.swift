@@ -53,16 +53,15 @@ struct AdaptiveTabsLogicTests {
         #expect(resolve(Navigation(selection: .browse, browsePath: [.nowhere]), compact: false) == Navigation(selection: .favorites))
     }
 
-    @Test func badgeText() {
-        #expect(AdaptiveTabsLogic.badgeText(nil) == nil)
-        #expect(AdaptiveTabsLogic.badgeText(.count(0)) == nil)
-        #expect(AdaptiveTabsLogic.badgeText(.count(-2)) == nil)
-        #expect(AdaptiveTabsLogic.badgeText(.count(3)) == "3")
-        #expect(AdaptiveTabsLogic.badgeText(.count(99)) == "99")
-        #expect(AdaptiveTabsLogic.badgeText(.count(100)) == "99+")
-        #expect(AdaptiveTabsLogic.badgeText(.count(12), limit: 9) == "9+")
-        #expect(AdaptiveTabsLogic.badgeText(.text("New")) == "New")
-        #expect(AdaptiveTabsLogic.badgeText(.text("")) == nil)
+    @Test func countBadges() {
+        #expect(AdaptiveTabsLogic.countBadge(0) == nil)
+        #expect(AdaptiveTabsLogic.countBadge(-2) == nil)
+        #expect(AdaptiveTabsLogic.countBadge(1) == .number(1))
+        #expect(AdaptiveTabsLogic.countBadge(3) == .number(3))
+        #expect(AdaptiveTabsLogic.countBadge(99) == .number(99))
+        #expect(AdaptiveTabsLogic.countBadge(100) == .overLimit(99))
+        #expect(AdaptiveTabsLogic.countBadge(12, limit: 9) == .overLimit(9))
+        #expect(AdaptiveTabsLogic.countBadge(9, limit: 9) == .number(9))
     }
 
     @Test func customizationIDs() {
@@ -81,16 +80,33 @@ struct AdaptiveTabsLogicTests {
         #expect(!AdaptiveTabsLogic.canReorder(.full, isBrowse: true))
     }
 
-    @Test func duplicateValuesAreReportedOnce() {
-        #expect(AdaptiveTabsLogic.duplicateValues([Place.home, .inbox, .home, .home, .recent, .inbox]) == [.home, .inbox])
-        #expect(AdaptiveTabsLogic.duplicateValues([Place]()) == [])
+    @Test func duplicatesAreReportedOnce() {
+        #expect(AdaptiveTabsLogic.duplicates([Place.home, .inbox, .home, .home, .recent, .inbox]) == [.home, .inbox])
+        #expect(AdaptiveTabsLogic.duplicates([Place]()) == [])
+        #expect(AdaptiveTabsLogic.duplicates(["home", "inbox", "browse"]) == [])
     }
 
-    @Test func tabDefaults() {
-        let tab = AdaptiveTab(id: "home", title: "Home", systemImage: "house", value: Place.home)
-        #expect(tab.badge == nil)
-        #expect(tab.customization == .full)
-        let group = AdaptiveTabGroup(id: "library", title: "Library", tabs: [tab])
-        #expect(group.tabs.map(\.id) == ["home"])
+    // MARK: A Browse path left from earlier
+
+    @Test func compactReplacesAStaleBrowsePathWithTheSectionTab() {
+        // Browse still shows Shared from before; selecting Recent in code must not stack it on top.
+        let stale = Navigation(selection: .recent, browsePath: [.shared])
+        #expect(resolve(stale, compact: true) == Navigation(selection: .browse, browsePath: [.recent]))
+    }
+
+    @Test func regularDropsTheWholeBrowsePath() {
+        let deep = Navigation(selection: .browse, browsePath: [.shared, .recent])
+        #expect(resolve(deep, compact: false) == Navigation(selection: .shared, browsePath: []))
+    }
+
+    @Test func regularKeepsAPathBehindASectionTab() {
+        let stale = Navigation(selection: .recent, browsePath: [.shared])
+        #expect(resolve(stale, compact: false) == stale)
+    }
+
+    @Test func anUnknownSelectionFallsBackAndLeavesThePathAlone() {
+        let stale = Navigation(selection: .nowhere, browsePath: [.shared])
+        #expect(resolve(stale, compact: true) == Navigation(selection: .home, browsePath: [.shared]))
+        #expect(resolve(stale, compact: false) == Navigation(selection: .home, browsePath: [.shared]))
     }
 }

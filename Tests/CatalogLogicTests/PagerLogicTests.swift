@@ -156,16 +156,123 @@ struct PagerLogicTests {
         #expect(PagerLogic.indicatorFrame(position: 0.5, tabFrames: [frames[0]]) == .init(x: 0, width: 100))
     }
 
-    // MARK: Accessibility
+    // MARK: Right to left
 
-    @Test func positionIsReadAsTwoOfFive() {
-        #expect(PagerLogic.positionDescription(index: 1, count: 5) == "2 of 5")
-        let position = PagerLogic.accessibilityPosition(index: 4, count: 5)
-        #expect(position?.ordinal == 5)
-        #expect(position?.count == 5)
-        #expect(PagerLogic.positionDescription(index: 0, count: 1) == "1 of 1")
-        #expect(PagerLogic.positionDescription(index: 5, count: 5) == nil)
-        #expect(PagerLogic.positionDescription(index: -1, count: 5) == nil)
-        #expect(PagerLogic.positionDescription(index: 0, count: 0) == nil)
+    @Test func rightToLeftTheFirstPageSitsAtTheFarLeftOffset() {
+        // Five pages of 400 points: the first page is the rightmost, so at rest on it the
+        // content has moved left by the four pages after it.
+        #expect(PagerLogic.position(offset: 1600, pageWidth: 400, count: 5, direction: .rightToLeft) == 0)
+        #expect(PagerLogic.position(offset: 0, pageWidth: 400, count: 5, direction: .rightToLeft) == 4)
+        #expect(PagerLogic.position(offset: 1000, pageWidth: 400, count: 5, direction: .rightToLeft) == 1.5)
+    }
+
+    @Test func rightToLeftClampsPastTheEnds() {
+        #expect(PagerLogic.position(offset: 1700, pageWidth: 400, count: 5, direction: .rightToLeft) == 0)
+        #expect(PagerLogic.position(offset: -90, pageWidth: 400, count: 5, direction: .rightToLeft) == 4)
+        #expect(PagerLogic.position(offset: 123, pageWidth: 400, count: 1, direction: .rightToLeft) == 0)
+        #expect(PagerLogic.position(offset: 0, pageWidth: 0, count: 5, direction: .rightToLeft) == nil)
+    }
+
+    @Test func theIndicatorFollowsRightToLeftFramesInReadingOrder() {
+        // Right to left the first tab is the rightmost: its measured frame has the largest x.
+        let rightToLeft = [
+            PagerLogic.Frame(x: 200, width: 100),
+            PagerLogic.Frame(x: 140, width: 60),
+            PagerLogic.Frame(x: 0, width: 140),
+        ]
+        #expect(PagerLogic.indicatorFrame(position: 0, tabFrames: rightToLeft) == .init(x: 200, width: 100))
+        #expect(PagerLogic.indicatorFrame(position: 0.5, tabFrames: rightToLeft) == .init(x: 170, width: 80))
+        #expect(PagerLogic.indicatorFrame(position: 2, tabFrames: rightToLeft) == .init(x: 0, width: 140))
+    }
+
+    // MARK: At rest
+
+    @Test func atRestMeansWithinAHundredthOfAPage() {
+        #expect(PagerLogic.settledIndex(position: 2.009, count: 5) == 2)
+        #expect(PagerLogic.settledIndex(position: 1.991, count: 5) == 2)
+        #expect(PagerLogic.settledIndex(position: 2.0101, count: 5) == nil)
+        #expect(PagerLogic.settledIndex(position: 1.985, count: 5) == nil)
+        #expect(PagerLogic.settledIndex(position: 2.015, count: 5) == nil)
+        #expect(PagerLogic.settledIndex(position: 2.05, count: 5) == nil)
+        #expect(PagerLogic.settledIndex(position: .nan, count: 5) == nil)
+        #expect(PagerLogic.settledIndex(position: 2.05, count: 5, tolerance: 0.1) == 2)
+    }
+
+    @Test func clampKeepsValuesInsideTheRange() {
+        #expect(PagerLogic.clamp(-1, to: 0...4) == 0)
+        #expect(PagerLogic.clamp(5, to: 0...4) == 4)
+        #expect(PagerLogic.clamp(2.5, to: 0...4) == 2.5)
+        #expect(PagerLogic.clamp(0, to: 0...0) == 0)
+    }
+
+    // MARK: Swipes, without a timer
+
+    @Test func aSwipeCountsOnceThePagesRestOnTheReportedPage() {
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 2, restingIndex: 2, requestedIndex: nil, selectedIndex: 1) == .swipe(to: 2))
+    }
+
+    @Test func nothingCountsWhileThePagesMove() {
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 2, restingIndex: nil, requestedIndex: nil, selectedIndex: 1) == .wait)
+        // Swiping back, the scroll view reports the page coming in before the pages rest.
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 0, restingIndex: 1, requestedIndex: nil, selectedIndex: 1) == .wait)
+    }
+
+    @Test func restingOnTheSelectedPageIsNoChange() {
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 1, restingIndex: 1, requestedIndex: nil, selectedIndex: 1) == .wait)
+    }
+
+    @Test func aPresetIsNotReplacedWhileItsPageIsPending() {
+        // Items arrived with "science" (2) preset and the pager asked for its page. While
+        // the pages still sit on the first one, that is not a swipe to the first item.
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 2, restingIndex: 0, requestedIndex: 2, selectedIndex: 2) == .wait)
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 2, restingIndex: nil, requestedIndex: 2, selectedIndex: 2) == .wait)
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 2, restingIndex: 2, requestedIndex: 2, selectedIndex: 2) == .arrived)
+    }
+
+    @Test func aRequestTheScrollViewSettledAwayFromIsMadeAgain() {
+        // The scroll view laid the pages out on the first page and says so: ask again,
+        // rather than take it for a swipe or wait forever.
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 0, restingIndex: 0, requestedIndex: 2, selectedIndex: 2) == .requestAgain(2))
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 3, restingIndex: 3, requestedIndex: 1, selectedIndex: 1) == .requestAgain(1))
+    }
+
+    @Test func afterArrivalSwipesCountAgain() {
+        #expect(PagerLogic.scrollDecision(scrolledIndex: 3, restingIndex: 3, requestedIndex: nil, selectedIndex: 2) == .swipe(to: 3))
+    }
+
+    @Test func noPagesNoDecision() {
+        #expect(PagerLogic.scrollDecision(scrolledIndex: nil, restingIndex: nil, requestedIndex: nil, selectedIndex: nil) == .wait)
+        #expect(PagerLogic.scrollDecision(scrolledIndex: nil, restingIndex: 0, requestedIndex: nil, selectedIndex: nil) == .wait)
+    }
+
+    // MARK: Why the selection changed
+
+    @Test func thePendingReasonIsReportedForItsOwnID() {
+        let pending = PagerLogic.PendingChange(id: Optional(30), reason: .tap)
+        #expect(PagerLogic.changeReason(for: 30, pending: pending) == .tap)
+        #expect(PagerLogic.changeReason(for: 30, pending: PagerLogic.PendingChange(id: Optional(30), reason: .swipe)) == .swipe)
+    }
+
+    @Test func aPendingReasonForAnotherIDIsNotTakenForTheNextChange() {
+        // The caller's binding ignored the tap on 30; the next change, to 40 in code, is programmatic.
+        let pending = PagerLogic.PendingChange(id: Optional(30), reason: .tap)
+        #expect(PagerLogic.changeReason(for: 40, pending: pending) == .programmatic)
+        #expect(PagerLogic.changeReason(for: Int?.none, pending: pending) == .programmatic)
+        #expect(PagerLogic.changeReason(for: 40, pending: nil) == .programmatic)
+    }
+
+    @Test func itemsChangedIsReportedForTheRepairedID() {
+        let pending = PagerLogic.PendingChange(id: Int?.none, reason: .itemsChanged)
+        #expect(PagerLogic.changeReason(for: Int?.none, pending: pending) == .itemsChanged)
+    }
+
+    // MARK: Separator
+
+    @Test func theSeparatorIsOnePixelUnlessAThicknessIsGiven() {
+        #expect(PagerLogic.separatorThickness(nil, displayScale: 3) == 1.0 / 3)
+        #expect(PagerLogic.separatorThickness(nil, displayScale: 2) == 0.5)
+        #expect(PagerLogic.separatorThickness(nil, displayScale: 0) == 1)
+        #expect(PagerLogic.separatorThickness(2, displayScale: 3) == 2)
+        #expect(PagerLogic.separatorThickness(-1, displayScale: 3) == 0)
     }
 }

@@ -55,4 +55,32 @@ struct PickerPagesLogicTests {
         enum Section: CaseIterable { case a, b, c }
         #expect(PickerPagesLogic.insertionEdge(from: Section.c, to: .a, in: Section.allCases) == .leading)
     }
+
+    // MARK: Selection changes
+
+    @Test func anInvalidStartingSelectionShowsTheOptionItBecomes() {
+        #expect(PickerPagesLogic.firstPage("Decade", in: options) == "Day")
+        #expect(PickerPagesLogic.firstPage("Month", in: options) == "Month")
+        #expect(PickerPagesLogic.firstPage("Any", in: [String]()) == "Any")
+    }
+
+    @Test func aSelectionSetLaterToAnUnknownValueIsRepairedWithoutShowingIt() {
+        #expect(PickerPagesLogic.selectionChange(to: "Decade", shown: "Month", in: options) == .repair("Day"))
+    }
+
+    @Test func aListedSelectionSlidesInFromItsSide() {
+        #expect(PickerPagesLogic.selectionChange(to: "Year", shown: "Week", in: options) == .show("Year", from: .trailing))
+        #expect(PickerPagesLogic.selectionChange(to: "Day", shown: "Week", in: options) == .show("Day", from: .leading))
+    }
+
+    @Test func theRepairOnFirstAppearanceMovesNothing() {
+        // The first page already is the repaired option, so the repair write slides nothing in.
+        let shown = PickerPagesLogic.firstPage("Decade", in: options)
+        #expect(PickerPagesLogic.selectionChange(to: "Day", shown: shown, in: options) == .unchanged)
+    }
+
+    @Test func withNoOptionsTheNewPageIsShownAsItIs() {
+        #expect(PickerPagesLogic.selectionChange(to: "b", shown: "a", in: [String]()) == .show("b", from: .trailing))
+        #expect(PickerPagesLogic.selectionChange(to: "a", shown: "a", in: [String]()) == .unchanged)
+    }
 }

@@ -46,13 +46,6 @@ struct ScrollingStripLogicTests {
     @Test func singleTab() {
         #expect(ScrollingStripLogic.resolvedSelection("Only", previousTabs: ["Only"], tabs: ["Only"]) == "Only")
         #expect(ScrollingStripLogic.resolvedSelection("Other", previousTabs: ["Other"], tabs: ["Only"]) == "Only")
-        #expect(ScrollingStripLogic.selectedIndex("Only", in: ["Only"]) == 0)
-    }
-
-    @Test func selectedIndex() {
-        #expect(ScrollingStripLogic.selectedIndex("Music", in: tabs) == 3)
-        #expect(ScrollingStripLogic.selectedIndex("Weather", in: tabs) == nil)
-        #expect(ScrollingStripLogic.selectedIndex("All", in: []) == nil)
     }
 
     @Test func smallTabGrowsToMinimumWithinSpacing() {
@@ -76,5 +69,16 @@ struct ScrollingStripLogicTests {
         let outsets = ScrollingStripLogic.touchTargetOutsets(width: -5, height: -5, spacing: -10)
         #expect(outsets.horizontal == 0)
         #expect(outsets.vertical == 22)
+    }
+
+    @Test func aNegativeWidthCountsAsZeroWhenThereIsRoom() {
+        // With room to spare, a width below zero needs the full 44 points, not more.
+        let outsets = ScrollingStripLogic.touchTargetOutsets(width: -10, height: 44, spacing: 100)
+        #expect(outsets == .init(horizontal: 22, vertical: 0))
+    }
+
+    @Test func aCustomMinimum() {
+        let outsets = ScrollingStripLogic.touchTargetOutsets(width: 40, height: 40, spacing: 20, minimum: 48)
+        #expect(outsets == .init(horizontal: 4, vertical: 4))
     }
 }

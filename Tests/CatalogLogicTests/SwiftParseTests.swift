@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 
-/// SwiftUI does not exist on Linux, so the catalog's view files cannot be compiled here.
-/// This suite at least makes sure every Swift file in `Catalog/` parses, with the same
-/// compiler that builds the package.
+/// Every Swift file in `Catalog/` parses with the compiler that builds the package. The
+/// views are also type-checked, against a SwiftUI stub, in ViewTypeCheckTests.
 @Suite("catalog Swift files parse")
 struct SwiftParseTests {
     /// The repository root, found from this file's path: Tests/CatalogLogicTests/<file>.
@@ -23,30 +22,9 @@ struct SwiftParseTests {
         return files.sorted()
     }
 
-    /// `SWIFTC` when set, else `swiftc` on the PATH, else the toolchain's default place.
-    static func compilerCommand() -> [String] {
-        let environment = ProcessInfo.processInfo.environment
-        if let explicit = environment["SWIFTC"], !explicit.isEmpty { return [explicit] }
-        let onPath = (environment["PATH"] ?? "").split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/swiftc")
-        }
-        return onPath ? ["/usr/bin/env", "swiftc"] : ["/opt/swift/usr/bin/swiftc"]
-    }
-
     /// Runs `swiftc -parse` on one file and returns its exit status and output.
     static func parse(_ path: String) throws -> (status: Int32, output: String) {
-        let command = compilerCommand()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst()) + ["-parse", path]
-        process.currentDirectoryURL = repositoryRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try Swiftc.run(["-parse", path], in: repositoryRoot)
     }
 
     @Test func catalogHasSwiftFiles() {

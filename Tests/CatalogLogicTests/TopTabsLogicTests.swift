@@ -45,4 +45,32 @@ struct TopTabsLogicTests {
         #expect(TopTabsLogic.indicatorFrame(selectedIndex: 0, count: 2, totalWidth: 200, inset: -5) == .init(x: 0, width: 100))
         #expect(TopTabsLogic.indicatorFrame(selectedIndex: 0, count: 2, totalWidth: 0) == nil)
     }
+
+    // MARK: Right to left
+
+    @Test func rightToLeftMeasuresTheFirstTabFromTheRightEdge() {
+        // Four tabs of 100 points: tab 0 is the rightmost, so its underline starts at 300 from the left.
+        #expect(TopTabsLogic.indicatorFrame(selectedIndex: 0, count: 4, totalWidth: 400, direction: .rightToLeft) == .init(x: 300, width: 100))
+        #expect(TopTabsLogic.indicatorFrame(selectedIndex: 3, count: 4, totalWidth: 400, direction: .rightToLeft) == .init(x: 0, width: 100))
+        #expect(TopTabsLogic.indicatorFrame(selectedIndex: 1, count: 4, totalWidth: 400, inset: 10, direction: .rightToLeft) == .init(x: 210, width: 80))
+    }
+
+    @Test func rightToLeftMirrorsLeftToRight() {
+        for index in 0..<3 {
+            guard let leftToRight = TopTabsLogic.indicatorFrame(selectedIndex: index, count: 3, totalWidth: 330, inset: 7),
+                  let rightToLeft = TopTabsLogic.indicatorFrame(selectedIndex: index, count: 3, totalWidth: 330, inset: 7, direction: .rightToLeft)
+            else {
+                Issue.record("no frame for tab \(index)")
+                continue
+            }
+            #expect(rightToLeft.width == leftToRight.width)
+            #expect(rightToLeft.x == 330 - leftToRight.x - leftToRight.width)
+        }
+    }
+
+    @Test func rightToLeftClampsLikeLeftToRight() {
+        #expect(TopTabsLogic.indicatorFrame(selectedIndex: 9, count: 2, totalWidth: 200, direction: .rightToLeft) == .init(x: 0, width: 100))
+        #expect(TopTabsLogic.indicatorFrame(selectedIndex: -4, count: 2, totalWidth: 200, direction: .rightToLeft) == .init(x: 100, width: 100))
+        #expect(TopTabsLogic.indicatorFrame(selectedIndex: 0, count: 2, totalWidth: 0, direction: .rightToLeft) == nil)
+    }
 }

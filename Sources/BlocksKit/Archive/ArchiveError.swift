@@ -45,6 +45,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(archive: String, message: String)
     /// The archive could not be made or saved.
     case writeFailed(archive: String, message: String)
+    /// The file to write exists, and replacing it was neither forced nor confirmed.
+    case outputExists(archive: String)
 
     public var description: String {
         let refusal = "was refused"
@@ -98,19 +100,13 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         case .writeFailed(let archive, let message):
             return "archive \(archive) could not be written: \(message). "
                 + "Check that the folder exists, is writable and has free space"
+        case .outputExists(let archive):
+            return "\(archive) already exists and was kept; give --force to replace it, or choose another name with -o"
         }
     }
 
     private func quoted(_ text: String) -> String {
         // Control characters are escaped so a hostile name cannot rewrite the terminal.
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return "'\(escaped)'"
+        "'\(TerminalText.escaped(text))'"
     }
 }

@@ -29,7 +29,7 @@ struct ArchiveHeader: Sendable, Equatable {
 }
 
 /// Path rules shared by reading and writing: relative, no `..`, no backslashes, no
-/// control characters.
+/// control characters (C0, DEL and C1, as `TerminalText` defines them).
 enum ArchivePath {
     /// Splits a stored name into its components, dropping empty and `.` ones, or throws
     /// the refusal that fits.
@@ -52,7 +52,7 @@ enum ArchivePath {
         if path.contains("\\") {
             throw ArchiveError.unsafeName(archive: archive, entry: shown, reason: "contains a backslash")
         }
-        if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        if TerminalText.firstControl(in: path) != nil {
             throw ArchiveError.unsafeName(archive: archive, entry: shown, reason: "contains control characters")
         }
         return parts.filter { !$0.isEmpty && $0 != "." }

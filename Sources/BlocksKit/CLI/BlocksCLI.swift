@@ -7,6 +7,31 @@ import Foundation
 import Glibc
 #endif
 
+/// An error that adds members to the `--json` object `BlocksCLI.report` prints beside
+/// `error`, so a failed command still prints one object with all a script needs.
+public protocol JSONReportingError: Error {
+    var jsonMembers: [String: JSONValue] { get }
+}
+
+/// Passes writes through and remembers whether there were any.
+final class WatchedSink: TextSink, @unchecked Sendable {
+    private let inner: TextSink
+    private let lock = Lock()
+    private var wrote = false
+
+    init(_ inner: TextSink) { self.inner = inner }
+
+    var isTerminal: Bool { inner.isTerminal }
+    var columns: Int? { inner.columns }
+
+    var wroteSomething: Bool { lock.withLock { wrote } }
+
+    func write(_ text: String) {
+        lock.withLock { wrote = true }
+        inner.write(text)
+    }
+}
+
 /// The entry point: parses global options, dispatches to a command or an external
 /// `blocks-NAME` plugin, and turns every error into one message and an exit code.
 public enum BlocksCLI {
@@ -88,15 +113,25 @@ public enum BlocksCLI {
 
     /// Runs one command line in-process. Tests call this with their own context.
     public static func run(_ arguments: [String], context: inout CommandContext) -> Int32 {
+        // Standard output is watched so that a failed `--json` command prints one object:
+        // the error's, unless the command already printed its own (lint's report).
+        let original = context.standardOutput
+        let watched = WatchedSink(original)
+        context.standardOutput = watched
+        defer { context.standardOutput = original }
         do {
             return try dispatch(arguments, context: &context)
         } catch {
-            return report(error, context: context)
+            let wantsJSON = context.json || optionArguments(arguments).contains("--json")
+            return report(error, context: context, json: wantsJSON && !watched.wroteSomething)
         }
     }
 
-    /// The one place where errors become a message on stderr and an exit code.
-    static func report(_ error: Error, context: CommandContext) -> Int32 {
+    /// The one place where errors become a message on stderr and an exit code, and with
+    /// `--json` also `{"error": {"message": …, "code": …}}` on stdout. Messages quote
+    /// registries, URLs, archive names and servers, so their control characters are
+    /// escaped here, once for every error.
+    static func report(_ error: Error, context: CommandContext, json: Bool = false) -> Int32 {
         let style = context.errorStyle
         let message: String
         let code: Int32
@@ -108,9 +143,25 @@ public enum BlocksCLI {
             message = ErrorText.line(for: error)
             code = 1
         }
-        context.standardError.write(style.apply(.red, "error: ") + message + "\n")
+        let shown = TerminalText.escapedKeepingLines(message)
+        context.standardError.write(style.apply(.red, "error: ") + shown + "\n")
+        if json {
+            var members = (error as? JSONReportingError)?.jsonMembers ?? [:]
+            members["error"] = .object(["message": .string(shown), "code": .int(Int(code))])
+            context.print((try? JSONOutput.encode(members)) ?? #"{"error": {"message": "unprintable", "code": 1}}"#)
+        }
         return code
     }
+
+    /// The arguments before `--`, where options are options.
+    static func optionArguments(_ arguments: some Collection<String>) -> [String] {
+        Array(arguments.prefix { $0 != "--" })
+    }
+
+    /// `blocks help`'s own help, for `blocks help help` and `blocks help --help`.
+    static let helpSpec = CommandSpec(
+        name: "help", abstract: "Show help for blocks, or for one of its subcommands.",
+        arguments: [ArgumentSpec("subcommand", help: "The subcommand to explain, e.g. search.", optional: true)])
 
     static func dispatch(_ arguments: [String], context: inout CommandContext) throws -> Int32 {
         // Global options may come before the command name.
@@ -135,23 +186,28 @@ public enum BlocksCLI {
         let globals = try ArgumentParser.parse(leading, spec: globalSpec)
         guard let name = rest.first, name != "help" || rest.count > 1 else {
             try applyGlobals(globals, to: &context)
-            context.print(HelpFormatter.rootHelp(commands: commands.map { $0.spec }, plugins: Plugins.discover(environment: context.environment)))
+            context.print(HelpFormatter.rootHelp(
+                commands: commands.map { $0.spec }, plugins: Plugins.discover(environment: context.environment), width: context.helpWidth))
             return 0
         }
         if globals.flag("help") && name != "help" {
             try applyGlobals(globals, to: &context)
             if let command = commands.first(where: { $0.spec.name == name }) {
-                context.print(HelpFormatter.help(for: command.spec))
+                context.print(HelpFormatter.help(for: command.spec, width: context.helpWidth))
                 return 0
             }
         }
         let commandArguments = Array(rest.dropFirst())
         if name == "help" {
             let target = commandArguments[0]
+            if target == "help" || target == "--help" || target == "-h" {
+                context.print(HelpFormatter.help(for: helpSpec, width: context.helpWidth))
+                return 0
+            }
             guard let command = commands.first(where: { $0.spec.name == target }) else {
                 throw UsageError.unknownCommand(target, suggestion: EditDistance.closest(to: target, in: commands.map { $0.spec.name }))
             }
-            context.print(HelpFormatter.help(for: command.spec))
+            context.print(HelpFormatter.help(for: command.spec, width: context.helpWidth))
             return 0
         }
         guard let command = commands.first(where: { $0.spec.name == name }) else {
@@ -164,8 +220,14 @@ public enum BlocksCLI {
         }
         var spec = command.spec
         spec.options += GlobalOptions.specs
-        if commandArguments.contains("--help") || commandArguments.contains("-h") {
-            context.print(HelpFormatter.help(for: command.spec))
+        // `--help` and `--version` are global options, which may follow the command too.
+        let options = optionArguments(commandArguments)
+        if options.contains("--help") || options.contains("-h") {
+            context.print(HelpFormatter.help(for: command.spec, width: context.helpWidth))
+            return 0
+        }
+        if options.contains("--version") {
+            context.print("blocks \(version)")
             return 0
         }
         var parsed = try ArgumentParser.parse(commandArguments, spec: spec)

@@ -44,11 +44,24 @@ public struct CommandContext: Sendable {
     public var errorStyle: Style { Style(enabled: color && standardError.isTerminal) }
 
     public func print(_ line: String = "") { standardOutput.write(line + "\n") }
-    /// A diagnostic line on standard error, unless `--quiet`.
-    public func note(_ line: String) { if !quiet { standardError.write(line + "\n") } }
+    /// A diagnostic line on standard error, unless `--quiet`. Notes and warnings often
+    /// quote a registry, a URL or a server, so control characters in them are escaped.
+    public func note(_ line: String) { if !quiet { standardError.write(TerminalText.escapedKeepingLines(line) + "\n") } }
     public func warn(_ line: String) {
-        standardError.write(errorStyle.apply(.yellow, "warning: ") + line + "\n")
+        standardError.write(errorStyle.apply(.yellow, "warning: ") + TerminalText.escapedKeepingLines(line) + "\n")
     }
+
+    /// The width tables are fitted to: `COLUMNS`, else the terminal's own, else 80 on a
+    /// terminal. Nil when standard output is not a terminal and `COLUMNS` is unset: piped
+    /// tables keep one line per row, for scripts.
+    public var tableWidth: Int? {
+        if let columns = TerminalWidth.columns(environment: environment) { return columns }
+        guard standardOutput.isTerminal else { return nil }
+        return standardOutput.columns ?? TerminalWidth.fallback
+    }
+
+    /// The width help is wrapped to: as tables, and 80 when piped too.
+    public var helpWidth: Int { tableWidth ?? TerminalWidth.fallback }
 
     /// A path given on the command line, resolved against `-C`.
     public func resolve(_ path: String) -> URL {

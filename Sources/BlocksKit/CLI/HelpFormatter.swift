@@ -1,42 +1,59 @@
 /// Help text laid out like swift-argument-parser's: OVERVIEW, USAGE, ARGUMENTS, OPTIONS, SUBCOMMANDS.
+///
+/// Every line is wrapped to `width` between words (`TextWrap`), with continuation lines
+/// under the text they continue: help is read on terminals of 80 columns.
 public enum HelpFormatter {
     static let indent = "  "
     static let column = 26
+    /// The narrowest the help column gets, however narrow the terminal.
+    static let narrowestHelp = 20
 
-    public static func help(for spec: CommandSpec) -> String {
-        var lines = ["OVERVIEW: \(spec.abstract)"]
-        if let discussion = spec.discussion { lines += ["", discussion] }
-        lines += ["", "USAGE: " + (spec.usage ?? [usageLine(spec)]).joined(separator: "\n       ")]
+    public static func help(for spec: CommandSpec, width: Int = TerminalWidth.fallback) -> String {
+        var lines = [hanging("OVERVIEW: ", spec.abstract, width: width)]
+        if let discussion = spec.discussion {
+            // Paragraphs are reflowed: the line breaks in the source are not the terminal's.
+            for paragraph in discussion.split(separator: "\n\n") {
+                lines.append("")
+                lines += TextWrap.lines(String(paragraph.replacing("\n", with: " ")), width: width)
+            }
+        }
+        lines.append("")
+        let usage = (spec.usage?.map(usageUnits) ?? [usageParts(spec)]).map { TextWrap.lines(words: $0, width: width - usagePrefix.count) }
+        let pad = String(repeating: " ", count: usagePrefix.count)
+        lines += usage.joined().enumerated().map { ($0.offset == 0 ? usagePrefix : pad) + $0.element }
         if !spec.arguments.isEmpty {
             lines += ["", "ARGUMENTS:"]
-            lines += spec.arguments.map { row("<\($0.name)>" + ($0.isVariadic ? " ..." : ""), $0.help) }
+            lines += spec.arguments.map { row("<\($0.name)>" + ($0.isVariadic ? " ..." : ""), $0.help, width: width) }
         }
         lines += ["", "OPTIONS:"]
-        lines += (spec.options + GlobalOptions.specs).map { row(optionLabel($0), $0.help) }
+        lines += (spec.options + GlobalOptions.specs).map { row(optionLabel($0), $0.help, width: width) }
         return lines.joined(separator: "\n")
     }
 
-    public static func rootHelp(commands: [CommandSpec], plugins: [Plugin]) -> String {
+    public static func rootHelp(commands: [CommandSpec], plugins: [Plugin], width: Int = TerminalWidth.fallback) -> String {
         var lines = [
-            "OVERVIEW: A registry of SwiftUI blocks: find, inspect and add components you then own.",
+            hanging("OVERVIEW: ", "A registry of SwiftUI blocks: find, inspect and add components you then own.", width: width),
             "",
-            "USAGE: blocks [--registry <url-or-path>] [--json] <subcommand> [<arguments>]",
+            hanging(usagePrefix, "blocks [--registry <url-or-path>] [--json] <subcommand> [<arguments>]", width: width),
             "",
             "OPTIONS:",
         ]
-        lines += GlobalOptions.specs.map { row(optionLabel($0), $0.help) }
-        lines.append(row("--version", "Show the version."))
+        lines += GlobalOptions.specs.map { row(optionLabel($0), $0.help, width: width) }
+        lines.append(row("--version", "Show the version.", width: width))
         lines += ["", "SUBCOMMANDS:"]
-        lines += commands.map { row($0.name, $0.abstract) }
+        lines += commands.map { row($0.name, $0.abstract, width: width) }
         if !plugins.isEmpty {
             lines += ["", "PLUGINS:"]
-            lines += plugins.map { row($0.name, "Runs \($0.path)") }
+            lines += plugins.map { row($0.name, "Runs \($0.path)", width: width) }
         }
-        lines += ["", "  See 'blocks help <subcommand>' for detailed help."]
+        lines += ["", hanging(indent, "See 'blocks help <subcommand>' for detailed help.", width: width)]
         return lines.joined(separator: "\n")
     }
 
-    static func usageLine(_ spec: CommandSpec) -> String {
+    static let usagePrefix = "USAGE: "
+
+    /// The usage line's parts; a part such as `[--format <format>]` is never broken.
+    static func usageParts(_ spec: CommandSpec) -> [String] {
         var parts = ["blocks", spec.name]
         for argument in spec.arguments {
             var text = "<\(argument.name)>"
@@ -47,7 +64,19 @@ public enum HelpFormatter {
         for option in spec.options {
             parts.append("[--\(option.long)" + (option.valueName.map { " <\($0)>" } ?? "") + "]")
         }
-        return parts.joined(separator: " ")
+        return parts
+    }
+
+    /// A written usage line's parts: words, with a bracketed group (`[--jobs <n>]`) kept whole.
+    static func usageUnits(_ line: String) -> [String] {
+        var units: [String] = []
+        var depth = 0
+        for word in line.split(separator: " ") {
+            if depth > 0, let last = units.indices.last { units[last] += " " + word } else { units.append(String(word)) }
+            depth += word.filter { $0 == "[" }.count - word.filter { $0 == "]" }.count
+            depth = max(depth, 0)
+        }
+        return units
     }
 
     static func optionLabel(_ option: OptionSpec) -> String {
@@ -57,9 +86,18 @@ public enum HelpFormatter {
         return label
     }
 
-    static func row(_ label: String, _ help: String) -> String {
+    /// A label and its help in two columns; the help wraps within its column.
+    static func row(_ label: String, _ help: String, width: Int = TerminalWidth.fallback) -> String {
         let start = indent + label
-        if start.count >= column { return start + "\n" + String(repeating: " ", count: column) + help }
+        let pad = String(repeating: " ", count: column)
+        let help = TextWrap.lines(help, width: max(width - column, narrowestHelp))
+            .enumerated().map { ($0.offset == 0 ? "" : pad) + $0.element }.joined(separator: "\n")
+        if start.count >= column { return start + "\n" + pad + help }
         return start + String(repeating: " ", count: column - start.count) + help
+    }
+
+    /// `text` after `prefix`, wrapped, with its continuation lines under the text.
+    static func hanging(_ prefix: String, _ text: String, width: Int) -> String {
+        TextWrap.hanging(text, firstPrefix: prefix, indent: prefix.count, width: width)
     }
 }

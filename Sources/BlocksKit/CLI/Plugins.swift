@@ -41,14 +41,27 @@ public enum Plugins {
         return nil
     }
 
-    /// Runs the plugin with the remaining arguments, the registry and project root in
-    /// its environment, and the standard streams passed through. Returns its exit code.
+    /// Runs the plugin with the remaining arguments and the standard streams passed
+    /// through. Its environment names the registry a built-in command would read here
+    /// (`--registry`, `BLOCKS_REGISTRY`, else `blocks.json`'s, else `embedded`) and, in a
+    /// project only, its root; outside one `BLOCKS_PROJECT_ROOT` is unset, never the
+    /// current folder passed off as a project. Returns its exit code.
     public static func run(_ plugin: Plugin, arguments: [String], context: CommandContext) throws -> Int32 {
         var environment = context.environment
-        environment["BLOCKS_REGISTRY"] = context.registry ?? "embedded"
-        environment["BLOCKS_PROJECT_ROOT"] = ProjectLocator.projectRoot(from: context.workingDirectory).path
+        environment["BLOCKS_REGISTRY"] = try RegistrySources.chosenLocation(context: context) ?? "embedded"
+        environment["BLOCKS_PROJECT_ROOT"] = enclosingProject(of: context.workingDirectory)?.path
         return try ChildProcess.run(
             plugin.path, arguments: arguments, environment: environment, workingDirectory: context.workingDirectory.path
         ).exitCode
+    }
+
+    /// The project `folder` is in, or nil outside any. `ProjectLocator.projectRoot` answers
+    /// the folder itself both when it is a project's root and when nothing was found, so
+    /// that answer counts only when the folder holds a project marker.
+    static func enclosingProject(of folder: URL) -> URL? {
+        let root = ProjectLocator.projectRoot(from: folder)
+        guard root.path == folder.standardizedFileURL.path else { return root }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.contains { ProjectLocator.markers.contains($0) || $0.hasSuffix(".xcodeproj") } ? root : nil
     }
 }

@@ -15,7 +15,9 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownCommand(let name, let suggestion):
-            return "unknown command '\(name)'" + Self.didYouMean(suggestion) + "; see 'blocks --help'"
+            // "unknown command 'serch'; did you mean 'search'? See 'blocks --help' for every command"
+            return "unknown command '\(name)'" + (suggestion.map { "; did you mean '\($0)'? See" } ?? "; see")
+                + " 'blocks --help' for every command"
         case .unknownOption(let name, let suggestion):
             return "unknown option '\(name)'" + Self.didYouMean(suggestion)
         case .missingValue(let option):

@@ -53,13 +53,20 @@ public struct CatalogLinter {
                 continue
             }
             problems += ManifestValidator.problems(in: data, file: shownManifest, folderName: folderName)
-            let listed = Self.listedFiles(in: data)
-            for path in listed where !fileManager.fileExists(atPath: folder.appendingPathComponent(path).path) {
-                problems.append(LintProblem(file: shownManifest, field: "files", message: "lists \(path), which does not exist"))
-            }
             let present = Self.swiftFiles(under: folder)
-            for path in present where !listed.contains(path) {
-                problems.append(LintProblem(file: relative(folder.appendingPathComponent(path)), field: "files", message: "is not listed in block.json"))
+            // A manifest that is not JSON lists nothing: its one error is enough, without
+            // every file of the block then "not listed".
+            if let listed = Self.listedFiles(in: data) {
+                for path in listed where !fileManager.fileExists(atPath: folder.appendingPathComponent(path).path) {
+                    problems.append(LintProblem(file: shownManifest, field: "files", message: "lists \(path), which does not exist"))
+                }
+                for path in present where !listed.contains(path) {
+                    problems.append(LintProblem(file: relative(folder.appendingPathComponent(path)), field: "files", message: "is not listed in block.json"))
+                }
+            }
+            for path in present {
+                let file = folder.appendingPathComponent(path)
+                if let problem = Self.licenseProblem(in: file, shown: relative(file)) { problems.append(problem) }
             }
             swiftFiles += present.map { folder.appendingPathComponent($0).path }
         }
@@ -77,9 +84,19 @@ public struct CatalogLinter {
         return path.hasPrefix(base + "/") ? name + "/" + path.dropFirst(base.count + 1) : path
     }
 
-    static func listedFiles(in data: Data) -> [String] {
-        guard let root = try? JSONReader.parse(data) else { return [] }
+    /// The paths the manifest lists, or nil when it is not JSON.
+    static func listedFiles(in data: Data) -> [String]? {
+        guard let root = try? JSONReader.parse(data) else { return nil }
         return root["files"]?.array?.compactMap { $0["path"]?.string } ?? []
+    }
+
+    /// A Swift file whose SPDX line names a license other than the MIT every block ships
+    /// under: `add`, `build` and `export` refuse it (`LicenseHeader`), so lint says so first.
+    static func licenseProblem(in file: URL, shown: String) -> LintProblem? {
+        guard let data = FileManager.default.contents(atPath: file.path), let text = String(data: data, encoding: .utf8),
+              let identifier = LicenseHeader.spdxIdentifier(in: text), !LicenseHeader.isMIT(identifier) else { return nil }
+        return LintProblem(file: shown, field: "", message: "declares 'SPDX-License-Identifier: \(identifier)', but blocks ship under MIT; "
+            + "remove the line (the MIT header is added for you) or relicense the file")
     }
 
     static func swiftFiles(under folder: URL) -> [String] {
@@ -87,17 +104,9 @@ public struct CatalogLinter {
         return paths.filter { $0.hasSuffix(".swift") }.sorted()
     }
 
-    /// Runs `swiftc -parse` once per file, so one broken file names itself.
+    /// `swiftc -parse` over every file, many per run on every core (`SwiftSyntaxCheck`);
+    /// each broken file names itself.
     func parseProblems(_ files: [String], compiler: URL) throws -> [LintProblem] {
-        var problems: [LintProblem] = []
-        for file in files {
-            let outcome = try ChildProcess.run(compiler.path, arguments: ["-parse", file], discardOutput: true, captureErrors: true)
-            if outcome.exitCode != 0 {
-                let firstError = outcome.standardError.split(separator: "\n")
-                    .first { $0.contains("error:") }.map(String.init) ?? "swiftc -parse failed"
-                problems.append(LintProblem(file: relative(URL(fileURLWithPath: file)), field: "", message: "does not parse: \(firstError)"))
-            }
-        }
-        return problems
+        try SwiftSyntaxCheck(compiler: compiler).firstErrors(in: files).map { LintProblem(file: relative(URL(fileURLWithPath: $0.file)), field: "", message: "does not parse: \($0.error)") }
     }
 }

@@ -4,6 +4,7 @@
 enum EmbeddedFiles {
     static let catalog: [String: String] = [
         "adaptive-tabs/AdaptiveTabs.swift": #"""
+#if os(iOS)
 import SwiftUI
 
 /// A system `TabView` that adapts between an iPhone tab bar and an iPad sidebar, with
@@ -41,14 +42,17 @@ import SwiftUI
 ///   size class changes the block keeps you in the same place: a selected section tab
 ///   becomes Browse with that page pushed, and back.
 /// - **Selection.** Set the binding to any tab's value to switch tabs in code. A value
-///   that the current width does not show is mapped to the one that does.
-/// - **Badges.** `.count(3)` or `.text("New")`; counts over 99 read "99+".
+///   that the current width does not show is mapped to the one that does. Every tab
+///   needs its own value and its own id; debug builds stop with the repeated ones named.
+/// - **Titles and badges.** Titles and text badges are `LocalizedStringKey`s, so string
+///   literals are extracted into your strings catalog. `.count(3)` badges are numbers
+///   formatted for the user's locale; counts over 99 read "99+".
 /// - **Customization.** On iPad people can reorder and hide tabs. Their choices are saved
 ///   in `UserDefaults` under `customizationKey` with `@AppStorage`. Each tab's stable `id`
 ///   keys its customization, so never reuse or rename one.
 /// - **Accessibility.** The tab bar and sidebar are the system's, so VoiceOver, Dynamic
-///   Type, Reduce Motion and the large content viewer behave as in Apple's apps; badges
-///   are read with their tab.
+///   Type, Reduce Motion, right-to-left layout and the large content viewer behave as in
+///   Apple's apps; badges are read with their tab.
 @available(iOS 18.0, *)
 public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
     private let tabs: [AdaptiveTab<Value>]
@@ -88,12 +92,19 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
         self.customizationKey = customizationKey
         self.content = content
         self._customization = AppStorage(wrappedValue: TabViewCustomization(), customizationKey)
+        let everyTab = tabs + [browse] + sections.flatMap(\.tabs)
+        assert(
+            AdaptiveTabsLogic.duplicates(everyTab.map(\.value)).isEmpty,
+            "AdaptiveTabs: each tab needs its own value; repeated: \(AdaptiveTabsLogic.duplicates(everyTab.map(\.value)))")
+        assert(
+            AdaptiveTabsLogic.duplicates(everyTab.map(\.id) + sections.map(\.id)).isEmpty,
+            "AdaptiveTabs: each tab and section needs its own id; repeated: \(AdaptiveTabsLogic.duplicates(everyTab.map(\.id) + sections.map(\.id)))")
     }
 
     public var body: some View {
         TabView(selection: $selection) {
             ForEach(tabs) { tab in
-                Tab(LocalizedStringKey(tab.title), systemImage: tab.systemImage, value: tab.value) {
+                Tab(tab.title, systemImage: tab.systemImage, value: tab.value) {
                     NavigationStack {
                         content(tab.value)
                     }
@@ -103,7 +114,7 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
                 .customizationBehavior(behavior(for: tab, isBrowse: false), for: .sidebar, .tabBar)
             }
 
-            Tab(LocalizedStringKey(browse.title), systemImage: browse.systemImage, value: browse.value) {
+            Tab(browse.title, systemImage: browse.systemImage, value: browse.value) {
                 browseStack
             }
             .badge(badge(for: browse))
@@ -112,9 +123,9 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
             .customizationBehavior(behavior(for: browse, isBrowse: true), for: .sidebar, .tabBar)
 
             ForEach(sections) { group in
-                TabSection(LocalizedStringKey(group.title)) {
+                TabSection(group.title) {
                     ForEach(group.tabs) { tab in
-                        Tab(LocalizedStringKey(tab.title), systemImage: tab.systemImage, value: tab.value) {
+                        Tab(tab.title, systemImage: tab.systemImage, value: tab.value) {
                             NavigationStack {
                                 content(tab.value)
                             }
@@ -144,17 +155,17 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
         NavigationStack(path: $browsePath) {
             List {
                 ForEach(sections) { group in
-                    Section(LocalizedStringKey(group.title)) {
+                    Section(group.title) {
                         ForEach(group.tabs) { tab in
                             NavigationLink(value: tab.value) {
-                                Label(LocalizedStringKey(tab.title), systemImage: tab.systemImage)
+                                Label(tab.title, systemImage: tab.systemImage)
                             }
                             .badge(badge(for: tab))
                         }
                     }
                 }
             }
-            .navigationTitle(LocalizedStringKey(browse.title))
+            .navigationTitle(browse.title)
             .navigationDestination(for: Value.self) { value in
                 content(value)
             }
@@ -182,7 +193,21 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
     }
 
     private func badge(for tab: AdaptiveTab<Value>) -> Text? {
-        AdaptiveTabsLogic.badgeText(tab.badge).map { Text(verbatim: $0) }
+        switch tab.badge {
+        case nil:
+            return nil
+        case .text(let text)?:
+            return Text(text)
+        case .count(let count)?:
+            switch AdaptiveTabsLogic.countBadge(count) {
+            case nil:
+                return nil
+            case .number(let number)?:
+                return Text(number, format: .number)
+            case .overLimit(let limit)?:
+                return Text("\(limit, format: .number)+", comment: "A tab badge for more items than it counts, as in 99+")
+            }
+        }
     }
 
     private func customizationID(for id: String) -> String {
@@ -196,8 +221,67 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
     }
 }
 
+/// A badge on a tab: a count, or a short text such as "New" or "!".
+@available(iOS 18.0, *)
+public enum AdaptiveTabBadge: Equatable, Sendable {
+    /// A number, formatted for the user's locale. Zero or less shows no badge, like the
+    /// system's `badge(_:)`.
+    case count(Int)
+    /// A short text, looked up in your strings catalog.
+    case text(LocalizedStringKey)
+}
+
+/// One tab of an ``AdaptiveTabs`` view.
+@available(iOS 18.0, *)
+public struct AdaptiveTab<Value: Hashable>: Identifiable {
+    /// A stable identifier. It keys the user's customization, so never reuse or rename it.
+    public var id: String
+    /// The title, looked up in your strings catalog.
+    public var title: LocalizedStringKey
+    /// An SF Symbol name.
+    public var systemImage: String
+    /// The selection value that shows this tab.
+    public var value: Value
+    /// The badge, if any.
+    public var badge: AdaptiveTabBadge?
+    /// What the user may do with the tab when customizing.
+    public var customization: AdaptiveTabCustomization
+
+    public init(
+        id: String, title: LocalizedStringKey, systemImage: String, value: Value,
+        badge: AdaptiveTabBadge? = nil, customization: AdaptiveTabCustomization = .full
+    ) {
+        self.id = id
+        self.title = title
+        self.systemImage = systemImage
+        self.value = value
+        self.badge = badge
+        self.customization = customization
+    }
+}
+
+/// A titled group of tabs, shown as a `TabSection` in the sidebar and reached through
+/// the Browse tab in compact width.
+@available(iOS 18.0, *)
+public struct AdaptiveTabGroup<Value: Hashable>: Identifiable {
+    /// A stable identifier, used for the section's customization.
+    public var id: String
+    /// The section title, looked up in your strings catalog.
+    public var title: LocalizedStringKey
+    /// The tabs in the section, in their default order.
+    public var tabs: [AdaptiveTab<Value>]
+
+    public init(id: String, title: LocalizedStringKey, tabs: [AdaptiveTab<Value>]) {
+        self.id = id
+        self.title = title
+        self.tabs = tabs
+    }
+}
+#endif
+
 """#,
         "adaptive-tabs/AdaptiveTabsDemo.swift": #"""
+#if os(iOS)
 import SwiftUI
 
 /// A mail-style demo of ``AdaptiveTabs``: two main tabs with a count badge, a Mailboxes
@@ -207,6 +291,17 @@ import SwiftUI
 struct AdaptiveTabsDemo: View {
     enum Destination: Hashable {
         case home, inbox, browse, favorites, drafts, archive
+
+        var title: LocalizedStringKey {
+            switch self {
+            case .home: "Home"
+            case .inbox: "Inbox"
+            case .browse: "Browse"
+            case .favorites: "Favorites"
+            case .drafts: "Drafts"
+            case .archive: "Archive"
+            }
+        }
     }
 
     @State private var destination = Destination.inbox
@@ -250,7 +345,7 @@ struct AdaptiveTabsDemo: View {
 private struct DestinationPage: View {
     let destination: AdaptiveTabsDemo.Destination
     @Binding var unread: Int
-    let select: (AdaptiveTabsDemo.Destination) -> Void
+    let select: @MainActor (AdaptiveTabsDemo.Destination) -> Void
 
     var body: some View {
         List {
@@ -262,7 +357,7 @@ private struct DestinationPage: View {
                 Button("Inbox") { select(.inbox) }
             }
         }
-        .navigationTitle(String(describing: destination).capitalized)
+        .navigationTitle(destination.title)
     }
 }
 
@@ -271,17 +366,16 @@ private struct DestinationPage: View {
     AdaptiveTabsDemo()
 }
 
+@available(iOS 18.0, *)
+#Preview("Adaptive tabs, right to left") {
+    AdaptiveTabsDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
+
 """#,
         "adaptive-tabs/AdaptiveTabsLogic.swift": #"""
-/// A badge on a tab: a count, or a short text such as "New" or "!".
-@available(iOS 18.0, *)
-public enum AdaptiveTabBadge: Hashable, Sendable {
-    /// A number. Zero or less shows no badge, like the system's `badge(_:)`.
-    case count(Int)
-    /// A short string. An empty string shows no badge.
-    case text(String)
-}
-
 /// How much the user may customize a tab in the sidebar and the tab bar.
 @available(iOS 18.0, *)
 public enum AdaptiveTabCustomization: Hashable, Sendable {
@@ -291,53 +385,6 @@ public enum AdaptiveTabCustomization: Hashable, Sendable {
     case reorderOnly
     /// The tab stays where it is and is always visible.
     case pinned
-}
-
-/// One tab of an ``AdaptiveTabs`` view.
-@available(iOS 18.0, *)
-public struct AdaptiveTab<Value: Hashable>: Identifiable {
-    /// A stable identifier. It keys the user's customization, so never reuse or rename it.
-    public var id: String
-    /// The title, looked up in your strings catalog.
-    public var title: String
-    /// An SF Symbol name.
-    public var systemImage: String
-    /// The selection value that shows this tab.
-    public var value: Value
-    /// The badge, if any.
-    public var badge: AdaptiveTabBadge?
-    /// What the user may do with the tab when customizing.
-    public var customization: AdaptiveTabCustomization
-
-    public init(
-        id: String, title: String, systemImage: String, value: Value,
-        badge: AdaptiveTabBadge? = nil, customization: AdaptiveTabCustomization = .full
-    ) {
-        self.id = id
-        self.title = title
-        self.systemImage = systemImage
-        self.value = value
-        self.badge = badge
-        self.customization = customization
-    }
-}
-
-/// A titled group of tabs, shown as a `TabSection` in the sidebar and reached through
-/// the Browse tab in compact width.
-@available(iOS 18.0, *)
-public struct AdaptiveTabGroup<Value: Hashable>: Identifiable {
-    /// A stable identifier, used for the section's customization.
-    public var id: String
-    /// The section title, looked up in your strings catalog.
-    public var title: String
-    /// The tabs in the section, in their default order.
-    public var tabs: [AdaptiveTab<Value>]
-
-    public init(id: String, title: String, tabs: [AdaptiveTab<Value>]) {
-        self.id = id
-        self.title = title
-        self.tabs = tabs
-    }
 }
 
 /// The pure decisions behind ``AdaptiveTabs``, kept apart from SwiftUI so they can be
@@ -359,9 +406,10 @@ public enum AdaptiveTabsLogic {
     /// the selection was set to a tab that this width does not show.
     ///
     /// In compact width the section tabs are hidden and reached through Browse: a selected
-    /// section tab becomes Browse with that tab pushed. In regular width Browse is hidden:
-    /// Browse becomes the section tab at the root of its path, or the first section tab
-    /// when nothing was pushed. A value that no tab has becomes `fallback`.
+    /// section tab becomes Browse with that tab pushed, in place of whatever Browse showed
+    /// before. In regular width Browse is hidden: Browse becomes the section tab at the
+    /// root of its path, or the first section tab when nothing was pushed. A value that no
+    /// tab has becomes `fallback`, and Browse's path is left alone.
     public static func navigation<Value: Hashable>(
         _ navigation: Navigation<Value>,
         isCompact: Bool,
@@ -386,18 +434,20 @@ public enum AdaptiveTabsLogic {
         return Navigation(selection: fallback, browsePath: navigation.browsePath)
     }
 
-    /// The text of a badge, or `nil` for no badge. Counts over `limit` read "99+" the way
-    /// Mail and Messages cap them.
-    public static func badgeText(_ badge: AdaptiveTabBadge?, limit: Int = 99) -> String? {
-        switch badge {
-        case .none:
-            return nil
-        case .count(let count):
-            guard count > 0 else { return nil }
-            return count > limit ? "\(limit)+" : String(count)
-        case .text(let text):
-            return text.isEmpty ? nil : text
-        }
+    /// What a count badge shows.
+    public enum CountBadge: Equatable, Sendable {
+        /// The count itself.
+        case number(Int)
+        /// More than the limit: the limit and a plus sign, such as "99+".
+        case overLimit(Int)
+    }
+
+    /// The badge for a count, or `nil` for none: zero or less shows no badge, like the
+    /// system's `badge(_:)`, and counts over `limit` show "99+" the way Mail and Messages
+    /// cap them. The view formats the number for the user's locale.
+    public static func countBadge(_ count: Int, limit: Int = 99) -> CountBadge? {
+        guard count > 0 else { return nil }
+        return count > limit ? .overLimit(limit) : .number(count)
     }
 
     /// The customization identifier of a tab or section: your namespace and its stable id,
@@ -417,9 +467,10 @@ public enum AdaptiveTabsLogic {
         !isBrowse && customization != .pinned
     }
 
-    /// The values that appear more than once among the tabs. Selection by value needs
-    /// each value once; the demo and tests use this to catch mistakes early.
-    public static func duplicateValues<Value: Hashable>(_ values: [Value]) -> [Value] {
+    /// The values that appear more than once, each reported once, in the order of their
+    /// second appearance. Selection goes by value and customization by id, so
+    /// ``AdaptiveTabs`` checks both with this in debug builds.
+    public static func duplicates<Value: Hashable>(_ values: [Value]) -> [Value] {
         var seen: Set<Value> = []
         var reported: Set<Value> = []
         var duplicates: [Value] = []
@@ -488,7 +539,7 @@ public enum AdaptiveTabsLogic {
       "name": "tabs",
       "type": "[AdaptiveTab<Value>]",
       "default": null,
-      "description": "The main tabs, always shown; each has id, title, systemImage, value, badge and customization."
+      "description": "The main tabs, always shown; each has id, title (a LocalizedStringKey), systemImage, value, badge and customization. Values and ids must be unique; debug builds stop on a repeat."
     },
     {
       "name": "sections",
@@ -542,6 +593,7 @@ public enum AdaptiveTabsLogic {
 
 """#,
         "pager/Pager.swift": #"""
+#if os(iOS)
 import SwiftUI
 
 /// A tab bar over swipeable pages: the pager apps expect, with selection by item id.
@@ -583,10 +635,13 @@ import SwiftUI
 /// `index` and the `count`, and `selectionProgress`, from 0 to 1, which follows the finger
 /// while the user swipes so your label can blend its style in step with the pages.
 ///
-/// **Accessibility.** VoiceOver reads each tab as a button with its label, "selected" on
-/// the selected one, and its position, as in "2 of 5". Only the selected page is exposed
-/// to VoiceOver. With Reduce Motion on, tapping a tab switches pages and moves the
-/// indicator without animation; swipes still follow the finger.
+/// **Accessibility.** The tab row is a tab bar to VoiceOver, which reads each tab with its
+/// label, "selected" on the selected one, and its position, as in "2 of 5". Only the
+/// selected page is exposed to VoiceOver. With Reduce Motion on, tapping a tab switches
+/// pages and moves the indicator without animation; swipes still follow the finger.
+///
+/// **Right to left.** In Arabic or Hebrew the first tab and page are on the right, swipes
+/// run the other way, and the indicator follows.
 @available(iOS 17.0, *)
 public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>: View {
     private let items: [Item]
@@ -595,18 +650,28 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
     private let label: (Item, PagerTabState) -> Label
     private var configuration = Configuration()
 
-    /// Where the pages sit, in fractional pages, as last measured from the scroll view.
+    /// The page the scroll view shows, bound with `scrollPosition(id:)`: the pager sets it
+    /// to move the pages, and the scroll view sets it as the user swipes. Being state, a
+    /// page asked for before the pages are laid out is shown once they are.
+    @State private var scrolledID: Item.ID?
+    /// The page the pager asked for that the pages have not come to rest on yet.
+    @State private var requestedID: Item.ID?
+    /// The tab the scrollable tab bar keeps in its middle.
+    @State private var centeredTabID: Item.ID?
+    /// Where the pages sit, in fractional pages in reading order, as last measured.
     @State private var measuredPosition: Double?
     /// The position the tab bar draws: the measured one while swiping, animated toward
     /// the target when a tab is tapped.
     @State private var shownPosition: Double = 0
     @State private var pageWidth: CGFloat = 0
     @State private var tabFrames: [Item.ID: PagerLogic.Frame] = [:]
-    /// Why the next selection change happens; `nil` means the caller changed it.
-    @State private var pendingReason: PagerTabChangeReason?
+    /// The selection change the pager made and why; `nil` means the caller changed it.
+    @State private var pendingChange: PagerLogic.PendingChange<Item.ID>?
 
     @Environment(\.accessibilityReduceMotion) private var reduceMotion
     @Environment(\.isScrollEnabled) private var isScrollEnabled
+    @Environment(\.layoutDirection) private var layoutDirection
+    @Environment(\.displayScale) private var displayScale
 
     /// Creates a pager.
     ///
@@ -625,51 +690,63 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
         self._selection = selection
         self.content = content
         self.label = label
+        // Pages that are there from the start open on the selection, with no scroll after.
+        let shown = items.contains { $0.id == selection.wrappedValue } ? selection.wrappedValue : nil
+        self._scrolledID = State(initialValue: shown)
+        self._centeredTabID = State(initialValue: shown)
     }
 
     public var body: some View {
         let ids = items.map(\.id)
         let selectedIndex = PagerLogic.index(of: selection, in: ids)
-        ScrollViewReader { proxy in
-            VStack(spacing: 0) {
-                tabBar(ids: ids, selectedIndex: selectedIndex, proxy: proxy)
-                separator
-                pages(proxy: proxy)
+        VStack(spacing: 0) {
+            tabBar(ids: ids, selectedIndex: selectedIndex)
+            separator
+            pages
+        }
+        .onChange(of: ids, initial: true) { previousIDs, newIDs in
+            tabFrames = tabFrames.filter { newIDs.contains($0.key) }
+            let resolved = PagerLogic.resolvedSelection(selection, previousIDs: previousIDs, ids: newIDs)
+            if resolved != selection {
+                change(to: resolved, reason: .itemsChanged)
             }
-            .onChange(of: ids, initial: true) { previousIDs, newIDs in
-                tabFrames = tabFrames.filter { newIDs.contains($0.key) }
-                let resolved = PagerLogic.resolvedSelection(selection, previousIDs: previousIDs, ids: newIDs)
-                if resolved != selection {
-                    pendingReason = .itemsChanged
-                    selection = resolved
-                }
-                // After a reorder or a removal the selected page may sit somewhere else.
-                show(resolved, proxy: proxy, animated: false)
+            // The items arrived, moved or went: show the selected page and tab where they
+            // are now. Both are state, so they apply once the new pages are laid out; with
+            // no items they are cleared, so that the items' arrival is a change to apply.
+            guard !newIDs.isEmpty else {
+                scrolledID = nil
+                requestedID = nil
+                centeredTabID = nil
+                return
             }
-            .onChange(of: selection) { _, newSelection in
-                let reason = pendingReason ?? .programmatic
-                pendingReason = nil
-                if reason != .swipe {
-                    show(newSelection, proxy: proxy, animated: reason != .itemsChanged)
-                }
-                scrollTabBar(to: newSelection, proxy: proxy)
-                if let newSelection, let item = items.first(where: { $0.id == newSelection }) {
-                    configuration.onTabChange?(item, reason)
-                }
+            show(selection, animated: false)
+            centeredTabID = selection
+        }
+        .onChange(of: selection) { _, newSelection in
+            let reason = PagerLogic.changeReason(for: newSelection, pending: pendingChange)
+            pendingChange = nil
+            if reason != .swipe {
+                show(newSelection, animated: reason != .itemsChanged)
             }
-            .task(id: measuredPosition) {
-                // Commit a swipe once the pages have come to rest on a page.
-                try? await Task.sleep(for: .milliseconds(150))
-                guard !Task.isCancelled else { return }
-                commitSettledPage()
+            withAnimation(reason != .itemsChanged && !reduceMotion ? .smooth(duration: 0.3) : nil) {
+                centeredTabID = newSelection
             }
+            if let newSelection, let item = items.first(where: { $0.id == newSelection }) {
+                configuration.onTabChange?(item, reason)
+            }
+        }
+        .onChange(of: scrolledID) {
+            reviewScroll()
+        }
+        .onChange(of: measuredPosition) {
+            reviewScroll()
         }
     }
 
     // MARK: Tab bar
 
     @ViewBuilder
-    private func tabBar(ids: [Item.ID], selectedIndex: Int?, proxy: ScrollViewProxy) -> some View {
+    private func tabBar(ids: [Item.ID], selectedIndex: Int?) -> some View {
         switch configuration.layout {
         case .fixed:
             tabRow(ids: ids, selectedIndex: selectedIndex)
@@ -679,7 +756,7 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
             }
             .scrollIndicators(.hidden)
             .scrollBounceBehavior(.basedOnSize)
-            .onAppear { scrollTabBar(to: selection, proxy: proxy, animated: false) }
+            .scrollPosition(id: $centeredTabID, anchor: .center)
         }
     }
 
@@ -693,19 +770,24 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
                 )
             }
         }
+        .scrollTargetLayout()
         .padding(.horizontal, configuration.sidePadding)
         .coordinateSpace(.named(pagerTabRowSpace))
-        .overlay(alignment: .bottomLeading) {
+        .overlay {
             indicator(ids: ids)
+                // Tab frames are measured from the left edge in both directions, so this
+                // layer is laid out left to right: its leading edge is the left one.
+                .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .bottomLeading)
+                .environment(\.layoutDirection, .leftToRight)
         }
         .accessibilityElement(children: .contain)
+        .accessibilityAddTraits(.isTabBar)
     }
 
     private func tabButton(item: Item, state: PagerTabState) -> some View {
         Button {
             guard item.id != selection else { return }
-            pendingReason = .tap
-            selection = item.id
+            change(to: item.id, reason: .tap)
         } label: {
             label(item, state)
                 .padding(.vertical, 10)
@@ -719,9 +801,7 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
         } action: { frame in
             tabFrames[item.id] = PagerLogic.Frame(x: frame.minX, width: frame.width)
         }
-        .id(TabAnchor(id: item.id))
         .accessibilityAddTraits(state.isSelected ? .isSelected : [])
-        .accessibilityValue(positionText(index: state.index, count: state.count))
     }
 
     @ViewBuilder
@@ -742,22 +822,15 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
     @ViewBuilder
     private var separator: some View {
         if let separator = configuration.separator {
-            if let color = separator.color {
-                color.frame(height: separator.thickness)
-            } else {
-                Divider()
-            }
+            Rectangle()
+                .fill(separator.color.map { AnyShapeStyle($0) } ?? AnyShapeStyle(.separator))
+                .frame(height: PagerLogic.separatorThickness(separator.thickness.map { Double($0) }, displayScale: displayScale))
         }
-    }
-
-    private func positionText(index: Int, count: Int) -> Text {
-        guard let position = PagerLogic.accessibilityPosition(index: index, count: count) else { return Text(verbatim: "") }
-        return Text("\(position.ordinal) of \(position.count)", comment: "A tab's position, read by VoiceOver: 2 of 5")
     }
 
     // MARK: Pages
 
-    private func pages(proxy: ScrollViewProxy) -> some View {
+    private var pages: some View {
         ScrollView(.horizontal) {
             HStack(spacing: 0) {
                 ForEach(items) { item in
@@ -765,7 +838,6 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
                         .environment(\.isScrollEnabled, isScrollEnabled)
                         .frame(maxWidth: .infinity, maxHeight: .infinity)
                         .containerRelativeFrame(.horizontal)
-                        .id(item.id)
                         .accessibilityHidden(item.id != selection)
                 }
             }
@@ -776,6 +848,7 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
                 pagesMoved(to: offset)
             }
         }
+        .scrollPosition(id: $scrolledID)
         .scrollTargetBehavior(.paging)
         .scrollIndicators(.hidden)
         .scrollDisabled(!configuration.isSwipeEnabled)
@@ -783,52 +856,83 @@ public struct Pager<Item: Identifiable & Equatable, Label: View, Content: View>:
             proxy.size.width
         } action: { width in
             pageWidth = width
-            // A new width (first layout, rotation, split view) moves page boundaries.
-            show(selection, proxy: proxy, animated: false)
+            // A new width (first layout, rotation, split view) moves page boundaries: the
+            // selected page is asked for again, so no page it passes counts as a swipe.
+            show(selection, animated: false)
         }
         .ignoresSafeArea(.container, edges: configuration.ignoredSafeAreaEdges)
     }
 
     private func pagesMoved(to offset: CGFloat) {
-        guard let position = PagerLogic.position(offset: offset, pageWidth: pageWidth, count: items.count) else { return }
+        let direction: PagerLogic.Direction = layoutDirection == .rightToLeft ? .rightToLeft : .leftToRight
+        guard let position = PagerLogic.position(offset: offset, pageWidth: pageWidth, count: items.count, direction: direction)
+        else { return }
         measuredPosition = position
         shownPosition = position
     }
 
-    /// Selects the page the user swiped to, once the pages are at rest on it.
-    private func commitSettledPage() {
+    /// Acts on what the scroll view and the measured position say, see
+    /// ``PagerLogic/scrollDecision(scrolledIndex:restingIndex:requestedIndex:selectedIndex:)``.
+    private func reviewScroll() {
         let ids = items.map(\.id)
-        guard let position = measuredPosition,
-              let index = PagerLogic.settledIndex(position: position, count: ids.count),
-              let id = PagerLogic.id(at: index, in: ids),
-              id != selection
-        else { return }
-        pendingReason = .swipe
-        selection = id
+        let decision = PagerLogic.scrollDecision(
+            scrolledIndex: PagerLogic.index(of: scrolledID, in: ids),
+            restingIndex: measuredPosition.flatMap { PagerLogic.settledIndex(position: $0, count: ids.count) },
+            requestedIndex: PagerLogic.index(of: requestedID, in: ids),
+            selectedIndex: PagerLogic.index(of: selection, in: ids)
+        )
+        switch decision {
+        case .wait:
+            break
+        case .arrived:
+            requestedID = nil
+        case .requestAgain(let index):
+            withAnimation(reduceMotion ? nil : .smooth(duration: 0.3)) {
+                scrolledID = PagerLogic.id(at: index, in: ids)
+            }
+        case .swipe(let index):
+            guard let id = PagerLogic.id(at: index, in: ids) else { return }
+            if !change(to: id, reason: .swipe) {
+                // The binding kept its value: bring back the page it still selects.
+                show(selection, animated: true)
+            }
+        }
     }
 
-    /// Brings the page for `id` on screen and moves the indicator to its tab.
-    private func show(_ id: Item.ID?, proxy: ScrollViewProxy, animated: Bool) {
+    /// Sets the selection and remembers why, for the change handler. Returns false when
+    /// the caller's binding kept its old value (a constant, or one that refuses the id);
+    /// then nothing stays pending to be taken for the next change.
+    @discardableResult
+    private func change(to id: Item.ID?, reason: PagerTabChangeReason) -> Bool {
+        pendingChange = PagerLogic.PendingChange(id: id, reason: reason)
+        selection = id
+        guard selection == id else {
+            pendingChange = nil
+            return false
+        }
+        return true
+    }
+
+    /// Asks the scroll view for the page of `id` and moves the indicator to its tab. The
+    /// page stays requested until the pages rest on it.
+    private func show(_ id: Item.ID?, animated: Bool) {
         guard let index = PagerLogic.index(of: id, in: items.map(\.id)), let id else { return }
         let motion = animated && !reduceMotion
         let indicatorDuration = configuration.indicator.animationDuration
         withAnimation(motion && indicatorDuration > 0 ? .easeInOut(duration: indicatorDuration) : nil) {
             shownPosition = Double(index)
         }
-        var transaction = Transaction(animation: motion && configuration.isSwipeEnabled ? .smooth(duration: 0.3) : nil)
-        transaction.disablesAnimations = !(motion && configuration.isSwipeEnabled)
-        withTransaction(transaction) {
-            proxy.scrollTo(id, anchor: .leading)
+        requestedID = id
+        if scrolledID != id {
+            var transaction = Transaction(animation: motion && configuration.isSwipeEnabled ? .smooth(duration: 0.3) : nil)
+            transaction.disablesAnimations = !(motion && configuration.isSwipeEnabled)
+            withTransaction(transaction) {
+                scrolledID = id
+            }
         }
+        // Pages already at rest there report no move, so look now.
+        reviewScroll()
     }
-
-    private func scrollTabBar(to id: Item.ID?, proxy: ScrollViewProxy, animated: Bool = true) {
-        guard configuration.layout == .scrollable, let id else { return }
-        withAnimation(animated && !reduceMotion ? .smooth(duration: 0.3) : nil) {
-            proxy.scrollTo(TabAnchor(id: id), anchor: .center)
-        }
-    }
-
 }
 
 // MARK: - Options
@@ -873,9 +977,10 @@ extension Pager {
         return copy
     }
 
-    /// Shows a line between the tab bar and the pages. Without a color it is the system
-    /// `Divider`.
-    public func tabBarSeparator(_ isVisible: Bool = true, color: Color? = nil, thickness: CGFloat = 1) -> Self {
+    /// Shows a line between the tab bar and the pages: in the system separator color
+    /// unless you give one, and one pixel thick, like the system divider, unless you give
+    /// a thickness.
+    public func tabBarSeparator(_ isVisible: Bool = true, color: Color? = nil, thickness: CGFloat? = nil) -> Self {
         var copy = self
         copy.configuration.separator = isVisible ? SeparatorStyle(color: color, thickness: thickness) : nil
         return copy
@@ -944,7 +1049,7 @@ extension Pager {
 
     fileprivate struct SeparatorStyle {
         var color: Color?
-        var thickness: CGFloat
+        var thickness: CGFloat?
     }
 
     fileprivate struct Configuration {
@@ -959,16 +1064,15 @@ extension Pager {
     }
 }
 
-/// The coordinate space the tab frames and the indicator share.
-private let pagerTabRowSpace = "Pager.tabRow"
-
-/// The scroll identity of a tab, distinct from its page's.
-private struct TabAnchor<ID: Hashable>: Hashable {
-    let id: ID
-}
+/// The coordinate space the tab frames and the indicator share. It is read in the
+/// geometry closures, which run off the main actor, so it is `nonisolated` also where
+/// the main actor is the default.
+nonisolated private let pagerTabRowSpace = "Pager.tabRow"
+#endif
 
 """#,
         "pager/PagerDemo.swift": #"""
+#if os(iOS)
 import SwiftUI
 
 /// A demo of ``Pager`` that exercises what sets it apart: topics that arrive after a
@@ -986,6 +1090,8 @@ struct PagerDemo: View {
     @State private var isSwipeDisabled = false
     @State private var isScrollable = false
     @State private var lastChange = "None yet"
+    /// The number of the next added topic; it only grows, so ids never repeat.
+    @State private var nextTopicNumber = 1
 
     var body: some View {
         NavigationStack {
@@ -1026,7 +1132,8 @@ struct PagerDemo: View {
                         topics.removeAll { $0.id == selection }
                     }
                     Button("Add a topic") {
-                        topics.append(Topic(id: "topic-\(topics.count + 1)", name: "Topic \(topics.count + 1)"))
+                        topics.append(Topic(id: "topic-\(nextTopicNumber)", name: "Topic \(nextTopicNumber)"))
+                        nextTopicNumber += 1
                     }
                 }
             }
@@ -1072,6 +1179,14 @@ private struct TopicPage: View {
 #Preview("Pager") {
     PagerDemo()
 }
+
+@available(iOS 17.0, *)
+#Preview("Pager, right to left") {
+    PagerDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
 
 """#,
         "pager/PagerLogic.swift": #"""
@@ -1125,7 +1240,7 @@ public struct PagerTabState: Equatable, Sendable {
 /// third page.
 @available(iOS 17.0, *)
 public enum PagerLogic {
-    /// A tab's horizontal extent in the tab bar, in points.
+    /// A tab's horizontal extent in the tab bar, in points from its left edge.
     public struct Frame: Equatable, Sendable {
         public var x: Double
         public var width: Double
@@ -1134,6 +1249,15 @@ public enum PagerLogic {
             self.x = x
             self.width = width
         }
+    }
+
+    /// The direction the pages and tabs run in. The logic stays free of SwiftUI, so the
+    /// view maps its `LayoutDirection` to this.
+    public enum Direction: Sendable, Equatable {
+        /// The first page on the left, as in English.
+        case leftToRight
+        /// The first page on the right, as in Arabic and Hebrew.
+        case rightToLeft
     }
 
     // MARK: Selection by id
@@ -1177,13 +1301,24 @@ public enum PagerLogic {
         min(max(value, range.lowerBound), range.upperBound)
     }
 
-    /// The fractional page position for a scroll `offset` (how far the pages have moved
-    /// toward later pages) and a `pageWidth`, clamped to the pages that exist so that
-    /// rubber-banding past either end never reports a page that is not there.
-    /// `nil` when there are no pages or no width yet.
-    public static func position(offset: Double, pageWidth: Double, count: Int) -> Double? {
+    /// The fractional page position, in reading order, for a scroll `offset` and a
+    /// `pageWidth`, clamped to the pages that exist so that rubber-banding past either
+    /// end never reports a page that is not there. `nil` when there are no pages or no
+    /// width yet.
+    ///
+    /// `offset` is how far the content has moved left, measured from the left edge as
+    /// SwiftUI reports frames in both directions. Right to left, the first page is the
+    /// rightmost, so the content starts moved left by all the pages but one.
+    public static func position(offset: Double, pageWidth: Double, count: Int, direction: Direction = .leftToRight) -> Double? {
         guard count > 0, pageWidth > 0, offset.isFinite else { return nil }
-        return clamp(offset / pageWidth, to: 0...Double(count - 1))
+        let pagesFromLeft = offset / pageWidth
+        let last = Double(count - 1)
+        switch direction {
+        case .leftToRight:
+            return clamp(pagesFromLeft, to: 0...last)
+        case .rightToLeft:
+            return clamp(last - pagesFromLeft, to: 0...last)
+        }
     }
 
     /// How selected the tab at `index` is when the pages sit at `position`: 1 when its
@@ -1193,12 +1328,67 @@ public enum PagerLogic {
     }
 
     /// The page the pager has come to rest on, or `nil` while it sits between pages.
-    /// `tolerance` is a fraction of a page.
+    /// `tolerance` is a fraction of a page: a hundredth, under a point on any screen.
     public static func settledIndex(position: Double, count: Int, tolerance: Double = 0.01) -> Int? {
         guard count > 0, position.isFinite else { return nil }
         let nearest = position.rounded()
         guard abs(position - nearest) <= tolerance else { return nil }
         return Int(clamp(nearest, to: 0...Double(count - 1)))
+    }
+
+    /// What the pager does after the scroll view reports a page or the pages move.
+    public enum ScrollDecision: Equatable, Sendable {
+        /// Nothing: the pages are moving, or they rest where the selection already is.
+        case wait
+        /// The pages came to rest on the page the pager asked for; stop waiting for it.
+        case arrived
+        /// The scroll view settled on another page while the pager waited for this one,
+        /// as when it was asked before the pages were laid out: ask for this page again.
+        case requestAgain(Int)
+        /// The user swiped to this page and the pages came to rest on it: select it.
+        case swipe(to: Int)
+    }
+
+    /// Decides, without a timer, whether a swipe has ended on a new page.
+    ///
+    /// - Parameters:
+    ///   - scrolledIndex: The page the scroll view reports through `scrollPosition(id:)`.
+    ///   - restingIndex: The page the measured position rests on (``settledIndex(position:count:tolerance:)``),
+    ///     `nil` while the pages move.
+    ///   - requestedIndex: The page the pager asked the scroll view for and has not seen
+    ///     the pages rest on yet: a preset selection when the items arrive, a tapped tab,
+    ///     a page that moved in a reorder. Until the pages rest there nothing counts as a
+    ///     swipe, so pages passing by, or the first page waiting for the layout, never
+    ///     replace the selection.
+    ///   - selectedIndex: The selected page.
+    public static func scrollDecision(scrolledIndex: Int?, restingIndex: Int?, requestedIndex: Int?, selectedIndex: Int?) -> ScrollDecision {
+        guard let restingIndex else { return .wait }
+        if let requestedIndex {
+            if restingIndex == requestedIndex { return .arrived }
+            return scrolledIndex == restingIndex ? .requestAgain(requestedIndex) : .wait
+        }
+        guard scrolledIndex == restingIndex, restingIndex != selectedIndex else { return .wait }
+        return .swipe(to: restingIndex)
+    }
+
+    /// A selection change the pager made, remembered with the id it set so that the
+    /// change handler can report why.
+    public struct PendingChange<ID: Equatable>: Equatable {
+        public var id: ID?
+        public var reason: PagerTabChangeReason
+
+        public init(id: ID?, reason: PagerTabChangeReason) {
+            self.id = id
+            self.reason = reason
+        }
+    }
+
+    /// Why the selection became `newSelection`: the pending change's reason when it was
+    /// made for that id, otherwise a change from outside. A pending change whose write
+    /// the caller's binding ignored is never taken for the next, unrelated change.
+    public static func changeReason<ID: Equatable>(for newSelection: ID?, pending: PendingChange<ID>?) -> PagerTabChangeReason {
+        guard let pending, pending.id == newSelection else { return .programmatic }
+        return pending.reason
     }
 
     /// The state a tab label is drawn with.
@@ -1217,6 +1407,10 @@ public enum PagerLogic {
     /// frames of the two tabs on either side so that it tracks the swipe, then pulled in
     /// by `inset` on each side. Positions past either end use the end tab. `nil` when no
     /// tab has been measured yet.
+    ///
+    /// `tabFrames` are in reading order and measured from the left edge, as SwiftUI
+    /// reports them, so the answer is right in both directions: right to left, the first
+    /// tab's frame is simply the rightmost.
     public static func indicatorFrame(position: Double, tabFrames: [Frame], inset: Double = 0) -> Frame? {
         guard let last = tabFrames.indices.last, position.isFinite else { return nil }
         let clamped = clamp(position, to: 0...Double(last))
@@ -1231,19 +1425,13 @@ public enum PagerLogic {
         return Frame(x: x + usableInset, width: width - 2 * usableInset)
     }
 
-    // MARK: Accessibility
+    // MARK: Separator
 
-    /// The one-based position VoiceOver reads after a tab's name, as in "2 of 5".
-    /// `nil` when `index` is out of range.
-    public static func accessibilityPosition(index: Int, count: Int) -> (ordinal: Int, count: Int)? {
-        guard count > 0, (0..<count).contains(index) else { return nil }
-        return (index + 1, count)
-    }
-
-    /// The English form of ``accessibilityPosition(index:count:)``, "2 of 5". The view
-    /// builds a localized `Text` from the same numbers.
-    public static func positionDescription(index: Int, count: Int) -> String? {
-        accessibilityPosition(index: index, count: count).map { "\($0.ordinal) of \($0.count)" }
+    /// The separator's thickness: the one asked for, never negative, or one pixel (the
+    /// system divider's hairline) when none was asked for.
+    public static func separatorThickness(_ requested: Double?, displayScale: Double) -> Double {
+        guard let requested else { return 1 / max(displayScale, 1) }
+        return max(0, requested)
     }
 }
 
@@ -1338,14 +1526,14 @@ public enum PagerLogic {
     },
     {
       "name": "tabBarSeparator(_:color:thickness:)",
-      "type": "Bool, Color?, CGFloat",
-      "default": "hidden; when shown: true, nil (system Divider), 1",
-      "description": "A line between the tab bar and the pages."
+      "type": "Bool, Color?, CGFloat?",
+      "default": "hidden; when shown: true, nil (the separator color), nil (one pixel)",
+      "description": "A line between the tab bar and the pages, in the given color and thickness."
     },
     {
       "name": "swipeDisabled(_:)",
       "type": "Bool",
-      "default": "false",
+      "default": "not applied (swiping on); when called: true",
       "description": "Turns swiping off at run time; tapping a tab then switches instantly."
     },
     {
@@ -1380,7 +1568,7 @@ public enum PagerLogic {
   ],
   "license": "MIT",
   "accessibility": {
-    "voiceOver": "Each tab is a button read by its label, with the selected trait and its position, as in \"2 of 5\". Only the selected page is exposed, so VoiceOver never wanders into off-screen pages.",
+    "voiceOver": "The tab row is a tab bar to VoiceOver: each tab is read with its label, the selected state and its position, as in \"2 of 5\". Only the selected page is exposed, so VoiceOver never wanders into off-screen pages.",
     "dynamicType": "Labels use text styles you choose (the title initializer uses subheadline); tabs keep a 44-point minimum height, and the scrollable layout fits any text size.",
     "reduceMotion": "Tapping a tab switches the page and moves the indicator without animation; swipes still follow the finger."
   }
@@ -1388,6 +1576,7 @@ public enum PagerLogic {
 
 """#,
         "picker-pages/PickerPages.swift": #"""
+#if os(iOS)
 import SwiftUI
 
 /// A row of tabs over a page that changes with them, built on the system `Picker` with the
@@ -1406,17 +1595,19 @@ import SwiftUI
 /// ```
 ///
 /// The new page slides in from the side its tab is on: from the trailing edge when you
-/// move forward through the options, from the leading edge when you move back. With
-/// Reduce Motion on, pages cross-fade instead. VoiceOver, Full Keyboard Access and the
+/// move forward through the options, from the leading edge when you move back, so in
+/// right-to-left languages, where the first tab is on the right, the motion is mirrored.
+/// With Reduce Motion on, pages cross-fade instead. VoiceOver, Full Keyboard Access and the
 /// large content viewer are the system picker's, which announces each option as a tab.
 ///
-/// If the selection is not one of the options, the block selects the first option, so the
-/// picker always shows a selected tab.
+/// If the selection is not one of the options, at the start or when you set it later,
+/// the block selects the first option, so the picker always shows a selected tab; the
+/// page that was never valid is never shown, and nothing slides.
 @available(iOS 27.0, *)
 public struct PickerPages<Option: Hashable, Label: View, Page: View>: View {
     private let options: [Option]
     @Binding private var selection: Option
-    private let title: String
+    private let title: LocalizedStringKey
     private let label: (Option) -> Label
     private let page: (Option) -> Page
 
@@ -1432,14 +1623,14 @@ public struct PickerPages<Option: Hashable, Label: View, Page: View>: View {
     /// - Parameters:
     ///   - options: The tabs, in order. Each one appears once.
     ///   - selection: The selected option.
-    ///   - title: The picker's accessibility label, read before the tabs. Defaults to
-    ///     "Section".
+    ///   - title: The picker's accessibility label, read before the tabs and looked up in
+    ///     your strings catalog. Defaults to "Section".
     ///   - label: The tab for an option, usually a `Text` or a `Label`.
     ///   - page: The page for an option.
     public init(
         options: [Option],
         selection: Binding<Option>,
-        title: String = "Section",
+        title: LocalizedStringKey = "Section",
         @ViewBuilder label: @escaping (Option) -> Label,
         @ViewBuilder page: @escaping (Option) -> Page
     ) {
@@ -1448,7 +1639,7 @@ public struct PickerPages<Option: Hashable, Label: View, Page: View>: View {
         self.title = title
         self.label = label
         self.page = page
-        self._shownOption = State(initialValue: selection.wrappedValue)
+        self._shownOption = State(initialValue: PickerPagesLogic.firstPage(selection.wrappedValue, in: options))
     }
 
     public var body: some View {
@@ -1470,9 +1661,16 @@ public struct PickerPages<Option: Hashable, Label: View, Page: View>: View {
             .clipped()
         }
         .onChange(of: selection) { _, newValue in
-            insertionEdge = PickerPagesLogic.insertionEdge(from: shownOption, to: newValue, in: options)
-            withAnimation(pageAnimation) {
-                shownOption = newValue
+            switch PickerPagesLogic.selectionChange(to: newValue, shown: shownOption, in: options) {
+            case .repair(let option):
+                selection = option
+            case .show(let option, let edge):
+                insertionEdge = edge
+                withAnimation(pageAnimation) {
+                    shownOption = option
+                }
+            case .unchanged:
+                break
             }
         }
         .onChange(of: options, initial: true) { _, newOptions in
@@ -1511,9 +1709,11 @@ extension PickerPagesLogic.Edge {
         }
     }
 }
+#endif
 
 """#,
         "picker-pages/PickerPagesDemo.swift": #"""
+#if os(iOS)
 import SwiftUI
 
 /// A calendar-style demo of ``PickerPages``: day, week and month pages under the tabs.
@@ -1568,6 +1768,14 @@ struct PickerPagesDemo: View {
     PickerPagesDemo()
 }
 
+@available(iOS 27.0, *)
+#Preview("Picker pages, right to left") {
+    PickerPagesDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
+
 """#,
         "picker-pages/PickerPagesLogic.swift": #"""
 /// The pure decisions behind ``PickerPages``, kept apart from SwiftUI so they can be
@@ -1613,6 +1821,31 @@ public enum PickerPagesLogic {
     public static func repairedSelection<Option: Equatable>(_ selection: Option, in options: [Option]) -> Option? {
         if options.contains(selection) { return selection }
         return options.first
+    }
+
+    /// The page shown first: the selection, or the option it will be repaired to, so an
+    /// invalid starting selection never slides a page in.
+    public static func firstPage<Option: Equatable>(_ selection: Option, in options: [Option]) -> Option {
+        repairedSelection(selection, in: options) ?? selection
+    }
+
+    /// What happens when the selection becomes `new` while the page for `shown` is on screen.
+    public enum SelectionChange<Option: Equatable>: Equatable {
+        /// `new` is not one of the options: select this option instead, and show nothing
+        /// for the stale value.
+        case repair(Option)
+        /// Slide the page for the option in from the edge.
+        case show(Option, from: Edge)
+        /// The page on screen already is the selection: nothing moves.
+        case unchanged
+    }
+
+    /// The answer for a selection change, see ``SelectionChange``. With no options there
+    /// is nothing to repair to, so the new page is shown as it is.
+    public static func selectionChange<Option: Equatable>(to new: Option, shown: Option, in options: [Option]) -> SelectionChange<Option> {
+        if let repaired = repairedSelection(new, in: options), repaired != new { return .repair(repaired) }
+        if new == shown { return .unchanged }
+        return .show(new, from: insertionEdge(from: shown, to: new, in: options))
     }
 }
 
@@ -1675,13 +1908,13 @@ public enum PickerPagesLogic {
       "name": "selection",
       "type": "Binding<Option>",
       "default": null,
-      "description": "The selected option; an option not in the list is replaced by the first."
+      "description": "The selected option; one not in the list, at the start or set later, is replaced by the first without a slide."
     },
     {
       "name": "title",
-      "type": "String",
+      "type": "LocalizedStringKey",
       "default": "\"Section\"",
-      "description": "The picker's accessibility label, read before the tabs."
+      "description": "The picker's accessibility label, read before the tabs; looked up in your strings catalog."
     },
     {
       "name": "label",
@@ -1723,6 +1956,7 @@ public enum PickerPagesLogic {
 
 """#,
         "scrolling-strip/ScrollingStrip.swift": #"""
+#if os(iOS)
 import SwiftUI
 
 /// A horizontal, scrollable row of text tabs with a capsule underline that slides to the
@@ -1743,17 +1977,26 @@ import SwiftUI
 /// - The selected title is drawn in the primary color and the others in the secondary
 ///   one; all titles use a Dynamic Type text style.
 /// - Each tab's touch area grows toward 44 points without moving anything on screen.
-/// - VoiceOver reads each tab as a button with its title, and the selected one as
-///   selected. With Reduce Motion on, the row and the underline jump instead of sliding.
+/// - The strip is a tab bar to VoiceOver, which reads each tab with its title, its
+///   position and, on the selected one, "selected". With Reduce Motion on, the row and
+///   the underline jump instead of sliding.
+/// - A tap that selects another tab plays the system's selection haptic. Changes you make
+///   to the binding in code, and the repairs below, are silent.
 /// - A title that appears twice is shown once. If the selection is not one of the tabs,
 ///   the strip selects the first; if the selected tab is removed, the one that takes its
 ///   place is selected.
+/// - Right-to-left languages get the row in reading order, first tab on the right.
 @available(iOS 18.0, *)
 public struct ScrollingStrip: View {
     private let tabs: [String]
     @Binding private var selection: String
     private let tint: Color
 
+    /// The tab the scroll view keeps in its middle. It starts on the selection, so the
+    /// first layout is already centered, with no scroll after the strip appears.
+    @State private var centeredTab: String?
+    /// Counts the taps that changed the selection; the haptic follows it and nothing else.
+    @State private var selectingTaps = 0
     @Namespace private var underline
     @Environment(\.accessibilityReduceMotion) private var reduceMotion
 
@@ -1769,47 +2012,53 @@ public struct ScrollingStrip: View {
         self.tabs = tabs
         self._selection = selection
         self.tint = tint
+        self._centeredTab = State(initialValue: selection.wrappedValue)
     }
 
     public var body: some View {
         let shownTabs = ScrollingStripLogic.uniqueTabs(tabs)
-        ScrollViewReader { proxy in
-            ScrollView(.horizontal) {
-                HStack(spacing: Self.spacing) {
-                    ForEach(shownTabs, id: \.self) { tab in
-                        StripTab(
-                            title: tab,
-                            isSelected: tab == selection,
-                            tint: tint,
-                            spacing: Self.spacing,
-                            underline: underline
-                        ) {
-                            selection = tab
-                        }
-                        .id(tab)
+        ScrollView(.horizontal) {
+            HStack(spacing: Self.spacing) {
+                ForEach(shownTabs, id: \.self) { tab in
+                    StripTab(
+                        title: tab,
+                        isSelected: tab == selection,
+                        tint: tint,
+                        spacing: Self.spacing,
+                        underline: underline
+                    ) {
+                        select(tab)
                     }
                 }
-                .padding(.horizontal)
-                .animation(reduceMotion ? nil : .snappy(duration: 0.3), value: selection)
             }
-            .scrollIndicators(.hidden)
-            .onAppear {
-                proxy.scrollTo(selection, anchor: .center)
-            }
-            .onChange(of: selection) { _, newSelection in
-                withAnimation(reduceMotion ? nil : .snappy(duration: 0.3)) {
-                    proxy.scrollTo(newSelection, anchor: .center)
-                }
-            }
-            .onChange(of: shownTabs, initial: true) { previousTabs, newTabs in
-                let resolved = ScrollingStripLogic.resolvedSelection(selection, previousTabs: previousTabs, tabs: newTabs)
-                if let resolved, resolved != selection {
-                    selection = resolved
-                }
+            .scrollTargetLayout()
+            .padding(.horizontal)
+            .animation(reduceMotion ? nil : .snappy(duration: 0.3), value: selection)
+        }
+        .scrollIndicators(.hidden)
+        .scrollPosition(id: $centeredTab, anchor: .center)
+        .onChange(of: selection) { _, newSelection in
+            withAnimation(reduceMotion ? nil : .snappy(duration: 0.3)) {
+                centeredTab = newSelection
             }
         }
-        .sensoryFeedback(.selection, trigger: selection)
+        .onChange(of: shownTabs, initial: true) { previousTabs, newTabs in
+            let resolved = ScrollingStripLogic.resolvedSelection(selection, previousTabs: previousTabs, tabs: newTabs)
+            if let resolved, resolved != selection {
+                selection = resolved
+            }
+        }
+        .sensoryFeedback(.selection, trigger: selectingTaps)
         .accessibilityElement(children: .contain)
+        .accessibilityAddTraits(.isTabBar)
+    }
+
+    /// A tap on a tab: selects it and, when that changed the selection, plays the haptic.
+    private func select(_ tab: String) {
+        guard tab != selection else { return }
+        selection = tab
+        // A binding that keeps its value (a constant, say) changed nothing: stay silent.
+        if selection == tab { selectingTaps += 1 }
     }
 }
 
@@ -1821,7 +2070,7 @@ private struct StripTab: View {
     let tint: Color
     let spacing: CGFloat
     let underline: Namespace.ID
-    let action: () -> Void
+    let action: @MainActor () -> Void
 
     @State private var size = CGSize.zero
 
@@ -1861,18 +2110,21 @@ private struct StripTab: View {
     }
 }
 
-/// A rectangle grown past its frame, used as a hit-testing shape only.
+/// A rectangle grown past its frame, used as a hit-testing shape only. Shapes draw off
+/// the main actor, so it is `nonisolated` also where the main actor is the default.
 @available(iOS 18.0, *)
-private struct OutsetRectangle: Shape {
+nonisolated private struct OutsetRectangle: Shape {
     var outsets: ScrollingStripLogic.Outsets
 
     func path(in rect: CGRect) -> Path {
         Path(rect.insetBy(dx: -outsets.horizontal, dy: -outsets.vertical))
     }
 }
+#endif
 
 """#,
         "scrolling-strip/ScrollingStripDemo.swift": #"""
+#if os(iOS)
 import SwiftUI
 
 /// A news-reader demo of ``ScrollingStrip``: a strip of categories over a list that
@@ -1910,6 +2162,14 @@ struct ScrollingStripDemo: View {
 #Preview("Scrolling strip") {
     ScrollingStripDemo()
 }
+
+@available(iOS 18.0, *)
+#Preview("Scrolling strip, right to left") {
+    ScrollingStripDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
 
 """#,
         "scrolling-strip/ScrollingStripLogic.swift": #"""
@@ -1966,11 +2226,6 @@ public enum ScrollingStripLogic {
             horizontal: min(horizontalNeed, horizontalRoom),
             vertical: max(0, (minimum - max(0, height)) / 2)
         )
-    }
-
-    /// The zero-based position of the selected tab, or `nil` when it is not listed.
-    public static func selectedIndex(_ selection: String, in tabs: [String]) -> Int? {
-        tabs.firstIndex(of: selection)
     }
 }
 
@@ -2030,7 +2285,7 @@ public enum ScrollingStripLogic {
       "name": "selection",
       "type": "Binding<String>",
       "default": null,
-      "description": "The selected title; it is repaired when the tabs change."
+      "description": "The selected title; it is repaired when the tabs change. A tap that changes it plays the selection haptic; changes in code are silent."
     },
     {
       "name": "tint",
@@ -2058,7 +2313,7 @@ public enum ScrollingStripLogic {
   ],
   "license": "MIT",
   "accessibility": {
-    "voiceOver": "Each tab is a button read by its title, with the selected trait on the selected tab; the strip is a container VoiceOver can enter and leave.",
+    "voiceOver": "The strip is a tab bar to VoiceOver: each tab is read with its title, its position and, on the selected one, the selected trait.",
     "dynamicType": "Titles use the subheadline text style and grow with Dynamic Type; the strip scrolls, so long titles are never truncated, and touch targets grow toward 44 points without moving the layout.",
     "reduceMotion": "The row and the underline jump to the selected tab instead of sliding."
   }
@@ -2066,6 +2321,7 @@ public enum ScrollingStripLogic {
 
 """#,
         "top-tabs/TopTabs.swift": #"""
+#if os(iOS)
 import SwiftUI
 
 /// An Android-style row of titles with a colored underline that slides under the
@@ -2088,10 +2344,13 @@ import SwiftUI
 /// }
 /// ```
 ///
-/// VoiceOver reads each tab as a button with its title, and the selected one as
-/// selected. With Reduce Motion on, the underline jumps instead of sliding. When the
-/// titles change, the tab the user was on stays selected if its title is still there;
-/// otherwise the index is clamped into range.
+/// The row is a tab bar to VoiceOver, which reads each tab with its title and position,
+/// and the selected one as selected. At the largest text sizes, touching and holding a
+/// tab shows it in the large content viewer. With Reduce Motion on, the underline jumps
+/// instead of sliding. A tap that selects another tab plays the selection haptic; changes
+/// made in code are silent. When the titles change, the tab the user was on stays
+/// selected if its title is still there; otherwise the index is clamped into range. In
+/// right-to-left languages the first tab is on the right, and the underline follows.
 @available(iOS 17.0, *)
 public struct TopTabs<Label: View>: View {
     private let titles: [String]
@@ -2100,7 +2359,10 @@ public struct TopTabs<Label: View>: View {
     private let indicatorInset: CGFloat
     private let label: (String, Bool) -> Label
 
+    /// Counts the taps that changed the selection; the haptic follows it and nothing else.
+    @State private var selectingTaps = 0
     @Environment(\.accessibilityReduceMotion) private var reduceMotion
+    @Environment(\.layoutDirection) private var layoutDirection
 
     /// Creates underline tabs with your own labels.
     ///
@@ -2129,7 +2391,7 @@ public struct TopTabs<Label: View>: View {
             ForEach(Array(titles.enumerated()), id: \.offset) { index, title in
                 let isSelected = index == selection
                 Button {
-                    selection = index
+                    select(index)
                 } label: {
                     label(title, isSelected)
                         .lineLimit(1)
@@ -2139,38 +2401,52 @@ public struct TopTabs<Label: View>: View {
                         .contentShape(Rectangle())
                 }
                 .buttonStyle(.plain)
+                .accessibilityShowsLargeContentViewer()
                 .accessibilityAddTraits(isSelected ? .isSelected : [])
             }
         }
-        .overlay(alignment: .bottomLeading) {
+        .overlay {
             GeometryReader { proxy in
                 if let frame = TopTabsLogic.indicatorFrame(
                     selectedIndex: selection,
                     count: titles.count,
                     totalWidth: proxy.size.width,
-                    inset: indicatorInset
+                    inset: indicatorInset,
+                    direction: TopTabsLogic.Direction(layoutDirection)
                 ) {
                     Capsule()
                         .fill(tint)
                         .frame(width: frame.width, height: 3)
                         .offset(x: frame.x)
-                        .frame(maxHeight: .infinity, alignment: .bottom)
+                        .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .bottomLeading)
                 }
             }
+            // The frame's x is measured from the left edge in both directions, so this
+            // layer is laid out left to right: its leading edge is the left one.
+            .environment(\.layoutDirection, .leftToRight)
             .accessibilityHidden(true)
         }
         .background(alignment: .bottom) {
             Divider()
         }
         .animation(reduceMotion ? nil : .snappy(duration: 0.25), value: selection)
-        .sensoryFeedback(.selection, trigger: selection)
+        .sensoryFeedback(.selection, trigger: selectingTaps)
         .accessibilityElement(children: .contain)
+        .accessibilityAddTraits(.isTabBar)
         .onChange(of: titles, initial: true) { previousTitles, newTitles in
             let repaired = TopTabsLogic.repairedIndex(selection, previousTitles: previousTitles, titles: newTitles)
             if repaired != selection {
                 selection = repaired
             }
         }
+    }
+
+    /// A tap on a tab: selects it and, when that changed the selection, plays the haptic.
+    private func select(_ index: Int) {
+        guard index != selection else { return }
+        selection = index
+        // A binding that keeps its value (a constant, say) changed nothing: stay silent.
+        if selection == index { selectingTaps += 1 }
     }
 }
 
@@ -2193,8 +2469,18 @@ extension TopTabs where Label == Text {
     }
 }
 
+@available(iOS 17.0, *)
+extension TopTabsLogic.Direction {
+    /// The logic's direction for SwiftUI's layout direction.
+    fileprivate init(_ direction: LayoutDirection) {
+        self = direction == .rightToLeft ? .rightToLeft : .leftToRight
+    }
+}
+#endif
+
 """#,
         "top-tabs/TopTabsDemo.swift": #"""
+#if os(iOS)
 import SwiftUI
 
 /// A messaging-app demo of ``TopTabs``: the standard look, and a custom uppercase look
@@ -2237,6 +2523,14 @@ struct TopTabsDemo: View {
     TopTabsDemo()
 }
 
+@available(iOS 17.0, *)
+#Preview("Top tabs, right to left") {
+    TopTabsDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
+
 """#,
         "top-tabs/TopTabsLogic.swift": #"""
 /// The pure decisions behind ``TopTabs``, kept apart from SwiftUI so they can be
@@ -2261,7 +2555,17 @@ public enum TopTabsLogic {
         return clampedIndex(index, count: titles.count)
     }
 
-    /// Where the underline sits, in points from the leading edge of the row.
+    /// The direction the tabs run in. The logic stays free of SwiftUI, so the view maps
+    /// its `LayoutDirection` to this.
+    public enum Direction: Sendable, Equatable {
+        /// The first tab on the left, as in English.
+        case leftToRight
+        /// The first tab on the right, as in Arabic and Hebrew.
+        case rightToLeft
+    }
+
+    /// Where the underline sits, in points from the left edge of the row, whichever way
+    /// the tabs run.
     public struct IndicatorFrame: Equatable, Sendable {
         public var x: Double
         public var width: Double
@@ -2273,16 +2577,26 @@ public enum TopTabsLogic {
     }
 
     /// The underline under tab `selectedIndex` of `count` equal-width tabs that fill
-    /// `totalWidth`, pulled in by `inset` on each side.
+    /// `totalWidth`, pulled in by `inset` on each side. Right to left, tab 0 is the
+    /// rightmost, so its underline is measured back from the right edge.
     ///
     /// The index is clamped, the width never goes below zero, and there is no underline
     /// (`nil`) with no tabs or no room.
-    public static func indicatorFrame(selectedIndex: Int, count: Int, totalWidth: Double, inset: Double = 0) -> IndicatorFrame? {
+    public static func indicatorFrame(
+        selectedIndex: Int, count: Int, totalWidth: Double, inset: Double = 0, direction: Direction = .leftToRight
+    ) -> IndicatorFrame? {
         guard count > 0, totalWidth > 0 else { return nil }
         let tabWidth = totalWidth / Double(count)
         let index = clampedIndex(selectedIndex, count: count)
         let usableInset = min(max(0, inset), tabWidth / 2)
-        return IndicatorFrame(x: Double(index) * tabWidth + usableInset, width: tabWidth - 2 * usableInset)
+        let width = tabWidth - 2 * usableInset
+        let fromLeadingEdge = Double(index) * tabWidth + usableInset
+        switch direction {
+        case .leftToRight:
+            return IndicatorFrame(x: fromLeadingEdge, width: width)
+        case .rightToLeft:
+            return IndicatorFrame(x: totalWidth - fromLeadingEdge - width, width: width)
+        }
     }
 }
 
@@ -2339,7 +2653,7 @@ public enum TopTabsLogic {
       "name": "selection",
       "type": "Binding<Int>",
       "default": null,
-      "description": "The index of the selected tab; kept on the same title when titles change, otherwise clamped."
+      "description": "The index of the selected tab; kept on the same title when titles change, otherwise clamped. A tap that changes it plays the selection haptic."
     },
     {
       "name": "tint",
@@ -2379,8 +2693,8 @@ public enum TopTabsLogic {
   ],
   "license": "MIT",
   "accessibility": {
-    "voiceOver": "Each tab is a button read by its label, with the selected trait on the selected tab; the underline is hidden from VoiceOver.",
-    "dynamicType": "The standard labels use the subheadline text style; tabs keep a 44-point minimum height and titles shrink slightly before truncating.",
+    "voiceOver": "The row is a tab bar to VoiceOver: each tab is read with its label, its position and the selected trait; the underline is hidden from VoiceOver.",
+    "dynamicType": "The standard labels use the subheadline text style; tabs keep a 44-point minimum height, titles shrink slightly before truncating, and at the largest sizes touching and holding a tab shows it in the large content viewer.",
     "reduceMotion": "The underline jumps to the selected tab instead of sliding."
   }
 }
@@ -2401,7 +2715,7 @@ public enum TopTabsLogic {
             level: "intermediate",
             origin: "Original work",
             tags: ["en": ["tabs", "tab view", "tab bar", "sidebar", "sidebar adaptable", "ipad", "badges", "tab section", "customization", "browse", "size class", "appstorage"], "es": ["pestañas", "vista de pestañas", "barra de pestañas", "barra lateral", "ipad", "insignias", "sección de pestañas", "personalización", "explorar", "clase de tamaño"]],
-            api: [APIParameter(name: "selection", type: "Binding<Value>", default: nil, description: "The selected tab's value; set it to switch tabs in code."), APIParameter(name: "tabs", type: "[AdaptiveTab<Value>]", default: nil, description: "The main tabs, always shown; each has id, title, systemImage, value, badge and customization."), APIParameter(name: "sections", type: "[AdaptiveTabGroup<Value>]", default: "[]", description: "Groups of secondary tabs: sidebar sections in regular width, listed by Browse in compact width."), APIParameter(name: "browse", type: "AdaptiveTab<Value>", default: nil, description: "The tab that lists the sections in compact width."), APIParameter(name: "customizationKey", type: "String", default: "\"AdaptiveTabs.customization\"", description: "The UserDefaults key of the saved customization, also the namespace of customization ids."), APIParameter(name: "content", type: "(Value) -> Content", default: nil, description: "The page for a tab's value; each tab wraps it in a NavigationStack.")],
+            api: [APIParameter(name: "selection", type: "Binding<Value>", default: nil, description: "The selected tab's value; set it to switch tabs in code."), APIParameter(name: "tabs", type: "[AdaptiveTab<Value>]", default: nil, description: "The main tabs, always shown; each has id, title (a LocalizedStringKey), systemImage, value, badge and customization. Values and ids must be unique; debug builds stop on a repeat."), APIParameter(name: "sections", type: "[AdaptiveTabGroup<Value>]", default: "[]", description: "Groups of secondary tabs: sidebar sections in regular width, listed by Browse in compact width."), APIParameter(name: "browse", type: "AdaptiveTab<Value>", default: nil, description: "The tab that lists the sections in compact width."), APIParameter(name: "customizationKey", type: "String", default: "\"AdaptiveTabs.customization\"", description: "The UserDefaults key of the saved customization, also the namespace of customization ids."), APIParameter(name: "content", type: "(Value) -> Content", default: nil, description: "The page for a tab's value; each tab wraps it in a NavigationStack.")],
             files: [BlockFile(path: "AdaptiveTabs.swift", role: .component), BlockFile(path: "AdaptiveTabsLogic.swift", role: .logic), BlockFile(path: "AdaptiveTabsDemo.swift", role: .demo)],
             authors: ["blocks contributors"],
             license: "MIT",
@@ -2417,11 +2731,11 @@ public enum TopTabsLogic {
             level: "intermediate",
             origin: "Original work",
             tags: ["en": ["tabs", "pager", "view pager", "swipe", "pages", "paging", "page view", "tab bar", "indicator", "scrollable tabs", "carousel", "scrolltargetbehavior"], "es": ["pestañas", "paginador", "páginas", "deslizar", "paginación", "barra de pestañas", "indicador", "pestañas desplazables", "carrusel"]],
-            api: [APIParameter(name: "items", type: "[Item]", default: nil, description: "The items, one tab and one page each; Item is Identifiable & Equatable."), APIParameter(name: "selection", type: "Binding<Item.ID?>", default: nil, description: "The selected item's id: nil until items arrive, then the first unless a listed id was preset."), APIParameter(name: "content", type: "(Item) -> Content", default: nil, description: "The page for an item; its state is kept by the item's id."), APIParameter(name: "label", type: "(Item, PagerTabState) -> Label", default: nil, description: "The tab for an item; the state has isSelected, selectionProgress, index and count."), APIParameter(name: "title", type: "KeyPath<Item, String>", default: nil, description: "Instead of label: plain text tabs titled by this property."), APIParameter(name: "tabBarLayout(_:spacing:sidePadding:)", type: "PagerBarLayout, CGFloat?, CGFloat", default: ".fixed, nil (0 fixed, 20 scrollable), 16", description: "Equal-width or scrollable tabs, the space between tabs, and the padding at the sides."), APIParameter(name: "tabIndicator(height:color:cornerRadius:horizontalInset:animationDuration:)", type: "CGFloat, Color, CGFloat, CGFloat, Double", default: "3, .accentColor, 1.5, 0, 0.25", description: "The indicator's look and how long it takes to move after a tap."), APIParameter(name: "tabBarSeparator(_:color:thickness:)", type: "Bool, Color?, CGFloat", default: "hidden; when shown: true, nil (system Divider), 1", description: "A line between the tab bar and the pages."), APIParameter(name: "swipeDisabled(_:)", type: "Bool", default: "false", description: "Turns swiping off at run time; tapping a tab then switches instantly."), APIParameter(name: "pagesIgnoreSafeArea(_:)", type: "Edge.Set", default: "not applied; when called: .bottom", description: "Lets the pages extend into the safe area on these edges."), APIParameter(name: "onTabChange(_:)", type: "(Item, PagerTabChangeReason) -> Void", default: nil, description: "Called with the newly selected item and why: tap, swipe, programmatic or itemsChanged.")],
+            api: [APIParameter(name: "items", type: "[Item]", default: nil, description: "The items, one tab and one page each; Item is Identifiable & Equatable."), APIParameter(name: "selection", type: "Binding<Item.ID?>", default: nil, description: "The selected item's id: nil until items arrive, then the first unless a listed id was preset."), APIParameter(name: "content", type: "(Item) -> Content", default: nil, description: "The page for an item; its state is kept by the item's id."), APIParameter(name: "label", type: "(Item, PagerTabState) -> Label", default: nil, description: "The tab for an item; the state has isSelected, selectionProgress, index and count."), APIParameter(name: "title", type: "KeyPath<Item, String>", default: nil, description: "Instead of label: plain text tabs titled by this property."), APIParameter(name: "tabBarLayout(_:spacing:sidePadding:)", type: "PagerBarLayout, CGFloat?, CGFloat", default: ".fixed, nil (0 fixed, 20 scrollable), 16", description: "Equal-width or scrollable tabs, the space between tabs, and the padding at the sides."), APIParameter(name: "tabIndicator(height:color:cornerRadius:horizontalInset:animationDuration:)", type: "CGFloat, Color, CGFloat, CGFloat, Double", default: "3, .accentColor, 1.5, 0, 0.25", description: "The indicator's look and how long it takes to move after a tap."), APIParameter(name: "tabBarSeparator(_:color:thickness:)", type: "Bool, Color?, CGFloat?", default: "hidden; when shown: true, nil (the separator color), nil (one pixel)", description: "A line between the tab bar and the pages, in the given color and thickness."), APIParameter(name: "swipeDisabled(_:)", type: "Bool", default: "not applied (swiping on); when called: true", description: "Turns swiping off at run time; tapping a tab then switches instantly."), APIParameter(name: "pagesIgnoreSafeArea(_:)", type: "Edge.Set", default: "not applied; when called: .bottom", description: "Lets the pages extend into the safe area on these edges."), APIParameter(name: "onTabChange(_:)", type: "(Item, PagerTabChangeReason) -> Void", default: nil, description: "Called with the newly selected item and why: tap, swipe, programmatic or itemsChanged.")],
             files: [BlockFile(path: "Pager.swift", role: .component), BlockFile(path: "PagerLogic.swift", role: .logic), BlockFile(path: "PagerDemo.swift", role: .demo)],
             authors: ["blocks contributors"],
             license: "MIT",
-            accessibility: ["dynamicType": "Labels use text styles you choose (the title initializer uses subheadline); tabs keep a 44-point minimum height, and the scrollable layout fits any text size.", "reduceMotion": "Tapping a tab switches the page and moves the indicator without animation; swipes still follow the finger.", "voiceOver": "Each tab is a button read by its label, with the selected trait and its position, as in \"2 of 5\". Only the selected page is exposed, so VoiceOver never wanders into off-screen pages."]
+            accessibility: ["dynamicType": "Labels use text styles you choose (the title initializer uses subheadline); tabs keep a 44-point minimum height, and the scrollable layout fits any text size.", "reduceMotion": "Tapping a tab switches the page and moves the indicator without animation; swipes still follow the finger.", "voiceOver": "The tab row is a tab bar to VoiceOver: each tab is read with its label, the selected state and its position, as in \"2 of 5\". Only the selected page is exposed, so VoiceOver never wanders into off-screen pages."]
         ),
         "picker-pages": BlockManifest(
             name: "picker-pages",
@@ -2433,7 +2747,7 @@ public enum TopTabsLogic {
             level: "beginner",
             origin: "Original work",
             tags: ["en": ["tabs", "picker style", "segmented", "pages", "sections", "top tabs", "ios 27", "picker", "segmented control", "tabs picker style", "page transition", "slide"], "es": ["pestañas", "estilo de picker", "segmentado", "páginas", "secciones", "pestañas superiores", "ios 27", "selector", "control segmentado", "transición de página", "deslizar"]],
-            api: [APIParameter(name: "options", type: "[Option]", default: nil, description: "The tabs, in order; Option is any Hashable type, such as a CaseIterable enum."), APIParameter(name: "selection", type: "Binding<Option>", default: nil, description: "The selected option; an option not in the list is replaced by the first."), APIParameter(name: "title", type: "String", default: "\"Section\"", description: "The picker's accessibility label, read before the tabs."), APIParameter(name: "label", type: "(Option) -> Label", default: nil, description: "The tab for an option, usually a Text or a Label."), APIParameter(name: "page", type: "(Option) -> Page", default: nil, description: "The page shown for an option.")],
+            api: [APIParameter(name: "options", type: "[Option]", default: nil, description: "The tabs, in order; Option is any Hashable type, such as a CaseIterable enum."), APIParameter(name: "selection", type: "Binding<Option>", default: nil, description: "The selected option; one not in the list, at the start or set later, is replaced by the first without a slide."), APIParameter(name: "title", type: "LocalizedStringKey", default: "\"Section\"", description: "The picker's accessibility label, read before the tabs; looked up in your strings catalog."), APIParameter(name: "label", type: "(Option) -> Label", default: nil, description: "The tab for an option, usually a Text or a Label."), APIParameter(name: "page", type: "(Option) -> Page", default: nil, description: "The page shown for an option.")],
             files: [BlockFile(path: "PickerPages.swift", role: .component), BlockFile(path: "PickerPagesLogic.swift", role: .logic), BlockFile(path: "PickerPagesDemo.swift", role: .demo)],
             authors: ["blocks contributors"],
             license: "MIT",
@@ -2449,11 +2763,11 @@ public enum TopTabsLogic {
             level: "beginner",
             origin: "Original work",
             tags: ["en": ["tabs", "tab strip", "scrollable tabs", "segmented", "categories", "underline", "horizontal scroll", "chips", "filter bar", "scrollviewreader", "matchedgeometryeffect"], "es": ["pestañas", "tira de pestañas", "pestañas desplazables", "segmentos", "categorías", "subrayado", "desplazamiento horizontal", "filtros", "barra de categorías"]],
-            api: [APIParameter(name: "tabs", type: "[String]", default: nil, description: "The tab titles, in order; a repeated title is shown once."), APIParameter(name: "selection", type: "Binding<String>", default: nil, description: "The selected title; it is repaired when the tabs change."), APIParameter(name: "tint", type: "Color", default: ".pink", description: "The color of the sliding underline.")],
+            api: [APIParameter(name: "tabs", type: "[String]", default: nil, description: "The tab titles, in order; a repeated title is shown once."), APIParameter(name: "selection", type: "Binding<String>", default: nil, description: "The selected title; it is repaired when the tabs change. A tap that changes it plays the selection haptic; changes in code are silent."), APIParameter(name: "tint", type: "Color", default: ".pink", description: "The color of the sliding underline.")],
             files: [BlockFile(path: "ScrollingStrip.swift", role: .component), BlockFile(path: "ScrollingStripLogic.swift", role: .logic), BlockFile(path: "ScrollingStripDemo.swift", role: .demo)],
             authors: ["blocks contributors"],
             license: "MIT",
-            accessibility: ["dynamicType": "Titles use the subheadline text style and grow with Dynamic Type; the strip scrolls, so long titles are never truncated, and touch targets grow toward 44 points without moving the layout.", "reduceMotion": "The row and the underline jump to the selected tab instead of sliding.", "voiceOver": "Each tab is a button read by its title, with the selected trait on the selected tab; the strip is a container VoiceOver can enter and leave."]
+            accessibility: ["dynamicType": "Titles use the subheadline text style and grow with Dynamic Type; the strip scrolls, so long titles are never truncated, and touch targets grow toward 44 points without moving the layout.", "reduceMotion": "The row and the underline jump to the selected tab instead of sliding.", "voiceOver": "The strip is a tab bar to VoiceOver: each tab is read with its title, its position and, on the selected one, the selected trait."]
         ),
         "top-tabs": BlockManifest(
             name: "top-tabs",
@@ -2465,11 +2779,11 @@ public enum TopTabsLogic {
             level: "beginner",
             origin: "Original work",
             tags: ["en": ["tabs", "top tabs", "underline", "android", "material", "tab layout", "indicator", "segmented", "tab bar"], "es": ["pestañas", "pestañas superiores", "subrayado", "android", "material", "indicador", "segmentado", "barra de pestañas"]],
-            api: [APIParameter(name: "titles", type: "[String]", default: nil, description: "The tab titles, in order; tabs share the width equally."), APIParameter(name: "selection", type: "Binding<Int>", default: nil, description: "The index of the selected tab; kept on the same title when titles change, otherwise clamped."), APIParameter(name: "tint", type: "Color", default: ".accentColor", description: "The underline color, and the selected title color with the standard labels."), APIParameter(name: "indicatorInset", type: "CGFloat", default: "0", description: "How far the underline is pulled in from each side of its tab."), APIParameter(name: "label", type: "(String, Bool) -> Label", default: "standard Text label", description: "Builds each tab from its title and whether it is selected.")],
+            api: [APIParameter(name: "titles", type: "[String]", default: nil, description: "The tab titles, in order; tabs share the width equally."), APIParameter(name: "selection", type: "Binding<Int>", default: nil, description: "The index of the selected tab; kept on the same title when titles change, otherwise clamped. A tap that changes it plays the selection haptic."), APIParameter(name: "tint", type: "Color", default: ".accentColor", description: "The underline color, and the selected title color with the standard labels."), APIParameter(name: "indicatorInset", type: "CGFloat", default: "0", description: "How far the underline is pulled in from each side of its tab."), APIParameter(name: "label", type: "(String, Bool) -> Label", default: "standard Text label", description: "Builds each tab from its title and whether it is selected.")],
             files: [BlockFile(path: "TopTabs.swift", role: .component), BlockFile(path: "TopTabsLogic.swift", role: .logic), BlockFile(path: "TopTabsDemo.swift", role: .demo)],
             authors: ["blocks contributors"],
             license: "MIT",
-            accessibility: ["dynamicType": "The standard labels use the subheadline text style; tabs keep a 44-point minimum height and titles shrink slightly before truncating.", "reduceMotion": "The underline jumps to the selected tab instead of sliding.", "voiceOver": "Each tab is a button read by its label, with the selected trait on the selected tab; the underline is hidden from VoiceOver."]
+            accessibility: ["dynamicType": "The standard labels use the subheadline text style; tabs keep a 44-point minimum height, titles shrink slightly before truncating, and at the largest sizes touching and holding a tab shows it in the large content viewer.", "reduceMotion": "The underline jumps to the selected tab instead of sliding.", "voiceOver": "The row is a tab bar to VoiceOver: each tab is read with its label, its position and the selected trait; the underline is hidden from VoiceOver."]
         ),
     ]
 

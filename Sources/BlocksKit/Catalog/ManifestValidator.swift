@@ -48,6 +48,26 @@ public enum ManifestValidator {
         text.wholeMatch(of: /[0-9]+(\.[0-9]+){0,2}/) != nil
     }
 
+    /// Every string (and key) in the document holding a control character, by its path
+    /// (`title.en`, `tags.es[2]`), with the first such character: the rule the manifest
+    /// reader enforces too (`JSONFields`), for every field there is, known or not.
+    static func controlCharacters(in value: JSONValue, path: String = "") -> [(String, Unicode.Scalar)] {
+        switch value {
+        case .string(let text):
+            return TerminalText.firstControl(in: text).map { [(path, $0)] } ?? []
+        case .array(let elements):
+            return elements.enumerated().flatMap { controlCharacters(in: $0.element, path: path + "[\($0.offset)]") }
+        case .object(let members):
+            return members.sorted { $0.key < $1.key }.flatMap { key, member in
+                let place = path.isEmpty ? key : path + "." + key
+                let inKey = TerminalText.firstControl(in: key).map { [(place, $0)] } ?? []
+                return inKey + controlCharacters(in: member, path: place)
+            }
+        case .int, .double, .bool, .null:
+            return []
+        }
+    }
+
     /// Problems in one manifest's bytes. `file` names it in messages; `folderName`, when
     /// given, must equal the manifest's name.
     public static func problems(in data: Data, file: String = "block.json", folderName: String? = nil) -> [LintProblem] {
@@ -55,9 +75,19 @@ public enum ManifestValidator {
         func report(_ field: String, _ message: String) {
             problems.append(LintProblem(file: file, field: field, message: message))
         }
-        guard let document = try? JSONReader.parse(data), let root = document.object else {
+        let document: JSONValue
+        do {
+            document = try JSONReader.parse(data)
+        } catch {
+            report("", "not valid JSON: \(error.reason) at byte \(error.offset)")
+            return problems
+        }
+        guard let root = document.object else {
             report("", "not a JSON object")
             return problems
+        }
+        for (field, scalar) in controlCharacters(in: document) {
+            report(field, "holds the control character \(TerminalText.visible(scalar)); every text is one line of plain text")
         }
         func string(_ key: String) -> String? {
             guard let value = root[key] else { report(key, "missing required field"); return nil }

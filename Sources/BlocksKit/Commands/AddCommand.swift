@@ -71,7 +71,7 @@ public enum AddCommand: Command {
         }
         var plan = try InstallPlan.make(
             contents: contents, registry: source.location, root: root, lock: lock,
-            includeDemo: !arguments.flag("no-demo"), year: TemplateText.currentYear(environment: context.environment),
+            includeDemo: !arguments.flag("no-demo"), year: try TemplateText.currentYear(environment: context.environment),
             folderFor: { try chosenTarget().url.joining($0, isDirectory: true) })
         if let target, !context.json {
             context.print("Target folder: \(target.relativePath) (\(target.reason))")
@@ -93,9 +93,9 @@ public enum AddCommand: Command {
     /// block in the archive. Nil when the arguments are block names.
     static func archiveSource(_ arguments: ParsedArguments, context: CommandContext) throws -> ArchiveFileSource? {
         guard let first = arguments.positionals.first,
-              ArchiveFormat.forFile(first) != nil || first.hasPrefix("http://") || first.hasPrefix("https://") else { return nil }
+              ArchiveFormat.forFile(first) != nil || RedirectPolicy.isHTTP(first) else { return nil }
         guard arguments.positionals.count == 1 else { throw UsageError.unexpectedArgument(arguments.positionals[1]) }
-        if first.hasPrefix("http://") || first.hasPrefix("https://") {
+        if RedirectPolicy.isHTTP(first) {
             guard let checksum = arguments.value("sha256") else { throw UsageError.missingOption("--sha256 <hex>", because: "an archive from a URL is checked against it before anything is written") }
             guard checksum.count == 64, checksum.allSatisfy(\.isHexDigit) else {
                 throw UsageError.invalidValue(option: "--sha256", value: checksum, expected: "64 hexadecimal digits")
@@ -154,7 +154,7 @@ public enum AddCommand: Command {
         let project = PackageManifestScanner.platforms(in: text)
         // Said once per version: a re-add of the same version stays quiet.
         let fresh = plan.blocks.filter { plan.previousLock.blocks[$0.manifest.name]?.version != $0.manifest.version }
-        return fresh.flatMap { block in
+        return PlatformSupport.warnings(for: fresh, project: project) + fresh.flatMap { block in
             PlatformCheck.gaps(block: block.manifest.platforms, project: project).map { gap in
                 "\(block.manifest.name) needs \(gap.platform) \(gap.blockMinimum), but Package.swift targets \(gap.platform) \(gap.projectMinimum). "
                     + "Its types are marked @available(\(gap.platform) \(gap.blockMinimum), *), so gate their use at the call site with "
@@ -201,6 +201,7 @@ public enum AddCommand: Command {
         for path in outcome.deletedStale { lines += "  delete     \(path) (no longer part of the block)\n" }
         context.standardOutput.write(lines)
         for path in outcome.keptStale { context.warn("\(path) is no longer part of its block but you changed it, so it stays; it is no longer tracked") }
+        for failure in outcome.failedStale { context.warn("could not delete \(failure), which is no longer part of its block; it is no longer tracked, so delete it yourself") }
         if dryRun {
             for file in plan.allFiles where file.existing != nil && file.action != .skip {
                 context.standardOutput.write(diff(file))

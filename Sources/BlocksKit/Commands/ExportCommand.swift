@@ -12,11 +12,14 @@ public enum ExportCommand: Command {
         arguments: [ArgumentSpec("names", help: "The blocks to export.", variadic: true)],
         options: [
             OptionSpec("format", value: "format", help: "tar.gz or zip (default: from the file name)."),
-            OptionSpec("output", short: "o", value: "file", help: "The archive to write."),
+            OptionSpec("output", short: "o", value: "file", help: "The archive to write (required)."),
+            OptionSpec("force", help: "Replace the file if it exists, without asking."),
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        guard let output = arguments.value("output") else { throw UsageError.missingValue(option: "-o") }
+        guard let output = arguments.value("output") else {
+            throw UsageError.missingOption("-o FILE", because: "export writes one archive and needs its name, e.g. -o tabs.tar.gz")
+        }
         let format: ArchiveFormat
         if let name = arguments.value("format") {
             guard let chosen = ArchiveFormat(rawValue: name) else {
@@ -31,11 +34,12 @@ public enum ExportCommand: Command {
         } else {
             throw UsageError.invalidValue(option: "-o", value: output, expected: "a name ending in .tar.gz or .zip, or --format")
         }
+        let url = context.resolve(output)
+        try confirmReplacing(url, force: arguments.flag("force"), context: context)
         let source = try RegistrySources.forProject(context: context)
         let names = Array(Set(arguments.positionals)).sorted()
         let blocks = try source.contents(of: names)
-        let url = context.resolve(output)
-        let exporter = BlockExporter(packager: BlockPackager(year: BlockPackager.year(environment: context.environment)))
+        let exporter = BlockExporter(packager: BlockPackager(year: try BlockPackager.year(environment: context.environment)))
         let entries = try exporter.entries(for: blocks, folder: BlockExporter.folderName(for: url))
         try Archives.write(entries, format: format, to: url)
         if context.json {
@@ -47,5 +51,16 @@ public enum ExportCommand: Command {
             context.print("Exported \(names.joined(separator: ", ")) to \(url.path)")
         }
         return 0
+    }
+
+    /// An existing file is replaced only with `--force` or when the person at the terminal
+    /// says so: the archive may be someone's only copy of something else.
+    static func confirmReplacing(_ url: URL, force: Bool, context: CommandContext) throws {
+        guard !force, PathKind(url.path) != .missing else { return }
+        if context.isInteractive,
+           Prompt.letter("\(TerminalText.escaped(url.path)) already exists. Replace it?", letters: ["y", "n"], defaultLetter: "n", context: context) == "y" {
+            return
+        }
+        throw ArchiveError.outputExists(archive: url.path)
     }
 }

@@ -36,11 +36,16 @@ public enum InfoCommand: Command {
             return 0
         }
 
+        // Everything below comes from the registry: `Table` escapes its cells, and the
+        // lines printed directly are escaped with `plain`.
         let style = context.style
-        context.print(style.apply(.bold, manifest.englishTitle) + "  " + style.apply(.dim, "\(manifest.name) \(manifest.version)"))
-        context.print(manifest.englishSummary)
+        let plain = TerminalText.escaped
+        context.print(style.apply(.bold, plain(manifest.englishTitle)) + "  " + style.apply(.dim, plain("\(manifest.name) \(manifest.version)")))
+        let width = context.tableWidth
+        func paragraph(_ text: String) -> [String] { width.map { TextWrap.lines(plain(text), width: $0) } ?? [plain(text)] }
+        for line in paragraph(manifest.englishSummary) { context.print(line) }
         if let spanish = manifest.title["es"], let spanishSummary = manifest.summary["es"] {
-            context.print(style.apply(.dim, "es: \(spanish) — \(spanishSummary)"))
+            for line in paragraph("es: \(spanish) — \(spanishSummary)") { context.print(style.apply(.dim, line)) }
         }
         context.print()
         let details = [
@@ -50,28 +55,38 @@ public enum InfoCommand: Command {
             ["Origin", manifest.origin],
             ["License", "\(manifest.license), \(manifest.authors.joined(separator: ", "))"],
         ] + manifest.tags.sorted { $0.key < $1.key }.map { ["Tags (\($0.key))", $0.value.joined(separator: ", ")] }
-        for line in Table.render(details, style: style, columnColors: [.bold, nil]) { context.print(line) }
+        for line in Table.render(details, style: style, columnColors: [.bold, nil], width: width) { context.print(line) }
 
         context.print()
         context.print(style.apply(.bold, "API"))
         let apiRows = [["Parameter", "Type", "Default", "Description"]]
             + manifest.api.map { [$0.name, $0.type, $0.default ?? "—", $0.description] }
-        for line in Table.render(apiRows, style: style, columnColors: [.cyan, nil, .dim, nil]) { context.print("  " + line) }
+        let indent = "  "
+        for line in Table.render(apiRows, style: style, columnColors: [.cyan, nil, .dim, nil], width: width.map { $0 - indent.count }) {
+            context.print(indent + line)
+        }
 
         context.print()
         context.print(style.apply(.bold, "Accessibility"))
-        for (key, value) in manifest.accessibility.sorted(by: { $0.key < $1.key }) { context.print("  \(key): \(value)") }
+        for (key, value) in manifest.accessibility.sorted(by: { $0.key < $1.key }) {
+            let prefix = indent + plain(key) + ": "
+            if let width {
+                context.print(TextWrap.hanging(plain(value), firstPrefix: prefix, indent: indent.count * 2, width: width))
+            } else {
+                context.print(prefix + plain(value))
+            }
+        }
 
         context.print()
         context.print(style.apply(.bold, "Files"))
         for line in Table.render(manifest.files.map { [$0.path, $0.role.rawValue] }, style: style, columnColors: [nil, .dim]) {
-            context.print("  " + line)
+            context.print(indent + line)
         }
         if showSource {
             for file in manifest.files {
                 context.print()
-                context.print(style.apply(.bold, "// ─── \(file.path) ───"))
-                context.standardOutput.write(String(decoding: files[file.path] ?? Data(), as: UTF8.self))
+                context.print(style.apply(.bold, "// ─── \(plain(file.path)) ───"))
+                context.standardOutput.write(TerminalText.escapedKeepingLines(String(decoding: files[file.path] ?? Data(), as: UTF8.self)))
             }
         }
         return 0

@@ -13,26 +13,32 @@ public enum LintCommand: Command {
         options: [OptionSpec("no-parse", help: "Skip the swiftc -parse check.")])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let root = context.resolve(arguments.positionals.first ?? "Catalog")
+        let given = arguments.positionals.first
+        let root = context.resolve(given ?? "Catalog")
+        guard PathKind(root.path) == .folder else {
+            throw CatalogError.missingCatalog(folder: given == nil ? context.workingDirectory.path : root.path, given: given != nil)
+        }
         let compiler = arguments.flag("no-parse") ? nil : CatalogLinter.findSwiftCompiler(environment: context.environment)
         if compiler == nil && !arguments.flag("no-parse") {
             context.warn("swiftc not found on PATH (or SWIFTC); Swift files were not parsed")
         }
         let report = try CatalogLinter(root: root, swiftCompiler: compiler).run()
         if context.json {
-            context.print(try JSONOutput.encode([
+            let object: [String: JSONValue] = [
                 "catalog": .string(root.path),
                 "blocks": .int(report.blockCount),
                 "parsed": .bool(report.parseChecked),
                 "problems": try JSONValue(encoding: report.problems),
-            ]))
-        } else {
-            for problem in report.problems { context.print(context.style.apply(.red, "✗ ") + problem.description) }
-            if report.problems.isEmpty {
-                context.print(context.style.apply(.green, "✓ ") + "\(report.blockCount) block\(report.blockCount == 1 ? "" : "s") OK")
-            }
+            ]
+            // A failure prints this object with its "error" member, from BlocksCLI.report.
+            if !report.problems.isEmpty { throw CatalogError.lintFailed(problemCount: report.problems.count, report: object) }
+            context.print(try JSONOutput.encode(object))
+            return 0
         }
+        // File names and fields come from the catalog, which may be someone else's.
+        for problem in report.problems { context.print(context.style.apply(.red, "✗ ") + TerminalText.escaped(problem.description)) }
         if !report.problems.isEmpty { throw CatalogError.lintFailed(problemCount: report.problems.count) }
+        context.print(context.style.apply(.green, "✓ ") + "\(report.blockCount) block\(report.blockCount == 1 ? "" : "s") OK")
         return 0
     }
 }

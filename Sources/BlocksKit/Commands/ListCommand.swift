@@ -16,7 +16,7 @@ public enum ListCommand: Command {
             return 0
         }
         let rows = manifests.map { [$0.name, $0.version, BlockSummary.platformText($0), $0.level, $0.englishTitle] }
-        for line in Table.render(rows, style: context.style, columnColors: [.bold, .dim, .cyan, .dim, nil]) { context.print(line) }
+        for line in Table.render(rows, style: context.style, columnColors: [.bold, .dim, .cyan, .dim, nil], width: context.tableWidth) { context.print(line) }
         return 0
     }
 }

@@ -57,6 +57,9 @@ public enum MirrorCommand: Command {
             throw error
         }
         let seconds = Date().timeIntervalSince(started)
+        for name in summary.skippedNames {
+            context.warn(RegistryEntry.unsafeNameWarning(name, location: arguments.positionals[0]))
+        }
         if context.json {
             context.print(try JSONOutput.encode([
                 "fetched": .int(summary.fetched), "skipped": .int(summary.skipped), "pruned": .int(summary.pruned),

@@ -59,13 +59,15 @@ public enum SearchCommand: Command {
         // The table is laid out while the index's freshness is being checked.
         let (table, isPartial) = try index.listings(query, filters: filters, limit: limit) { listings, isPartial in
             let rows = listings.map { [$0.name, $0.platforms, $0.level, $0.title] }
-            return (Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil]).joined(separator: "\n"), isPartial)
+            let lines = Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil], width: context.tableWidth)
+            return (lines.joined(separator: "\n"), isPartial)
         }
         if table.isEmpty {
             let suggestions = query.isEmpty ? [] : index.suggestions(for: query)
             var line = query.isEmpty ? "No blocks match these filters." : "No blocks match '\(query)'."
             if !suggestions.isEmpty { line += " Did you mean: " + suggestions.joined(separator: ", ") + "?" }
-            context.print(line)
+            // The suggestions are the registry's words.
+            context.print(TerminalText.escaped(line))
             return 0
         }
         if isPartial {

@@ -41,11 +41,12 @@ public enum StatusCommand: Command {
 
     /// The newest version of each locked block, from the registry given on the command
     /// line (or in `blocks.json`), else from the one each block came from. A registry
-    /// that cannot be read costs a warning, not the status.
+    /// that cannot be read costs a warning, not the status. Blocks with no update channel
+    /// (`hasUpdateChannel`) are not looked up.
     static func latestVersions(lock: Lockfile, override: String?, context: CommandContext) -> [String: String] {
         var latest: [String: String] = [:]
         let groups = Dictionary(grouping: lock.blocks.keys.sorted()) { name in override ?? lock.blocks[name]?.registry ?? "embedded" }
-        for (location, names) in groups.sorted(by: { $0.key < $1.key }) {
+        for (location, names) in groups.sorted(by: { $0.key < $1.key }) where override != nil || hasUpdateChannel(location) {
             do {
                 let manifests = try RegistrySources.open(location, context: context).manifests()
                 for manifest in manifests where names.contains(manifest.name) { latest[manifest.name] = manifest.version }
@@ -54,5 +55,13 @@ public enum StatusCommand: Command {
             }
         }
         return latest
+    }
+
+    /// False for a block added from an archive URL (`add https://host/x.tar.gz --sha256 …`):
+    /// the lock records that URL, and its bytes were pinned by their checksum, so it can
+    /// never offer another version. Asking anyway only failed, with a warning on every run.
+    static func hasUpdateChannel(_ location: String) -> Bool {
+        guard case .remoteArchive? = try? RegistryLocation(location) else { return true }
+        return false
     }
 }

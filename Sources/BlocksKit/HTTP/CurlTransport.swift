@@ -62,20 +62,42 @@ public final class CurlTransport: HTTPTransport, Sendable {
     private let token: String?
     public let settings: TransferSettings
     private let log: (@Sendable (String) -> Void)?
-    private let multiHandles = MultiHandlePool()
+    /// Receives what a person at a terminal should know while a transfer waits: each retry
+    /// and its reason, and a server that has said nothing for `settings.stallNotice` s.
+    private let notice: (@Sendable (String) -> Void)?
+    private let multiHandles: MultiHandlePool
 
     /// - Parameters:
     ///   - token: sent as `Authorization: Bearer <token>`; nil or empty sends nothing.
     ///   - settings: timeouts, retries and redirects.
     ///   - log: receives one line per attempt and retry (for `--verbose`), never the token.
+    ///   - notice: receives the waits worth telling a person about (see `notice`), never the token.
     public init(
         token: String? = nil, settings: TransferSettings = TransferSettings(),
-        log: (@Sendable (String) -> Void)? = nil
+        log: (@Sendable (String) -> Void)? = nil, notice: (@Sendable (String) -> Void)? = nil
     ) {
         let trimmed = token?.trimmingWhitespace()
         self.token = (trimmed?.isEmpty ?? true) ? nil : trimmed
         self.settings = settings
         self.log = log
+        self.notice = notice
+        multiHandles = MultiHandlePool()
+    }
+
+    private init(sharing transport: CurlTransport, notice: @escaping @Sendable (String) -> Void) {
+        token = transport.token
+        settings = transport.settings
+        log = transport.log
+        self.notice = notice
+        multiHandles = transport.multiHandles
+    }
+
+    /// This transport, with its open connections, telling `notice` what it waits for: a
+    /// `Retry-After` or backoff before a retry, or a server that does not answer. Without
+    /// it a 503 with `Retry-After: 60`, or a server that accepts and never answers, keeps
+    /// a command silent for a minute.
+    public func announcing(to notice: @escaping @Sendable (String) -> Void) -> CurlTransport {
+        CurlTransport(sharing: self, notice: notice)
     }
 
     /// A transport that sends `BLOCKS_TOKEN` from `environment` when it is set.
@@ -145,6 +167,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         var pending = jobs  // waiting for a slot or for their backoff to pass
         var active: [UnsafeMutableRawPointer: Attempt] = [:]
         var progressTracker = ProgressTracker(total: jobs.count, callback: progress)
+        var notices = NoticeThrottle(notice: notice, interval: jobs.count == 1 ? 0 : 2)
         let limit = max(1, maxParallel)
 
         while !pending.isEmpty || !active.isEmpty {
@@ -212,7 +235,12 @@ public final class CurlTransport: HTTPTransport, Sendable {
                 case .done(let result):
                     finish(attempt.job, result, &progressTracker)
                 case .retry(let reason, let retryAfter):
-                    if let delay = scheduleRetry(attempt.job, reason: reason, retryAfter: retryAfter) {
+                    if RetryPolicy.waitIsTooLong(retryAfter: retryAfter, settings: settings),
+                       case .status(let url, let code)? = attempt.job.lastError, let retryAfter {
+                        finish(
+                            attempt.job, .failure(.retryLater(url: url, code: code, seconds: retryAfter, limit: settings.maxRetryDelay)),
+                            &progressTracker)
+                    } else if let delay = scheduleRetry(attempt.job, reason: reason, retryAfter: retryAfter, notices: &notices) {
                         attempt.job.notBefore = Date().addingTimeInterval(delay)
                         pending.append(attempt.job)
                     } else {
@@ -227,6 +255,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
             }
 
             progressTracker.report(activeBytes: active.values.reduce(0) { $0 + $1.sink.keptCount }, force: false)
+            if notice != nil { announceStalls(in: active.values, notices: &notices) }
             if pending.isEmpty && active.isEmpty { break }
             // A finished transfer freed a slot: fill it now rather than after the next wait.
             if concluded && !pending.isEmpty && active.count < limit { continue }
@@ -258,14 +287,40 @@ public final class CurlTransport: HTTPTransport, Sendable {
     }
 
     /// Counts the attempt; returns the delay before the next one, or nil when none are left.
-    private func scheduleRetry(_ job: TransferJob, reason: String, retryAfter: TimeInterval?) -> TimeInterval? {
+    private func scheduleRetry(
+        _ job: TransferJob, reason: String, retryAfter: TimeInterval?, notices: inout NoticeThrottle
+    ) -> TimeInterval? {
         let attempts = job.attempts
         guard attempts <= settings.retries else { return nil }
         let delay = RetryPolicy.delay(beforeRetry: attempts, retryAfter: retryAfter, settings: settings)
-        log?(
-            "GET \(redact(job.request.url)): \(redact(reason)); retrying in \(delay.fixedPoint(places: 2)) s"
-                + " (attempt \(attempts + 1) of \(settings.retries + 1))")
+        let attempt = "(attempt \(attempts + 1) of \(settings.retries + 1))"
+        log?("GET \(redact(job.request.url)): \(redact(reason)); retrying in \(delay.fixedPoint(places: 2)) s \(attempt)")
+        let asked = retryAfter == nil ? "" : ", as the server asked"
+        notices.say("GET \(redact(job.request.url)): retrying in \(RetryPolicy.spoken(delay)) after \(redact(reason))\(asked) \(attempt)")
         return delay
+    }
+
+    /// Says, once per attempt, which transfers have had no answer, or no new bytes, for
+    /// `settings.stallNotice` seconds, and when they will be given up.
+    private func announceStalls(in attempts: some Sequence<Attempt>, notices: inout NoticeThrottle) {
+        let now = Date()
+        for attempt in attempts where !attempt.stallAnnounced {
+            var status = 0
+            blocks_curl_getinfo_long(attempt.handle, CURLINFO_RESPONSE_CODE, &status)
+            let marker = (status, attempt.sink.keptCount)
+            if marker != attempt.lastProgress {
+                attempt.lastProgress = marker
+                attempt.lastProgressAt = now
+                continue
+            }
+            let silent = now.timeIntervalSince(attempt.lastProgressAt)
+            guard silent >= settings.stallNotice else { continue }
+            attempt.stallAnnounced = true
+            let what = status == 0 ? "no answer" : "no new data"
+            let then = attempt.job.attempts <= settings.retries ? "blocks tries again" : "blocks gives up"
+            notices.say("GET \(redact(attempt.job.request.url)): \(what) for \(RetryPolicy.spoken(silent)); the attempt ends after"
+                + " \(settings.lowSpeedTime) s without data, then \(then) (attempt \(attempt.job.attempts) of \(settings.retries + 1))")
+        }
     }
 
     // MARK: - One attempt
@@ -434,6 +489,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
     func redact(_ error: HTTPError) -> HTTPError {
         switch error {
         case .status(let url, let code): return .status(url: redact(url), code: code)
+        case .retryLater(let url, let code, let seconds, let limit):
+            return .retryLater(url: redact(url), code: code, seconds: seconds, limit: limit)
         case .transport(let url, let reason): return .transport(url: redact(url), reason: redact(reason))
         case .tooLarge(let url, let limit): return .tooLarge(url: redact(url), limit: limit)
         case .checksumMismatch(let url, let expected, let actual):
@@ -446,9 +503,33 @@ public final class CurlTransport: HTTPTransport, Sendable {
 }
 
 extension RedirectPolicy {
+    /// True for an http(s) URL, its scheme in any case (`HTTP://` too): the one test of
+    /// "is this a URL the transport fetches" that commands, the mirror and this use.
     static func isHTTP(_ url: String) -> Bool {
         let lowered = url.lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+}
+
+/// Keeps a batch's notices to one every `interval` seconds: a server that dies under a
+/// thousand downloads would otherwise announce each of their retries. What is held back
+/// is counted in the next notice.
+private struct NoticeThrottle {
+    let notice: (@Sendable (String) -> Void)?
+    let interval: TimeInterval
+    var last = Date.distantPast
+    var heldBack = 0
+
+    mutating func say(_ line: String) {
+        guard let notice else { return }
+        let now = Date()
+        guard now.timeIntervalSince(last) >= interval else {
+            heldBack += 1
+            return
+        }
+        notice(heldBack == 0 ? line : line + "; \(heldBack) more like it since the last note")
+        last = now
+        heldBack = 0
     }
 }
 
@@ -480,6 +561,10 @@ private final class Attempt {
     let sink: BodySink
     let errorBuffer: UnsafeMutablePointer<CChar>
     var headers: UnsafeMutablePointer<curl_slist>?
+    /// The status and kept bytes when last looked at, and since when they have not moved.
+    var lastProgress = (0, Int64(0))
+    var lastProgressAt = Date()
+    var stallAnnounced = false
 
     init(job: TransferJob, handle: UnsafeMutableRawPointer, sink: BodySink) {
         self.job = job

@@ -8,6 +8,8 @@ import Foundation
 public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server answered with an error status.
     case status(url: String, code: Int)
+    /// The server answered a retryable status with a `Retry-After` longer than blocks waits.
+    case retryLater(url: String, code: Int, seconds: TimeInterval, limit: TimeInterval)
     /// The transfer failed below HTTP: DNS, connect, reset, timeout, truncation.
     case transport(url: String, reason: String)
     /// The body was larger than the cap.
@@ -33,6 +35,9 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
             default: hint = "check the registry URL"
             }
             return "GET \(url) failed with HTTP \(code); \(hint)"
+        case .retryLater(let url, let code, let seconds, let limit):
+            return "GET \(url) failed with HTTP \(code), and the server asks to be retried in \(RetryPolicy.spoken(seconds)),"
+                + " longer than blocks waits (\(RetryPolicy.spoken(limit))); try again later"
         case .transport(let url, let reason):
             return "GET \(url) failed: \(reason); check the network or use --offline"
         case .tooLarge(let url, let limit):

@@ -36,6 +36,22 @@ public enum RetryPolicy {
         return delay(beforeRetry: retry, retryAfter: retryAfter, settings: settings, using: &generator)
     }
 
+    /// True when a server's `Retry-After` asks for a longer wait than one retry may take
+    /// (`settings.maxRetryDelay`). Such a retry is not made: the request fails at once,
+    /// saying when the server expects to be back, instead of waiting out the cap again
+    /// and again for an answer the server said would not come.
+    public static func waitIsTooLong(retryAfter: TimeInterval?, settings: TransferSettings) -> Bool {
+        (retryAfter ?? 0) > settings.maxRetryDelay
+    }
+
+    /// A wait as a person reads it: "0.5 s", "30 s", "2 min", "1 h".
+    public static func spoken(_ seconds: TimeInterval) -> String {
+        if seconds < 10 { return "\(seconds.fixedPoint(places: 1)) s" }
+        if seconds < 120 { return "\(Int(seconds.rounded())) s" }
+        if seconds < 7200 { return "\(Int((seconds / 60).rounded())) min" }
+        return "\(Int((seconds / 3600).rounded())) h"
+    }
+
     /// Seconds to wait from a `Retry-After` value: either a number of seconds or an
     /// HTTP date. Nil when the value is neither.
     public static func retryAfterSeconds(_ value: String, now: Date = Date()) -> TimeInterval? {

@@ -19,8 +19,12 @@ public struct TransferSettings: Sendable, Equatable {
     public var retries: Int
     /// The first backoff delay in seconds; each retry doubles it, with jitter.
     public var backoffBase: TimeInterval
-    /// The longest delay a `Retry-After` header (or the backoff) may impose.
+    /// The longest delay a `Retry-After` header (or the backoff) may impose on one retry.
+    /// A server asking for more is not waited for (`RetryPolicy.waitIsTooLong`).
     public var maxRetryDelay: TimeInterval
+    /// After this many seconds with no answer, or no new bytes, a transfer says on the
+    /// terminal what it is waiting for (see `CurlTransport.announcing`).
+    public var stallNotice: TimeInterval
     /// Sent as `User-Agent`.
     public var userAgent: String
     /// A PEM file of certificate authorities to trust instead of the system's, for a
@@ -34,7 +38,8 @@ public struct TransferSettings: Sendable, Equatable {
         maxRedirects: Int = 5,
         retries: Int = 3,
         backoffBase: TimeInterval = 0.5,
-        maxRetryDelay: TimeInterval = 30,
+        maxRetryDelay: TimeInterval = 60,
+        stallNotice: TimeInterval = 5,
         userAgent: String = "blocks/\(BlocksCLI.version)",
         certificateAuthorityFile: String? = nil
     ) {
@@ -45,6 +50,7 @@ public struct TransferSettings: Sendable, Equatable {
         self.retries = retries
         self.backoffBase = backoffBase
         self.maxRetryDelay = maxRetryDelay
+        self.stallNotice = stallNotice
         self.userAgent = userAgent
         self.certificateAuthorityFile = certificateAuthorityFile
     }

@@ -25,6 +25,8 @@ public struct BlockRemoval: Sendable, Equatable {
 
     public var results: [Result]
     public var newLock: Lockfile
+    /// The lock the plan started from, for putting back what could not be deleted.
+    public var previousLock: Lockfile
     /// Folders to remove if empty once the files are gone.
     public var folders: [String]
 
@@ -71,24 +73,62 @@ public struct BlockRemoval: Sendable, Equatable {
                 removable.append(folder)
             }
         }
-        return BlockRemoval(results: results, newLock: newLock, folders: removable)
+        return BlockRemoval(results: results, newLock: newLock, previousLock: lock, folders: removable)
     }
 
     /// Writes the lock (or deletes it when no block is left), then deletes the files
-    /// and the empty folders.
+    /// and the empty folders. Every delete is checked: when one fails, the lock is
+    /// written again naming what is still on disk, and the failures are the error.
     public func apply(root: URL, pauseBetweenSteps: UInt32 = 0) throws {
+        try Self.write(newLock, root: root)
+        var failed: [String: String] = [:]
+        for path in results.flatMap(\.deleted) {
+            if unlink(root.appendingPathComponent(path).path) != 0 && errno != ENOENT {
+                failed[path] = String(cString: strerror(errno))
+            }
+            if pauseBetweenSteps > 0 { usleep(pauseBetweenSteps) }
+        }
+        // A folder that is not empty holds the user's files (or ones that failed above) and stays.
+        for folder in folders.sorted(by: { $0.count > $1.count }) {
+            if rmdir(root.appendingPathComponent(folder).path) != 0 && ![ENOENT, ENOTEMPTY, EEXIST].contains(errno) {
+                failed[folder] = String(cString: strerror(errno))
+            }
+        }
+        guard !failed.isEmpty else { return }
+        let (lock, unfinished) = lock(keeping: Set(failed.keys))
+        try Self.write(lock, root: root)
+        throw InstallError.deleteFailed(failures: failed.keys.sorted().map { "\($0) (\(failed[$0] ?? ""))" }, blocks: unfinished)
+    }
+
+    /// `newLock` with each block that still has a file or folder on disk put back with
+    /// those files (their entries from the previous lock) and its created folders; and
+    /// the names of those blocks.
+    func lock(keeping stillThere: Set<String>) -> (Lockfile, [String]) {
+        var lock = newLock
+        var unfinished: [String] = []
+        for name in results.map(\.name) {
+            guard let old = previousLock.blocks[name] else { continue }
+            let files = old.files.filter { stillThere.contains($0.path) }
+            guard !files.isEmpty || old.createdFolders.contains(where: stillThere.contains) else { continue }
+            var block = lock.blocks[name] ?? Lockfile.Block(
+                registry: old.registry, version: old.version, folder: old.folder, createdFolders: old.createdFolders, files: [])
+            block.files = (block.files + files).sorted { $0.path < $1.path }
+            block.createdFolders = Array(Set(block.createdFolders + old.createdFolders)).sorted()
+            lock.blocks[name] = block
+            unfinished.append(name)
+        }
+        return (lock, unfinished)
+    }
+
+    /// Writes the lock atomically, or deletes it when it names no block.
+    static func write(_ lock: Lockfile, root: URL) throws {
         let lockURL = root.appendingPathComponent(Lockfile.fileName)
-        if newLock.blocks.isEmpty {
+        if lock.blocks.isEmpty {
             if unlink(lockURL.path) != 0 && errno != ENOENT {
                 throw InstallError.writeFailed(path: Lockfile.fileName, reason: String(cString: strerror(errno)))
             }
         } else {
-            try StagingArea.writeAtomically(try newLock.encoded(), to: lockURL, root: root, displayPath: Lockfile.fileName)
+            try StagingArea.writeAtomically(try lock.encoded(), to: lockURL, root: root, displayPath: Lockfile.fileName)
         }
-        for path in results.flatMap(\.deleted) {
-            unlink(root.appendingPathComponent(path).path)
-            if pauseBetweenSteps > 0 { usleep(pauseBetweenSteps) }
-        }
-        InstallTransaction.removeEmpty(folders, root: root)
     }
 }

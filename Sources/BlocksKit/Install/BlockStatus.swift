@@ -3,6 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `blocks status` reports: for each locked block, each file's state against the
 /// hash in the lock, and whether its registry has a newer version.
@@ -38,10 +41,14 @@ public struct BlockStatus: Sendable, Equatable {
         }
     }
 
+    /// A link or a folder where `add` wrote a file is modified, and is not followed: what
+    /// it points to may be outside the project.
     public static func state(of entry: Lockfile.File, root: URL) -> FileState {
-        let url = root.appendingPathComponent(entry.path)
-        guard let hash = try? SHA256.hex(fileAt: url) else {
-            return FileManager.default.fileExists(atPath: url.path) ? .modified : .missing
+        let path = root.appendingPathComponent(entry.path).path
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return .missing }
+        guard (status.st_mode & S_IFMT) == S_IFREG, let hash = try? SHA256.hex(fileAt: URL(fileURLWithPath: path)) else {
+            return .modified
         }
         return hash == entry.sha256 ? .unchanged : .modified
     }

@@ -15,6 +15,8 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsafeBlockName(String)
     case unexpectedBlock(requested: String, received: String)
     case projectBusy(root: String)
+    case unsafeLockEntry(block: String, kind: String, path: String, folder: String)
+    case deleteFailed(failures: [String], blocks: [String])
 
     public var description: String {
         switch self {
@@ -27,7 +29,8 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notARegularFile(let path):
             return "\(path) is not a regular file (a folder or a link); blocks only replaces regular files, so move it away first"
         case .pathEscapesProject(let path, let root):
-            return "\(path) leads outside the project root \(root); choose a folder inside the project"
+            return "\(path) leads outside the project root \(root); blocks writes and deletes only inside the project, "
+                + "so nothing was changed: choose a folder inside it, or replace the symbolic link on the way with a folder"
         case .conflicts(let paths):
             return "\(paths.count == 1 ? "a file differs" : "\(paths.count) files differ") from what blocks would write, and blocks never overwrites your changes silently:\n"
                 + paths.map { "  \($0)" }.joined(separator: "\n")
@@ -53,6 +56,17 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
             return "asked the registry for '\(requested)' but it sent '\(received)'; the registry is broken"
         case .projectBusy(let root):
             return "another blocks command is changing \(root); wait for it to finish and try again"
+        case .unsafeLockEntry(let block, let kind, let path, let folder):
+            let problem = kind == "name"
+                ? "names a block '\(block)', which is not a block name (lowercase letters, digits and dashes)"
+                : "gives block '\(block)' the \(kind) '\(path)', which is not a path inside "
+                    + (kind == "folder" ? "the project" : "the block's folder \(folder)")
+            return "\(Lockfile.fileName) is not safe to use: it \(problem); nothing was changed. "
+                + "A lock comes with the project from whoever committed it: fix or delete that entry"
+        case .deleteFailed(let failures, let blocks):
+            let list = failures.count == 1 ? failures[0] + "; " : "\(failures.count) paths:\n" + failures.map { "  \($0)\n" }.joined()
+            return "could not delete \(list)what is still on disk stays in \(Lockfile.fileName); "
+                + "make it deletable and run 'blocks remove \(blocks.joined(separator: " "))' again"
         }
     }
 }

@@ -78,7 +78,7 @@ public struct InstallPlan: Sendable {
             // Every source checks names already; the name becomes a folder, so check again here.
             guard ProjectPaths.isValidBlockName(manifest.name) else { throw InstallError.unsafeBlockName(manifest.name) }
             let locked = lock.blocks[manifest.name]
-            let folderURL = try locked.map { try lockedFolder($0.folder, block: manifest.name, root: root) } ?? folderFor(manifest.name)
+            let folderURL = try locked.map { try lockedFolder($0.folder, block: manifest.name, paths: paths) } ?? folderFor(manifest.name)
             guard let folder = ProjectPaths.relative(folderURL, to: root) else {
                 throw InstallError.pathEscapesProject(path: folderURL.path, root: root.path)
             }
@@ -92,10 +92,8 @@ public struct InstallPlan: Sendable {
                 let path = folder + "/" + entry.path
                 // Built from text: URL.appendingPathComponent would stat the result.
                 let url = URL(fileURLWithPath: rootPath + path, isDirectory: false)
+                guard paths.admits(path) else { throw InstallError.pathEscapesProject(path: path, root: root.path) }
                 let parent = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-                guard paths.staysInside(URL(fileURLWithPath: rootPath + parent, isDirectory: true)) else {
-                    throw InstallError.pathEscapesProject(path: path, root: root.path)
-                }
                 let missingHere = try missingFolders(in: parent, paths: paths)
                 for missing in missingHere where !pendingFolders.contains(missing) {
                     pendingFolders.insert(missing)
@@ -104,7 +102,7 @@ public struct InstallPlan: Sendable {
                 // In a folder that is yet to be made, there is no file to look at.
                 let existing = missingHere.isEmpty ? try existingFile(url, relative: path) : nil
                 let fileYear = existing.flatMap { String(data: $0, encoding: .utf8) }.flatMap(LicenseHeader.year(in:)) ?? year
-                let rendered = LicenseHeader.apply(to: body, path: entry.path, year: fileYear, holders: holders)
+                let rendered = try LicenseHeader.apply(to: body, path: entry.path, year: fileYear, holders: holders)
                 let action = decide(existing: existing, rendered: rendered, lockedHash: locked?.file(at: path)?.sha256)
                 files.append(File(block: manifest.name, path: path, url: url, content: rendered, existing: existing, action: action))
             }
@@ -150,12 +148,13 @@ public struct InstallPlan: Sendable {
 
     // MARK: - Checks that run before anything is written.
 
-    static func lockedFolder(_ folder: String, block: String, root: URL) throws -> URL {
-        let url = root.appendingPathComponent(folder).standardizedFileURL
-        guard ProjectPaths.relative(url, to: root) != nil, ProjectPaths.staysInside(url, root: root) else {
-            throw InstallError.unreadableLock(path: Lockfile.fileName, reason: "block '\(block)' has the folder '\(folder)', which is outside the project")
+    /// The folder a lock gives a block. `Lockfile.read` has checked it already; a lock
+    /// made in memory goes through the same guard.
+    static func lockedFolder(_ folder: String, block: String, paths: PathResolver) throws -> URL {
+        guard paths.admits(folder) else {
+            throw InstallError.unsafeLockEntry(block: block, kind: "folder", path: folder, folder: folder)
         }
-        return url
+        return paths.root.appendingPathComponent(folder).standardizedFileURL
     }
 
     /// The bytes of a target file, nil when there is none. It must be absent or a regular

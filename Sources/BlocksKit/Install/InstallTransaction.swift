@@ -27,6 +27,8 @@ public enum InstallTransaction {
         /// Stale files of an older version that were deleted, and those kept because they changed.
         public var deletedStale: [String] = []
         public var keptStale: [String] = []
+        /// Stale files whose delete failed, each with the reason; they are no longer tracked.
+        public var failedStale: [String] = []
     }
 
     /// - Parameter pauseBetweenSteps: microseconds to sleep after each rename. Only the
@@ -107,13 +109,15 @@ public enum InstallTransaction {
         var outcome = Outcome()
         for block in plan.blocks {
             for entry in block.staleFiles {
-                let url = plan.root.appendingPathComponent(entry.path)
-                guard FileManager.default.fileExists(atPath: url.path) else { continue }
-                if (try? SHA256.hex(fileAt: url)) == entry.sha256 {
-                    unlink(url.path)
-                    outcome.deletedStale.append(entry.path)
-                } else {
-                    outcome.keptStale.append(entry.path)
+                switch BlockStatus.state(of: entry, root: plan.root) {
+                case .missing: continue
+                case .modified: outcome.keptStale.append(entry.path)
+                case .unchanged:
+                    if unlink(plan.root.appendingPathComponent(entry.path).path) == 0 || errno == ENOENT {
+                        outcome.deletedStale.append(entry.path)
+                    } else {
+                        outcome.failedStale.append("\(entry.path) (\(String(cString: strerror(errno))))")
+                    }
                 }
             }
         }

@@ -55,17 +55,50 @@ public struct Lockfile: Codable, Sendable, Equatable {
         self.blocks = blocks
     }
 
-    /// The lock in a project root, or an empty one when there is none yet.
+    /// The lock in a project root, or an empty one when there is none yet. A lock is
+    /// committed and cloned, so it is untrusted input: it is returned only once every path
+    /// in it has passed `checkPaths`, before any command reads or deletes a file by it.
     public static func read(root: URL) throws -> Lockfile {
         let url = root.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return Lockfile() }
+        let lock: Lockfile
         do {
             let data = try Data(contentsOf: url)
-            return try JSONDecoder().decode(Lockfile.self, from: data)
+            lock = try JSONDecoder().decode(Lockfile.self, from: data)
         } catch let error as DecodingError {
             throw InstallError.unreadableLock(path: fileName, reason: "it is not a valid lock file (\(Self.summary(of: error)))")
         } catch {
             throw InstallError.unreadableLock(path: fileName, reason: "it could not be read")
+        }
+        try lock.checkPaths(root: root)
+        return lock
+    }
+
+    /// Refuses a lock that names a path `add` could not have written: a block's name must
+    /// be a block name; its folder, each of its files (inside that folder) and each folder
+    /// it created (the folder, one holding it, or one inside it) must pass the project's
+    /// path guard, `PathResolver.admits`, which `add` uses for every file it writes.
+    public func checkPaths(root: URL) throws {
+        let paths = PathResolver(root: root)
+        for (name, block) in blocks.sorted(by: { $0.key < $1.key }) {
+            let folder = block.folder
+            func check(_ path: String, kind: String, onPath: Bool) throws {
+                guard onPath, ProjectPaths.isSafeRelativeFile(path) else {
+                    throw InstallError.unsafeLockEntry(block: name, kind: kind, path: path, folder: folder)
+                }
+                guard paths.admits(path) else { throw InstallError.pathEscapesProject(path: path, root: root.path) }
+            }
+            guard ProjectPaths.isValidBlockName(name) else {
+                throw InstallError.unsafeLockEntry(block: name, kind: "name", path: name, folder: folder)
+            }
+            try check(folder, kind: "folder", onPath: true)
+            for file in block.files {
+                try check(file.path, kind: "file", onPath: file.path.hasPrefix(folder + "/"))
+            }
+            for created in block.createdFolders {
+                let related = created == folder || folder.hasPrefix(created + "/") || created.hasPrefix(folder + "/")
+                try check(created, kind: "created folder", onPath: related)
+            }
         }
     }
 

@@ -92,6 +92,19 @@ final class PathResolver {
         return full == realRoot || full.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
     }
 
+    /// The one guard for a path that blocks writes or deletes, shared by `add` (each file
+    /// it plans), `remove` and the lock reader (every path a lock names): `relative` is a
+    /// plain path inside the root (`ProjectPaths.isSafeRelativeFile`: not absolute, no `..`)
+    /// and the folder holding it, with every symbolic link resolved, is inside the root too.
+    /// The entry itself is not followed: rename, unlink and rmdir act on a link, never on
+    /// what it points to, so a link there cannot lead a write or a delete outside.
+    func admits(_ relative: String) -> Bool {
+        guard ProjectPaths.isSafeRelativeFile(relative) else { return false }
+        let parent = relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
+        let base = root.standardizedFileURL.path
+        return staysInside(URL(fileURLWithPath: base.hasSuffix("/") ? base + parent : base + "/" + parent, isDirectory: true))
+    }
+
     /// What `path` names, following links, asked of the file system once.
     func kind(of path: String) -> PathKind {
         if let known = kinds[path] { return known }

@@ -19,7 +19,12 @@ public struct TargetFolder: Sendable, Equatable {
         root: URL, config: ProjectConfig?, pathOption: String?, context: CommandContext, allowPrompt: Bool
     ) throws -> TargetFolder {
         if let configured = config?.path, !configured.isEmpty {
-            let folder = try inside(root.appendingPathComponent(configured), root: root, spelled: configured, option: nil)
+            // Like --path, except that a relative path is from the root: an absolute one (or
+            // one from ~) is taken as it is, and must be inside the project like any other.
+            let absolute = configured.hasPrefix("/") || configured == "~" || configured.hasPrefix("~/")
+            let folder = try inside(
+                absolute ? context.resolve(configured) : root.appendingPathComponent(configured), root: root,
+                spelled: "\(configured) (the path in \(ProjectConfig.fileName))", option: nil)
             if let pathOption, context.resolve(pathOption).standardizedFileURL != folder.url {
                 context.warn("--path \(pathOption) is ignored: \(ProjectConfig.fileName) sets the folder to \(folder.relativePath); change it with 'blocks init --path DIR'")
             }

@@ -3,6 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Makes and keeps an offline copy of a registry.
 ///
@@ -18,6 +21,8 @@ public struct Mirror {
         public var bytes: Int64 = 0
         /// True when the upstream index was unchanged (a 304) and nothing needed repair.
         public var upToDate = false
+        /// Index entries skipped because their name is not a block name, as written.
+        public var skippedNames: [String] = []
     }
 
     let upstream: MirrorUpstream
@@ -35,16 +40,21 @@ public struct Mirror {
         self.destination = destination
     }
 
-    /// The upstream for a SOURCE argument: an http(s) URL or a registry folder.
+    /// The upstream for a SOURCE argument: an http(s) URL or a registry folder, spelled
+    /// any way `--registry` takes it (`RegistryLocation`).
     public static func make(source: String, destination: URL, context: CommandContext) throws -> Mirror {
-        if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            return Mirror(upstream: HTTPMirrorUpstream(base: source, transport: context.transport), destination: destination)
-        }
-        let folder = context.resolve(source.hasPrefix("file://") ? String(source.dropFirst("file://".count)) : source)
-        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.json").path) else {
+        switch try RegistryLocation(source) {
+        case .remote(let base):
+            return Mirror(upstream: HTTPMirrorUpstream(base: base, transport: context.announcingTransport), destination: destination)
+        case .local(let path):
+            let folder = context.resolve(path)
+            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.json").path) else {
+                throw MirrorError.unreadableSource(source)
+            }
+            return Mirror(upstream: FolderMirrorUpstream(root: folder), destination: destination)
+        case .embedded, .remoteArchive:
             throw MirrorError.unreadableSource(source)
         }
-        return Mirror(upstream: FolderMirrorUpstream(root: folder), destination: destination)
     }
 
     var indexFile: URL { destination.appendingPathComponent("index.json") }
@@ -53,6 +63,7 @@ public struct Mirror {
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
         let lock = try MirrorLock(destination: destination)
         defer { withExtendedLifetime(lock) {} }
+        try Self.checkOwnFolders(in: destination)
         removeLeftoverParts()
         var state = MirrorState.load(from: destination)
         let haveIndex = FileManager.default.fileExists(atPath: indexFile.path)
@@ -76,7 +87,30 @@ public struct Mirror {
             return summary
         }
 
+        summary.skippedNames = plan.skippedNames
         return try apply(plan, etag: etag, state: &state, summary: &summary)
+    }
+
+    /// Makes DEST's own folder, `.blocks-mirror`, a real folder, and refuses to work through
+    /// a link at `archives/` or `blocks/`. The mirror deletes inside all three (its staging
+    /// folder, leftover `.part` files, pruned archives), so a link there, carried in with a
+    /// copied folder, would let it delete outside DEST. `.blocks-mirror` holds only what
+    /// the mirror can rebuild, so a link or file in its place is replaced, never followed.
+    static func checkOwnFolders(in destination: URL) throws {
+        let own = destination.appendingPathComponent(".blocks-mirror").path
+        var info = stat()
+        if lstat(own, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+            guard unlink(own) == 0 else {
+                throw MirrorError.unwritable(destination: destination.path, reason: "cannot replace \(own), which is not a folder: \(String(cString: strerror(errno)))")
+            }
+        }
+        if lstat(own, &info) != 0, mkdir(own, 0o755) != 0 {
+            throw MirrorError.unwritable(destination: destination.path, reason: "cannot create \(own): \(String(cString: strerror(errno)))")
+        }
+        for name in ["archives", "blocks"] {
+            let path = destination.appendingPathComponent(name).path
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw MirrorError.linkedFolder(path: path) }
+        }
     }
 
     /// The upstream index as a plan, or nil when it is unchanged since `etag`. The index is
@@ -118,7 +152,9 @@ public struct Mirror {
     func download(_ wanted: [(path: String, sha256: String)], state: inout MirrorState, summary: inout Summary) throws {
         guard !wanted.isEmpty else { return }
         try FileManager.default.createDirectory(at: destination.appendingPathComponent("archives"), withIntermediateDirectories: true)
-        var failures: [String] = []
+        var failures = MirrorError.FetchFailures(
+            shown: [], count: 0, wanted: wanted.count, fetched: 0,
+            hasSnapshot: FileManager.default.fileExists(atPath: indexFile.path))
         let folder = destination.path
         var first = 0
         var bytesBefore: Int64 = 0
@@ -126,7 +162,7 @@ public struct Mirror {
             let batch = wanted[first..<min(first + max(1, batchSize), wanted.count)]
             let downloads = batch.map { item in
                 HTTPDownload(
-                    request: HTTPRequest(url: upstream.url(for: item.path), maxBodyBytes: 256 * 1024 * 1024),
+                    request: HTTPRequest(url: upstream.url(for: item.path), maxBodyBytes: Self.maximumArchiveBytes),
                     destination: URL(fileURLWithPath: folder + "/" + item.path, isDirectory: false), expectedSHA256: item.sha256)
             }
             var batchProgress: (@Sendable (TransferProgress) -> Void)?
@@ -146,17 +182,25 @@ public struct Mirror {
                     summary.bytes += size
                     bytesBefore += size
                 case .failure(let error):
-                    failures.append("\(item.path): \(error.description)")
+                    failures.count += 1
+                    if failures.shown.count < MirrorError.FetchFailures.shownLimit {
+                        failures.shown.append("\(item.path): \(error.description)")
+                    }
                 }
             }
             first += batch.count
         }
-        if !failures.isEmpty {
+        if failures.count > 0 {
             // Keep what was verified so a retry does not fetch it again.
             try? state.save(to: destination)
-            throw MirrorError.fetchFailed(failures: failures)
+            failures.fetched = summary.fetched
+            throw MirrorError.fetchFailed(failures)
         }
     }
+
+    /// The largest archive the mirror fetches, so a hostile upstream cannot fill the disk
+    /// with one endless body.
+    static let maximumArchiveBytes: Int64 = 256 * 1024 * 1024
 
     /// `pruneUnreferenced` against the mirror's own index, for a sync whose upstream is
     /// unchanged. The state file is not trusted for this: deleting is only done for what
@@ -168,6 +212,7 @@ public struct Mirror {
         var metadata: Set<String> = []
         for (position, range) in try MirrorIndexReader.scan(data, location: location).entries.enumerated() {
             let entry = try MirrorIndexReader.entry(from: data, range: range, position: position, location: location)
+            guard entry.hasValidName else { continue }
             metadata.insert(entry.metadata)
             referenced.formUnion(entry.archives.values.map(\.path))
         }
@@ -202,8 +247,13 @@ public struct Mirror {
     /// Re-hashes every archive the index names. Bad ones are marked damaged, so the next
     /// sync fetches them again even when the upstream index is unchanged.
     public static func verify(destination: URL) throws -> (checked: Int, problems: [String]) {
+        // Checked first, so that a folder that is no mirror gets no lock file.
+        guard FileManager.default.fileExists(atPath: destination.appendingPathComponent("index.json").path) else {
+            throw MirrorError.notAMirror(destination: destination.path)
+        }
         let lock = try MirrorLock(destination: destination)
         defer { withExtendedLifetime(lock) {} }
+        try checkOwnFolders(in: destination)
         guard let data = FileManager.default.contents(atPath: destination.appendingPathComponent("index.json").path) else {
             throw MirrorError.notAMirror(destination: destination.path)
         }
@@ -214,6 +264,7 @@ public struct Mirror {
         var checked = 0
         for (position, range) in ranges.enumerated() {
             let entry = try MirrorIndexReader.entry(from: data, range: range, position: position, location: location)
+            guard entry.hasValidName else { continue }
             for archive in entry.archives.values.sorted(by: { $0.path < $1.path }) {
                 guard RegistryArchive.isSafeRelativePath(archive.path) else {
                     throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")

@@ -21,6 +21,9 @@ struct MirrorPlan {
     var metadata: Set<String> = []
     /// Metadata paths whose new bytes wait in the staging folder.
     var staged: [String] = []
+    /// Entries skipped, archives, metadata and all, because their name is not a block
+    /// name (`RegistryEntry.hasValidName`); the index itself is kept byte for byte.
+    var skippedNames: [String] = []
 
     static func stagingFolder(in destination: URL) -> URL {
         destination.appendingPathComponent(".blocks-mirror/incoming")
@@ -53,6 +56,10 @@ struct MirrorPlan {
             }
             for result in decoded {
                 let (entry, data) = try result.get()
+                guard entry.hasValidName else {
+                    plan.skippedNames.append(entry.manifest.name)
+                    continue
+                }
                 for archive in entry.archives.values.sorted(by: { $0.path < $1.path }) {
                     guard RegistryArchive.isSafeRelativePath(archive.path) else {
                         throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")

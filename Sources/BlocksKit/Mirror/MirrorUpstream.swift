@@ -28,7 +28,7 @@ struct HTTPMirrorUpstream: MirrorUpstream {
 
     func fetchIndex(ifNoneMatch etag: String?) throws -> (data: Data, etag: String?)? {
         let url = url(for: "index.json")
-        let response = try transport.get(HTTPRequest(url: url, ifNoneMatch: etag, maxBodyBytes: 256 * 1024 * 1024))
+        let response = try transport.get(HTTPRequest(url: url, ifNoneMatch: etag, maxBodyBytes: RegistryIndex.maximumBytes))
         if response.isNotModified { return nil }
         guard response.status == 200 else { throw HTTPError.status(url: url, code: response.status) }
         return (response.body, response.etag)
@@ -48,9 +48,9 @@ struct FolderMirrorUpstream: MirrorUpstream {
     func url(for path: String) -> String { root.appendingPathComponent(path).path }
 
     func fetchIndex(ifNoneMatch etag: String?) throws -> (data: Data, etag: String?)? {
-        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("index.json").path) else {
-            throw MirrorError.unreadableSource(root.path)
-        }
+        let file = root.appendingPathComponent("index.json")
+        guard FileManager.default.fileExists(atPath: file.path) else { throw MirrorError.unreadableSource(root.path) }
+        let data = try BuiltRegistrySource.readIndexFile(file, location: root.path)
         let tag = "\"sha256-\(SHA256.hex(data))\""
         return tag == etag ? nil : (data, tag)
     }

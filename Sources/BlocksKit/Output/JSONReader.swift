@@ -282,10 +282,16 @@ enum JSONReader {
 
 /// Reads the fields of one JSON object into typed values, naming a missing or mistyped
 /// field by its path (`blocks[3].title.en`), as `RegistryIndex.decode` reports it.
+///
+/// Every string it hands out is free of control characters (`TerminalText.isControl`):
+/// these objects are manifests and index entries from registries, whose titles, tags and
+/// paths are single lines that end up on terminals and in file names.
 struct JSONFields {
     enum Problem: Error, Equatable {
         case missing(String)
         case wrongType(String)
+        /// A string holding a control character, such as ESC or a line break.
+        case controlCharacter(String, Unicode.Scalar)
     }
 
     let members: [String: JSONValue]
@@ -306,6 +312,12 @@ struct JSONFields {
 
     func string(_ key: String) throws(Problem) -> String {
         guard case .string(let text) = try value(key) else { throw .wrongType(place(key)) }
+        return try Self.plain(text, path: place(key))
+    }
+
+    /// The text, or the problem naming its first control character.
+    static func plain(_ text: String, path: @autoclosure () -> String) throws(Problem) -> String {
+        if let control = TerminalText.firstControl(in: text) { throw .controlCharacter(path(), control) }
         return text
     }
 
@@ -313,7 +325,7 @@ struct JSONFields {
     func optionalString(_ key: String) throws(Problem) -> String? {
         switch members[key] {
         case nil, .null?: return nil
-        case .string(let text)?: return text
+        case .string(let text)?: return try Self.plain(text, path: place(key))
         default: throw .wrongType(place(key))
         }
     }
@@ -342,7 +354,7 @@ struct JSONFields {
         var result: [String: String] = [:]
         for (name, value) in map.members {
             guard case .string(let text) = value else { throw .wrongType(map.place(name)) }
-            result[name] = text
+            result[try Self.plain(name, path: map.place(name))] = try Self.plain(text, path: map.place(name))
         }
         return result
     }
@@ -351,7 +363,9 @@ struct JSONFields {
     func stringListMap(_ key: String) throws(Problem) -> [String: [String]] {
         let map = try object(key)
         var result: [String: [String]] = [:]
-        for (name, value) in map.members { result[name] = try Self.strings(value, path: map.place(name)) }
+        for (name, value) in map.members {
+            result[try Self.plain(name, path: map.place(name))] = try Self.strings(value, path: map.place(name))
+        }
         return result
     }
 
@@ -370,7 +384,7 @@ struct JSONFields {
         result.reserveCapacity(elements.count)
         for (position, element) in elements.enumerated() {
             guard case .string(let text) = element else { throw .wrongType(path + "[\(position)]") }
-            result.append(text)
+            result.append(try plain(text, path: path + "[\(position)]"))
         }
         return result
     }

@@ -13,6 +13,12 @@ public protocol TextSink: AnyObject, Sendable {
     func write(_ text: String)
     /// True when the sink is an interactive terminal, which turns on color and progress.
     var isTerminal: Bool { get }
+    /// The terminal's width in columns, when the sink is a terminal that says.
+    var columns: Int? { get }
+}
+
+extension TextSink {
+    public var columns: Int? { nil }
 }
 
 /// A sink over a file descriptor such as standard output or standard error.
@@ -33,6 +39,9 @@ public final class FileDescriptorSink: TextSink, @unchecked Sendable {
         _ = Array(text.utf8).withUnsafeBytes { FileDescriptorIO.writeAll(descriptor, $0) }
     }
 
+    /// Asked each time, so a bar redrawn after the window was resized fits the new width.
+    public var columns: Int? { isTerminal ? TerminalWidth.columns(descriptor: descriptor) : nil }
+
     public static let standardOutput = FileDescriptorSink(descriptor: STDOUT_FILENO)
     public static let standardError = FileDescriptorSink(descriptor: STDERR_FILENO)
 }
@@ -42,9 +51,11 @@ public final class BufferSink: TextSink, @unchecked Sendable {
     private let lock = Lock()
     private var storage = ""
     public let isTerminal: Bool
+    public let columns: Int?
 
-    public init(isTerminal: Bool = false) {
+    public init(isTerminal: Bool = false, columns: Int? = nil) {
         self.isTerminal = isTerminal
+        self.columns = columns
     }
 
     public func write(_ text: String) {

@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// A one-line progress bar for long transfers: files, bytes, rate and ETA. It draws on
-/// stderr only when stderr is a terminal, and at most ten times a second.
+/// stderr only when stderr is a terminal, at most ten times a second, and always within
+/// the terminal's width, asked at every draw so a resized window is followed.
 public final class ProgressBar: @unchecked Sendable {
     private let sink: TextSink
     private let label: String
@@ -29,7 +30,9 @@ public final class ProgressBar: @unchecked Sendable {
         guard now.timeIntervalSince(lastDraw) >= 0.1 || progress.filesDone == progress.filesTotal else { return }
         lastDraw = now
         drewSomething = true
-        sink.write("\r\u{1B}[K" + Self.line(label: label, progress: progress, totalBytes: totalBytes, elapsed: now.timeIntervalSince(started)))
+        let columns = sink.columns ?? TerminalWidth.fallback
+        sink.write("\r\u{1B}[K" + Self.line(
+            label: label, progress: progress, totalBytes: totalBytes, elapsed: now.timeIntervalSince(started), columns: columns))
     }
 
     /// Clears the line so the summary that follows starts clean.
@@ -40,16 +43,31 @@ public final class ProgressBar: @unchecked Sendable {
     }
 
     /// The text of the bar, separate from drawing so it can be tested.
-    static func line(label: String, progress: TransferProgress, totalBytes: Int64?, elapsed: TimeInterval, width: Int = 24) -> String {
+    ///
+    /// It always fits in `columns - 1` characters: a line as wide as the terminal, or
+    /// wider, wraps, and the next `\r` then redraws only its last row, which leaves a new
+    /// line on screen per update. On a narrow terminal the ETA, the rate and the byte
+    /// count go first, then the bar narrows.
+    static func line(label: String, progress: TransferProgress, totalBytes: Int64?, elapsed: TimeInterval, columns: Int = TerminalWidth.fallback) -> String {
         let fraction = progress.filesTotal == 0 ? 1 : Double(progress.filesDone) / Double(progress.filesTotal)
-        let filled = Int((fraction * Double(width)).rounded(.down))
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let rate = elapsed > 0 ? Double(progress.bytesDone) / elapsed : 0
-        var text = "\(label) \(bar) \(progress.filesDone)/\(progress.filesTotal) files, \(formatBytes(progress.bytesDone)), \(formatBytes(Int64(rate)))/s"
+        let files = "\(progress.filesDone)/\(progress.filesTotal) files"
+        let bytes = formatBytes(progress.bytesDone)
+        let speed = "\(formatBytes(Int64(rate)))/s"
+        var details = [files, bytes, speed]
         if fraction > 0, fraction < 1, elapsed > 0 {
-            text += ", ETA \(Int((elapsed / fraction - elapsed).rounded()))s"
+            details.append("ETA \(Int((elapsed / fraction - elapsed).rounded()))s")
         }
-        return text
+        let room = max(columns - 1, 1)
+        for kept in stride(from: details.count, through: 1, by: -1) {
+            for barWidth in [24, 16, 10, 6] {
+                let filled = Int((fraction * Double(barWidth)).rounded(.down))
+                let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+                let text = "\(label) \(bar) " + details.prefix(kept).joined(separator: ", ")
+                if text.count <= room { return text }
+            }
+        }
+        return String("\(label) \(files)".prefix(room))
     }
 
     static func formatBytes(_ bytes: Int64) -> String {

@@ -19,14 +19,18 @@ public struct ArchiveFileSource: RegistrySource {
     /// Reads and validates the whole archive up front: it is small, and a hostile one is
     /// refused before anything else happens. Every manifest must pass the same checks as
     /// a catalog's (`blocks lint`): a block's name becomes a folder in the project, so a
-    /// name such as `../../.git/hooks` must never get as far as the plan.
+    /// name such as `../../.git/hooks` must never get as far as the plan. An export's
+    /// files must match the SHA-256 its `manifest.json` gives them.
     public init(url: URL, origin: String? = nil) throws {
         self.url = url
         self.origin = origin
         let extracted = try Archives.read(url)
         let location = origin ?? url.path
         let label = origin ?? url.lastPathComponent
+        // Every file a block is read from, by its path in the archive.
+        var used: [String] = []
         func block(at prefix: String) throws -> BlockContent {
+            used.append(prefix + "block.json")
             guard let data = extracted.files[prefix + "block.json"] else {
                 throw RegistryError.invalidIndex(location: location, reason: "\(prefix)block.json is missing")
             }
@@ -41,6 +45,7 @@ public struct ArchiveFileSource: RegistrySource {
                     throw RegistryError.missingFile(block: manifest.name, path: file.path)
                 }
                 files[file.path] = content
+                used.append(prefix + file.path)
             }
             return BlockContent(manifest: manifest, files: files)
         }
@@ -59,6 +64,39 @@ public struct ArchiveFileSource: RegistrySource {
         var seen: Set<String> = []
         if let repeated = blocks.map(\.manifest.name).first(where: { !seen.insert($0).inserted }) {
             throw RegistryError.invalidIndex(location: location, reason: "it holds two blocks named '\(repeated)'")
+        }
+        if extracted.files["block.json"] == nil, let listing = extracted.files[Self.exportManifest] {
+            try Self.check(used, in: extracted.files, against: listing, location: location)
+        }
+    }
+
+    /// The file in an export (`BlockExporter`) that lists every block file with its SHA-256.
+    static let exportManifest = "manifest.json"
+
+    /// An export's files must be the ones it was made with: each file a block is read from
+    /// must be listed in its `manifest.json` with the SHA-256 of its bytes, as a registry
+    /// archive must match its index. Nothing has been written when this refuses.
+    static func check(_ used: [String], in files: [String: Data], against listing: Data, location: String) throws {
+        let hashes: [String: String]
+        do {
+            hashes = try RegistryEntryProblem.reading(listing) { (fields) throws(JSONFields.Problem) in
+                var hashes: [String: String] = [:]
+                for block in try fields.objects("blocks") {
+                    for file in try block.objects("files") { hashes[try file.string("path")] = try file.string("sha256") }
+                }
+                return hashes
+            }
+        } catch {
+            throw RegistryError.invalidIndex(location: location, reason: "\(exportManifest): \(error.reason)")
+        }
+        for path in used.sorted() {
+            guard let expected = hashes[path] else {
+                throw RegistryError.invalidIndex(location: location, reason: "\(exportManifest) does not list \(path)")
+            }
+            let actual = SHA256.hex(files[path] ?? Data())
+            guard actual == expected.lowercased() else {
+                throw HTTPError.checksumMismatch(url: "\(location): \(path)", expected: expected, actual: actual)
+            }
         }
     }
 

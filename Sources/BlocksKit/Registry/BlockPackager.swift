@@ -17,8 +17,8 @@ public struct BlockPackager: Sendable {
     public init(year: Int) { self.year = year }
 
     /// The year from `SOURCE_DATE_EPOCH` when set (reproducible builds), else today's.
-    public static func year(environment: [String: String]) -> Int {
-        TemplateText.currentYear(environment: environment)
+    public static func year(environment: [String: String]) throws -> Int {
+        try TemplateText.currentYear(environment: environment)
     }
 
     /// The MIT LICENSE text for the block's authors.
@@ -39,7 +39,7 @@ public struct BlockPackager: Sendable {
             guard let data = block.files[file.path] else {
                 throw RegistryError.missingFile(block: block.manifest.name, path: file.path)
             }
-            let shipped = LicenseHeader.apply(to: data, path: file.path, header: header)
+            let shipped = try LicenseHeader.apply(to: data, path: file.path, header: header)
             entries.append(ArchiveEntry(path: "\(folder)/\(file.path)", data: shipped))
         }
         return entries.sorted { $0.path < $1.path }

@@ -37,21 +37,19 @@ public struct BuiltRegistrySource: RegistrySource {
     public func index() throws -> RegistryIndex {
         if let index = indexCache.value { return index }
         let index: RegistryIndex
+        let warnDropped = { [context, location] (name: String) in context.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
         switch root {
         case .folder(let url):
             let file = url.appendingPathComponent("index.json")
-            guard let data = FileManager.default.contents(atPath: file.path) else {
-                throw RegistryError.unreadable(location: location, reason: "index.json cannot be read")
-            }
-            index = try RegistryIndex.decode(data, location: file.path)
+            index = try RegistryIndex.decode(try Self.readIndexFile(file, location: location), location: file.path, dropped: warnDropped)
         case .remote(let base):
             let url = Self.join(base, "index.json")
             // A search's freshness check may have brought the cached copy up to date
             // already, or found the registry unreachable: neither is asked twice.
             if let failure = indexCache.refreshFailure { throw failure }
             let data = try indexCache.currentFile.flatMap { FileManager.default.contents(atPath: $0.path) }
-                ?? cache.fetchIndex(url: url, transport: context.transport, offline: context.offline)
-            index = try RegistryIndex.decode(data, location: url)
+                ?? cache.fetchIndex(url: url, transport: context.announcingTransport, offline: context.offline)
+            index = try RegistryIndex.decode(data, location: url, dropped: warnDropped)
         }
         indexCache.value = index
         return index
@@ -90,7 +88,7 @@ public struct BuiltRegistrySource: RegistrySource {
         case .remote(let base):
             files = try cache.fetchArchives(
                 archives.map { (url: Self.join(base, $0.path), archive: $0) },
-                transport: context.transport, offline: context.offline, keepingBytes: true)
+                transport: context.announcingTransport, offline: context.offline, keepingBytes: true)
         }
         return try Self.inParallel(Array(zip(entries, files))) { entry, file in
             try Self.blockContent(from: file, entry: entry)
@@ -126,7 +124,7 @@ public struct BuiltRegistrySource: RegistrySource {
         case .remote(let base):
             data = try cache.fetchMetadata(
                 names.map { ManifestValidator.isValidName($0) ? Self.join(base, "blocks/\($0).json") : nil },
-                registry: base, transport: context.transport, offline: context.offline, writes: writes)
+                registry: base, transport: context.announcingTransport, offline: context.offline, writes: writes)
         }
         return try zip(names, data).map { name, bytes in
             guard let bytes else {
@@ -168,6 +166,19 @@ public struct BuiltRegistrySource: RegistrySource {
         return BlockContent(manifest: entry.manifest, files: files)
     }
 
+    /// A folder registry's `index.json`, refused over `RegistryIndex.maximumBytes` as a
+    /// remote one would be, so a mirror folder and its server agree.
+    static func readIndexFile(_ file: URL, location: String) throws -> Data {
+        if let size = MirrorState.stamp(file)?.size, size > RegistryIndex.maximumBytes {
+            throw RegistryError.unreadable(
+                location: location, reason: "index.json is \(size) bytes, over the \(RegistryIndex.maximumBytes / (1024 * 1024)) MB an index may have")
+        }
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw RegistryError.unreadable(location: location, reason: "index.json cannot be read")
+        }
+        return data
+    }
+
     static func join(_ base: String, _ path: String) -> String {
         (base.hasSuffix("/") ? base : base + "/") + path
     }
@@ -178,7 +189,7 @@ public struct BuiltRegistrySource: RegistrySource {
         guard case .remote(let base) = root else { return nil }
         if let file = indexCache.currentFile { return file }
         do {
-            let file = try cache.refreshIndex(url: Self.join(base, "index.json"), transport: context.transport, offline: context.offline).file
+            let file = try cache.refreshIndex(url: Self.join(base, "index.json"), transport: context.announcingTransport, offline: context.offline).file
             indexCache.currentFile = file
             return file
         } catch {

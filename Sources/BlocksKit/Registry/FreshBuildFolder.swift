@@ -61,28 +61,17 @@ final class FreshBuildFolder: @unchecked Sendable {
     /// The staging folders used so far.
     var stagingFolders: [String] { lock.withLock { folders } }
 
-    /// Starts a fresh build when `output` is missing or empty. Staging folders left by
-    /// killed builds are removed first, whatever else the output holds. Returns nil when
-    /// the output holds anything else: that build must check what is published.
-    static func begin(in output: URL, slowCreation: Int = 250_000) throws -> FreshBuildFolder? {
+    /// Starts a fresh build when `output` is empty; `created` says this build just made
+    /// it. Staging folders left by killed builds are removed first, whatever else the
+    /// output holds: the caller holds the build lock (`RegistryBuilder.lockOutput`), so no
+    /// live build owns them. Returns nil when the output holds anything else: that build
+    /// must check what is published.
+    static func begin(in output: URL, created: Bool, slowCreation: Int = 250_000) throws -> FreshBuildFolder? {
         let path = output.path
-        var created = false
-        switch PathKind(path) {
-        case .missing:
-            do {
-                try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-            } catch {
-                throw AtomicFile.Failure(path: path, reason: "cannot create the folder")
-            }
-            created = true
-        case .other:
-            return nil
-        case .folder:
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
-            let leftovers = names.filter { $0.hasPrefix(stagingPrefix) }
-            for name in leftovers { try? FileManager.default.removeItem(atPath: "\(path)/\(name)") }
-            guard leftovers.count == names.count else { return nil }
-        }
+        guard PathKind(path) == .folder, let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
+        let leftovers = names.filter { $0.hasPrefix(stagingPrefix) }
+        for name in leftovers { try? FileManager.default.removeItem(atPath: "\(path)/\(name)") }
+        guard leftovers.count == names.count else { return nil }
         // A new folder lands somewhere else only where the output spreads its subfolders.
         let mayMove = created && spreadSubfolders(path)
         return FreshBuildFolder(output: path, first: try makeStaging(in: path), mayMove: mayMove, slowCreation: slowCreation)

@@ -37,8 +37,11 @@ public struct RegistryBuilder: Sendable {
     }
 
     public func build(_ blocks: [BlockContent]) throws -> Report {
+        let created = try Self.makeOutputFolder(output)
+        let lock = try Self.lockOutput(output)
+        defer { withExtendedLifetime(lock) {} }
         // Also removes staging folders left by killed builds, so it runs for every build.
-        if let fresh = try FreshBuildFolder.begin(in: output, slowCreation: slowFileCreation) {
+        if let fresh = try FreshBuildFolder.begin(in: output, created: created, slowCreation: slowFileCreation) {
             return try buildFresh(blocks, into: fresh)
         }
         let previousIndexData = try? Data(contentsOf: output.appendingPathComponent("index.json"))
@@ -63,6 +66,31 @@ public struct RegistryBuilder: Sendable {
         let index = try RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) })
         if index != previousIndexData { try AtomicFile.write(index, to: output.appendingPathComponent("index.json")) }
         return report
+    }
+
+    /// Creates the output folder when it is missing; true when this call made it.
+    static func makeOutputFolder(_ output: URL) throws -> Bool {
+        switch PathKind(output.path) {
+        case .folder: return false
+        case .missing:
+            guard PathKind.makeFolder(output.path) else { throw AtomicFile.Failure(path: output.path, reason: "cannot create the folder") }
+            return true
+        case .other: throw AtomicFile.Failure(path: output.path, reason: "it is a file, not a folder")
+        }
+    }
+
+    /// The output folder's lock, held for the whole build: two builds into one folder
+    /// would remove each other's staging folders and race on every file. It is a
+    /// `FolderLock` on the folder itself, so the registry holds no lock file.
+    static func lockOutput(_ output: URL) throws -> FolderLock {
+        do throws(FolderLock.Failure) {
+            return try FolderLock(folder: output.path)
+        } catch {
+            switch error {
+            case .busy: throw RegistryError.buildInProgress(output: output.path)
+            case .unavailable(let reason): throw AtomicFile.Failure(path: output.path, reason: reason)
+            }
+        }
     }
 
     /// One block's entry, its bytes inside index.json, and whether this build wrote it.

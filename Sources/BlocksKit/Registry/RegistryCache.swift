@@ -46,7 +46,7 @@ public struct RegistryCache: Sendable {
             return (file, nil)
         }
         let etag = isCached ? (try? String(contentsOf: etagFile, encoding: .utf8)) : nil
-        let response = try transport.get(HTTPRequest(url: url, ifNoneMatch: etag, maxBodyBytes: 64 * 1024 * 1024))
+        let response = try transport.get(HTTPRequest(url: url, ifNoneMatch: etag, maxBodyBytes: RegistryIndex.maximumBytes))
         if response.isNotModified, isCached { return (file, nil) }
         guard response.status == 200 else { throw HTTPError.status(url: url, code: response.status) }
         // The cache is a convenience: failing to write it must not fail the command.

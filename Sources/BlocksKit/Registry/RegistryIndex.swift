@@ -9,6 +9,10 @@ import Foundation
 /// remote registry costs one request before any archive is fetched.
 public struct RegistryIndex: Codable, Sendable, Equatable {
     public static let currentSchemaVersion = 1
+    /// The largest `index.json` any reader takes: clients, the mirror (which would
+    /// otherwise keep an index its own clients refuse) and folder registries alike. About
+    /// 30,000 blocks of typical metadata.
+    public static let maximumBytes: Int64 = 64 * 1024 * 1024
 
     public var schemaVersion: Int
     public var blocks: [RegistryEntry]
@@ -20,9 +24,11 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
 
     public func entry(named name: String) -> RegistryEntry? { blocks.first { $0.manifest.name == name } }
 
-    /// Decodes and checks an index, naming the problem when it is broken.
-    public static func decode(_ data: Data, location: String) throws -> RegistryIndex {
-        let index: RegistryIndex
+    /// Decodes and checks an index, naming the problem when it is broken. Entries whose
+    /// name is not a block name (`../../x`) are dropped, each passed to `dropped`: a name
+    /// becomes a folder and a file name, so no reader may ever act on one.
+    public static func decode(_ data: Data, location: String, dropped: (String) -> Void = { _ in }) throws -> RegistryIndex {
+        var index: RegistryIndex
         do {
             index = try read(data)
         } catch {
@@ -30,6 +36,11 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
         }
         guard index.schemaVersion == currentSchemaVersion else {
             throw RegistryError.invalidIndex(location: location, reason: "schemaVersion \(index.schemaVersion) is not supported; upgrade blocks")
+        }
+        index.blocks.removeAll { entry in
+            guard !entry.hasValidName else { return false }
+            dropped(entry.manifest.name)
+            return true
         }
         for entry in index.blocks {
             for archive in entry.archives.values where !RegistryArchive.isSafeRelativePath(archive.path) {
@@ -170,6 +181,15 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         return .object(members)
     }
 
+    /// Whether the name is a block name (`ManifestValidator.isValidName`). Every reader of
+    /// an index skips an entry without one, warning with `unsafeNameWarning`.
+    var hasValidName: Bool { ManifestValidator.isValidName(manifest.name) }
+
+    /// The warning for an entry skipped for its name, which is shown escaped and quoted.
+    static func unsafeNameWarning(_ name: String, location: String) -> String {
+        "registry \(location) lists a block named '\(name.debugDescription.dropFirst().dropLast())', which is not a block name (lowercase letters, digits and single dashes); it is skipped"
+    }
+
     /// The preferred archive: tar.gz, else whatever there is.
     public var preferredArchive: RegistryArchive? {
         archives[ArchiveFormat.tarGzip.rawValue] ?? archives.values.sorted { $0.path < $1.path }.first
@@ -206,6 +226,8 @@ enum RegistryEntryProblem: Error {
         case .notJSON: return "not valid JSON"
         case .shape(.missing(let path)): return "missing \(path)"
         case .shape(.wrongType(let path)): return "wrong type at \(path)"
+        case .shape(.controlCharacter(let path, let scalar)):
+            return "\(path) holds the control character \(TerminalText.visible(scalar)); its fields must be plain single lines"
         }
     }
 }

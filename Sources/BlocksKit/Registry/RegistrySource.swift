@@ -28,6 +28,7 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
     case publishedVersionChanged(block: String, version: String)
     case damagedArchive(path: String)
     case versionWentBack(block: String, version: String, published: String)
+    case buildInProgress(output: String)
 
     public var description: String {
         switch self {
@@ -46,6 +47,8 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(block) \(version) is already published with different content; bump its version in block.json"
         case .versionWentBack(let block, let version, let published):
             return "\(block) \(version) is older than its published \(published); to take a change back, publish it as a version after \(published)"
+        case .buildInProgress(let output):
+            return "another blocks build is writing \(output); wait for it to finish, then build again"
         case .damagedArchive(let path):
             return "\(path) is damaged: it no longer reads as an archive; restore it from a backup or a mirror, or delete it to publish this version's archive again"
         }

@@ -11,44 +11,42 @@ public enum RegistrySources {
     /// `blocks init` saved in the project's `blocks.json`, else the embedded catalog. Every
     /// command that reads blocks goes through here, so `list` shows what `add` would add.
     public static func forProject(context: CommandContext) throws -> RegistrySource {
-        if let location = context.registry { return try open(location, context: context) }
+        try open(chosenLocation(context: context), context: context)
+    }
+
+    /// The location `forProject` opens, unopened: `--registry` or `BLOCKS_REGISTRY`, else
+    /// `blocks.json`'s, else nil for the embedded catalog. Plugins are told this one.
+    public static func chosenLocation(context: CommandContext) throws -> String? {
+        if let location = context.registry { return location }
         let root = ProjectLocator.markedRoot(from: context.workingDirectory)
-        return try open(root.flatMap { try ProjectConfig.read(root: $0)?.registryLocation(root: $0) }, context: context)
+        return try root.flatMap { try ProjectConfig.read(root: $0)?.registryLocation(root: $0) }
     }
 
     public static func open(_ location: String?, context: CommandContext) throws -> RegistrySource {
-        guard let location, !location.isEmpty, location != "embedded" else { return CatalogSource.embedded }
-        if location.hasPrefix("http://") || location.hasPrefix("https://") {
-            // An archive URL carries its checksum as a fragment: https://host/tabs.zip#sha256=HEX
-            let parts = location.split(separator: "#", maxSplits: 1).map(String.init)
-            if ArchiveFormat.forFile(parts[0]) != nil {
-                let checksum = parts.count == 2 && parts[1].hasPrefix("sha256=") ? String(parts[1].dropFirst("sha256=".count)) : nil
-                return try ArchiveFileSource.download(parts[0], sha256: checksum, context: context)
+        let original = location ?? "embedded"
+        switch try RegistryLocation(location) {
+        case .embedded:
+            return CatalogSource.embedded
+        case .remote(let base):
+            return BuiltRegistrySource(root: .remote(base), context: context)
+        case .remoteArchive(let url, let checksum):
+            return try ArchiveFileSource.download(url, sha256: checksum, context: context)
+        case .local(let path):
+            let url = context.resolve(path)
+            let kind = PathKind(url.path)
+            guard kind != .missing else {
+                throw RegistryError.unreadable(location: original, reason: "no such file or folder")
             }
-            return BuiltRegistrySource(root: .remote(location), context: context)
-        }
-        if let separator = location.firstRange(of: "://") {
-            let scheme = location[..<separator.lowerBound].lowercased()
-            let isScheme = scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
-            if isScheme && !["file", "http", "https"].contains(scheme) {
-                throw RegistryError.unreadable(location: location, reason: "\(scheme):// is not supported; use https://, http://, file:// or a path")
+            if kind != .folder {
+                if ArchiveFormat.forFile(url.path) != nil { return try ArchiveFileSource(url: url) }
+                throw RegistryError.unreadable(location: original, reason: "a registry is a folder, a URL, or a .tar.gz/.zip archive")
             }
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("index.json").path) {
+                return BuiltRegistrySource(root: .folder(url), context: context)
+            }
+            if CatalogSource.looksLikeCatalog(url) { return CatalogSource.folder(url) }
+            throw RegistryError.unreadable(location: original, reason: "the folder has neither index.json nor <name>/block.json folders")
         }
-        let path = location.lowercased().hasPrefix("file://") ? try localPath(fileURL: location) : location
-        let url = context.resolve(path)
-        let kind = PathKind(url.path)
-        guard kind != .missing else {
-            throw RegistryError.unreadable(location: location, reason: "no such file or folder")
-        }
-        if kind != .folder {
-            if ArchiveFormat.forFile(url.path) != nil { return try ArchiveFileSource(url: url) }
-            throw RegistryError.unreadable(location: location, reason: "a registry is a folder, a URL, or a .tar.gz/.zip archive")
-        }
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent("index.json").path) {
-            return BuiltRegistrySource(root: .folder(url), context: context)
-        }
-        if CatalogSource.looksLikeCatalog(url) { return CatalogSource.folder(url) }
-        throw RegistryError.unreadable(location: location, reason: "the folder has neither index.json nor <name>/block.json folders")
     }
 
     /// The path a `file://` URL names: `file:///path` or `file://localhost/path`, with
@@ -78,5 +76,63 @@ public enum RegistrySources {
             }
         }
         return String(validating: bytes, as: UTF8.self)
+    }
+}
+
+/// What a `--registry` value, a `blocks.json` registry or a mirror's SOURCE names, read by
+/// one parser so that every command takes the same spellings: schemes in any case
+/// (`HTTP://` is http), `file://` URLs with `localhost` and `%20`, and a URL or path that
+/// ends in `index.json`, which names the registry around it.
+public enum RegistryLocation: Equatable, Sendable {
+    /// The catalog built into the binary.
+    case embedded
+    /// A built registry over http(s): its base URL, with the scheme in lower case.
+    case remote(String)
+    /// One archive over http(s), with the checksum of its `#sha256=HEX` fragment.
+    case remoteArchive(url: String, sha256: String?)
+    /// A folder or archive on this machine, as typed or as a `file://` URL names it.
+    case local(String)
+
+    public init(_ text: String?) throws {
+        guard let text, !text.isEmpty, text != "embedded" else {
+            self = .embedded
+            return
+        }
+        guard let separator = text.firstRange(of: "://") else {
+            self = .local(Self.droppingIndexFile(text))
+            return
+        }
+        let scheme = text[..<separator.lowerBound].lowercased()
+        let rest = text[separator.upperBound...]
+        guard scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else {
+            // "://" further on, as in a folder named "a://b": a path.
+            self = .local(Self.droppingIndexFile(text))
+            return
+        }
+        switch scheme {
+        case "http", "https":
+            let url = scheme + "://" + rest
+            // An archive URL carries its checksum as a fragment: https://host/tabs.zip#sha256=HEX
+            let parts = url.split(separator: "#", maxSplits: 1).map(String.init)
+            if let address = parts.first, ArchiveFormat.forFile(address) != nil {
+                let checksum = parts.count == 2 && parts[1].hasPrefix("sha256=") ? String(parts[1].dropFirst("sha256=".count)) : nil
+                self = .remoteArchive(url: address, sha256: checksum)
+            } else {
+                self = .remote(Self.droppingIndexFile(url))
+            }
+        case "file":
+            self = .local(Self.droppingIndexFile(try RegistrySources.localPath(fileURL: text)))
+        default:
+            throw RegistryError.unreadable(location: text, reason: "\(scheme):// is not supported; use https://, http://, file:// or a path")
+        }
+    }
+
+    /// `…/index.json` names the registry it is the index of: the folder (or base URL)
+    /// around it, so `--registry https://host/reg/index.json` does not ask for
+    /// `index.json/index.json`.
+    static func droppingIndexFile(_ location: String) -> String {
+        if location == "index.json" { return "." }
+        guard location.hasSuffix("/index.json") else { return location }
+        return String(location.dropLast("index.json".count))
     }
 }

@@ -13,8 +13,10 @@ import Foundation
 /// instead of reading and decoding every `block.json`. This is the only file that uses
 /// SQLite.
 final class SearchIndexStore: SearchCorpus {
-    /// Bumped whenever the layout or the meaning of what is stored changes.
-    static let layoutVersion = 2
+    /// Bumped whenever the layout or the meaning of what is stored changes. 3: entries
+    /// whose name is not a block name are no longer stored, so an index written before
+    /// may still list one.
+    static let layoutVersion = 3
 
     let path: String
     /// What the index was built from; `SearchIndex` compares it with the source's now.

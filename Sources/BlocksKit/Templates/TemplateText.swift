@@ -26,15 +26,26 @@ public enum TemplateText {
     /// The year to stamp: from `SOURCE_DATE_EPOCH` when set (reproducible builds and
     /// tests use it), else the current year, both in UTC.
     ///
+    /// `SOURCE_DATE_EPOCH` must be a whole number of seconds from 1970 to the end of 9999,
+    /// as the reproducible-builds convention says: anything else (`abc`, a number that
+    /// would stamp the year 506713) is refused rather than ignored or stamped. An empty
+    /// value counts as unset.
+    ///
     /// Computed from the seconds with the proleptic Gregorian rules instead of through
     /// `Calendar`, whose first use loads time-zone data and costs milliseconds at start-up.
-    public static func currentYear(environment: [String: String], now: Date = Date()) -> Int {
-        var seconds = now.timeIntervalSince1970
-        if let text = environment["SOURCE_DATE_EPOCH"], let value = TimeInterval(text) {
-            seconds = value
+    public static func currentYear(environment: [String: String], now: Date = Date()) throws(TemplateError) -> Int {
+        guard let text = environment["SOURCE_DATE_EPOCH"], !text.isEmpty else {
+            return utcYear(secondsSince1970: now.timeIntervalSince1970)
         }
-        return utcYear(secondsSince1970: seconds)
+        guard text.utf8.count <= 12, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let seconds = Int(text), seconds <= latestSourceDateEpoch else {
+            throw .invalidSourceDateEpoch(text)
+        }
+        return utcYear(secondsSince1970: TimeInterval(seconds))
     }
+
+    /// 9999-12-31T23:59:59Z, the last second `SOURCE_DATE_EPOCH` may name.
+    public static let latestSourceDateEpoch = 253_402_300_799
 
     /// The UTC year of a moment, by the days-from-civil inverse (400-year eras).
     static func utcYear(secondsSince1970 seconds: TimeInterval) -> Int {

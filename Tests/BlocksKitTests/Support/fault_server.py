@@ -26,6 +26,9 @@ Bodies are deterministic: byte i of a body is (i * 7 + 3) % 256 ("pattern").
   /auth/<key>                         200, the body is the Authorization header or "absent"
   /header/<key>?name=H                200, the body is request header H or "absent"
   /count/<key>                        200, the body is how many requests this path has had
+  /silent/<key>?seconds=S             reads the request, answers nothing for S seconds (default 30)
+  /busy-index/<S>/<key>/index.json    first request: 503 with Retry-After: S; then an empty
+                                      registry index (a registry base URL cannot carry a query)
   absolute-form request targets (as a proxy receives them): 200, "proxied <target>"
 """
 
@@ -165,6 +168,15 @@ class Handler(BaseHTTPRequestHandler):
             self.send_body((self.headers.get(query.get("name", "")) or "absent").encode())
         elif kind == "count":
             self.send_body(str(number).encode())
+        elif kind == "silent":
+            time.sleep(float(query.get("seconds", "30")))
+            self.close_connection = True
+        elif kind == "busy-index":
+            seconds = parts.path.strip("/").split("/")[1]
+            if number == 1:
+                self.send_body(b"busy\n", status=503, headers={"Retry-After": seconds})
+            else:
+                self.send_body(b'{"blocks": [], "schemaVersion": 1}\n')
         else:
             self.send_body(b"no such route\n", status=404)
 
