@@ -94,6 +94,6 @@ enum ArchiveTarget {
     /// One name a file system takes as itself, inside the folder it is written to.
     static func isSafeComponent(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".." && !name.contains("\\") && !name.contains("/")
-            && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            && !name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
     }
 }

@@ -26,6 +26,7 @@ enum LockTarget {
     static func run(_ data: Data) {
         guard let root else { FuzzCheck.fail("prepare did not run") }
         guard let lock = read(data, root: root) else { return }
+        checkPaths(lock)
         let written: Data
         do {
             written = try lock.encoded()
@@ -36,6 +37,26 @@ enum LockTarget {
             FuzzCheck.fail("the lock written for a lock that was read is refused: \(String(decoding: written, as: UTF8.self))")
         }
         FuzzCheck.expect(reread == lock, "a round trip through encoded() changed \(lock) into \(reread)")
+    }
+
+    /// `remove` deletes by these paths, so a lock that was read names none outside the
+    /// project (the scratch project holds no links) and no file outside its block's folder.
+    static func checkPaths(_ lock: Lockfile) {
+        func staysInside(_ path: String) -> Bool {
+            !path.isEmpty && !path.hasPrefix("/") && !path.contains("\\")
+                && !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0.isEmpty }
+        }
+        for (name, block) in lock.blocks {
+            FuzzCheck.expect(ManifestValidator.isValidName(name), "a lock entry named \(name.debugDescription) was read")
+            FuzzCheck.expect(staysInside(block.folder), "\(name): the folder \(block.folder.debugDescription) leaves the project")
+            for file in block.files {
+                FuzzCheck.expect(staysInside(file.path) && file.path.hasPrefix(block.folder + "/"),
+                                 "\(name): the file \(file.path.debugDescription) leaves \(block.folder)")
+            }
+            for folder in block.createdFolders {
+                FuzzCheck.expect(staysInside(folder), "\(name): the created folder \(folder.debugDescription) leaves the project")
+            }
+        }
     }
 
     private static func read(_ data: Data, root: URL) -> Lockfile? {
