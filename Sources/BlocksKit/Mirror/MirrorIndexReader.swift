@@ -10,57 +10,75 @@ import Foundation
 /// decoder's map of the whole document) at once, which alone costs more than the
 /// mirror's memory budget. This scanner finds the byte range of each element of the
 /// top-level `blocks` array without building anything, so the mirror decodes, checks
-/// and writes one entry at a time. It checks only structure (strings, brackets); each
-/// entry's bytes are fully parsed by `JSONReader`.
+/// and writes one entry at a time. It checks only structure (strings, brackets) as it
+/// skips; each entry's bytes, and every other top-level key and value, are fully parsed
+/// by `JSONReader`. The mirror serves the index's bytes as they are, so it must accept
+/// exactly the indexes `RegistryIndex.decode` accepts (the index fuzz target checks it).
 enum MirrorIndexReader {
+    /// How many containers enclose an entry of `blocks`: the top object and the array.
+    static let entryDepth = 2
+
+    /// What the scan found at the top level, before the checks that name a problem.
+    private struct Outline {
+        var schemaVersion: JSONValue?
+        var entries: [Range<Int>]?
+        var blocksIsNotAnArray = false
+    }
+
     /// The schema version and the byte range of each entry in `blocks`.
     static func scan(_ data: Data, location: String) throws -> (schemaVersion: Int, entries: [Range<Int>]) {
         func invalid(_ reason: String) -> RegistryError { .invalidIndex(location: location, reason: reason) }
-        let result: (Int?, [Range<Int>]?)? = data.withUnsafeBytes { raw -> (Int?, [Range<Int>]?)? in
+        let result: Outline? = data.withUnsafeBytes { raw -> Outline? in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
-            var version: Int?
-            var entries: [Range<Int>]?
+            var outline = Outline()
+            var keys: Set<String> = []
             guard scanner.open(.object) else { return nil }
             while true {
                 switch scanner.next(in: .object) {
                 case .broken: return nil
                 case .end:
                     scanner.skipWhitespace()
-                    return scanner.atEnd ? (version, entries) : nil
-                case .member("schemaVersion", let start):
-                    guard let end = scanner.skipValue() else { return nil }
-                    version = Int(scanner.text(start..<end))
-                case .member("blocks", _):
-                    guard scanner.open(.array) else { return nil }
-                    var ranges: [Range<Int>] = []
-                    elements: while true {
-                        switch scanner.next(in: .array) {
-                        case .broken: return nil
-                        case .end: break elements
-                        case .member(_, let start):
-                            guard let end = scanner.skipValue() else { return nil }
-                            ranges.append(start..<end)
+                    return scanner.atEnd ? outline : nil
+                case .member(let key, let start):
+                    // `JSONReader` refuses a repeated key, and so clients do.
+                    guard let key, keys.insert(key).inserted else { return nil }
+                    if key == "blocks" && scanner.open(.array) {
+                        var ranges: [Range<Int>] = []
+                        elements: while true {
+                            switch scanner.next(in: .array) {
+                            case .broken: return nil
+                            case .end: break elements
+                            case .member(_, let start):
+                                guard let end = scanner.skipValue() else { return nil }
+                                ranges.append(start..<end)
+                            }
                         }
+                        outline.entries = ranges
+                        continue
                     }
-                    entries = ranges
-                case .member:
-                    guard scanner.skipValue() != nil else { return nil }
+                    // Any other member is small: read it whole, as clients do.
+                    guard let end = scanner.skipValue(), let value = try? JSONReader.parse(scanner.data(start..<end), depth: 1) else {
+                        return nil
+                    }
+                    if key == "schemaVersion" { outline.schemaVersion = value }
+                    if key == "blocks" { outline.blocksIsNotAnArray = true }
                 }
             }
         }
-        guard let (version, entries) = result else { throw invalid("not valid JSON") }
-        guard let version else { throw invalid("missing schemaVersion") }
+        guard let result else { throw invalid("not valid JSON") }
+        guard let schemaVersion = result.schemaVersion else { throw invalid("missing schemaVersion") }
+        guard case .int(let version) = schemaVersion else { throw invalid("wrong type at schemaVersion") }
         guard version == RegistryIndex.currentSchemaVersion else {
             throw invalid("schemaVersion \(version) is not supported; upgrade blocks")
         }
-        guard let entries else { throw invalid("missing blocks") }
+        guard let entries = result.entries else { throw invalid(result.blocksIsNotAnArray ? "wrong type at blocks" : "missing blocks") }
         return (version, entries)
     }
 
     /// Decodes the entry at `position` in `blocks`, naming the problem the way `RegistryIndex.decode` does.
     static func entry(from data: Data, range: Range<Int>, position: Int, location: String) throws -> RegistryEntry {
         do throws(RegistryEntryProblem) {
-            return try RegistryEntryProblem.reading(data.subdata(in: range), path: "blocks[\(position)]") {
+            return try RegistryEntryProblem.reading(data.subdata(in: range), path: "blocks[\(position)]", depth: entryDepth) {
                 (fields) throws(JSONFields.Problem) in try RegistryEntry(fields: fields)
             }
         } catch {
@@ -135,8 +153,8 @@ enum MirrorIndexReader {
 
         var atEnd: Bool { position == bytes.count }
 
-        func text(_ range: Range<Int>) -> String {
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        func data(_ range: Range<Int>) -> Data {
+            Data(UnsafeBufferPointer(rebasing: bytes[range]))
         }
 
         /// Moves past the opening bracket of an object or array.
@@ -151,7 +169,8 @@ enum MirrorIndexReader {
         }
 
         enum Member: Equatable {
-            /// A member's key (nil in arrays) and where its value starts; the caller moves past the value.
+            /// A member's key, decoded as `JSONReader` decodes it (nil in arrays), and where its
+            /// value starts; the caller moves past the value.
             case member(String?, Int)
             case end
             case broken
@@ -178,9 +197,9 @@ enum MirrorIndexReader {
             var key: String?
             if container == .object {
                 guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return .broken }
-                let start = position + 1
-                guard skipString() else { return .broken }
-                key = text(start..<(position - 1))
+                let start = position
+                guard skipString(), case .string(let text)? = try? JSONReader.parse(data(start..<position)) else { return .broken }
+                key = text
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return .broken }
                 position += 1

@@ -19,7 +19,9 @@ import Darwin
 ///
 /// It accepts exactly RFC 8259 JSON in UTF-8. It is stricter than `JSONDecoder` in three
 /// ways: a trailing comma and a duplicate key in an object are errors, and so is nesting
-/// deeper than `maximumDepth`, so hostile input cannot exhaust the stack.
+/// deeper than `maximumDepth`, so hostile input cannot exhaust the stack. One number
+/// differs: past 2^53, one written with a fraction or an exponent stays a double, where
+/// `JSONDecoder` reads an integer from its digits and drops any fraction.
 enum JSONReader {
     /// Where and why the text is not JSON.
     struct Failure: Error, Equatable {
@@ -29,12 +31,14 @@ enum JSONReader {
 
     static let maximumDepth = 64
 
-    static func parse(_ data: Data) throws(Failure) -> JSONValue {
+    /// `depth` is how many objects and arrays enclose the text in a larger document, so a
+    /// part read alone (as the mirror reads index entries) meets the same depth limit.
+    static func parse(_ data: Data, depth: Int = 0) throws(Failure) -> JSONValue {
         let outcome: Result<JSONValue, Failure> = data.withUnsafeBytes { raw in
             var cursor = Cursor(bytes: raw.bindMemory(to: UInt8.self))
             do throws(Failure) {
                 cursor.skipWhitespace()
-                let value = try cursor.value(depth: 0)
+                let value = try cursor.value(depth: depth)
                 cursor.skipWhitespace()
                 guard cursor.position == cursor.bytes.count else { throw cursor.failure("text after the value") }
                 return .success(value)
@@ -260,8 +264,10 @@ enum JSONReader {
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
             if integral, let value = Int(text) { return .int(value) }
             guard let value = Double(text), value.isFinite else { throw Failure(offset: start, reason: "a number out of range") }
-            // As with `JSONDecoder`, a whole number is an integer however it is written (1.5e3).
-            if value.rounded() == value, let whole = Int(exactly: value) { return .int(whole) }
+            // As with `JSONDecoder`, a whole number is an integer however it is written (1.5e3),
+            // but only below 2^53: past it doubles are 2 or more apart, so the rounded value can
+            // be whole when the text is not (9922337203685477580.12e-1), or another integer.
+            if value.magnitude < 0x1p53, value.rounded() == value, let whole = Int(exactly: value) { return .int(whole) }
             return .double(value)
         }
 

@@ -203,12 +203,13 @@ enum RegistryEntryProblem: Error {
     case shape(JSONFields.Problem)
 
     /// Parses `data` and maps its top-level object (named `path` in errors) with `make`.
+    /// `depth` is how deeply the object sits in its document (see `JSONReader.parse`).
     static func reading<Value>(
-        _ data: Data, path: String = "", _ make: (JSONFields) throws(JSONFields.Problem) -> Value
+        _ data: Data, path: String = "", depth: Int = 0, _ make: (JSONFields) throws(JSONFields.Problem) -> Value
     ) throws(RegistryEntryProblem) -> Value {
         let value: JSONValue
         do {
-            value = try JSONReader.parse(data)
+            value = try JSONReader.parse(data, depth: depth)
         } catch {
             throw .notJSON(error)
         }

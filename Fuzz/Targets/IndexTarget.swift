@@ -1,0 +1,62 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The two readers of `index.json`: clients read it whole (`RegistryIndex.decode`), the
+/// mirror one entry at a time (`MirrorIndexReader`) and then serves the same bytes to
+/// clients. Neither crashes; they accept exactly the same indexes with the same entries
+/// (a mirror must never serve an index its clients refuse, nor refuse one they read);
+/// the client reader gives what `JSONDecoder` gives; and what it reads survives the round
+/// trips `build` and `mirror` make (the index, and each entry's metadata file).
+enum IndexTarget {
+    static let target = FuzzTarget(name: "index", run: run)
+
+    static func run(_ data: Data) {
+        _ = try? RegistryEntry.decode(metadata: data)
+        let client = try? RegistryIndex.decode(data, location: "fuzz")
+        let mirrored = mirrorEntries(data)
+        guard let client else {
+            if let mirrored { FuzzCheck.fail("the mirror accepts an index with \(mirrored.count) entries that clients refuse") }
+            return
+        }
+        guard let mirrored else { FuzzCheck.fail("the mirror refuses an index that clients read") }
+        // Both skip an entry whose name is not a block name; the mirror keeps it in the bytes it serves.
+        FuzzCheck.expect(mirrored.filter(\.hasValidName) == client.blocks, "the mirror reads other entries than clients")
+        for entry in client.blocks {
+            FuzzCheck.expect(ManifestValidator.isValidName(entry.manifest.name), "clients keep the entry named \(entry.manifest.name.debugDescription)")
+            FuzzCheck.expect(ManifestValidator.controlCharacters(in: entry.jsonValue).isEmpty, "clients keep a control character in \(entry.manifest.name)")
+        }
+        if var decoded = try? JSONDecoder().decode(RegistryIndex.self, from: data) {
+            decoded.blocks.removeAll { !$0.hasValidName }
+            FuzzCheck.expect(decoded == client, "JSONDecoder reads another index than the reader")
+        } else {
+            FuzzCheck.fail("JSONDecoder refuses an index the reader accepts")
+        }
+        let written: Data
+        do {
+            written = try client.encoded()
+        } catch {
+            FuzzCheck.fail("an index that was read cannot be written: \(error)")
+        }
+        FuzzCheck.expect((try? RegistryIndex.decode(written, location: "fuzz")) == client, "a round trip through encoded() changed the index")
+        for entry in client.blocks {
+            FuzzCheck.expect((try? RegistryEntry.decode(metadata: entry.stableJSON)) == entry,
+                             "a round trip of \(entry.manifest.name)'s metadata through stableJSON changed it")
+        }
+    }
+
+    /// The entries as `mirror` reads them, with the check `MirrorPlan.read` adds (archive
+    /// paths, of the entries it does not skip for their name); nil where it would stop.
+    static func mirrorEntries(_ data: Data) -> [RegistryEntry]? {
+        guard let (_, ranges) = try? MirrorIndexReader.scan(data, location: "fuzz") else { return nil }
+        var entries: [RegistryEntry] = []
+        for (position, range) in ranges.enumerated() {
+            guard let entry = try? MirrorIndexReader.entry(from: data, range: range, position: position, location: "fuzz") else { return nil }
+            if entry.hasValidName && !entry.archives.values.allSatisfy({ RegistryArchive.isSafeRelativePath($0.path) }) { return nil }
+            entries.append(entry)
+        }
+        return entries
+    }
+}
