@@ -32,8 +32,11 @@ public enum ManifestValidator {
         text.wholeMatch(of: /(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.\-]+)?(\+[0-9A-Za-z.\-]+)?/) != nil
     }
 
-    /// `^[a-z0-9]+(-[a-z0-9]+)*$`, checked on bytes: `add` checks every name it is given.
+    /// The one rule for block names, which become folder names in projects and registries:
+    /// the schema's `^[a-z0-9]+(-[a-z0-9]+)*$` and at most 100 characters, checked on bytes.
+    /// Every reader of a name (lint, indexes, archives, the lock, `add`) asks this.
     public static func isValidName(_ text: String) -> Bool {
+        guard text.utf8.count <= 100 else { return false }
         var previous: UInt8 = UInt8(ascii: "-")
         for byte in text.utf8 {
             let isWordByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))

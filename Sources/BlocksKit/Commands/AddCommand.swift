@@ -113,7 +113,7 @@ public enum AddCommand: Command {
     static func validatedNames(_ names: [String]) throws -> [String] {
         var seen: [String] = []
         for name in names where !seen.contains(name) {
-            guard ProjectPaths.isValidBlockName(name) else {
+            guard ManifestValidator.isValidName(name) else {
                 throw UsageError.invalidValue(option: "<name>", value: name, expected: "a block name such as 'scrolling-strip' (lowercase letters, digits and dashes)")
             }
             seen.append(name)

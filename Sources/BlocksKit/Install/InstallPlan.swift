@@ -76,7 +76,7 @@ public struct InstallPlan: Sendable {
         for content in contents {
             let manifest = content.manifest
             // Every source checks names already; the name becomes a folder, so check again here.
-            guard ProjectPaths.isValidBlockName(manifest.name) else { throw InstallError.unsafeBlockName(manifest.name) }
+            guard ManifestValidator.isValidName(manifest.name) else { throw InstallError.unsafeBlockName(manifest.name) }
             let locked = lock.blocks[manifest.name]
             let folderURL = try locked.map { try lockedFolder($0.folder, block: manifest.name, paths: paths) } ?? folderFor(manifest.name)
             guard let folder = ProjectPaths.relative(folderURL, to: root) else {

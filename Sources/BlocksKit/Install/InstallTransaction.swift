@@ -91,9 +91,14 @@ public enum InstallTransaction {
         }
     }
 
-    /// The test-only pause from `BLOCKS_TEST_STEP_PAUSE_US`, capped at 0.1 s a step.
+    /// The test-only pause from `BLOCKS_TEST_STEP_PAUSE_US`, capped at 0.1 s a step. Only
+    /// debug builds (which the kill-loop tests run) read it; a release build never pauses.
     public static func testPause(_ environment: [String: String]) -> UInt32 {
-        min(environment["BLOCKS_TEST_STEP_PAUSE_US"].flatMap { UInt32($0) } ?? 0, 100_000)
+        #if DEBUG
+        return min(environment["BLOCKS_TEST_STEP_PAUSE_US"].flatMap { UInt32($0) } ?? 0, 100_000)
+        #else
+        return 0
+        #endif
     }
 
     /// Removes the folders that are empty, innermost first.

@@ -88,7 +88,7 @@ public struct Lockfile: Codable, Sendable, Equatable {
                 }
                 guard paths.admits(path) else { throw InstallError.pathEscapesProject(path: path, root: root.path) }
             }
-            guard ProjectPaths.isValidBlockName(name) else {
+            guard ManifestValidator.isValidName(name) else {
                 throw InstallError.unsafeLockEntry(block: name, kind: "name", path: name, folder: folder)
             }
             try check(folder, kind: "folder", onPath: true)

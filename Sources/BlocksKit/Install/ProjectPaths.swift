@@ -25,15 +25,6 @@ public enum ProjectPaths {
         PathResolver(root: root).staysInside(url)
     }
 
-    /// A block name that is safe as a folder name: lowercase letters, digits and dashes.
-    public static func isValidBlockName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, name.count <= 100 else { return false }
-        let allowed = { (scalar: Unicode.Scalar) in
-            ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
-        }
-        return first != "-" && name.unicodeScalars.allSatisfy(allowed)
-    }
-
     /// A file path from a manifest that stays inside the block's folder: relative,
     /// no `..` or `.` parts, no empty parts, no backslashes.
     public static func isSafeRelativeFile(_ path: String) -> Bool {

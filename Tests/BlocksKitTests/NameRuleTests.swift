@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+@testable import BlocksKit
+
+/// Block names have one rule (`ManifestValidator.isValidName`, the schema's pattern and
+/// length), and `add`, the lock reader and lint all ask it.
+@Suite struct NameRuleTests {
+    @Test(arguments: ["a--b", "a-", "A", String(repeating: "a", count: 101)])
+    func addRefusesWhatLintRefuses(name: String) throws {
+        let project = try TemporaryFolder("names")
+        defer { project.cleanUp() }
+        let result = runBlocks(["add", name], in: project.url)
+        #expect(result.code == 64, "add \(name) exits \(result.code): \(result.err)")
+        #expect(result.err.contains("is not a valid value for '<name>'"))
+        #expect(!ManifestValidator.isValidName(name))
+        #expect(!FileManager.default.fileExists(atPath: project.path("blocks.lock").path))
+    }
+
+    @Test func theLimitIsTheSchemasLimit() throws {
+        let schema = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: repositoryRoot.appendingPathComponent("Schemas/block.schema.json"))) as? [String: Any]
+        let name = ((schema?["properties"] as? [String: Any])?["name"] as? [String: Any])
+        #expect(name?["maxLength"] as? Int == 100)
+        #expect(name?["pattern"] as? String == "^[a-z0-9]+(-[a-z0-9]+)*$")
+        #expect(ManifestValidator.isValidName(String(repeating: "a", count: 100)))
+        #expect(ManifestValidator.isValidName("a-b-1"))
+    }
+}
