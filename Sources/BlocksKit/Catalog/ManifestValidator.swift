@@ -104,6 +104,10 @@ public enum ManifestValidator {
                 guard let text = map[language] else { report("\(key).\(language)", "missing language"); continue }
                 if text.string?.isEmpty != false { report("\(key).\(language)", "must be a non-empty string") }
             }
+            // Other languages are welcome, but the reader needs every one to be text.
+            for (language, text) in map.sorted(by: { $0.key < $1.key }) where !languages.contains(language) && text.string == nil {
+                report("\(key).\(language)", "must be a string")
+            }
         }
 
         if let name = string("name") {
@@ -147,6 +151,9 @@ public enum ManifestValidator {
                         continue
                     }
                 }
+                for (language, list) in tags.sorted(by: { $0.key < $1.key }) where !languages.contains(language) && list.strings == nil {
+                    report("tags.\(language)", "must be a list of strings")
+                }
             } else {
                 report("tags", "must be an object with \"en\" and \"es\" lists")
             }
@@ -162,8 +169,12 @@ public enum ManifestValidator {
 
         if let value = root["accessibility"] {
             if let map = value.object {
-                for key in ["voiceOver", "dynamicType", "reduceMotion"] where map[key]?.string?.isEmpty != false {
+                let needed = ["voiceOver", "dynamicType", "reduceMotion"]
+                for key in needed where map[key]?.string?.isEmpty != false {
                     report("accessibility.\(key)", "missing; say what this block does for it")
+                }
+                for (key, note) in map.sorted(by: { $0.key < $1.key }) where !needed.contains(key) && note.string == nil {
+                    report("accessibility.\(key)", "must be a string")
                 }
             } else {
                 report("accessibility", "must be an object")
