@@ -42,7 +42,7 @@ public struct PublishedVersion: Sendable, Equatable {
 
 /// A block's metadata file, `blocks/<name>.json`: the newest version's entry, exactly as
 /// `index.json` lists it, plus `versions`, every published version newest first.
-/// Schema: `Schemas/block-metadata.schema.json`.
+/// Schema: `$defs/metadata` in `Schemas/index.schema.json`.
 struct BlockMetadata: Sendable, Equatable {
     var entry: RegistryEntry
     var versions: [PublishedVersion]
