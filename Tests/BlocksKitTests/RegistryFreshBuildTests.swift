@@ -78,7 +78,7 @@ import Testing
         try RegistryFixtures.build(catalog: catalog, output: folder.path("steady"))
         // Every file counts as slow, so the build moves on every 16 blocks, up to the cap.
         let source = CatalogSource.folder(catalog)
-        var builder = RegistryBuilder(output: folder.path("moving"), packager: BlockPackager(year: 2026))
+        var builder = RegistryBuilder(output: folder.path("moving"), packager: BlockPackager(year: 2026), published: "2026-06-01T00:00:00Z")
         builder.slowFileCreation = -1
         let report = try builder.build(try source.contents(of: try source.blockNames()))
         #expect(contents(of: folder.path("moving")) == contents(of: folder.path("steady")))
