@@ -21,6 +21,7 @@
     F(int, archive_write_set_format_pax_restricted, (struct archive *a), (a)) \
     F(int, archive_write_set_format_zip, (struct archive *a), (a)) \
     F(int, archive_write_add_filter_gzip, (struct archive *a), (a)) \
+    F(int, archive_write_set_format_raw, (struct archive *a), (a)) \
     F(int, archive_write_set_options, (struct archive *a, const char *options), (a, options)) \
     F(int, archive_write_set_bytes_in_last_block, (struct archive *a, int bytes), (a, bytes)) \
     F(int, archive_write_open2, \

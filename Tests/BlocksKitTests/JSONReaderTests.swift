@@ -107,7 +107,11 @@ import Testing
             for entry in index.blocks {
                 #expect(entry.stableJSON == (try StableJSON.data(entry)))
                 #expect(StableJSON.data(entry.manifest.jsonValue) == (try StableJSON.data(entry.manifest)))
-                #expect(entry.stableJSON == (try Data(contentsOf: folder.path("\(registry)/\(entry.metadata)"))))
+                // The metadata file is the entry plus its versions, and reads back as both.
+                let file = try Data(contentsOf: folder.path("\(registry)/\(entry.metadata)"))
+                let metadata = try BlockMetadata.decode(file)
+                #expect(metadata.entry == entry && metadata.stableJSON == file)
+                #expect(metadata.versions.map(\.version) == [entry.manifest.version])
             }
         }
     }

@@ -76,7 +76,7 @@ import Testing
         let built = runBlocks(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "public"],
                               in: folder.url, environment: ["SOURCE_DATE_EPOCH": "1790000000"])
         #expect(built.code == 0, "\(built.err)")
-        let metadata = try FileManager.default.contentsOfDirectory(atPath: folder.path("public/blocks").path).sorted()
+        let metadata = try FileManager.default.contentsOfDirectory(atPath: folder.path("public/blocks").path).sorted().filter { $0.hasSuffix(".json") }
         #expect(metadata.count == 5)
         let schemas = repositoryRoot.appendingPathComponent("Schemas")
         let result = try runProcess(
@@ -88,12 +88,12 @@ import Testing
         #expect(result.code == 0 && result.out == "valid 6\n", "\(result.out)\(result.err)")
     }
 
-    /// Validates argv[3] against the index schema and argv[4...] against its entry, with
+    /// Validates argv[3] against the index schema and argv[4...] against its metadata file, with
     /// `referencing` (jsonschema 4.18 and later) or `RefResolver` (Debian 12's 4.10).
     static let validator = """
         import json, sys, jsonschema
         index, block = (json.load(open(path)) for path in sys.argv[1:3])
-        entry = {"$ref": index["$id"] + "#/$defs/entry"}
+        entry = {"$ref": index["$id"] + "#/$defs/metadata"}
         try:
             from referencing import Registry, Resource
             registry = Registry().with_resources([(s["$id"], Resource.from_contents(s)) for s in (index, block)])

@@ -30,7 +30,7 @@ import Testing
         var busy = contents(of: folder.path("busy"))
         #expect(busy.removeValue(forKey: "README.txt") != nil)
         let fresh = contents(of: folder.path("fresh"))
-        #expect(fresh.count == 12 * 3 + 1)
+        #expect(fresh.count == 12 * 4 + 2)  // two archives, metadata and its .gz per block; index.json and its .gz
         #expect(fresh.keys.sorted() == busy.keys.sorted())
         for (path, data) in fresh { #expect(busy[path] == data, "\(path) differs") }
         #expect(!fresh.keys.contains { $0.contains(".blocks-staging-") || $0.hasSuffix(".tmp") })
@@ -78,11 +78,11 @@ import Testing
         try RegistryFixtures.build(catalog: catalog, output: folder.path("steady"))
         // Every file counts as slow, so the build moves on every 16 blocks, up to the cap.
         let source = CatalogSource.folder(catalog)
-        var builder = RegistryBuilder(output: folder.path("moving"), packager: BlockPackager(year: 2026))
+        var builder = RegistryBuilder(output: folder.path("moving"), packager: BlockPackager(year: 2026), published: "2026-06-01T00:00:00Z")
         builder.slowFileCreation = -1
         let report = try builder.build(try source.contents(of: try source.blockNames()))
         #expect(contents(of: folder.path("moving")) == contents(of: folder.path("steady")))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("moving").path).sorted() == ["archives", "blocks", "index.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("moving").path).sorted() == ["archives", "blocks", "index.json", "index.json.gz"])
         // Moving needs the top-folder hint, which file systems such as tmpfs lack.
         if FreshBuildFolder.spreadSubfolders(folder.path("moving").path) {
             #expect(report.stagingFolders == FreshBuildFolder.maximumFolders)
@@ -97,7 +97,7 @@ import Testing
         try folder.write("public/.blocks-staging-dead/archives/block-0000-1.0.0.tar.gz", "partial")
         let report = try RegistryFixtures.build(catalog: catalog, output: folder.path("public"))
         #expect(report.written == ["block-0000", "block-0001"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("public").path).sorted() == ["archives", "blocks", "index.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("public").path).sorted() == ["archives", "blocks", "index.json", "index.json.gz"])
         #expect(try Archives.read(folder.path("public/archives/block-0000-1.0.0.tar.gz")).files.count == 3)
     }
 

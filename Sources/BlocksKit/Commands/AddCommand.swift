@@ -15,7 +15,7 @@ public enum AddCommand: Command {
         Sources/<Target>/Blocks for a package with one target, or Blocks/ next to an Xcode
         project or in the current folder. Each block goes into its own subfolder.
         """,
-        arguments: [ArgumentSpec("name", help: "The blocks to add, e.g. scrolling-strip, or an exported archive's path or URL.", variadic: true)],
+        arguments: [ArgumentSpec("name", help: "The blocks to add, e.g. scrolling-strip or pager@1.0.0 (a published version; the newest without one), or an exported archive's path or URL.", variadic: true)],
         options: [
             OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project."),
             OptionSpec("dry-run", help: "Print the plan and the diffs; write nothing."),
@@ -31,6 +31,7 @@ public enum AddCommand: Command {
         let config = try ProjectConfig.read(root: root)
         let source: RegistrySource
         let names: [String]
+        var versions: [String: String] = [:]
         if let archive = try archiveSource(arguments, context: context) {
             source = archive
             names = try archive.manifests().map(\.name)
@@ -39,14 +40,16 @@ public enum AddCommand: Command {
                 throw UsageError.inapplicableOption(
                     "--sha256", because: "it checks an archive given by path or URL; a registry's blocks are checked against its index")
             }
-            names = try validatedNames(arguments.positionals)
+            let requests = try validatedRequests(arguments.positionals)
+            names = requests.map(\.name)
+            for request in requests { versions[request.name] = request.version }
             source = try RegistrySources.open(context.registry ?? config?.registryLocation(root: root), context: context)
         }
         let mutex = dryRun ? nil : try ProjectMutex(root: root, context: context)
         defer { mutex?.release() }
         if !dryRun { StagingArea.removeLeftovers(root: root) }
         let lock = try Lockfile.read(root: root)
-        let contents = try source.contents(of: names)
+        let contents = try requestedContents(names, versions: versions, from: source)
         for (name, content) in zip(names, contents) where content.manifest.name != name {
             throw InstallError.unexpectedBlock(requested: name, received: content.manifest.name)
         }
@@ -108,6 +111,39 @@ public enum AddCommand: Command {
             guard actual == checksum.lowercased() else { throw HTTPError.checksumMismatch(url: url.path, expected: checksum, actual: actual) }
         }
         return try ArchiveFileSource(url: url)
+    }
+
+    /// The named blocks, newest unless `versions` names one: the newest in one batch, the
+    /// others one by one through `contents(of:version:)`.
+    static func requestedContents(_ names: [String], versions: [String: String], from source: RegistrySource) throws -> [BlockContent] {
+        let newest = names.filter { versions[$0] == nil }
+        var byName = Dictionary(uniqueKeysWithValues: zip(newest, try source.contents(of: newest)))
+        for (name, version) in versions { byName[name] = try source.contents(of: name, version: version) }
+        return try names.map { name in
+            guard let content = byName[name] else { throw RegistryError.unknownBlock(name, suggestions: []) }
+            return content
+        }
+    }
+
+    /// `NAME` or `NAME@VERSION` arguments, each name once.
+    static func validatedRequests(_ arguments: [String]) throws -> [(name: String, version: String?)] {
+        var requests: [(name: String, version: String?)] = []
+        for argument in arguments {
+            let parts = argument.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let name = parts[0], version = parts.count > 1 ? parts[1] : nil
+            if let version, version.isEmpty || version.contains(where: { $0.isWhitespace || $0.isASCII && $0.asciiValue! < 32 }) {
+                throw UsageError.invalidValue(option: "<name>", value: argument, expected: "NAME or NAME@VERSION, such as 'pager@1.0.0'")
+            }
+            let checked = try validatedNames([name])[0]
+            if let existing = requests.first(where: { $0.name == checked }) {
+                guard existing.version == version else {
+                    throw UsageError.invalidValue(option: "<name>", value: argument, expected: "each block once")
+                }
+                continue
+            }
+            requests.append((checked, version))
+        }
+        return requests
     }
 
     static func validatedNames(_ names: [String]) throws -> [String] {

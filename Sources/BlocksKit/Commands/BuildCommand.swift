@@ -30,7 +30,9 @@ public enum BuildCommand: Command {
         let names = try source.blockNames()
         let blocks = try source.contents(of: names)
         let output = context.resolve(out)
-        let builder = RegistryBuilder(output: output, packager: BlockPackager(year: try BlockPackager.year(environment: context.environment)))
+        let builder = RegistryBuilder(
+            output: output, packager: BlockPackager(year: try BlockPackager.year(environment: context.environment)),
+            published: try PublicationDate.stamp(environment: context.environment))
         let started = Date()
         let report = try builder.build(blocks)
         let seconds = Date().timeIntervalSince(started)

@@ -72,6 +72,35 @@ public struct BuiltRegistrySource: RegistrySource {
             }
             return archive
         }
+        let files = try verifiedArchives(archives)
+        return try Self.inParallel(Array(zip(entries, files))) { entry, file in
+            try Self.blockContent(from: file, entry: entry)
+        }
+    }
+
+    /// One block at a version its metadata file lists, newest or older: the archive named
+    /// in `versions`, checked against its SHA-256 (and cached by it) like any other, with
+    /// the manifest the archive itself ships, since the index holds only the newest one.
+    public func contents(of name: String, version: String) throws -> BlockContent {
+        let metadata = try metadataFiles([name])[0]
+        guard let published = metadata.version(version) else {
+            throw RegistryError.unknownVersion(block: name, version: version, available: metadata.versions.map(\.version))
+        }
+        if version == metadata.entry.manifest.version { return try contents(of: [name])[0] }
+        guard let archive = published.preferredArchive else {
+            throw RegistryError.invalidIndex(location: location, reason: "\(name) \(version) lists no archive")
+        }
+        let file = try verifiedArchives([archive])[0]
+        let extracted = try Self.extract(file)
+        guard let manifestData = extracted.files["block.json"], let manifest = BlockManifest.decode(manifestData),
+              manifest.name == name, manifest.version == version else {
+            throw RegistryError.invalidIndex(location: location, reason: "\(archive.path) does not hold \(name) \(version)")
+        }
+        return try Self.blockContent(from: extracted, manifest: manifest)
+    }
+
+    /// The archives on disk or fetched into the cache, each checked against its SHA-256.
+    func verifiedArchives(_ archives: [RegistryArchive]) throws -> [RegistryCache.CachedArchive] {
         let files: [RegistryCache.CachedArchive]
         switch root {
         case .folder(let url):
@@ -90,9 +119,7 @@ public struct BuiltRegistrySource: RegistrySource {
                 archives.map { (url: Self.join(base, $0.path), archive: $0) },
                 transport: context.announcingTransport, offline: context.offline, keepingBytes: true)
         }
-        return try Self.inParallel(Array(zip(entries, files))) { entry, file in
-            try Self.blockContent(from: file, entry: entry)
-        }
+        return files
     }
 
     /// One block's metadata file (`blocks/<name>.json`), not the whole index, which for
@@ -115,6 +142,11 @@ public struct BuiltRegistrySource: RegistrySource {
     /// `blocks/<name>.json` for each name, from disk or fetched in parallel. A name the
     /// registry does not have gets suggestions from the index.
     func metadataEntries(_ names: [String], writes: BackgroundWrites? = nil) throws -> [RegistryEntry] {
+        try metadataFiles(names, writes: writes).map(\.entry)
+    }
+
+    /// `blocks/<name>.json` for each name with every version it lists, checked.
+    func metadataFiles(_ names: [String], writes: BackgroundWrites? = nil) throws -> [BlockMetadata] {
         var data: [Data?]
         switch root {
         case .folder(let url):
@@ -133,37 +165,41 @@ public struct BuiltRegistrySource: RegistrySource {
                 let known = try index().blocks.map(\.manifest.name)
                 throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: known))
             }
-            let entry: RegistryEntry
+            let metadata: BlockMetadata
             do throws(RegistryEntryProblem) {
-                entry = try RegistryEntry.decode(metadata: bytes)
+                metadata = try BlockMetadata.decode(bytes)
             } catch {
                 throw RegistryError.invalidIndex(location: location, reason: "blocks/\(name).json is not valid block metadata (\(error.reason))")
             }
-            guard entry.manifest.name == name,
-                  entry.archives.values.allSatisfy({ RegistryArchive.isSafeRelativePath($0.path) }) else {
+            let archives = metadata.entry.archives.values + metadata.versions.flatMap(\.archives.values)
+            guard metadata.entry.manifest.name == name, archives.allSatisfy({ RegistryArchive.isSafeRelativePath($0.path) }) else {
                 throw RegistryError.invalidIndex(location: location, reason: "blocks/\(name).json describes another block or leaves the registry")
             }
-            return entry
+            return metadata
         }
     }
 
     /// Reads a verified archive into the block's files, keyed by the manifest's paths:
     /// from memory when it was just downloaded, else from its file.
     static func blockContent(from archive: RegistryCache.CachedArchive, entry: RegistryEntry) throws -> BlockContent {
-        let extracted: ExtractedArchive
-        if let bytes = archive.bytes {
-            extracted = try Archives.read(data: bytes, format: nil, name: archive.file.path)
-        } else {
-            extracted = try Archives.read(archive.file)
-        }
+        try blockContent(from: extract(archive), manifest: entry.manifest)
+    }
+
+    static func extract(_ archive: RegistryCache.CachedArchive) throws -> ExtractedArchive {
+        if let bytes = archive.bytes { return try Archives.read(data: bytes, format: nil, name: archive.file.path) }
+        return try Archives.read(archive.file)
+    }
+
+    /// The files the manifest lists, from an extracted archive.
+    static func blockContent(from extracted: ExtractedArchive, manifest: BlockManifest) throws -> BlockContent {
         var files: [String: Data] = [:]
-        for listed in entry.manifest.files {
+        for listed in manifest.files {
             guard let data = extracted.files[listed.path] else {
-                throw RegistryError.missingFile(block: entry.manifest.name, path: listed.path)
+                throw RegistryError.missingFile(block: manifest.name, path: listed.path)
             }
             files[listed.path] = data
         }
-        return BlockContent(manifest: entry.manifest, files: files)
+        return BlockContent(manifest: manifest, files: files)
     }
 
     /// A folder registry's `index.json`, refused over `RegistryIndex.maximumBytes` as a

@@ -24,12 +24,31 @@ public struct RegistryBuilder: Sendable {
 
     public let output: URL
     public let packager: BlockPackager
+    /// The date stamped on each version this build publishes (`PublicationDate.stamp`).
+    public var published: String
     /// See `FreshBuildFolder.slowCreation`; tests lower it to make a build move folders.
     var slowFileCreation = 250_000
 
-    public init(output: URL, packager: BlockPackager) {
+    public init(output: URL, packager: BlockPackager, published: String = PublicationDate.iso8601(secondsSince1970: Int(Date().timeIntervalSince1970))) {
         self.output = output
         self.packager = packager
+        self.published = published
+    }
+
+    /// The precompressed copy nginx's `gzip_static` serves beside a JSON file.
+    static func gzipPath(_ path: String) -> String { path + ".gz" }
+
+    /// Writes a JSON file and its `.gz`, the `.gz` first: whichever a server picks then
+    /// names only files already in place.
+    func writeWithGzip(_ data: Data, to path: String) throws {
+        try AtomicFile.write(try LibArchive.gzip(data, name: path), to: output.joining(Self.gzipPath(path)))
+        try AtomicFile.write(data, to: output.joining(path))
+    }
+
+    /// The `.gz` of a file whose bytes stay, written when an older build left none.
+    func ensureGzip(of data: Data, at path: String) throws {
+        guard access(output.joining(Self.gzipPath(path)).path, F_OK) != 0 else { return }
+        try AtomicFile.write(try LibArchive.gzip(data, name: path), to: output.joining(Self.gzipPath(path)))
     }
 
     public static func archivePath(name: String, version: String, format: ArchiveFormat) -> String {
@@ -64,7 +83,7 @@ public struct RegistryBuilder: Sendable {
         }
         // An unchanged index keeps its file, and so its ETag: mirrors and caches then get a 304.
         let index = try RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) })
-        if index != previousIndexData { try AtomicFile.write(index, to: output.appendingPathComponent("index.json")) }
+        if index != previousIndexData { try writeWithGzip(index, to: "index.json") } else { try ensureGzip(of: index, at: "index.json") }
         return report
     }
 
@@ -99,6 +118,8 @@ public struct RegistryBuilder: Sendable {
         var fragment: Data
         var wrote: Bool
 
+        /// `json` is the entry's own `stableJSON`, never the metadata file, whose
+        /// `versions` the index leaves out.
         init(entry: RegistryEntry, json: Data, wrote: Bool) {
             self.entry = entry
             fragment = RegistryIndex.fragment(entryJSON: json)
@@ -113,9 +134,10 @@ public struct RegistryBuilder: Sendable {
             Result { () throws -> PublishedEntry in
                 let (entry, archives) = try self.package(block)
                 for (path, data) in archives { try folder.write(data, to: path) }
-                let json = entry.stableJSON
-                try folder.write(json, to: entry.metadata)
-                return PublishedEntry(entry: entry, json: json, wrote: true)
+                let metadata = BlockMetadata.publishing(entry, published: self.published, over: nil).stableJSON
+                try folder.write(metadata, to: entry.metadata)
+                try folder.write(try LibArchive.gzip(metadata, name: entry.metadata), to: Self.gzipPath(entry.metadata))
+                return PublishedEntry(entry: entry, json: entry.stableJSON, wrote: true)
             }
         }
         let entries: [PublishedEntry]
@@ -126,7 +148,7 @@ public struct RegistryBuilder: Sendable {
             folder.discard()
             throw error
         }
-        try AtomicFile.write(RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) }), to: output.appendingPathComponent("index.json"))
+        try writeWithGzip(RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) }), to: "index.json")
         return Report(written: entries.map(\.entry.manifest.name), stagingFolders: folder.stagingFolders.count)
     }
 
@@ -161,6 +183,9 @@ public struct RegistryBuilder: Sendable {
             guard previous.sourceSHA256 == (try BlockPackager.sourceHash(block)) else {
                 throw RegistryError.publishedVersionChanged(block: manifest.name, version: manifest.version)
             }
+            if let metadata = FileManager.default.contents(atPath: output.joining(previous.metadata).path) {
+                try ensureGzip(of: metadata, at: previous.metadata)
+            }
             return PublishedEntry(entry: previous, json: previous.stableJSON, wrote: false)
         }
         var (entry, files) = try package(block)
@@ -180,9 +205,20 @@ public struct RegistryBuilder: Sendable {
             }
             try AtomicFile.write(data, to: url)
         }
-        let json = entry.stableJSON
-        try AtomicFile.write(json, to: output.joining(entry.metadata))
-        return PublishedEntry(entry: entry, json: json, wrote: true)
+        let metadata = BlockMetadata.publishing(entry, published: published, over: try previousMetadata(entry.metadata))
+        try writeWithGzip(metadata.stableJSON, to: entry.metadata)
+        return PublishedEntry(entry: entry, json: entry.stableJSON, wrote: true)
+    }
+
+    /// The metadata file an earlier build wrote, whose versions this build keeps; nil
+    /// when there is none. A broken one is an error: rewriting it would lose versions.
+    func previousMetadata(_ path: String) throws -> BlockMetadata? {
+        guard let data = FileManager.default.contents(atPath: output.joining(path).path) else { return nil }
+        do throws(RegistryEntryProblem) {
+            return try BlockMetadata.decode(data)
+        } catch {
+            throw RegistryError.invalidIndex(location: output.path, reason: "\(path) is not valid block metadata (\(error.reason)); fix or remove it to rebuild")
+        }
     }
 
     /// Whether every archive of a published entry is still there at its size. Read with

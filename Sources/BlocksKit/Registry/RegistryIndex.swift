@@ -144,18 +144,12 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         manifest = try BlockManifest(fields: fields)
         metadata = try fields.string("metadata")
         sourceSHA256 = try fields.string("sourceSHA256")
-        archives = [:]
-        let formats = try fields.object("archives")
-        for format in formats.members.keys {
-            let archive = try formats.object(format)
-            archives[format] = RegistryArchive(
-                path: try archive.string("path"), sha256: try archive.string("sha256"), size: Int64(try archive.int("size")))
-        }
+        archives = try RegistryArchive.archives(in: fields)
     }
 
     /// One block's metadata file (`blocks/<name>.json`), or what is wrong with it.
     static func decode(metadata data: Data) throws(RegistryEntryProblem) -> RegistryEntry {
-        try RegistryEntryProblem.reading(data) { (fields) throws(JSONFields.Problem) in try RegistryEntry(fields: fields) }
+        try BlockMetadata.decode(data).entry
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -175,9 +169,7 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         guard case .object(var members) = manifest.jsonValue else { return manifest.jsonValue }
         members["metadata"] = .string(metadata)
         members["sourceSHA256"] = .string(sourceSHA256)
-        members["archives"] = .object(archives.mapValues { archive in
-            .object(["path": .string(archive.path), "sha256": .string(archive.sha256), "size": .int(Int(archive.size))])
-        })
+        members["archives"] = RegistryArchive.jsonValue(archives)
         return .object(members)
     }
 
@@ -251,4 +243,22 @@ public struct RegistryArchive: Codable, Sendable, Equatable {
     }
 
     var format: ArchiveFormat? { ArchiveFormat.forFile(path) }
+
+    /// The `archives` object of an index entry or a published version.
+    static func archives(in fields: JSONFields) throws(JSONFields.Problem) -> [String: RegistryArchive] {
+        var archives: [String: RegistryArchive] = [:]
+        let formats = try fields.object("archives")
+        for format in formats.members.keys {
+            let archive = try formats.object(format)
+            archives[format] = RegistryArchive(
+                path: try archive.string("path"), sha256: try archive.string("sha256"), size: Int64(try archive.int("size")))
+        }
+        return archives
+    }
+
+    static func jsonValue(_ archives: [String: RegistryArchive]) -> JSONValue {
+        .object(archives.mapValues { archive in
+            .object(["path": .string(archive.path), "sha256": .string(archive.sha256), "size": .int(Int(archive.size))])
+        })
+    }
 }

@@ -17,6 +17,11 @@ public protocol RegistrySource: Sendable {
     /// The manifest of one block, or an error with the nearest names. Sources that can
     /// read one block's metadata on its own do so, rather than reading every manifest.
     func manifest(named name: String) throws -> BlockManifest
+    /// One block at a given version: how `add NAME@VERSION` installs it, and how `update`
+    /// re-derives the base a file was added from. A built registry keeps every version it
+    /// published (its metadata file's `versions`); a catalog has only its current one.
+    /// An unlisted version is `RegistryError.unknownVersion`, naming those there are.
+    func contents(of name: String, version: String) throws -> BlockContent
 }
 
 /// Problems with a registry or its contents.
@@ -29,6 +34,7 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
     case damagedArchive(path: String)
     case versionWentBack(block: String, version: String, published: String)
     case buildInProgress(output: String)
+    case unknownVersion(block: String, version: String, available: [String])
 
     public var description: String {
         switch self {
@@ -47,6 +53,8 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(block) \(version) is already published with different content; bump its version in block.json"
         case .versionWentBack(let block, let version, let published):
             return "\(block) \(version) is older than its published \(published); to take a change back, publish it as a version after \(published)"
+        case .unknownVersion(let block, let version, let available):
+            return "\(block) has no version \(version); this registry has " + available.joined(separator: ", ")
         case .buildInProgress(let output):
             return "another blocks build is writing \(output); wait for it to finish, then build again"
         case .damagedArchive(let path):
@@ -56,6 +64,15 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension RegistrySource {
+    /// For a source that holds one version of each block: that version, or the error.
+    public func contents(of name: String, version: String) throws -> BlockContent {
+        let content = try contents(of: [name])[0]
+        guard content.manifest.version == version else {
+            throw RegistryError.unknownVersion(block: name, version: version, available: [content.manifest.version])
+        }
+        return content
+    }
+
     public func manifest(named name: String) throws -> BlockManifest {
         try manifestAmongAll(named: name)
     }
