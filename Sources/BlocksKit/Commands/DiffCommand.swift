@@ -15,7 +15,7 @@ public enum DiffCommand: Command {
         The base is exactly what 'blocks add' (or the last 'blocks update') wrote. Exits 0
         when there are no differences and 1 when there are.
         """,
-        arguments: [ArgumentSpec("name", help: "The blocks to compare (default: every added block).", variadic: true)],
+        arguments: [ArgumentSpec("name", help: "The blocks to compare (default: every added block).", optional: true, variadic: true)],
         options: [OptionSpec("upstream", help: "Compare the base with the registry's newest version instead of your files.")])
 
     /// One file's comparison: its state and the diff, empty when there is none.

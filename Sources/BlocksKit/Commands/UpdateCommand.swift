@@ -17,7 +17,7 @@ public enum UpdateCommand: Command {
         version from the version you added. A conflict is written with git's markers and
         the command exits 1; settle it by editing, or run again with --theirs or --ours.
         """,
-        arguments: [ArgumentSpec("name", help: "The blocks to update (default with --all: every added block).", variadic: true)],
+        arguments: [ArgumentSpec("name", help: "The blocks to update (default: every added block, as with --all).", optional: true, variadic: true)],
         options: [
             OptionSpec("all", help: "Update every added block."),
             OptionSpec("dry-run", help: "Print the plan and the merged diffs; write nothing."),
