@@ -87,7 +87,10 @@ public enum AddCommand: Command {
             try resolveConflicts(&plan, overwrite: arguments.flag("overwrite"), interactive: interactive, context: context)
         }
         var outcome = InstallTransaction.Outcome()
-        if !dryRun { outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment)) }
+        if !dryRun {
+            outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
+            BaseStore(cacheDirectory: context.cacheDirectory).storeBases(of: plan)
+        }
         report(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, context: context)
         return 0
     }

@@ -26,7 +26,7 @@ public enum StatusCommand: Command {
             return 0
         }
         let style = context.style
-        let colors: [BlockStatus.FileState: Style.Color] = [.unchanged: .green, .modified: .yellow, .missing: .red]
+        let colors: [BlockStatus.FileState: Style.Color] = [.unchanged: .green, .modified: .yellow, .missing: .red, .conflict: .red]
         for status in statuses {
             var line = style.apply(.bold, status.name) + " " + status.version + style.apply(.dim, " (\(status.registry))")
             if let update = status.availableUpdate { line += "  " + style.apply(.magenta, "update available: \(update)") }

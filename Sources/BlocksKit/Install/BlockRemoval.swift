@@ -46,7 +46,7 @@ public struct BlockRemoval: Sendable, Equatable {
                 switch BlockStatus.state(of: entry, root: root) {
                 case .missing: result.missing.append(entry.path)
                 case .unchanged: result.deleted.append(entry.path)
-                case .modified:
+                case .modified, .conflict:
                     if force { result.deleted.append(entry.path) } else {
                         result.kept.append(entry.path)
                         keptEntries.append(entry)

@@ -17,6 +17,9 @@ public struct BlockStatus: Sendable, Equatable {
         case modified
         /// Named in the lock but gone from disk.
         case missing
+        /// Changed, and still holding the conflict markers an `update` wrote. Only `report`
+        /// tells it from `modified`; everything else treats it as a change of the user's.
+        case conflict
     }
 
     public struct File: Sendable, Equatable {
@@ -35,10 +38,18 @@ public struct BlockStatus: Sendable, Equatable {
     /// - Parameter latestVersions: the newest version each registry offers, by block name.
     public static func report(lock: Lockfile, root: URL, latestVersions: [String: String]) -> [BlockStatus] {
         lock.blocks.sorted { $0.key < $1.key }.map { name, block in
-            let files = block.files.map { File(path: $0.path, state: state(of: $0, root: root)) }
+            let files = block.files.map { File(path: $0.path, state: reportedState(of: $0, root: root)) }
             let update = latestVersions[name].flatMap { VersionComparison.isNewer($0, than: block.version) ? $0 : nil }
             return BlockStatus(name: name, version: block.version, registry: block.registry, files: files, availableUpdate: update)
         }
+    }
+
+    /// `state(of:root:)`, with a modified file that still holds conflict markers as `conflict`.
+    static func reportedState(of entry: Lockfile.File, root: URL) -> FileState {
+        let found = state(of: entry, root: root)
+        guard found == .modified, let bytes = FileManager.default.contents(atPath: root.appendingPathComponent(entry.path).path),
+              ThreeWayMerge.containsConflictMarkers(Array(bytes)) else { return found }
+        return .conflict
     }
 
     /// A link or a folder where `add` wrote a file is modified, and is not followed: what

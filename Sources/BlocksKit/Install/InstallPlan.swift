@@ -39,6 +39,9 @@ public struct InstallPlan: Sendable {
         /// The bytes on disk now, if any.
         public var existing: Data?
         public var action: Action
+        /// What the lock records and the cache keeps as the next base, when it is not
+        /// `content`: `update` writes a merge but records the upstream version it merged.
+        public var recorded: Data? = nil
     }
 
     public struct Block: Sendable {
@@ -135,7 +138,7 @@ public struct InstallPlan: Sendable {
                 if file.action == .keep || file.action == .conflict {
                     if let entry = old?.file(at: file.path) { files.append(entry) }
                 } else {
-                    files.append(Lockfile.File(path: file.path, sha256: SHA256.hex(file.content)))
+                    files.append(Lockfile.File(path: file.path, sha256: SHA256.hex(file.recorded ?? file.content)))
                 }
             }
             let created = Set(old?.createdFolders ?? []).union(block.foldersToCreate)

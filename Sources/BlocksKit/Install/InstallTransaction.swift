@@ -116,7 +116,7 @@ public enum InstallTransaction {
             for entry in block.staleFiles {
                 switch BlockStatus.state(of: entry, root: plan.root) {
                 case .missing: continue
-                case .modified: outcome.keptStale.append(entry.path)
+                case .modified, .conflict: outcome.keptStale.append(entry.path)
                 case .unchanged:
                     if unlink(plan.root.appendingPathComponent(entry.path).path) == 0 || errno == ENOENT {
                         outcome.deletedStale.append(entry.path)

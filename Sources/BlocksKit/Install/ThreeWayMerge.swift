@@ -117,6 +117,52 @@ public struct ThreeWayMerge: Sendable, Equatable {
         return false
     }
 
+    /// A file that still holds conflict blocks as this merge writes them, with each block
+    /// replaced by one side's lines: how `update --theirs`/`--ours` settles a conflict an
+    /// earlier `update` wrote. Nil when `bytes` hold no complete conflict block.
+    public static func settlingMarkers(_ bytes: [UInt8], taking side: Side) -> [UInt8]? {
+        enum Section { case outside, ours, base, theirs }
+        func isMarker(_ line: Line, _ character: UInt8, labelled: Bool) -> Bool {
+            guard line.count >= 7, line.prefix(7).allSatisfy({ $0 == character }) else { return false }
+            let rest = line.dropFirst(7)
+            guard let first = rest.first else { return true }
+            return first == 0x0A || first == 0x0D || (labelled && first == 0x20)
+        }
+        var result: [UInt8] = []
+        var section = Section.outside
+        var raw: [UInt8] = []
+        var chosen: [UInt8] = []
+        var settled = false
+        for line in lines(bytes) {
+            if section == .outside {
+                if isMarker(line, UInt8(ascii: "<"), labelled: true) {
+                    section = .ours
+                    raw = Array(line)
+                    chosen = []
+                } else {
+                    result += line
+                }
+                continue
+            }
+            raw += line
+            if section == .ours, isMarker(line, UInt8(ascii: "|"), labelled: true) {
+                section = .base
+            } else if section != .theirs, isMarker(line, UInt8(ascii: "="), labelled: false) {
+                section = .theirs
+            } else if section == .theirs, isMarker(line, UInt8(ascii: ">"), labelled: true) {
+                section = .outside
+                result += chosen
+                settled = true
+            } else if (section == .ours && side == .ours) || (section == .theirs && side == .theirs) {
+                chosen += line
+            }
+        }
+        guard settled else { return nil }
+        // An unfinished block at the end is not a conflict block: its lines stay as they were.
+        if section != .outside { result += raw }
+        return result
+    }
+
     // MARK: - Lines
 
     typealias Line = ArraySlice<UInt8>

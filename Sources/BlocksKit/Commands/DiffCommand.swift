@@ -1,0 +1,106 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `blocks diff [NAME...] [--upstream]`: what you changed in added blocks (base →
+/// working file), or with `--upstream` what the registry changed (base → newest), as
+/// unified diffs. Exits 0 when there is nothing to show and 1 when there is, like `diff`.
+public enum DiffCommand: Command {
+    public static let spec = CommandSpec(
+        name: "diff",
+        abstract: "Show what you changed in added blocks, or with --upstream what the registry changed.",
+        discussion: """
+        The base is exactly what 'blocks add' (or the last 'blocks update') wrote. Exits 0
+        when there are no differences and 1 when there are.
+        """,
+        arguments: [ArgumentSpec("name", help: "The blocks to compare (default: every added block).", optional: true, variadic: true)],
+        options: [OptionSpec("upstream", help: "Compare the base with the registry's newest version instead of your files.")])
+
+    /// One file's comparison: its state and the diff, empty when there is none.
+    struct Entry {
+        var path: String
+        var state: String
+        var diff: String
+    }
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
+        let lock = try Lockfile.read(root: root)
+        let names = try UpdateCommand.chosenNames(arguments, lock: lock)
+        let bases = BaseStore(cacheDirectory: context.cacheDirectory)
+        let entries = arguments.flag("upstream")
+            ? try upstreamEntries(names: names, lock: lock, root: root, bases: bases, context: context)
+            : localEntries(names: names, lock: lock, root: root, bases: bases)
+        let different = entries.contains { $0.state != "unchanged" }
+        if context.json {
+            context.print(try JSONOutput.encode([
+                "upstream": .bool(arguments.flag("upstream")),
+                "files": .array(entries.map { .object(["path": .string($0.path), "state": .string($0.state)]) }),
+            ]))
+            return different ? 1 : 0
+        }
+        for entry in entries where entry.state == "no base" {
+            context.warn("no base is kept for \(entry.path) (or it fails its hash), so its changes cannot be shown; 'blocks update' will ask for --theirs or --ours")
+        }
+        context.standardOutput.write(entries.map(\.diff).joined())
+        return different ? 1 : 0
+    }
+
+    /// Base → working file, for every locked file of the named blocks.
+    static func localEntries(names: [String], lock: Lockfile, root: URL, bases: BaseStore) -> [Entry] {
+        names.flatMap { name in
+            (lock.blocks[name]?.files ?? []).map { entry -> Entry in
+                let state = BlockStatus.reportedState(of: entry, root: root)
+                guard state != .unchanged else { return Entry(path: entry.path, state: state.rawValue, diff: "") }
+                guard let base = bases.load(sha256: entry.sha256) else { return Entry(path: entry.path, state: "no base", diff: "") }
+                let working = FileManager.default.contents(atPath: root.appendingPathComponent(entry.path).path) ?? Data()
+                return Entry(path: entry.path, state: state.rawValue, diff: unified(base, working, path: entry.path, missingNew: state == .missing))
+            }
+        }
+    }
+
+    /// Base → the registry's newest version, with the header step applied as `update` does.
+    static func upstreamEntries(names: [String], lock: Lockfile, root: URL, bases: BaseStore, context: CommandContext) throws -> [Entry] {
+        let (contents, _) = try UpdateCommand.upstream(names: names, lock: lock, root: root, context: context)
+        let plan = try UpdatePlan.make(
+            contents: contents, registry: { lock.blocks[$0]?.registry ?? "" }, root: root, lock: lock,
+            year: try TemplateText.currentYear(environment: context.environment), bases: bases, settle: nil)
+        let conflicted = Set(plan.conflicts.map(\.path))
+        var entries: [Entry] = []
+        for block in plan.install.blocks {
+            let locked = lock.blocks[block.manifest.name]
+            for file in block.files {
+                let upstream = file.recorded ?? file.content
+                guard let entry = locked?.file(at: file.path) else {
+                    entries.append(Entry(path: file.path, state: conflicted.contains(file.path) ? "would conflict" : "added upstream",
+                                         diff: unified(Data(), upstream, path: file.path, missingOld: true)))
+                    continue
+                }
+                if SHA256.hex(upstream) == entry.sha256 {
+                    entries.append(Entry(path: file.path, state: conflicted.contains(file.path) ? "conflict" : "unchanged", diff: ""))
+                    continue
+                }
+                let state = conflicted.contains(file.path) ? "would conflict" : "modified upstream"
+                guard let base = bases.load(sha256: entry.sha256) else {
+                    entries.append(Entry(path: file.path, state: "no base", diff: ""))
+                    continue
+                }
+                entries.append(Entry(path: file.path, state: state, diff: unified(base, upstream, path: file.path)))
+            }
+            for stale in block.staleFiles {
+                let base = bases.load(sha256: stale.sha256)
+                entries.append(Entry(path: stale.path, state: "removed upstream",
+                                     diff: base.map { unified($0, Data(), path: stale.path, missingNew: true) } ?? ""))
+            }
+        }
+        return entries.sorted { $0.path < $1.path }
+    }
+
+    static func unified(_ old: Data, _ new: Data, path: String, missingOld: Bool = false, missingNew: Bool = false) -> String {
+        LineDiff.unified(
+            old: String(decoding: old, as: UTF8.self), new: String(decoding: new, as: UTF8.self),
+            oldName: missingOld ? "/dev/null" : "a/" + path, newName: missingNew ? "/dev/null" : "b/" + path)
+    }
+}

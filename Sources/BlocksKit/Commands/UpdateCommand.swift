@@ -1,0 +1,142 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `blocks update [NAME...]`: brings added blocks to the registry's newest version and
+/// keeps the user's changes, merging three ways from the base the lock records
+/// (see `UpdatePlan`). A conflict is never silent: it is written with markers, listed,
+/// and the command exits 1.
+public enum UpdateCommand: Command {
+    public static let spec = CommandSpec(
+        name: "update",
+        abstract: "Update added blocks to the newest version, merging in the changes you made.",
+        discussion: """
+        Files you did not change are replaced; files you changed are merged with the new
+        version from the version you added. A conflict is written with git's markers and
+        the command exits 1; settle it by editing, or run again with --theirs or --ours.
+        """,
+        arguments: [ArgumentSpec("name", help: "The blocks to update (default: every added block, as with --all).", optional: true, variadic: true)],
+        options: [
+            OptionSpec("all", help: "Update every added block."),
+            OptionSpec("dry-run", help: "Print the plan and the merged diffs; write nothing."),
+            OptionSpec("theirs", help: "Settle conflicts by taking the new version's lines."),
+            OptionSpec("ours", help: "Settle conflicts by keeping your lines."),
+        ])
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        if arguments.flag("theirs") && arguments.flag("ours") {
+            throw UsageError.inapplicableOption("--ours", because: "--theirs already settles every conflict the other way")
+        }
+        let settle: ThreeWayMerge.Side? = arguments.flag("theirs") ? .theirs : arguments.flag("ours") ? .ours : nil
+        let dryRun = arguments.flag("dry-run")
+        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
+        let mutex = dryRun ? nil : try ProjectMutex(root: root, context: context)
+        defer { mutex?.release() }
+        if !dryRun { StagingArea.removeLeftovers(root: root) }
+        let lock = try Lockfile.read(root: root)
+        let names = try chosenNames(arguments, lock: lock)
+        let (contents, locations) = try upstream(names: names, lock: lock, root: root, context: context)
+        let bases = BaseStore(cacheDirectory: context.cacheDirectory)
+        let plan = try UpdatePlan.make(
+            contents: contents, registry: { locations[$0] ?? lock.blocks[$0]?.registry ?? "" }, root: root, lock: lock,
+            year: try TemplateText.currentYear(environment: context.environment), bases: bases, settle: settle)
+        var outcome = InstallTransaction.Outcome()
+        if !dryRun {
+            outcome = try InstallTransaction.apply(plan.install, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
+            if bases.storeBases(of: plan.install) > 0 {
+                context.warn("could not keep every base in \(bases.folder.path); the next update may need --theirs or --ours")
+            }
+        }
+        report(plan, outcome: outcome, dryRun: dryRun, context: context)
+        return plan.conflicts.isEmpty ? 0 : 1
+    }
+
+    /// The names given, or every locked block with `--all` (or with no names). Each must be in the lock.
+    static func chosenNames(_ arguments: ParsedArguments, lock: Lockfile) throws -> [String] {
+        if arguments.flag("all") || arguments.positionals.isEmpty { return lock.blocks.keys.sorted() }
+        var names: [String] = []
+        for name in arguments.positionals where !names.contains(name) {
+            guard lock.blocks[name] != nil else {
+                throw InstallError.notAdded(name, suggestions: EditDistance.suggestions(for: name, in: lock.blocks.keys.sorted()))
+            }
+            names.append(name)
+        }
+        return names
+    }
+
+    /// The newest content of each named block, from the registry on the command line (or
+    /// in `blocks.json`), else the one each block came from; and each block's registry location.
+    static func upstream(names: [String], lock: Lockfile, root: URL, context: CommandContext) throws -> ([BlockContent], [String: String]) {
+        let config = try ProjectConfig.read(root: root)
+        let override = context.registry ?? config?.registryLocation(root: root)
+        let groups = Dictionary(grouping: names) { override ?? lock.blocks[$0]?.registry ?? "embedded" }
+        var contents: [String: BlockContent] = [:]
+        var locations: [String: String] = [:]
+        for (location, group) in groups.sorted(by: { $0.key < $1.key }) {
+            let source = try RegistrySources.open(location, context: context)
+            for (name, content) in zip(group, try source.contents(of: group)) {
+                guard content.manifest.name == name else { throw InstallError.unexpectedBlock(requested: name, received: content.manifest.name) }
+                contents[name] = content
+                locations[name] = source.location
+            }
+        }
+        return (names.compactMap { contents[$0] }, locations)
+    }
+
+    static func report(_ plan: UpdatePlan, outcome: InstallTransaction.Outcome, dryRun: Bool, context: CommandContext) {
+        let conflicted = Dictionary(plan.conflicts.map { ($0.path, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        if context.json {
+            let object: [String: JSONValue] = [
+                "dryRun": .bool(dryRun),
+                "blocks": .array(plan.install.blocks.map { block in
+                    .object(["name": .string(block.manifest.name), "version": .string(block.manifest.version)])
+                }),
+                "files": .array(plan.changes.map { .object(["path": .string($0.path), "change": .string($0.change)]) }),
+                "conflicts": .array(plan.conflicts.map { .object(["path": .string($0.path), "kind": .string($0.kind.rawValue)]) }),
+                "removed": .array(plan.removed.map { .string($0) }),
+            ]
+            context.print((try? JSONOutput.encode(object)) ?? "{}")
+            return
+        }
+        let style = context.style
+        var lines = ""
+        for (path, change) in plan.changes where change != "skip" {
+            let label = change.paddedToWidth(15)
+            let note = conflicted[path].map { kind -> String in
+                switch kind {
+                case .markers: return " (both changed it; markers written)"
+                case .missingBase: return " (no base kept for it, so no merge; run again with --theirs or --ours)"
+                case .existingFile: return " (new upstream, but you have a file there; run again with --theirs or --ours)"
+                }
+            } ?? ""
+            lines += "  " + style.apply(change == "conflict" ? .yellow : .cyan, label) + " " + path + note + "\n"
+        }
+        if dryRun {
+            for path in plan.removed { lines += "  " + style.apply(.cyan, "remove".paddedToWidth(15)) + " " + path + " (no longer part of the block; deleted if unchanged)\n" }
+        }
+        for path in outcome.deletedStale { lines += "  " + style.apply(.cyan, "delete".paddedToWidth(15)) + " " + path + " (no longer part of the block)\n" }
+        context.standardOutput.write(lines)
+        for path in outcome.keptStale { context.warn("\(path) is no longer part of its block but you changed it, so it stays; it is no longer tracked") }
+        for failure in outcome.failedStale { context.warn("could not delete \(failure), which is no longer part of its block; delete it yourself") }
+        if dryRun {
+            for file in plan.install.allFiles where file.action.writes && file.existing != nil {
+                context.standardOutput.write(AddCommand.diff(file))
+            }
+            context.print("Dry run: nothing was written.")
+        } else {
+            for block in plan.install.blocks {
+                let old = plan.install.previousLock.blocks[block.manifest.name]?.version ?? "?"
+                context.print(old == block.manifest.version && !block.files.contains { $0.action.writes }
+                    ? "Up to date: \(block.manifest.name) \(block.manifest.version)"
+                    : "Updated \(block.manifest.name) \(old) -> \(block.manifest.version)")
+            }
+        }
+        if !plan.conflicts.isEmpty {
+            context.warn("\(plan.conflicts.count) file\(plan.conflicts.count == 1 ? "" : "s") need\(plan.conflicts.count == 1 ? "s" : "") you:\n"
+                + plan.conflicts.map { "  \($0.path)" }.joined(separator: "\n")
+                + "\nEdit out the markers, or run 'blocks update --theirs' or '--ours'.")
+        }
+    }
+}

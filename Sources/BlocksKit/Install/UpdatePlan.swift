@@ -1,0 +1,131 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What `update` does to each file of each added block, decided before anything is
+/// written, as an `InstallPlan` that `InstallTransaction` carries out (staged, renamed,
+/// lock last). The rules:
+/// - unchanged locally: replaced by the new version;
+/// - changed locally, unchanged upstream: kept;
+/// - changed on both sides: three-way merged from the base (the bytes the lock's hash
+///   names, kept by `BaseStore`); a clean merge is written, a conflict is written with
+///   markers unless `--theirs`/`--ours` settles it;
+/// - added upstream: created, a conflict when the user already has a file there;
+/// - removed upstream: left to `InstallTransaction`, which deletes it if unchanged.
+/// Without a trustworthy base there is no merge: the file is a conflict that only
+/// `--theirs` or `--ours` settles.
+public struct UpdatePlan: Sendable {
+    /// Why a file needs the user.
+    public enum ConflictKind: String, Sendable {
+        /// Written with conflict markers.
+        case markers
+        /// The base is not in the cache (or fails its hash): nothing was merged or written.
+        case missingBase = "missing base"
+        /// Upstream added a file where the user already has one: nothing was written.
+        case existingFile = "file exists"
+    }
+
+    public struct Conflict: Sendable, Equatable {
+        public var path: String
+        public var kind: ConflictKind
+    }
+
+    public var install: InstallPlan
+    /// What each file's change is, by path: "update", "keep", "merge", "create", "skip", "conflict".
+    public var changes: [(path: String, change: String)]
+    public var conflicts: [Conflict]
+    /// Files the new version no longer lists, by path.
+    public var removed: [String] { install.blocks.flatMap(\.staleFiles).map(\.path) }
+
+    /// - Parameter settle: the side that settles conflicts, or nil to write markers.
+    public static func make(
+        contents: [BlockContent], registry: (String) -> String, root: URL, lock: Lockfile, year: Int,
+        bases: BaseStore, settle: ThreeWayMerge.Side?
+    ) throws -> UpdatePlan {
+        var blocks: [InstallPlan.Block] = []
+        var changes: [(String, String)] = []
+        var conflicts: [Conflict] = []
+        for content in contents {
+            let name = content.manifest.name
+            guard let locked = lock.blocks[name] else { throw InstallError.notAdded(name, suggestions: []) }
+            let demoPaths = content.manifest.files.filter { $0.role == .demo }.map { locked.folder + "/" + $0.path }
+            let includeDemo = demoPaths.isEmpty || demoPaths.contains { locked.file(at: $0) != nil }
+            let plan = try InstallPlan.make(
+                contents: [content], registry: registry(name), root: root, lock: lock, includeDemo: includeDemo,
+                year: year, folderFor: { _ in root.appendingPathComponent(locked.folder) })
+            guard var block = plan.blocks.first else { continue }
+            let labels = ThreeWayMerge.Labels(ours: "yours", base: "base \(locked.version)", theirs: "\(name) \(content.manifest.version)")
+            for index in block.files.indices {
+                var file = block.files[index]
+                let entry = locked.file(at: file.path)
+                var change = file.action.rawValue
+                if file.action == .conflict, let existing = file.existing {
+                    if let entry {
+                        if SHA256.hex(file.content) == entry.sha256 {
+                            // Upstream is what the lock records. Markers left by an earlier update are still a conflict.
+                            file.action = .keep
+                            change = "keep"
+                            if ThreeWayMerge.containsConflictMarkers(Array(existing)) {
+                                if let settle, let settled = ThreeWayMerge.settlingMarkers(Array(existing), taking: settle) {
+                                    file.recorded = file.content
+                                    file.content = Data(settled)
+                                    file.action = .overwrite
+                                    change = settle == .theirs ? "settle (theirs)" : "settle (ours)"
+                                } else {
+                                    change = "conflict"
+                                    conflicts.append(Conflict(path: file.path, kind: .markers))
+                                }
+                            }
+                        } else if let base = bases.load(sha256: entry.sha256) {
+                            let merge = ThreeWayMerge(base: Array(base), ours: Array(existing), theirs: Array(file.content), labels: labels)
+                            file.recorded = file.content
+                            file.action = .overwrite
+                            if merge.isClean {
+                                file.content = Data(merge.merged)
+                                change = "merge"
+                            } else if let settle {
+                                file.content = Data(merge.settled(taking: settle))
+                                change = settle == .theirs ? "merge (theirs)" : "merge (ours)"
+                            } else {
+                                file.content = Data(merge.merged)
+                                change = "conflict"
+                                conflicts.append(Conflict(path: file.path, kind: .markers))
+                            }
+                            if file.content == existing { file.action = .skip }
+                        } else {
+                            change = settleTwoWay(&file, settle: settle, kind: .missingBase, conflicts: &conflicts)
+                        }
+                    } else {
+                        change = settleTwoWay(&file, settle: settle, kind: .existingFile, conflicts: &conflicts)
+                    }
+                }
+                block.files[index] = file
+                changes.append((file.path, change))
+            }
+            blocks.append(block)
+        }
+        let install = InstallPlan(root: root, blocks: blocks, previousLock: lock)
+        return UpdatePlan(install: install, changes: changes, conflicts: conflicts)
+    }
+
+    /// No base to merge from: `--theirs` replaces the file, `--ours` keeps it, and
+    /// otherwise it is left as it is and reported.
+    static func settleTwoWay(
+        _ file: inout InstallPlan.File, settle: ThreeWayMerge.Side?, kind: ConflictKind, conflicts: inout [Conflict]
+    ) -> String {
+        switch settle {
+        case .theirs?:
+            file.action = .overwrite
+            return "overwrite"
+        case .ours?:
+            file.action = .keep
+            return "keep"
+        case nil:
+            file.action = .keep
+            conflicts.append(Conflict(path: file.path, kind: kind))
+            return "conflict"
+        }
+    }
+}
