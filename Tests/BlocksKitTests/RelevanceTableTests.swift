@@ -48,7 +48,7 @@ import Testing
             }
         }
         let score = Double(rows.count - failures.count) / Double(rows.count)
-        print("relevance: \(rows.count - failures.count)/\(rows.count) = \(Int((score * 1000).rounded()) / 10)% in the top 3; failing: \(failures)")
+        print("relevance: \(rows.count - failures.count)/\(rows.count) = \(Double(Int((score * 1000).rounded())) / 10)% in the top 3; failing: \(failures)")
         #expect(score >= Self.goal, "relevance \(score) below \(Self.goal): \(failures)")
     }
 
