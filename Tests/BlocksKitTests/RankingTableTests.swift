@@ -15,7 +15,7 @@ import Testing
         ("PESTAÑAS SUPERIORES", .init(), ["top-tabs"]),
         ("picker style", .init(), ["picker-pages"]),
         ("estilo de picker", .init(), ["picker-pages"]),
-        ("segmented", .init(), ["picker-pages"]),
+        ("segmented", .init(), ["scrolling-strip", "picker-pages"]),
         ("underline", .init(), ["top-tabs", "scrolling-strip"]),
         ("undrline", .init(), ["top-tabs", "scrolling-strip"]),
         ("subrayado", .init(), ["top-tabs", "scrolling-strip"]),

@@ -143,13 +143,7 @@ struct ReferenceSearch {
         self.manifests = manifests
         var vocabulary: [String: [(block: Int, field: SearchEngine.Field)]] = [:]
         for (index, manifest) in manifests.enumerated() {
-            var document: [SearchEngine.Field: Set<String>] = [:]
-            document[.name] = Set(TextNormalizer.words(manifest.name))
-            document[.title] = Set(manifest.title.values.flatMap(TextNormalizer.words))
-            document[.tags] = Set(manifest.tags.values.joined().flatMap(TextNormalizer.words))
-            document[.category] = Set(TextNormalizer.words(manifest.category))
-            document[.summary] = Set(manifest.summary.values.flatMap(TextNormalizer.words))
-            document[.api] = Set(manifest.api.flatMap { TextNormalizer.words(SearchEngine.splitCamelCase($0.name)) + [TextNormalizer.fold($0.name)] })
+            let document = InMemorySearchCorpus.fieldWords(of: manifest)
             for (field, words) in document {
                 for word in words { vocabulary[word, default: []].append((index, field)) }
             }
@@ -180,15 +174,19 @@ struct ReferenceSearch {
             return lines(Array(allowed.map { (manifests[$0].name, 0.0, 0) }.prefix(limit ?? .max)), false)
         }
         let allowedSet = Set(allowed)
+        let required = SearchRanking.isRequired(queryWords)
+        let requiredCount = required.filter { $0 }.count
         var scores: [Int: Double] = [:]
         var matched: [Int: Int] = [:]
-        for queryWord in queryWords {
+        var previous: [Int: [SearchEngine.Field: Double]] = [:]
+        for (position, queryWord) in queryWords.enumerated() {
             var best: [Int: [SearchEngine.Field: Double]] = [:]
             for (word, postings) in vocabulary {
                 let quality = SearchEngine.matchQuality(query: queryWord, word: word)
                 guard quality > 0 else { continue }
+                let rarity = SearchRanking.idf(blocksWithWord: Set(postings.map(\.block)).count, blockCount: manifests.count)
                 for posting in postings where allowedSet.contains(posting.block) {
-                    let score = quality * posting.field.weight
+                    let score = quality * posting.field.weight * rarity
                     if score > best[posting.block, default: [:]][posting.field, default: 0] {
                         best[posting.block, default: [:]][posting.field] = score
                     }
@@ -196,21 +194,24 @@ struct ReferenceSearch {
             }
             for (block, fields) in best {
                 let ordered = fields.values.sorted(by: >)
-                scores[block, default: 0] += ordered[0] + SearchEngine.otherFieldsShare * ordered.dropFirst().reduce(0, +)
-                matched[block, default: 0] += 1
+                var adjacency = 0.0
+                for (field, score) in fields { adjacency = max(adjacency, min(score, previous[block]?[field] ?? 0)) }
+                scores[block, default: 0] += ordered[0] + SearchEngine.otherFieldsShare * ordered.dropFirst().reduce(0, +) + SearchRanking.adjacencyShare * adjacency
+                matched[block, default: 0] += required[position] ? 1 : 0
             }
+            previous = best
         }
         let joined = queryWords.joined(separator: "-")
         for block in allowed {
             let name = manifests[block].name
             if name == joined || name == TextNormalizer.fold(query) {
                 scores[block, default: 0] += 10_000
-                matched[block] = queryWords.count
+                matched[block] = requiredCount
             } else if name.hasPrefix(joined) {
                 scores[block, default: 0] += 2_000
             }
         }
-        let complete = scores.keys.filter { matched[$0] == queryWords.count }
+        let complete = scores.keys.filter { matched[$0] == requiredCount }
         let isPartial = complete.isEmpty
         let chosen = isPartial ? Array(scores.keys) : complete
         let hits: [Hit] = chosen

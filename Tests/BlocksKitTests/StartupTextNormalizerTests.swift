@@ -90,7 +90,7 @@ import Testing
             texts.append(manifest.name)
             texts.append(manifest.category)
             texts += Array(manifest.title.values) + Array(manifest.summary.values) + Array(manifest.tags.values.joined())
-            texts += manifest.api.flatMap { [$0.name, $0.type, $0.description, SearchEngine.splitCamelCase($0.name)] }
+            texts += manifest.api.flatMap { [$0.name, $0.type, $0.description, SearchWords.splitIdentifier($0.name)] }
         }
         #expect(texts.contains { $0.contains("ñ") }, "the catalog should exercise the non-ASCII path")
         for text in texts { #expect(Self.agree(text), "\(text.debugDescription)") }

@@ -63,6 +63,19 @@ public enum SearchCommand: Command {
             return (lines.joined(separator: "\n"), isPartial)
         }
         if table.isEmpty {
+            // When the filters alone exclude what the query finds, say so rather than
+            // suggesting other words for a query that works.
+            if !query.isEmpty, !filters.isEmpty {
+                let unfiltered = try index.listings(query) { listings, isPartial in isPartial ? 0 : listings.count }
+                if unfiltered > 0 {
+                    let given = ["platform", "level", "category", "tag"].compactMap { option in
+                        arguments.value(option).map { "--\(option) \($0)" }
+                    }
+                    let blocks = unfiltered == 1 ? "1 block matches" : "\(unfiltered) blocks match"
+                    context.print(TerminalText.escaped("No block matches the filters \(given.joined(separator: " ")); \(blocks) '\(query)' without them."))
+                    return 0
+                }
+            }
             let suggestions = query.isEmpty ? [] : index.suggestions(for: query)
             var line = query.isEmpty ? "No blocks match these filters." : "No blocks match '\(query)'."
             if !suggestions.isEmpty { line += " Did you mean: " + suggestions.joined(separator: ", ") + "?" }

@@ -119,25 +119,6 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
         self.init(manifests: manifests, vocabulary: PackedStrings(words), postingLists: words.map { postingsByWord[$0] ?? [] })
     }
 
-    /// The embedded catalog's corpus from the words and postings that
-    /// `Scripts/embed-catalog.py` computed at build time, which spares a search the
-    /// slowest part of its start-up; nil when the script left them out (or for other
-    /// manifests). EmbeddedCatalogTests checks that it equals `init(manifests:)`.
-    init?(embeddedManifests manifests: [BlockManifest]) {
-        guard let computed = EmbeddedFiles.searchCorpus, manifests.map(\.name) == EmbeddedFiles.blockNames else { return nil }
-        var vocabulary = PackedStrings()
-        for word in computed.words.split(separator: "\n") { vocabulary.append(String(word)) }
-        let postings = computed.postings.map(SearchPosting.init(rawValue:))
-        var start = 0
-        var lists: [[SearchPosting]] = []
-        lists.reserveCapacity(computed.postingEnds.count)
-        for end in computed.postingEnds {
-            lists.append(Array(postings[start..<Int(end)]))
-            start = Int(end)
-        }
-        self.init(manifests: manifests, vocabulary: vocabulary, postingLists: lists)
-    }
-
     private init(manifests: [BlockManifest], vocabulary: PackedStrings, postingLists: [[SearchPosting]]) {
         self.manifests = manifests
         blockCount = manifests.count
@@ -165,17 +146,8 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
         blocks.map { manifests[$0] }
     }
 
-    /// The folded words of each field of a manifest: every language at once.
+    /// The folded words of each field of a manifest; see `SearchWords`.
     static func fieldWords(of manifest: BlockManifest) -> [(SearchEngine.Field, Set<String>)] {
-        [
-            (.name, Set(TextNormalizer.words(manifest.name))),
-            (.title, Set(manifest.title.values.flatMap(TextNormalizer.words))),
-            (.tags, Set(manifest.tags.values.joined().flatMap(TextNormalizer.words))),
-            (.category, Set(TextNormalizer.words(manifest.category))),
-            (.summary, Set(manifest.summary.values.flatMap(TextNormalizer.words))),
-            (.api, Set(manifest.api.flatMap {
-                TextNormalizer.words(SearchEngine.splitCamelCase($0.name)) + [TextNormalizer.fold($0.name)]
-            })),
-        ]
+        SearchWords.fieldWords(of: manifest)
     }
 }

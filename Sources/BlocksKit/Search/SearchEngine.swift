@@ -9,6 +9,8 @@ public struct SearchEngine: Sendable {
     /// Where a word was found, with the weight that ranks it.
     enum Field: Int, CaseIterable, Sendable {
         case name, title, tags, category, summary, api
+        /// API descriptions and types' words, and the accessibility notes and concepts.
+        case details
 
         var weight: Double {
             switch self {
@@ -18,6 +20,7 @@ public struct SearchEngine: Sendable {
             case .category: return 60
             case .summary: return 40
             case .api: return 25
+            case .details: return 12
             }
         }
     }
@@ -75,15 +78,6 @@ public struct SearchEngine: Sendable {
         if EditDistance.distance(query, word, limit: allowed) <= allowed { return 0.6 }
         if candidate != word, EditDistance.distance(query, candidate, limit: allowed) <= allowed { return 0.45 }
         return 0
-    }
-
-    static func splitCamelCase(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            if character.isUppercase && !result.isEmpty { result.append(" ") }
-            result.append(character)
-        }
-        return result
     }
 
     public func search(_ query: String, filters: Filters = Filters(), limit: Int? = nil) -> Outcome {

@@ -107,8 +107,7 @@ public final class SearchIndex {
 
     private static func inMemory(_ source: RegistrySource, reason: String?) throws -> SearchIndex {
         let manifests = try source.manifests()
-        let corpus = ((source as? CatalogSource)?.isEmbedded == true ? InMemorySearchCorpus(embeddedManifests: manifests) : nil)
-            ?? InMemorySearchCorpus(manifests: manifests)
+        let corpus = InMemorySearchCorpus(manifests: manifests)
         return SearchIndex(source: source, corpus: corpus, status: .inMemory(reason: reason), indexURL: nil)
     }
 

@@ -16,7 +16,7 @@ final class SearchIndexStore: SearchCorpus {
     /// Bumped whenever the layout or the meaning of what is stored changes. 3: entries
     /// whose name is not a block name are no longer stored, so an index written before
     /// may still list one.
-    static let layoutVersion = 3
+    static let layoutVersion = 4
 
     let path: String
     /// What the index was built from; `SearchIndex` compares it with the source's now.
