@@ -49,6 +49,9 @@ let package = Package(
                 "adaptive-tabs/AdaptiveTabs.swift",
                 "adaptive-tabs/AdaptiveTabsDemo.swift",
                 "adaptive-tabs/block.json",
+                "floating-tab-bar/FloatingTabBar.swift",
+                "floating-tab-bar/FloatingTabBarDemo.swift",
+                "floating-tab-bar/block.json",
                 "pager/Pager.swift",
                 "pager/PagerDemo.swift",
                 "pager/block.json",
@@ -68,6 +71,7 @@ let package = Package(
                 "top-tabs/TopTabsLogic.swift",
                 "pager/PagerLogic.swift",
                 "adaptive-tabs/AdaptiveTabsLogic.swift",
+                "floating-tab-bar/FloatingTabBarLogic.swift",
             ]
         ),
         .testTarget(

@@ -478,6 +478,10 @@ extension ShapeStyle where Self == Color {
     public static var green: Color { Color.green }
     public static var orange: Color { Color.orange }
     public static var clear: Color { Color.clear }
+    public static var red: Color { Color.red }
+    public static var white: Color { Color.white }
+    public static var black: Color { Color.black }
+    public static var blue: Color { Color.blue }
 }
 
 @available(iOS 15.0, *)
@@ -663,6 +667,13 @@ extension Binding: @unchecked Sendable where Value: Sendable {}
     public var wrappedValue: Value { fatalError() }
 }
 
+@available(iOS 15.0, *)
+public enum DynamicTypeSize: Hashable, Comparable, CaseIterable, Sendable {
+    case xSmall, small, medium, large, xLarge, xxLarge, xxxLarge
+    case accessibility1, accessibility2, accessibility3, accessibility4, accessibility5
+    public var isAccessibilitySize: Bool { self >= .accessibility1 }
+}
+
 public enum UserInterfaceSizeClass: Hashable, Sendable {
     case compact
     case regular
@@ -694,6 +705,11 @@ public struct EnvironmentValues {
     }
     public var locale: Locale {
         get { Locale(identifier: "en") }
+        set {}
+    }
+    @available(iOS 15.0, *)
+    public var dynamicTypeSize: DynamicTypeSize {
+        get { .large }
         set {}
     }
 }
@@ -1393,6 +1409,8 @@ extension View {
     @available(iOS 17.0, *)
     nonisolated public func coordinateSpace(_ name: NamedCoordinateSpace) -> some View { self }
     nonisolated public func clipped(antialiased: Bool = false) -> some View { self }
+    nonisolated public func allowsHitTesting(_ enabled: Bool) -> some View { self }
+    nonisolated public func shadow(color: Color = .black, radius: CGFloat, x: CGFloat = 0, y: CGFloat = 0) -> some View { self }
     nonisolated public func hidden() -> some View { self }
 
     // Layers
@@ -1408,6 +1426,10 @@ extension View {
     @available(iOS 15.0, *)
     nonisolated public func foregroundStyle<S: ShapeStyle>(_ style: S) -> some View { self }
     nonisolated public func lineLimit(_ number: Int?) -> some View { self }
+    @available(iOS 15.0, *)
+    nonisolated public func dynamicTypeSize(_ size: DynamicTypeSize) -> some View { self }
+    @available(iOS 15.0, *)
+    nonisolated public func dynamicTypeSize<T: RangeExpression>(_ range: T) -> some View where T.Bound == DynamicTypeSize { self }
     nonisolated public func minimumScaleFactor(_ factor: CGFloat) -> some View { self }
     nonisolated public func opacity(_ opacity: Double) -> some View { self }
     nonisolated public func contentShape<S: Shape>(_ shape: S, eoFill: Bool = false) -> some View { self }
@@ -1493,6 +1515,9 @@ extension View {
     }
     @available(iOS 14.0, *)
     nonisolated public func toolbar<Content: View>(@ViewBuilder content: () -> Content) -> some View { self }
+    nonisolated public func sheet<Content: View>(
+        isPresented: Binding<Bool>, onDismiss: (() -> Void)? = nil, @ViewBuilder content: @escaping () -> Content
+    ) -> some View { self }
 
     // Accessibility
     @available(iOS 14.0, *)
@@ -1509,4 +1534,6 @@ extension View {
     nonisolated public func accessibilityValue(_ valueDescription: Text) -> some View { self }
     @available(iOS 15.0, *)
     nonisolated public func accessibilityShowsLargeContentViewer() -> some View { self }
+    @available(iOS 15.0, *)
+    nonisolated public func accessibilityShowsLargeContentViewer<V: View>(@ViewBuilder _ largeContentView: () -> V) -> some View { self }
 }

@@ -592,6 +592,603 @@ public enum AdaptiveTabsLogic {
 }
 
 """#,
+        "floating-tab-bar/FloatingTabBar.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A custom bottom tab bar that floats over your content in a capsule, with an optional
+/// raised centre action (compose, scan, add) that is a button, not a tab.
+///
+/// ```swift
+/// enum Screen: Hashable { case home, search, inbox, profile }
+///
+/// @State private var screen = Screen.home
+/// @State private var isComposing = false
+///
+/// FloatingTabBar(
+///     selection: $screen,
+///     tabs: [
+///         FloatingTab(value: .home, title: "Home", systemImage: "house"),
+///         FloatingTab(value: .search, title: "Search", systemImage: "magnifyingglass"),
+///         FloatingTab(value: .inbox, title: "Inbox", systemImage: "tray", badge: .count(unread)),
+///         FloatingTab(value: .profile, title: "Profile", systemImage: "person"),
+///     ],
+///     centerAction: FloatingTabAction(title: "Compose", systemImage: "plus") { isComposing = true }
+/// ) { screen in
+///     ScreenView(screen)
+/// }
+/// ```
+///
+/// - **Selection.** By value: set the binding to switch tabs in code. A value that is not
+///   one of the tabs selects the first; when the selected tab is removed, the one that
+///   takes its place is selected. Every tab needs its own value (debug builds stop on a
+///   repeat).
+/// - **Content.** A tab's content is built the first time it is shown and then kept, so
+///   its scroll position and navigation survive switching tabs. The bar is a
+///   `safeAreaInset`, so scroll views and lists inset their content and the last row
+///   scrolls clear of the bar; no fixed padding is needed.
+/// - **Keyboard.** The bar hides while the software keyboard is up, and the content gets
+///   the room back; pass `hidesWithKeyboard: false` to keep it above the keyboard.
+/// - **Badges.** `.count(n)` shows a number formatted for the user's locale, "99+" past
+///   99, and nothing at zero; `.text("New")` shows a short text.
+/// - **Accessibility.** The tabs are a tab bar to VoiceOver: each is a button read with
+///   its title, its badge, "selected" on the selected one and its position, as in
+///   "2 of 4". The centre action sits outside the tab bar, so it never counts as a tab,
+///   and is read by its own title. The bar's text stops growing at the largest standard
+///   text size, like the system tab bar; at accessibility sizes, touching and holding a
+///   tab shows it in the large content viewer. With Reduce Motion on, the selection pill
+///   jumps instead of sliding and the bar fades instead of sliding away.
+/// - **Right to left.** The first tab is on the right, and the pill follows.
+@available(iOS 17.0, *)
+public struct FloatingTabBar<Value: Hashable, Content: View>: View {
+    @Binding private var selection: Value
+    private let tabs: [FloatingTab<Value>]
+    private let centerAction: FloatingTabAction?
+    private let hidesWithKeyboard: Bool
+    private let tint: Color
+    private let content: (Value) -> Content
+
+    /// The tabs shown so far; their content stays built.
+    @State private var visited: [Value] = []
+    /// How far the software keyboard reaches into the bottom safe area.
+    @State private var keyboardInset: CGFloat = 0
+    /// Counts the taps that changed the selection; the haptic follows it and nothing else.
+    @State private var selectingTaps = 0
+    @Namespace private var pill
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+
+    /// Creates a floating tab bar over the content of the selected tab.
+    ///
+    /// - Parameters:
+    ///   - selection: The value of the selected tab.
+    ///   - tabs: The tabs, in order; each value must be unique.
+    ///   - centerAction: A raised button in the middle of the bar, or `nil` for none.
+    ///   - hidesWithKeyboard: Whether the bar hides while the software keyboard is up.
+    ///   - tint: The color of the selected tab and the centre action. Defaults to the
+    ///     accent color.
+    ///   - content: The content for a tab's value.
+    public init(
+        selection: Binding<Value>,
+        tabs: [FloatingTab<Value>],
+        centerAction: FloatingTabAction? = nil,
+        hidesWithKeyboard: Bool = true,
+        tint: Color = .accentColor,
+        @ViewBuilder content: @escaping (Value) -> Content
+    ) {
+        self._selection = selection
+        self.tabs = tabs
+        self.centerAction = centerAction
+        self.hidesWithKeyboard = hidesWithKeyboard
+        self.tint = tint
+        self.content = content
+        assert(
+            FloatingTabBarLogic.duplicates(tabs.map(\.value)).isEmpty,
+            "FloatingTabBar: each tab needs its own value; repeated: \(FloatingTabBarLogic.duplicates(tabs.map(\.value)))")
+    }
+
+    public var body: some View {
+        let values = tabs.map(\.value)
+        let built = FloatingTabBarLogic.builtTabs(visited: visited, selection: selection, values: values)
+        let showsBar = FloatingTabBarLogic.showsBar(
+            keyboardShown: FloatingTabBarLogic.isKeyboardShown(keyboardInset: keyboardInset),
+            hidesWithKeyboard: hidesWithKeyboard)
+        ZStack {
+            ForEach(built, id: \.self) { value in
+                let isSelected = value == selection
+                content(value)
+                    .opacity(isSelected ? 1 : 0)
+                    .allowsHitTesting(isSelected)
+                    .accessibilityHidden(!isSelected)
+            }
+        }
+        .frame(maxWidth: .infinity, maxHeight: .infinity)
+        .safeAreaInset(edge: .bottom, spacing: 0) {
+            if showsBar {
+                bar
+                    .transition(reduceMotion ? .opacity : .move(edge: .bottom).combined(with: .opacity))
+            }
+        }
+        .background {
+            // Reaches under the keyboard, so its bottom safe area inset is the keyboard.
+            Color.clear
+                .ignoresSafeArea(.keyboard, edges: .bottom)
+                .onGeometryChange(for: CGFloat.self) { proxy in
+                    proxy.safeAreaInsets.bottom
+                } action: { inset in
+                    keyboardInset = inset
+                }
+                .accessibilityHidden(true)
+        }
+        .animation(reduceMotion ? nil : .snappy(duration: 0.25), value: showsBar)
+        .onChange(of: values, initial: true) { previousValues, newValues in
+            let resolved = FloatingTabBarLogic.resolvedSelection(selection, previousValues: previousValues, values: newValues)
+            if let resolved, resolved != selection {
+                selection = resolved
+            }
+        }
+        .onChange(of: built, initial: true) { _, newBuilt in
+            visited = newBuilt
+        }
+    }
+
+    private var bar: some View {
+        let sides = FloatingTabBarLogic.sides(count: tabs.count, hasCenterAction: centerAction != nil)
+        return HStack(spacing: 0) {
+            ForEach(tabs[sides.leading]) { tab in
+                tabButton(tab)
+            }
+            if centerAction != nil {
+                Color.clear
+                    .frame(width: Self.actionDiameter)
+                    .accessibilityHidden(true)
+            }
+            ForEach(tabs[sides.trailing]) { tab in
+                tabButton(tab)
+            }
+        }
+        .accessibilityElement(children: .contain)
+        .accessibilityAddTraits(.isTabBar)
+        .padding(6)
+        .background {
+            Capsule()
+                .fill(.regularMaterial)
+                .shadow(color: .black.opacity(0.15), radius: 12, x: 0, y: 4)
+        }
+        .overlay {
+            if let centerAction {
+                actionButton(centerAction)
+            }
+        }
+        .dynamicTypeSize(...DynamicTypeSize.xxxLarge)
+        .padding(.horizontal, 16)
+        .padding(.bottom, 8)
+        .animation(reduceMotion ? nil : .snappy(duration: 0.3), value: selection)
+        .sensoryFeedback(.selection, trigger: selectingTaps)
+    }
+
+    private func tabButton(_ tab: FloatingTab<Value>) -> some View {
+        let isSelected = tab.value == selection
+        return Button {
+            select(tab.value)
+        } label: {
+            VStack(spacing: 2) {
+                Image(systemName: tab.systemImage)
+                    .font(.body.weight(.semibold))
+                Text(tab.title)
+                    .font(.caption2.weight(.medium))
+                    .lineLimit(1)
+            }
+            .frame(maxWidth: .infinity, minHeight: 48)
+            .background {
+                if isSelected {
+                    Capsule()
+                        .fill(tint.opacity(0.18))
+                        .matchedGeometryEffect(id: "pill", in: pill)
+                }
+            }
+            .overlay(alignment: .top) {
+                if let badge = badgeText(tab.badge) {
+                    badge
+                        .font(.caption2.weight(.bold))
+                        .foregroundStyle(.white)
+                        .padding(.horizontal, 5)
+                        .background { Capsule().fill(.red) }
+                        .offset(x: 12, y: 2)
+                        .accessibilityHidden(true)
+                }
+            }
+            .contentShape(Rectangle())
+        }
+        .buttonStyle(.plain)
+        .foregroundStyle(isSelected ? AnyShapeStyle(tint) : AnyShapeStyle(.secondary))
+        .accessibilityLabel(Text(tab.title))
+        .accessibilityValue(badgeText(tab.badge) ?? Text(verbatim: ""))
+        .accessibilityAddTraits(isSelected ? .isSelected : [])
+        .accessibilityShowsLargeContentViewer {
+            Label(tab.title, systemImage: tab.systemImage)
+        }
+    }
+
+    private func actionButton(_ action: FloatingTabAction) -> some View {
+        Button(action: action.action) {
+            Image(systemName: action.systemImage)
+                .font(.title2.weight(.bold))
+                .foregroundStyle(.white)
+                .frame(width: Self.actionDiameter, height: Self.actionDiameter)
+                .background {
+                    Circle()
+                        .fill(tint)
+                        .shadow(color: .black.opacity(0.2), radius: 8, x: 0, y: 4)
+                }
+        }
+        .buttonStyle(.plain)
+        .offset(y: -14)
+        .accessibilityLabel(Text(action.title))
+        .accessibilityShowsLargeContentViewer {
+            Label(action.title, systemImage: action.systemImage)
+        }
+    }
+
+    private func badgeText(_ badge: FloatingTabBadge?) -> Text? {
+        switch badge {
+        case nil:
+            return nil
+        case .text(let text)?:
+            return Text(text)
+        case .count(let count)?:
+            switch FloatingTabBarLogic.countBadge(count) {
+            case nil:
+                return nil
+            case .number(let number)?:
+                return Text(number, format: .number)
+            case .overLimit(let limit)?:
+                return Text("\(limit, format: .number)+", comment: "A tab badge for more items than it counts, as in 99+")
+            }
+        }
+    }
+
+    /// A tap on a tab: selects it and, when that changed the selection, plays the haptic.
+    private func select(_ value: Value) {
+        guard value != selection else { return }
+        selection = value
+        // A binding that keeps its value (a constant, say) changed nothing: stay silent.
+        if selection == value { selectingTaps += 1 }
+    }
+
+    private static var actionDiameter: CGFloat { 56 }
+}
+
+/// A badge on a floating tab: a count, or a short text such as "New".
+@available(iOS 17.0, *)
+public enum FloatingTabBadge: Equatable, Sendable {
+    /// A number, formatted for the user's locale; zero or less shows no badge, over 99 "99+".
+    case count(Int)
+    /// A short text, looked up in your strings catalog.
+    case text(LocalizedStringKey)
+}
+
+/// One tab of a ``FloatingTabBar``.
+@available(iOS 17.0, *)
+public struct FloatingTab<Value: Hashable>: Identifiable {
+    /// The selection value that shows this tab; also its identity.
+    public var value: Value
+    /// The title, looked up in your strings catalog.
+    public var title: LocalizedStringKey
+    /// An SF Symbol name.
+    public var systemImage: String
+    /// The badge, if any.
+    public var badge: FloatingTabBadge?
+
+    public var id: Value { value }
+
+    public init(value: Value, title: LocalizedStringKey, systemImage: String, badge: FloatingTabBadge? = nil) {
+        self.value = value
+        self.title = title
+        self.systemImage = systemImage
+        self.badge = badge
+    }
+}
+
+/// The raised button in the middle of a ``FloatingTabBar``: an action such as compose,
+/// scan or add, never a tab, so it does not change the selection.
+@available(iOS 17.0, *)
+public struct FloatingTabAction {
+    /// What VoiceOver and the large content viewer read, looked up in your strings catalog.
+    public var title: LocalizedStringKey
+    /// An SF Symbol name.
+    public var systemImage: String
+    /// What a tap does.
+    public var action: @MainActor () -> Void
+
+    public init(title: LocalizedStringKey, systemImage: String, action: @escaping @MainActor () -> Void) {
+        self.title = title
+        self.systemImage = systemImage
+        self.action = action
+    }
+}
+#endif
+
+"""#,
+        "floating-tab-bar/FloatingTabBarDemo.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A social-app demo of ``FloatingTabBar``: four tabs around a compose button, a badge
+/// you can raise past 99, long lists that scroll clear of the bar, and a search field
+/// that brings up the keyboard, which hides the bar.
+@available(iOS 17.0, *)
+struct FloatingTabBarDemo: View {
+    enum Screen: Hashable {
+        case home, search, inbox, profile
+    }
+
+    @State private var screen = Screen.home
+    @State private var unread = 3
+    @State private var isComposing = false
+
+    var body: some View {
+        FloatingTabBar(
+            selection: $screen,
+            tabs: [
+                FloatingTab(value: Screen.home, title: "Home", systemImage: "house"),
+                FloatingTab(value: Screen.search, title: "Search", systemImage: "magnifyingglass"),
+                FloatingTab(value: Screen.inbox, title: "Inbox", systemImage: "tray", badge: .count(unread)),
+                FloatingTab(value: Screen.profile, title: "Profile", systemImage: "person"),
+            ],
+            centerAction: FloatingTabAction(title: "Compose", systemImage: "plus") { isComposing = true },
+            tint: .indigo
+        ) { screen in
+            DemoScreen(screen: screen, unread: $unread)
+        }
+        .sheet(isPresented: $isComposing) {
+            Text("New post")
+        }
+    }
+}
+
+@available(iOS 17.0, *)
+private struct DemoScreen: View {
+    let screen: FloatingTabBarDemo.Screen
+    @Binding var unread: Int
+    @State private var query = ""
+
+    var body: some View {
+        NavigationStack {
+            List {
+                switch screen {
+                case .search:
+                    TextField("Search posts", text: $query)
+                case .inbox:
+                    Stepper("Unread: \(unread)", value: $unread, in: 0...150)
+                case .home, .profile:
+                    EmptyView()
+                }
+                ForEach(1..<41) { row in
+                    Text("Row \(row)")
+                }
+            }
+            .navigationTitle(title)
+        }
+    }
+
+    private var title: LocalizedStringKey {
+        switch screen {
+        case .home: "Home"
+        case .search: "Search"
+        case .inbox: "Inbox"
+        case .profile: "Profile"
+        }
+    }
+}
+
+@available(iOS 17.0, *)
+#Preview("Floating tab bar") {
+    FloatingTabBarDemo()
+}
+
+@available(iOS 17.0, *)
+#Preview("Floating tab bar, right to left") {
+    FloatingTabBarDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
+
+"""#,
+        "floating-tab-bar/FloatingTabBarLogic.swift": #"""
+/// The pure decisions behind ``FloatingTabBar``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs.
+@available(iOS 17.0, *)
+public enum FloatingTabBarLogic {
+    /// The tab that should be selected after the tabs change from `previousValues` to
+    /// `values`.
+    ///
+    /// - A selection that is still listed stays, wherever it moved to.
+    /// - A removed selection passes to the nearest tab that survived, looking first at the
+    ///   ones after it (the tab that slides into its place), then at the ones before.
+    /// - A selection that was never listed becomes the first tab.
+    /// - With no tabs the answer is `nil`: there is nothing to select.
+    public static func resolvedSelection<Value: Hashable>(_ selection: Value, previousValues: [Value], values: [Value]) -> Value? {
+        guard let first = values.first else { return nil }
+        if values.contains(selection) { return selection }
+        guard let oldIndex = previousValues.firstIndex(of: selection) else { return first }
+        if let next = previousValues[(oldIndex + 1)...].first(where: values.contains) { return next }
+        if let previous = previousValues[..<oldIndex].reversed().first(where: values.contains) { return previous }
+        return first
+    }
+
+    /// The tabs whose content has been built: the ones visited before that still exist,
+    /// plus the selection, in tab order. A tab's content is built the first time it is
+    /// selected and then kept, so its state (a scroll position, a navigation path)
+    /// survives switching away and back; a removed tab's content is dropped.
+    public static func builtTabs<Value: Hashable>(visited: [Value], selection: Value, values: [Value]) -> [Value] {
+        values.filter { $0 == selection || visited.contains($0) }
+    }
+
+    /// Which tabs sit before the centre action and which after it. With no centre action
+    /// every tab is leading. With one, the leading side gets the extra tab of an odd
+    /// count, so in reading order the action comes after the larger half.
+    public static func sides(count: Int, hasCenterAction: Bool) -> (leading: Range<Int>, trailing: Range<Int>) {
+        let count = max(0, count)
+        guard hasCenterAction else { return (0..<count, count..<count) }
+        let leadingCount = (count + 1) / 2
+        return (0..<leadingCount, leadingCount..<count)
+    }
+
+    /// What a count badge shows.
+    public enum CountBadge: Equatable, Sendable {
+        /// The count itself.
+        case number(Int)
+        /// More than the limit: the limit and a plus sign, such as "99+".
+        case overLimit(Int)
+    }
+
+    /// The badge for a count, or `nil` for none: zero or less shows no badge, and counts
+    /// over `limit` show "99+" the way Mail and Messages cap them. The view formats the
+    /// number for the user's locale.
+    public static func countBadge(_ count: Int, limit: Int = 99) -> CountBadge? {
+        guard count > 0 else { return nil }
+        return count > limit ? .overLimit(max(0, limit)) : .number(count)
+    }
+
+    /// Whether the software keyboard is up, from how far it reaches into the bottom safe
+    /// area of a view that ignores the keyboard. Less than `threshold` points (a rounding
+    /// error, a hardware keyboard's hidden bar) is no keyboard.
+    public static func isKeyboardShown(keyboardInset: Double, threshold: Double = 1) -> Bool {
+        keyboardInset.isFinite && keyboardInset >= max(threshold, 0.5)
+    }
+
+    /// Whether the bar is shown: always, unless it hides while the keyboard is up and the
+    /// keyboard is up.
+    public static func showsBar(keyboardShown: Bool, hidesWithKeyboard: Bool) -> Bool {
+        !(keyboardShown && hidesWithKeyboard)
+    }
+
+    /// The values that appear more than once, each reported once, in the order of their
+    /// second appearance. Selection goes by value, so ``FloatingTabBar`` checks its tabs
+    /// with this in debug builds.
+    public static func duplicates<Value: Hashable>(_ values: [Value]) -> [Value] {
+        var seen: Set<Value> = []
+        var reported: Set<Value> = []
+        var duplicates: [Value] = []
+        for value in values where !seen.insert(value).inserted && reported.insert(value).inserted {
+            duplicates.append(value)
+        }
+        return duplicates
+    }
+}
+
+"""#,
+        "floating-tab-bar/block.json": #"""
+{
+  "name": "floating-tab-bar",
+  "version": "1.0.0",
+  "title": {
+    "en": "Floating Tab Bar",
+    "es": "Barra de pestañas flotante"
+  },
+  "summary": {
+    "en": "A custom bottom tab bar that floats over the content in a capsule, with a sliding selection pill, badges up to 99+, an optional raised centre action that is a button and not a tab, content insets from the safe area, and a bar that hides with the keyboard.",
+    "es": "Una barra de pestañas inferior personalizada que flota sobre el contenido en una cápsula, con una píldora de selección que se desliza, insignias hasta 99+, un botón central elevado opcional que no es una pestaña, márgenes del área segura y una barra que se oculta con el teclado."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "17.0"
+  },
+  "level": "beginner",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "tab bar",
+      "custom tab bar",
+      "floating tab bar",
+      "bottom bar",
+      "bottom navigation",
+      "capsule",
+      "center button",
+      "floating action button",
+      "badges",
+      "matchedgeometryeffect",
+      "safeareainset"
+    ],
+    "es": [
+      "pestañas",
+      "barra de pestañas",
+      "barra de pestañas personalizada",
+      "barra flotante",
+      "barra inferior",
+      "navegación inferior",
+      "cápsula",
+      "botón central",
+      "botón flotante",
+      "insignias"
+    ]
+  },
+  "api": [
+    {
+      "name": "selection",
+      "type": "Binding<Value>",
+      "default": null,
+      "description": "The selected tab's value (Value is Hashable); set it to switch tabs in code. An unknown value selects the first tab; a removed tab passes the selection to the one that takes its place."
+    },
+    {
+      "name": "tabs",
+      "type": "[FloatingTab<Value>]",
+      "default": null,
+      "description": "The tabs, in order; each has value, title (a LocalizedStringKey), systemImage and badge (.count(Int), 99+ past 99, or .text). Values must be unique; debug builds stop on a repeat."
+    },
+    {
+      "name": "centerAction",
+      "type": "FloatingTabAction?",
+      "default": "nil",
+      "description": "A raised round button in the middle of the bar, with title, systemImage and action; a button, never a tab, so it does not change the selection."
+    },
+    {
+      "name": "hidesWithKeyboard",
+      "type": "Bool",
+      "default": "true",
+      "description": "Whether the bar hides while the software keyboard is up; false keeps it above the keyboard."
+    },
+    {
+      "name": "tint",
+      "type": "Color",
+      "default": ".accentColor",
+      "description": "The color of the selected tab, its pill and the centre action."
+    },
+    {
+      "name": "content",
+      "type": "(Value) -> Content",
+      "default": null,
+      "description": "The content for a tab's value; built the first time the tab is shown and kept, with the bar as a bottom safe area inset so scroll views inset their last row."
+    }
+  ],
+  "files": [
+    {
+      "path": "FloatingTabBar.swift",
+      "role": "component"
+    },
+    {
+      "path": "FloatingTabBarLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "FloatingTabBarDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "The tabs are a tab bar: each is a button read with its title, its badge, the selected trait on the selected one and its position (2 of 4). The centre action is outside the tab bar, so it never counts as a tab, and is read by its own title.",
+    "dynamicType": "Titles use the caption2 text style and grow up to the largest standard size, as the system tab bar does; at accessibility sizes touching and holding a tab or the centre action shows it in the large content viewer. Tabs are at least 48 points tall.",
+    "reduceMotion": "The selection pill jumps to the selected tab instead of sliding, and the bar fades instead of sliding away when the keyboard comes up."
+  }
+}
+
+"""#,
         "pager/Pager.swift": #"""
 #if os(iOS)
 import SwiftUI
@@ -2721,6 +3318,22 @@ public enum TopTabsLogic {
             license: "MIT",
             accessibility: ["dynamicType": "System tab bar and sidebar text scales, with the large content viewer on the tab bar; the Browse list uses standard rows.", "reduceMotion": "The system's own transitions, which follow Reduce Motion.", "voiceOver": "The system tab bar and sidebar: tabs are read with their title, selection, position and badge."]
         ),
+        "floating-tab-bar": BlockManifest(
+            name: "floating-tab-bar",
+            version: "1.0.0",
+            title: ["en": "Floating Tab Bar", "es": "Barra de pestañas flotante"],
+            summary: ["en": "A custom bottom tab bar that floats over the content in a capsule, with a sliding selection pill, badges up to 99+, an optional raised centre action that is a button and not a tab, content insets from the safe area, and a bar that hides with the keyboard.", "es": "Una barra de pestañas inferior personalizada que flota sobre el contenido en una cápsula, con una píldora de selección que se desliza, insignias hasta 99+, un botón central elevado opcional que no es una pestaña, márgenes del área segura y una barra que se oculta con el teclado."],
+            category: "tabs",
+            platforms: ["iOS": "17.0"],
+            level: "beginner",
+            origin: "Original work",
+            tags: ["en": ["tabs", "tab bar", "custom tab bar", "floating tab bar", "bottom bar", "bottom navigation", "capsule", "center button", "floating action button", "badges", "matchedgeometryeffect", "safeareainset"], "es": ["pestañas", "barra de pestañas", "barra de pestañas personalizada", "barra flotante", "barra inferior", "navegación inferior", "cápsula", "botón central", "botón flotante", "insignias"]],
+            api: [APIParameter(name: "selection", type: "Binding<Value>", default: nil, description: "The selected tab's value (Value is Hashable); set it to switch tabs in code. An unknown value selects the first tab; a removed tab passes the selection to the one that takes its place."), APIParameter(name: "tabs", type: "[FloatingTab<Value>]", default: nil, description: "The tabs, in order; each has value, title (a LocalizedStringKey), systemImage and badge (.count(Int), 99+ past 99, or .text). Values must be unique; debug builds stop on a repeat."), APIParameter(name: "centerAction", type: "FloatingTabAction?", default: "nil", description: "A raised round button in the middle of the bar, with title, systemImage and action; a button, never a tab, so it does not change the selection."), APIParameter(name: "hidesWithKeyboard", type: "Bool", default: "true", description: "Whether the bar hides while the software keyboard is up; false keeps it above the keyboard."), APIParameter(name: "tint", type: "Color", default: ".accentColor", description: "The color of the selected tab, its pill and the centre action."), APIParameter(name: "content", type: "(Value) -> Content", default: nil, description: "The content for a tab's value; built the first time the tab is shown and kept, with the bar as a bottom safe area inset so scroll views inset their last row.")],
+            files: [BlockFile(path: "FloatingTabBar.swift", role: .component), BlockFile(path: "FloatingTabBarLogic.swift", role: .logic), BlockFile(path: "FloatingTabBarDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "Titles use the caption2 text style and grow up to the largest standard size, as the system tab bar does; at accessibility sizes touching and holding a tab or the centre action shows it in the large content viewer. Tabs are at least 48 points tall.", "reduceMotion": "The selection pill jumps to the selected tab instead of sliding, and the bar fades instead of sliding away when the keyboard comes up.", "voiceOver": "The tabs are a tab bar: each is a button read with its title, its badge, the selected trait on the selected one and its position (2 of 4). The centre action is outside the tab bar, so it never counts as a tab, and is read by its own title."]
+        ),
         "pager": BlockManifest(
             name: "pager",
             version: "1.0.0",
@@ -2788,14 +3401,14 @@ public enum TopTabsLogic {
     ]
 
     /// The block folders, sorted: what the embedded catalog lists without building `catalog`.
-    static let blockNames: [String] = ["adaptive-tabs", "pager", "picker-pages", "scrolling-strip", "top-tabs"]
+    static let blockNames: [String] = ["adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "top-tabs"]
 
     /// The embedded catalog's search words (sorted, one per line) and, for each word, its
     /// postings (block << 3 | field); see InMemorySearchCorpus.embedded.
     static let searchCorpus: (words: String, postings: [UInt32], postingEnds: [UInt32])? = (
-        words: "27\na\nadaptable\nadaptive\nal\nalso\nan\nancho\nand\nandroid\nanimation\naparecer\nappearance\nappstorage\narea\nbadges\nbajo\nbar\nbarra\nbetween\nborrados\nbrowse\nbuilt\nby\ncada\ncapsula\ncapsule\ncarousel\ncarrusel\ncategorias\ncategories\ncentra\nchange\nchips\nclase\nclass\nclosure\ncodigo\ncolor\ncolored\ncompact\ncompacto\ncon\ncontent\ncontrol\ncorner\ncross\ncustomization\ncustomizationkey\ndar\nde\ndel\ndesliza\ndeslizables\ndeslizar\ndesplazable\ndesplazables\ndesplazamiento\ndisabled\nduration\neach\nel\nelegida\nen\nentra\nentre\nequal\nestado\nestilo\nexplorar\nfades\nfila\nfilter\nfiltros\nfirst\nfrom\nfunde\ngesto\ngroup\ngrupo\nguardada\nguardado\nhecha\nheight\nhorizontal\nid\nignore\nigual\nin\nindex\nindicador\nindicator\nindicatorinset\nindice\ninset\ninsignias\nios\nipad\nis\nitem\nitems\nits\nkeeps\nkept\nkey\nla\nlabel\nlado\nlateral\nlayout\nmantiene\nmatchedgeometryeffect\nmaterial\nmiddle\nmotion\nmovimiento\nnavegacion\nnavigation\nnew\nnueva\nof\non\nontabchange(_:)\noptions\nover\npadding\npage\npager\npages\npagesignoresafearea(_:)\npagina\npaginacion\npaginador\npaginas\npaging\npara\nper\npersonalizacion\npestana\npestanas\npicker\npor\nposiciones\npositions\nprogrammatic\nque\nradius\nreduce\nreducir\nremovals\nreordenaciones\nreorders\nrow\nsafe\nsaved\nscroll\nscrollable\nscrolling\nscrolltargetbehavior\nscrollviewreader\nse\nseccion\nsecciones\nsection\nsections\nsegmentado\nsegmented\nsegmentos\nseleccion\nseleccionada\nselected\nselection\nselector\nseparator\nside\nsidebar\nsigue\nsistema\nsize\nslide\nslides\nsobre\nsobrevive\nspacing\nstate\nstep\nstrip\nstyle\nsu\nsubrayado\nsuperiores\nsurvives\nswipe\nswipeable\nswipedisabled(_:)\nsystem\ntab\ntabbarlayout(_:spacing:sidepadding:)\ntabbarseparator(_:color:thickness:)\ntabindicator(height:color:cornerradius:horizontalinset:animationduration:)\ntabs\ntabsection\ntabview\ntamano\ntambien\nthat\nthe\nthickness\ntint\ntira\ntitle\ntitles\ntitulos\nto\ntop\ntracks\ntransicion\ntransition\nun\nuna\nunder\nunderline\nview\nvista\nvoiceover\nwidth\nwith\ny",
-        postings: [18, 20, 4, 12, 20, 28, 36, 1, 2, 4, 0, 1, 28, 36, 28, 12, 36, 4, 36, 4, 12, 20, 36, 34, 36, 13, 28, 28, 2, 4, 13, 2, 4, 12, 36, 2, 10, 12, 13, 26, 34, 2, 4, 10, 12, 26, 34, 28, 12, 2, 4, 5, 20, 12, 36, 36, 28, 28, 10, 10, 26, 26, 28, 13, 26, 2, 2, 36, 4, 13, 36, 36, 4, 4, 4, 9, 12, 17, 20, 28, 33, 36, 5, 13, 18, 13, 20, 2, 4, 5, 5, 36, 1, 2, 10, 12, 17, 18, 20, 25, 26, 28, 34, 36, 4, 20, 28, 36, 12, 10, 18, 25, 28, 10, 26, 26, 13, 13, 36, 4, 12, 20, 36, 4, 28, 20, 28, 36, 12, 4, 18, 20, 36, 2, 4, 20, 20, 28, 36, 26, 26, 28, 20, 20, 12, 4, 4, 4, 12, 20, 13, 13, 26, 28, 12, 13, 36, 4, 20, 28, 36, 10, 12, 34, 10, 12, 13, 34, 37, 37, 36, 13, 37, 2, 4, 18, 20, 2, 20, 12, 13, 20, 4, 28, 12, 5, 20, 28, 36, 13, 21, 36, 37, 20, 2, 4, 13, 34, 4, 26, 34, 28, 20, 20, 4, 4, 20, 20, 20, 28, 36, 13, 20, 28, 13, 21, 20, 13, 10, 12, 18, 20, 21, 8, 9, 10, 10, 12, 13, 16, 17, 18, 13, 12, 18, 20, 10, 9, 10, 10, 12, 17, 18, 10, 12, 36, 12, 2, 4, 4, 20, 28, 36, 1, 2, 9, 10, 12, 17, 18, 20, 25, 26, 28, 33, 34, 16, 17, 18, 20, 4, 12, 20, 36, 12, 12, 4, 4, 12, 28, 36, 13, 20, 20, 12, 12, 12, 20, 28, 36, 13, 4, 26, 10, 26, 28, 24, 25, 10, 26, 20, 28, 36, 2, 18, 2, 5, 18, 18, 34, 18, 26, 34, 26, 4, 12, 28, 36, 28, 36, 4, 5, 12, 13, 21, 29, 37, 18, 13, 13, 20, 2, 4, 12, 4, 20, 2, 18, 20, 28, 36, 20, 12, 13, 12, 4, 24, 25, 26, 4, 18, 20, 36, 20, 26, 28, 33, 34, 36, 18, 33, 34, 12, 10, 12, 13, 12, 13, 4, 20, 1, 2, 4, 9, 10, 12, 13, 20, 25, 26, 28, 34, 36, 13, 13, 13, 0, 2, 3, 5, 10, 11, 17, 18, 19, 20, 26, 27, 28, 29, 32, 33, 34, 35, 4, 4, 2, 28, 4, 12, 28, 36, 4, 12, 20, 28, 36, 13, 29, 37, 25, 26, 13, 21, 36, 37, 36, 36, 18, 32, 33, 34, 12, 18, 18, 4, 12, 28, 36, 4, 12, 20, 28, 36, 12, 36, 26, 28, 33, 34, 36, 1, 2, 10, 1, 2, 12, 4, 36, 4, 12, 20, 28, 36, 4, 12, 20, 28, 36],
-        postingEnds: [2, 7, 10, 12, 14, 15, 17, 19, 23, 25, 26, 27, 28, 30, 31, 33, 35, 41, 47, 48, 49, 52, 53, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 71, 72, 73, 74, 82, 84, 85, 86, 87, 90, 91, 92, 104, 106, 108, 109, 111, 113, 115, 116, 117, 118, 119, 122, 123, 125, 126, 127, 128, 129, 133, 135, 136, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 154, 155, 156, 157, 160, 161, 164, 169, 170, 171, 173, 175, 177, 178, 179, 180, 181, 182, 184, 185, 186, 189, 193, 194, 196, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 211, 214, 215, 216, 217, 218, 223, 226, 232, 233, 236, 237, 239, 243, 244, 246, 247, 249, 253, 266, 270, 274, 275, 276, 277, 281, 282, 283, 284, 285, 286, 287, 290, 291, 292, 293, 296, 298, 299, 300, 303, 304, 305, 306, 308, 310, 313, 314, 316, 318, 320, 327, 328, 329, 331, 333, 334, 336, 337, 338, 341, 342, 343, 344, 345, 346, 349, 353, 354, 359, 362, 363, 366, 367, 368, 370, 383, 384, 385, 386, 404, 405, 406, 407, 408, 412, 417, 418, 420, 422, 424, 426, 427, 428, 432, 433, 434, 435, 439, 444, 446, 451, 454, 456, 457, 459, 464, 469]
+        words: "27\n99\na\naction\nadaptable\nadaptive\nal\nalso\nan\nancho\nand\nandroid\nanimation\naparecer\nappearance\nappstorage\narea\nbadges\nbajo\nbar\nbarra\nbetween\nborrados\nboton\nbottom\nbrowse\nbuilt\nbutton\nby\ncada\ncapsula\ncapsule\ncarousel\ncarrusel\ncategorias\ncategories\ncenter\ncenteraction\ncentra\ncentral\ncentre\nchange\nchips\nclase\nclass\nclosure\ncodigo\ncolor\ncolored\ncompact\ncompacto\ncon\ncontenido\ncontent\ncontrol\ncorner\ncross\ncustom\ncustomization\ncustomizationkey\ndar\nde\ndel\ndesliza\ndeslizables\ndeslizar\ndesplazable\ndesplazables\ndesplazamiento\ndisabled\nduration\neach\nel\nelegida\nelevado\nen\nentra\nentre\nequal\nes\nestado\nestilo\nexplorar\nfades\nfila\nfilter\nfiltros\nfirst\nfloating\nfloats\nflota\nflotante\nfrom\nfunde\ngesto\ngroup\ngrupo\nguardada\nguardado\nhasta\nhecha\nheight\nhides\nhideswithkeyboard\nhorizontal\nid\nignore\nigual\nin\nindex\nindicador\nindicator\nindicatorinset\nindice\ninferior\ninset\ninsets\ninsignias\nios\nipad\nis\nitem\nitems\nits\nkeeps\nkept\nkey\nkeyboard\nla\nlabel\nlado\nlateral\nlayout\nmantiene\nmargenes\nmatchedgeometryeffect\nmaterial\nmiddle\nmotion\nmovimiento\nnavegacion\nnavigation\nnew\nno\nnot\nnueva\noculta\nof\non\nontabchange(_:)\nopcional\noptional\noptions\nover\npadding\npage\npager\npages\npagesignoresafearea(_:)\npagina\npaginacion\npaginador\npaginas\npaging\npara\nper\npersonalizacion\npersonalizada\npestana\npestanas\npicker\npildora\npill\npor\nposiciones\npositions\nprogrammatic\nque\nradius\nraised\nreduce\nreducir\nremovals\nreordenaciones\nreorders\nrow\nsafe\nsafeareainset\nsaved\nscroll\nscrollable\nscrolling\nscrolltargetbehavior\nscrollviewreader\nse\nseccion\nsecciones\nsection\nsections\nsegmentado\nsegmented\nsegmentos\nsegura\nseleccion\nseleccionada\nselected\nselection\nselector\nseparator\nside\nsidebar\nsigue\nsistema\nsize\nslide\nslides\nsliding\nsobre\nsobrevive\nspacing\nstate\nstep\nstrip\nstyle\nsu\nsubrayado\nsuperiores\nsurvives\nswipe\nswipeable\nswipedisabled(_:)\nsystem\ntab\ntabbarlayout(_:spacing:sidepadding:)\ntabbarseparator(_:color:thickness:)\ntabindicator(height:color:cornerradius:horizontalinset:animationduration:)\ntabs\ntabsection\ntabview\ntamano\ntambien\nteclado\nthat\nthe\nthickness\ntint\ntira\ntitle\ntitles\ntitulos\nto\ntop\ntracks\ntransicion\ntransition\nun\nuna\nunder\nunderline\nup\nview\nvista\nvoiceover\nwidth\nwith\ny",
+        postings: [26, 28, 12, 4, 12, 20, 28, 36, 44, 10, 12, 13, 1, 2, 4, 0, 1, 36, 44, 36, 12, 20, 44, 4, 44, 4, 12, 20, 28, 44, 42, 44, 21, 36, 36, 2, 4, 12, 21, 2, 4, 10, 12, 20, 44, 2, 8, 9, 10, 12, 18, 20, 21, 34, 42, 2, 4, 9, 10, 12, 18, 20, 34, 42, 36, 20, 10, 12, 10, 12, 2, 4, 5, 28, 10, 12, 20, 44, 44, 10, 12, 36, 10, 12, 36, 18, 18, 34, 34, 10, 13, 13, 36, 10, 12, 12, 21, 34, 2, 2, 44, 4, 21, 44, 44, 4, 4, 4, 12, 17, 20, 25, 28, 36, 41, 44, 12, 5, 12, 13, 21, 26, 21, 28, 10, 12, 2, 4, 5, 5, 44, 1, 2, 9, 10, 12, 18, 20, 25, 26, 28, 33, 34, 36, 42, 44, 4, 12, 28, 12, 36, 44, 20, 18, 26, 33, 36, 18, 34, 34, 21, 21, 44, 4, 12, 20, 28, 44, 12, 4, 12, 36, 28, 36, 44, 12, 20, 4, 26, 28, 44, 2, 4, 28, 28, 36, 44, 34, 34, 36, 8, 9, 10, 12, 12, 9, 10, 12, 28, 28, 20, 4, 4, 4, 20, 12, 28, 21, 12, 13, 13, 21, 34, 36, 20, 21, 44, 4, 12, 28, 36, 44, 18, 20, 42, 18, 20, 21, 42, 45, 45, 44, 10, 12, 21, 45, 12, 2, 4, 10, 12, 26, 28, 2, 12, 28, 20, 21, 28, 4, 36, 20, 5, 12, 13, 28, 36, 44, 21, 29, 44, 45, 28, 2, 4, 21, 42, 4, 12, 10, 34, 42, 36, 28, 28, 4, 10, 4, 10, 28, 12, 12, 28, 12, 28, 36, 44, 21, 28, 36, 21, 12, 12, 29, 12, 28, 21, 18, 20, 26, 28, 29, 16, 17, 18, 18, 20, 21, 24, 25, 26, 21, 20, 26, 28, 18, 17, 18, 18, 20, 25, 26, 18, 20, 44, 20, 2, 4, 10, 12, 4, 12, 28, 36, 44, 1, 2, 9, 10, 12, 17, 18, 20, 25, 26, 28, 33, 34, 36, 41, 42, 24, 25, 26, 28, 12, 12, 4, 20, 28, 44, 20, 20, 4, 4, 12, 20, 36, 44, 21, 12, 28, 28, 20, 20, 20, 28, 36, 44, 12, 21, 10, 4, 34, 18, 34, 36, 32, 33, 18, 34, 12, 28, 36, 44, 2, 26, 2, 5, 26, 26, 42, 26, 34, 42, 34, 12, 4, 12, 20, 36, 44, 36, 44, 4, 5, 12, 13, 20, 21, 29, 37, 45, 26, 21, 21, 28, 2, 4, 20, 4, 28, 2, 26, 28, 36, 44, 12, 12, 28, 20, 21, 20, 4, 32, 33, 34, 4, 26, 28, 44, 28, 34, 36, 41, 42, 44, 26, 41, 42, 20, 18, 20, 21, 20, 21, 4, 28, 1, 2, 4, 8, 9, 10, 12, 17, 18, 20, 21, 28, 33, 34, 36, 42, 44, 21, 21, 21, 0, 2, 3, 5, 10, 11, 13, 18, 19, 25, 26, 27, 28, 34, 35, 36, 37, 40, 41, 42, 43, 4, 4, 2, 36, 12, 4, 12, 20, 36, 44, 4, 12, 20, 28, 36, 44, 21, 13, 37, 45, 33, 34, 21, 29, 44, 45, 44, 12, 44, 26, 40, 41, 42, 20, 26, 26, 4, 12, 20, 36, 44, 4, 12, 20, 28, 36, 44, 20, 44, 34, 36, 41, 42, 44, 12, 1, 2, 18, 1, 2, 20, 4, 44, 4, 12, 13, 20, 28, 36, 44, 4, 12, 20, 28, 36, 44],
+        postingEnds: [2, 3, 9, 12, 15, 17, 19, 20, 23, 25, 30, 32, 33, 34, 35, 37, 39, 43, 45, 55, 64, 65, 66, 68, 70, 73, 74, 76, 78, 79, 82, 85, 86, 87, 88, 89, 91, 92, 93, 95, 96, 97, 98, 99, 100, 101, 102, 104, 105, 106, 107, 116, 117, 121, 122, 123, 124, 126, 129, 130, 131, 146, 149, 152, 153, 155, 157, 159, 160, 161, 162, 163, 167, 168, 169, 172, 173, 174, 175, 176, 177, 181, 183, 184, 187, 188, 189, 190, 193, 194, 195, 197, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 210, 211, 214, 215, 216, 217, 221, 222, 225, 230, 231, 232, 234, 236, 237, 241, 243, 244, 246, 247, 248, 249, 251, 252, 253, 255, 258, 262, 263, 265, 267, 268, 269, 271, 272, 273, 274, 275, 277, 279, 280, 281, 282, 283, 284, 287, 290, 291, 292, 293, 294, 296, 297, 302, 305, 311, 312, 315, 316, 318, 322, 323, 325, 326, 328, 330, 335, 351, 355, 356, 357, 361, 362, 363, 364, 369, 370, 371, 372, 373, 374, 375, 376, 379, 381, 382, 383, 384, 387, 389, 390, 391, 395, 396, 397, 398, 400, 402, 405, 406, 407, 410, 412, 414, 423, 424, 425, 427, 429, 430, 432, 433, 434, 437, 438, 440, 441, 442, 443, 444, 447, 451, 452, 457, 460, 461, 464, 465, 466, 468, 485, 486, 487, 488, 509, 510, 511, 512, 513, 514, 519, 525, 526, 529, 531, 533, 535, 536, 538, 542, 543, 544, 545, 550, 556, 558, 563, 564, 567, 569, 570, 572, 579, 585]
     )
 
     static let templates: [String: String] = [
