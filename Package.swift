@@ -52,6 +52,9 @@ let package = Package(
                 "floating-tab-bar/FloatingTabBar.swift",
                 "floating-tab-bar/FloatingTabBarDemo.swift",
                 "floating-tab-bar/block.json",
+                "sticky-header-tabs/StickyHeaderTabs.swift",
+                "sticky-header-tabs/StickyHeaderTabsDemo.swift",
+                "sticky-header-tabs/block.json",
                 "pager/Pager.swift",
                 "pager/PagerDemo.swift",
                 "pager/block.json",
@@ -72,6 +75,7 @@ let package = Package(
                 "pager/PagerLogic.swift",
                 "adaptive-tabs/AdaptiveTabsLogic.swift",
                 "floating-tab-bar/FloatingTabBarLogic.swift",
+                "sticky-header-tabs/StickyHeaderTabsLogic.swift",
             ]
         ),
         .testTarget(

@@ -293,6 +293,32 @@ public struct GeometryProxy {
     public var body: Never { return fatalError() }
 }
 
+@available(iOS 14.0, *)
+@frozen public struct PinnedScrollableViews: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let sectionHeaders = PinnedScrollableViews(rawValue: 1)
+    public static let sectionFooters = PinnedScrollableViews(rawValue: 2)
+}
+
+@available(iOS 14.0, *)
+@frozen nonisolated public struct LazyVStack<Content: View>: View {
+    public init(
+        alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, pinnedViews: PinnedScrollableViews = .init(),
+        @ViewBuilder content: () -> Content
+    ) {}
+    public var body: Never { return fatalError() }
+}
+
+@available(iOS 14.0, *)
+@frozen nonisolated public struct LazyHStack<Content: View>: View {
+    public init(
+        alignment: VerticalAlignment = .center, spacing: CGFloat? = nil, pinnedViews: PinnedScrollableViews = .init(),
+        @ViewBuilder content: () -> Content
+    ) {}
+    public var body: Never { return fatalError() }
+}
+
 nonisolated public struct Divider: View {
     public init() {}
     public var body: Never { return fatalError() }
@@ -1370,6 +1396,39 @@ public struct SafeAreaRegions: OptionSet, Sendable {
     public static let all: SafeAreaRegions = [.container, .keyboard]
 }
 
+@available(iOS 18.0, *)
+public struct ScrollPosition: Equatable, Sendable {
+    public init(idType: (some Hashable & Sendable).Type = Never.self) {}
+    public init(idType: (some Hashable & Sendable).Type = Never.self, edge: Edge) {}
+    public init(idType: (some Hashable & Sendable).Type = Never.self, point: CGPoint) {}
+    public init(id: some Hashable & Sendable, anchor: UnitPoint? = nil) {}
+    public var edge: Edge? { nil }
+    public var point: CGPoint? { nil }
+    public var isPositionedByUser: Bool { false }
+    public mutating func scrollTo(edge: Edge) {}
+    public mutating func scrollTo(point: CGPoint) {}
+    public mutating func scrollTo(x: CGFloat) {}
+    public mutating func scrollTo(y: CGFloat) {}
+    public mutating func scrollTo(x: CGFloat, y: CGFloat) {}
+    public mutating func scrollTo(id: some Hashable & Sendable, anchor: UnitPoint? = nil) {}
+}
+
+@available(iOS 18.0, *)
+public struct ScrollGeometry: Equatable, Sendable {
+    public var contentOffset: CGPoint
+    public var contentSize: CGSize
+    public var contentInsets: EdgeInsets
+    public var containerSize: CGSize
+    public var visibleRect: CGRect { .zero }
+    public var bounds: CGRect { .zero }
+    public init(contentOffset: CGPoint, contentSize: CGSize, contentInsets: EdgeInsets, containerSize: CGSize) {
+        self.contentOffset = contentOffset
+        self.contentSize = contentSize
+        self.contentInsets = contentInsets
+        self.containerSize = containerSize
+    }
+}
+
 // MARK: - Toolbars
 
 public struct ToolbarItemPlacement: Sendable {
@@ -1485,6 +1544,14 @@ extension View {
     nonisolated public func scrollTargetBehavior(_ behavior: some ScrollTargetBehavior) -> some View { self }
     @available(iOS 17.0, *)
     nonisolated public func scrollPosition(id: Binding<(some Hashable)?>, anchor: UnitPoint? = nil) -> some View { self }
+    @available(iOS 18.0, *)
+    nonisolated public func scrollPosition(_ position: Binding<ScrollPosition>, anchor: UnitPoint? = nil) -> some View { self }
+    @available(iOS 18.0, *)
+    nonisolated public func onScrollGeometryChange<T: Equatable>(
+        for type: T.Type, of transform: @escaping (ScrollGeometry) -> T, action: @escaping (_ oldValue: T, _ newValue: T) -> Void
+    ) -> some View { self }
+    @available(iOS 15.0, *)
+    nonisolated public func refreshable(action: @escaping @Sendable () async -> Void) -> some View { self }
 
     // Controls
     nonisolated public func buttonStyle<S: PrimitiveButtonStyle>(_ style: S) -> some View { self }

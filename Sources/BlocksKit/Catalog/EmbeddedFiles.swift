@@ -2917,6 +2917,540 @@ public enum ScrollingStripLogic {
 }
 
 """#,
+        "sticky-header-tabs/StickyHeaderTabs.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A collapsing header over a scroll view whose tab row pins to the top when the header
+/// has scrolled away, the layout of profile and store pages. Each tab keeps its own scroll
+/// position.
+///
+/// ```swift
+/// enum Section: Hashable, CaseIterable { case posts, replies, media }
+///
+/// @State private var section = Section.posts
+///
+/// StickyHeaderTabs(Section.allCases, selection: $section) { section in
+///     Text(section.title)
+/// } header: { progress in
+///     ProfileHeader()
+///         .blur(radius: 8 * progress)      // your own effect, if any
+/// } content: { section in
+///     LazyVStack { ForEach(posts(in: section)) { PostRow($0) } }
+/// }
+/// .onRefresh { await model.reload() }
+/// ```
+///
+/// - **Collapse progress.** The header closure gets how far the header has scrolled away,
+///   from 0 (all showing) to 1 (gone, the row pinned). The block already fades the header
+///   as it goes, shrinks it slightly, and stretches it while the user pulls down.
+/// - **Switching tabs.** Each tab's scroll offset is remembered. While any of the header
+///   shows, switching keeps the header where it is and shows the new tab from its top;
+///   while the row is pinned, the new tab returns to where it was left and the row stays
+///   pinned. Short tabs get enough height to pin, so the header never jumps.
+/// - **Refresh.** ``onRefresh(_:)`` adds pull to refresh to the outer scroll view.
+/// - **Selection.** A selection that is not among the tabs becomes the first tab; when the
+///   selected tab is removed, the one that takes its place is selected.
+/// - **Accessibility.** The tab row is a tab bar to VoiceOver: each tab is a button read
+///   with its title, "selected" on the selected one, and its position, as in "2 of 3".
+///   Titles use a Dynamic Type text style and the row grows with them. With Reduce Motion
+///   on, the header only fades (no scaling or stretching) and the underline jumps.
+/// - **Right to left.** The first tab is on the right, and the underline follows.
+///
+/// The content of the selected tab is the scroll view's content: give it a lazy stack,
+/// not a `List` or another vertical `ScrollView`.
+@available(iOS 18.0, *)
+public struct StickyHeaderTabs<Tab: Hashable, Header: View, Content: View>: View {
+    private let tabs: [Tab]
+    @Binding private var selection: Tab
+    private let title: (Tab) -> Text
+    private let tint: Color
+    private let header: (Double) -> Header
+    private let content: (Tab) -> Content
+    private var refresh: (@Sendable () async -> Void)?
+
+    @State private var position = ScrollPosition(edge: .top)
+    /// The scroll offset from the top of the content, as last measured.
+    @State private var offset: CGFloat = 0
+    @State private var viewportHeight: CGFloat = 0
+    @State private var headerHeight: CGFloat = 0
+    @State private var tabRowHeight: CGFloat = 0
+    /// Where each tab was left, by tab.
+    @State private var savedOffsets: [Tab: Double] = [:]
+    /// Counts the taps that changed the selection; the haptic follows it and nothing else.
+    @State private var selectingTaps = 0
+    @Namespace private var underline
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+
+    /// Creates a sticky header over tabbed content.
+    ///
+    /// - Parameters:
+    ///   - tabs: The tabs, in order; each must be unique.
+    ///   - selection: The selected tab.
+    ///   - tint: The underline color. Defaults to the accent color.
+    ///   - title: The title of a tab in the row.
+    ///   - header: The header, given its collapse progress from 0 to 1.
+    ///   - content: The content of a tab, scrolled by the outer scroll view.
+    public init(
+        _ tabs: [Tab],
+        selection: Binding<Tab>,
+        tint: Color = .accentColor,
+        title: @escaping (Tab) -> Text,
+        @ViewBuilder header: @escaping (_ progress: Double) -> Header,
+        @ViewBuilder content: @escaping (Tab) -> Content
+    ) {
+        self.tabs = tabs
+        self._selection = selection
+        self.tint = tint
+        self.title = title
+        self.header = header
+        self.content = content
+    }
+
+    /// Adds pull to refresh to the outer scroll view.
+    public func onRefresh(_ action: @escaping @Sendable () async -> Void) -> Self {
+        var copy = self
+        copy.refresh = action
+        return copy
+    }
+
+    public var body: some View {
+        let progress = StickyHeaderTabsLogic.collapseProgress(offset: offset, headerHeight: headerHeight)
+        let effect = StickyHeaderTabsLogic.headerEffect(
+            progress: progress, offset: offset, headerHeight: headerHeight, reduceMotion: reduceMotion)
+        refreshable(
+            ScrollView {
+                LazyVStack(spacing: 0, pinnedViews: [.sectionHeaders]) {
+                    header(progress)
+                        .opacity(effect.opacity)
+                        .scaleEffect(effect.scale, anchor: .bottom)
+                        .onGeometryChange(for: CGFloat.self) { proxy in
+                            proxy.size.height
+                        } action: { height in
+                            headerHeight = height
+                        }
+                    Section {
+                        content(selection)
+                            .id(selection)
+                            .frame(
+                                maxWidth: .infinity,
+                                minHeight: StickyHeaderTabsLogic.minimumContentHeight(
+                                    viewportHeight: viewportHeight, tabRowHeight: tabRowHeight),
+                                alignment: .top)
+                    } header: {
+                        tabRow
+                            .onGeometryChange(for: CGFloat.self) { proxy in
+                                proxy.size.height
+                            } action: { height in
+                                tabRowHeight = height
+                            }
+                    }
+                }
+            }
+            .scrollPosition($position)
+            .onScrollGeometryChange(for: CGFloat.self) { geometry in
+                geometry.contentOffset.y + geometry.contentInsets.top
+            } action: { _, newOffset in
+                offset = newOffset
+            }
+            .onScrollGeometryChange(for: CGFloat.self) { geometry in
+                geometry.containerSize.height - geometry.contentInsets.top - geometry.contentInsets.bottom
+            } action: { _, newHeight in
+                viewportHeight = newHeight
+            }
+        )
+        .onChange(of: selection) { previousTab, newTab in
+            switchTab(from: previousTab, to: newTab)
+        }
+        .onChange(of: tabs, initial: true) { previousTabs, newTabs in
+            savedOffsets = savedOffsets.filter { newTabs.contains($0.key) }
+            let resolved = StickyHeaderTabsLogic.resolvedSelection(selection, previousTabs: previousTabs, tabs: newTabs)
+            if let resolved, resolved != selection {
+                selection = resolved
+            }
+        }
+        .sensoryFeedback(.selection, trigger: selectingTaps)
+    }
+
+    /// The row of tabs that pins to the top.
+    private var tabRow: some View {
+        HStack(spacing: 0) {
+            ForEach(tabs, id: \.self) { tab in
+                let isSelected = tab == selection
+                Button {
+                    select(tab)
+                } label: {
+                    VStack(spacing: 6) {
+                        title(tab)
+                            .font(.subheadline.weight(.semibold))
+                            .foregroundStyle(isSelected ? HierarchicalShapeStyle.primary : HierarchicalShapeStyle.secondary)
+                            .lineLimit(1)
+                            .minimumScaleFactor(0.8)
+                        ZStack {
+                            if isSelected {
+                                Capsule()
+                                    .fill(tint)
+                                    .matchedGeometryEffect(id: "underline", in: underline)
+                            }
+                        }
+                        .frame(height: 3)
+                    }
+                    .padding(.top, 10)
+                    .frame(maxWidth: .infinity, minHeight: 44)
+                    .contentShape(Rectangle())
+                }
+                .buttonStyle(.plain)
+                .accessibilityAddTraits(isSelected ? .isSelected : [])
+            }
+        }
+        .padding(.horizontal)
+        .background(.bar)
+        .overlay(alignment: .bottom) {
+            Divider()
+        }
+        .animation(reduceMotion ? nil : .snappy(duration: 0.25), value: selection)
+        .accessibilityElement(children: .contain)
+        .accessibilityAddTraits(.isTabBar)
+    }
+
+    /// Pull to refresh on the outer scroll view, when the caller asked for it.
+    @ViewBuilder
+    private func refreshable(_ scrollView: some View) -> some View {
+        if let refresh {
+            scrollView.refreshable(action: refresh)
+        } else {
+            scrollView
+        }
+    }
+
+    /// A tap on a tab: selects it and, when that changed the selection, plays the haptic.
+    private func select(_ tab: Tab) {
+        guard tab != selection else { return }
+        selection = tab
+        // A binding that keeps its value (a constant, say) changed nothing: stay silent.
+        if selection == tab { selectingTaps += 1 }
+    }
+
+    /// Remembers where the old tab was left and puts the new one where it belongs, with
+    /// no animation, so the header stays still.
+    private func switchTab(from previousTab: Tab, to newTab: Tab) {
+        let target = StickyHeaderTabsLogic.offsetAfterSwitch(
+            currentOffset: offset, savedOffset: savedOffsets[newTab], pinThreshold: headerHeight)
+        savedOffsets = StickyHeaderTabsLogic.savedOffsets(savedOffsets, leaving: previousTab, at: offset, tabs: tabs)
+        position.scrollTo(y: target)
+    }
+}
+#endif
+
+"""#,
+        "sticky-header-tabs/StickyHeaderTabsDemo.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A profile-page demo of ``StickyHeaderTabs``: a header that fades and shrinks as it
+/// scrolls away, three tabs of different lengths (Likes is short, to show that switching
+/// to it never pulls the header back), and pull to refresh.
+@available(iOS 18.0, *)
+struct StickyHeaderTabsDemo: View {
+    enum Section: Hashable, CaseIterable {
+        case posts, replies, likes
+
+        var title: LocalizedStringKey {
+            switch self {
+            case .posts: "Posts"
+            case .replies: "Replies"
+            case .likes: "Likes"
+            }
+        }
+
+        var rowCount: Int {
+            switch self {
+            case .posts: 40
+            case .replies: 25
+            case .likes: 2
+            }
+        }
+    }
+
+    @State private var section = Section.posts
+    @State private var refreshes = 0
+
+    var body: some View {
+        NavigationStack {
+            StickyHeaderTabs(Section.allCases, selection: $section) { section in
+                Text(section.title)
+            } header: { progress in
+                ProfileHeader(refreshes: refreshes, progress: progress)
+            } content: { section in
+                LazyVStack(alignment: .leading, spacing: 0) {
+                    ForEach(0..<section.rowCount) { row in
+                        Text("\(row + 1). Something from \(section.title)")
+                            .padding()
+                        Divider()
+                    }
+                }
+            }
+            .onRefresh {
+                try? await Task.sleep(for: .seconds(1))
+                await MainActor.run { refreshes += 1 }
+            }
+            .navigationTitle("Profile")
+            .navigationBarTitleDisplayMode(.inline)
+        }
+    }
+}
+
+@available(iOS 18.0, *)
+private struct ProfileHeader: View {
+    let refreshes: Int
+    let progress: Double
+
+    var body: some View {
+        VStack(spacing: 8) {
+            Circle()
+                .fill(.orange)
+                .frame(width: 88, height: 88)
+                .overlay {
+                    Image(systemName: "person.fill")
+                        .font(.largeTitle)
+                        .foregroundStyle(.white)
+                }
+                .accessibilityHidden(true)
+            Text("Ada Example")
+                .font(.title2.bold())
+            Text("Refreshed \(refreshes) times")
+                .font(.subheadline)
+                .foregroundStyle(.secondary)
+        }
+        .frame(maxWidth: .infinity)
+        .padding(.vertical, 24)
+    }
+}
+
+@available(iOS 18.0, *)
+#Preview("Sticky header tabs") {
+    StickyHeaderTabsDemo()
+}
+
+@available(iOS 18.0, *)
+#Preview("Sticky header tabs, right to left") {
+    StickyHeaderTabsDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
+
+"""#,
+        "sticky-header-tabs/StickyHeaderTabsLogic.swift": #"""
+/// The pure decisions behind ``StickyHeaderTabs``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs. Offsets are in points from the top of the scroll
+/// view's content: 0 at rest with the whole header showing, negative while pulling down.
+@available(iOS 18.0, *)
+public enum StickyHeaderTabsLogic {
+    /// How far the header has scrolled away, from 0 (all of it showing) to 1 (gone, the tab
+    /// row pinned): the offset over the header's height, clamped. Pulling down past the top
+    /// is still 0. A header with no height is collapsed (1) unless the view is at rest or
+    /// pulled down; an offset that is not a number counts as 0.
+    public static func collapseProgress(offset: Double, headerHeight: Double) -> Double {
+        guard offset.isFinite, offset > 0 else { return 0 }
+        guard headerHeight > 0, headerHeight.isFinite else { return 1 }
+        return min(1, offset / headerHeight)
+    }
+
+    /// Whether the tab row is pinned to the top: the header has scrolled all the way away.
+    /// Half a point of slack absorbs rounding in the measured offset.
+    public static func isPinned(offset: Double, pinThreshold: Double) -> Bool {
+        offset.isFinite && offset >= max(0, pinThreshold) - 0.5
+    }
+
+    /// How the header is drawn at `progress`, and while pulled down by `overscroll` points.
+    public struct HeaderEffect: Equatable, Sendable {
+        public var opacity: Double
+        public var scale: Double
+
+        public init(opacity: Double, scale: Double) {
+            self.opacity = opacity
+            self.scale = scale
+        }
+    }
+
+    /// The block's own header effect: the header fades as it collapses (fully transparent
+    /// when the row pins), shrinks by up to 10%, and stretches while pulled down, up to 50%
+    /// larger. With Reduce Motion there is no scaling at all, only the fade.
+    public static func headerEffect(progress: Double, offset: Double, headerHeight: Double, reduceMotion: Bool) -> HeaderEffect {
+        let progress = progress.isFinite ? min(max(progress, 0), 1) : 0
+        let opacity = 1 - progress
+        guard !reduceMotion else { return HeaderEffect(opacity: opacity, scale: 1) }
+        let overscroll = offset.isFinite ? max(0, -offset) : 0
+        if overscroll > 0, headerHeight > 0 {
+            return HeaderEffect(opacity: opacity, scale: min(1.5, 1 + overscroll / headerHeight))
+        }
+        return HeaderEffect(opacity: opacity, scale: 1 - 0.1 * progress)
+    }
+
+    /// Where the scroll view goes when the user switches tabs, so that the header never
+    /// jumps:
+    ///
+    /// - While any of the header shows (the row is not pinned), it stays exactly where it
+    ///   is, and the new tab is shown from its top. A pull-down counts as the top.
+    /// - While the row is pinned, the new tab returns to where it was left, but never to
+    ///   less than the pin threshold, so the row stays pinned; a tab never scrolled before
+    ///   starts just pinned.
+    public static func offsetAfterSwitch(currentOffset: Double, savedOffset: Double?, pinThreshold: Double) -> Double {
+        let threshold = max(0, pinThreshold)
+        let current = currentOffset.isFinite ? max(0, currentOffset) : 0
+        guard isPinned(offset: current, pinThreshold: threshold) else { return current }
+        guard let savedOffset, savedOffset.isFinite else { return threshold }
+        return max(savedOffset, threshold)
+    }
+
+    /// The remembered offset of each tab after leaving `tab` at `offset`: tabs that no
+    /// longer exist are forgotten, so a tab added again later starts fresh.
+    public static func savedOffsets<Tab: Hashable>(_ offsets: [Tab: Double], leaving tab: Tab, at offset: Double, tabs: [Tab]) -> [Tab: Double] {
+        var kept = offsets.filter { tabs.contains($0.key) }
+        if tabs.contains(tab), offset.isFinite { kept[tab] = max(0, offset) }
+        return kept
+    }
+
+    /// The least height a tab's content needs so that the view can always scroll far enough
+    /// to pin the row: the viewport minus the pinned row. Without it a short tab would pull
+    /// the header back down when selected.
+    public static func minimumContentHeight(viewportHeight: Double, tabRowHeight: Double) -> Double {
+        guard viewportHeight.isFinite, tabRowHeight.isFinite else { return 0 }
+        return max(0, viewportHeight - max(0, tabRowHeight))
+    }
+
+    /// The tab that should be selected after the tabs change from `previousTabs` to `tabs`:
+    /// a listed selection stays wherever it moved; a removed one passes to the nearest
+    /// survivor after it, else before it; an unknown one becomes the first tab; with no
+    /// tabs the answer is `nil`.
+    public static func resolvedSelection<Tab: Hashable>(_ selection: Tab, previousTabs: [Tab], tabs: [Tab]) -> Tab? {
+        guard let first = tabs.first else { return nil }
+        if tabs.contains(selection) { return selection }
+        guard let oldIndex = previousTabs.firstIndex(of: selection) else { return first }
+        if let next = previousTabs[(oldIndex + 1)...].first(where: tabs.contains) { return next }
+        if let previous = previousTabs[..<oldIndex].reversed().first(where: tabs.contains) { return previous }
+        return first
+    }
+}
+
+"""#,
+        "sticky-header-tabs/block.json": #"""
+{
+  "name": "sticky-header-tabs",
+  "version": "1.0.0",
+  "title": {
+    "en": "Sticky Header Tabs",
+    "es": "Pestañas con cabecera fija"
+  },
+  "summary": {
+    "en": "A collapsing header over a scroll view whose tab row pins to the top when the header scrolls away, with the collapse progress given to your header, each tab keeping its own scroll position without the header jumping, and pull to refresh.",
+    "es": "Una cabecera que se pliega sobre una vista desplazable cuya fila de pestañas queda fija arriba cuando la cabecera desaparece, con el progreso del pliegue para tu cabecera, cada pestaña con su propia posición de desplazamiento sin saltos y deslizar para actualizar."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "18.0"
+  },
+  "level": "advanced",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "sticky header",
+      "collapsing header",
+      "pinned tabs",
+      "parallax header",
+      "profile page",
+      "stretchy header",
+      "scroll offset",
+      "pull to refresh",
+      "section headers",
+      "lazyvstack",
+      "scrollposition"
+    ],
+    "es": [
+      "pestañas",
+      "cabecera fija",
+      "cabecera plegable",
+      "pestañas fijas",
+      "encabezado",
+      "página de perfil",
+      "cabecera elástica",
+      "desplazamiento",
+      "deslizar para actualizar",
+      "paralaje"
+    ]
+  },
+  "api": [
+    {
+      "name": "tabs",
+      "type": "[Tab]",
+      "default": null,
+      "description": "The tabs, in order; Tab is Hashable and each must be unique."
+    },
+    {
+      "name": "selection",
+      "type": "Binding<Tab>",
+      "default": null,
+      "description": "The selected tab; an unknown one becomes the first, a removed one passes to the tab that takes its place."
+    },
+    {
+      "name": "tint",
+      "type": "Color",
+      "default": ".accentColor",
+      "description": "The color of the sliding underline in the tab row."
+    },
+    {
+      "name": "title",
+      "type": "(Tab) -> Text",
+      "default": null,
+      "description": "A tab's title in the row, drawn in the subheadline style, primary when selected."
+    },
+    {
+      "name": "header",
+      "type": "(Double) -> Header",
+      "default": null,
+      "description": "The header, given its collapse progress from 0 (all showing) to 1 (scrolled away, row pinned); the block also fades it, shrinks it slightly and stretches it on pull-down."
+    },
+    {
+      "name": "content",
+      "type": "(Tab) -> Content",
+      "default": null,
+      "description": "The selected tab's content, scrolled by the outer scroll view (use a lazy stack, not a List); at least tall enough to pin the row."
+    },
+    {
+      "name": "onRefresh",
+      "type": "@Sendable () async -> Void",
+      "default": "none",
+      "description": "Modifier: pull to refresh on the outer scroll view; without it there is no refresh control."
+    }
+  ],
+  "files": [
+    {
+      "path": "StickyHeaderTabs.swift",
+      "role": "component"
+    },
+    {
+      "path": "StickyHeaderTabsLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "StickyHeaderTabsDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "The tab row is a tab bar: each tab is a button read with its title, the selected trait on the selected one and its position (2 of 3). The header is ordinary content, read before the row.",
+    "dynamicType": "Tab titles use the subheadline text style and the row grows with them; the pin point follows the measured header and row heights, and every tab is at least 44 points tall.",
+    "reduceMotion": "The header only fades as it collapses: no shrinking and no stretching on pull-down. The underline jumps to the selected tab instead of sliding."
+  }
+}
+
+"""#,
         "top-tabs/TopTabs.swift": #"""
 #if os(iOS)
 import SwiftUI
@@ -3382,6 +3916,22 @@ public enum TopTabsLogic {
             license: "MIT",
             accessibility: ["dynamicType": "Titles use the subheadline text style and grow with Dynamic Type; the strip scrolls, so long titles are never truncated, and touch targets grow toward 44 points without moving the layout.", "reduceMotion": "The row and the underline jump to the selected tab instead of sliding.", "voiceOver": "The strip is a tab bar to VoiceOver: each tab is read with its title, its position and, on the selected one, the selected trait."]
         ),
+        "sticky-header-tabs": BlockManifest(
+            name: "sticky-header-tabs",
+            version: "1.0.0",
+            title: ["en": "Sticky Header Tabs", "es": "Pestañas con cabecera fija"],
+            summary: ["en": "A collapsing header over a scroll view whose tab row pins to the top when the header scrolls away, with the collapse progress given to your header, each tab keeping its own scroll position without the header jumping, and pull to refresh.", "es": "Una cabecera que se pliega sobre una vista desplazable cuya fila de pestañas queda fija arriba cuando la cabecera desaparece, con el progreso del pliegue para tu cabecera, cada pestaña con su propia posición de desplazamiento sin saltos y deslizar para actualizar."],
+            category: "tabs",
+            platforms: ["iOS": "18.0"],
+            level: "advanced",
+            origin: "Original work",
+            tags: ["en": ["tabs", "sticky header", "collapsing header", "pinned tabs", "parallax header", "profile page", "stretchy header", "scroll offset", "pull to refresh", "section headers", "lazyvstack", "scrollposition"], "es": ["pestañas", "cabecera fija", "cabecera plegable", "pestañas fijas", "encabezado", "página de perfil", "cabecera elástica", "desplazamiento", "deslizar para actualizar", "paralaje"]],
+            api: [APIParameter(name: "tabs", type: "[Tab]", default: nil, description: "The tabs, in order; Tab is Hashable and each must be unique."), APIParameter(name: "selection", type: "Binding<Tab>", default: nil, description: "The selected tab; an unknown one becomes the first, a removed one passes to the tab that takes its place."), APIParameter(name: "tint", type: "Color", default: ".accentColor", description: "The color of the sliding underline in the tab row."), APIParameter(name: "title", type: "(Tab) -> Text", default: nil, description: "A tab's title in the row, drawn in the subheadline style, primary when selected."), APIParameter(name: "header", type: "(Double) -> Header", default: nil, description: "The header, given its collapse progress from 0 (all showing) to 1 (scrolled away, row pinned); the block also fades it, shrinks it slightly and stretches it on pull-down."), APIParameter(name: "content", type: "(Tab) -> Content", default: nil, description: "The selected tab's content, scrolled by the outer scroll view (use a lazy stack, not a List); at least tall enough to pin the row."), APIParameter(name: "onRefresh", type: "@Sendable () async -> Void", default: "none", description: "Modifier: pull to refresh on the outer scroll view; without it there is no refresh control.")],
+            files: [BlockFile(path: "StickyHeaderTabs.swift", role: .component), BlockFile(path: "StickyHeaderTabsLogic.swift", role: .logic), BlockFile(path: "StickyHeaderTabsDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "Tab titles use the subheadline text style and the row grows with them; the pin point follows the measured header and row heights, and every tab is at least 44 points tall.", "reduceMotion": "The header only fades as it collapses: no shrinking and no stretching on pull-down. The underline jumps to the selected tab instead of sliding.", "voiceOver": "The tab row is a tab bar: each tab is a button read with its title, the selected trait on the selected one and its position (2 of 3). The header is ordinary content, read before the row."]
+        ),
         "top-tabs": BlockManifest(
             name: "top-tabs",
             version: "1.0.0",
@@ -3401,14 +3951,14 @@ public enum TopTabsLogic {
     ]
 
     /// The block folders, sorted: what the embedded catalog lists without building `catalog`.
-    static let blockNames: [String] = ["adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "top-tabs"]
+    static let blockNames: [String] = ["adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "sticky-header-tabs", "top-tabs"]
 
     /// The embedded catalog's search words (sorted, one per line) and, for each word, its
     /// postings (block << 3 | field); see InMemorySearchCorpus.embedded.
     static let searchCorpus: (words: String, postings: [UInt32], postingEnds: [UInt32])? = (
-        words: "27\n99\na\naction\nadaptable\nadaptive\nal\nalso\nan\nancho\nand\nandroid\nanimation\naparecer\nappearance\nappstorage\narea\nbadges\nbajo\nbar\nbarra\nbetween\nborrados\nboton\nbottom\nbrowse\nbuilt\nbutton\nby\ncada\ncapsula\ncapsule\ncarousel\ncarrusel\ncategorias\ncategories\ncenter\ncenteraction\ncentra\ncentral\ncentre\nchange\nchips\nclase\nclass\nclosure\ncodigo\ncolor\ncolored\ncompact\ncompacto\ncon\ncontenido\ncontent\ncontrol\ncorner\ncross\ncustom\ncustomization\ncustomizationkey\ndar\nde\ndel\ndesliza\ndeslizables\ndeslizar\ndesplazable\ndesplazables\ndesplazamiento\ndisabled\nduration\neach\nel\nelegida\nelevado\nen\nentra\nentre\nequal\nes\nestado\nestilo\nexplorar\nfades\nfila\nfilter\nfiltros\nfirst\nfloating\nfloats\nflota\nflotante\nfrom\nfunde\ngesto\ngroup\ngrupo\nguardada\nguardado\nhasta\nhecha\nheight\nhides\nhideswithkeyboard\nhorizontal\nid\nignore\nigual\nin\nindex\nindicador\nindicator\nindicatorinset\nindice\ninferior\ninset\ninsets\ninsignias\nios\nipad\nis\nitem\nitems\nits\nkeeps\nkept\nkey\nkeyboard\nla\nlabel\nlado\nlateral\nlayout\nmantiene\nmargenes\nmatchedgeometryeffect\nmaterial\nmiddle\nmotion\nmovimiento\nnavegacion\nnavigation\nnew\nno\nnot\nnueva\noculta\nof\non\nontabchange(_:)\nopcional\noptional\noptions\nover\npadding\npage\npager\npages\npagesignoresafearea(_:)\npagina\npaginacion\npaginador\npaginas\npaging\npara\nper\npersonalizacion\npersonalizada\npestana\npestanas\npicker\npildora\npill\npor\nposiciones\npositions\nprogrammatic\nque\nradius\nraised\nreduce\nreducir\nremovals\nreordenaciones\nreorders\nrow\nsafe\nsafeareainset\nsaved\nscroll\nscrollable\nscrolling\nscrolltargetbehavior\nscrollviewreader\nse\nseccion\nsecciones\nsection\nsections\nsegmentado\nsegmented\nsegmentos\nsegura\nseleccion\nseleccionada\nselected\nselection\nselector\nseparator\nside\nsidebar\nsigue\nsistema\nsize\nslide\nslides\nsliding\nsobre\nsobrevive\nspacing\nstate\nstep\nstrip\nstyle\nsu\nsubrayado\nsuperiores\nsurvives\nswipe\nswipeable\nswipedisabled(_:)\nsystem\ntab\ntabbarlayout(_:spacing:sidepadding:)\ntabbarseparator(_:color:thickness:)\ntabindicator(height:color:cornerradius:horizontalinset:animationduration:)\ntabs\ntabsection\ntabview\ntamano\ntambien\nteclado\nthat\nthe\nthickness\ntint\ntira\ntitle\ntitles\ntitulos\nto\ntop\ntracks\ntransicion\ntransition\nun\nuna\nunder\nunderline\nup\nview\nvista\nvoiceover\nwidth\nwith\ny",
-        postings: [26, 28, 12, 4, 12, 20, 28, 36, 44, 10, 12, 13, 1, 2, 4, 0, 1, 36, 44, 36, 12, 20, 44, 4, 44, 4, 12, 20, 28, 44, 42, 44, 21, 36, 36, 2, 4, 12, 21, 2, 4, 10, 12, 20, 44, 2, 8, 9, 10, 12, 18, 20, 21, 34, 42, 2, 4, 9, 10, 12, 18, 20, 34, 42, 36, 20, 10, 12, 10, 12, 2, 4, 5, 28, 10, 12, 20, 44, 44, 10, 12, 36, 10, 12, 36, 18, 18, 34, 34, 10, 13, 13, 36, 10, 12, 12, 21, 34, 2, 2, 44, 4, 21, 44, 44, 4, 4, 4, 12, 17, 20, 25, 28, 36, 41, 44, 12, 5, 12, 13, 21, 26, 21, 28, 10, 12, 2, 4, 5, 5, 44, 1, 2, 9, 10, 12, 18, 20, 25, 26, 28, 33, 34, 36, 42, 44, 4, 12, 28, 12, 36, 44, 20, 18, 26, 33, 36, 18, 34, 34, 21, 21, 44, 4, 12, 20, 28, 44, 12, 4, 12, 36, 28, 36, 44, 12, 20, 4, 26, 28, 44, 2, 4, 28, 28, 36, 44, 34, 34, 36, 8, 9, 10, 12, 12, 9, 10, 12, 28, 28, 20, 4, 4, 4, 20, 12, 28, 21, 12, 13, 13, 21, 34, 36, 20, 21, 44, 4, 12, 28, 36, 44, 18, 20, 42, 18, 20, 21, 42, 45, 45, 44, 10, 12, 21, 45, 12, 2, 4, 10, 12, 26, 28, 2, 12, 28, 20, 21, 28, 4, 36, 20, 5, 12, 13, 28, 36, 44, 21, 29, 44, 45, 28, 2, 4, 21, 42, 4, 12, 10, 34, 42, 36, 28, 28, 4, 10, 4, 10, 28, 12, 12, 28, 12, 28, 36, 44, 21, 28, 36, 21, 12, 12, 29, 12, 28, 21, 18, 20, 26, 28, 29, 16, 17, 18, 18, 20, 21, 24, 25, 26, 21, 20, 26, 28, 18, 17, 18, 18, 20, 25, 26, 18, 20, 44, 20, 2, 4, 10, 12, 4, 12, 28, 36, 44, 1, 2, 9, 10, 12, 17, 18, 20, 25, 26, 28, 33, 34, 36, 41, 42, 24, 25, 26, 28, 12, 12, 4, 20, 28, 44, 20, 20, 4, 4, 12, 20, 36, 44, 21, 12, 28, 28, 20, 20, 20, 28, 36, 44, 12, 21, 10, 4, 34, 18, 34, 36, 32, 33, 18, 34, 12, 28, 36, 44, 2, 26, 2, 5, 26, 26, 42, 26, 34, 42, 34, 12, 4, 12, 20, 36, 44, 36, 44, 4, 5, 12, 13, 20, 21, 29, 37, 45, 26, 21, 21, 28, 2, 4, 20, 4, 28, 2, 26, 28, 36, 44, 12, 12, 28, 20, 21, 20, 4, 32, 33, 34, 4, 26, 28, 44, 28, 34, 36, 41, 42, 44, 26, 41, 42, 20, 18, 20, 21, 20, 21, 4, 28, 1, 2, 4, 8, 9, 10, 12, 17, 18, 20, 21, 28, 33, 34, 36, 42, 44, 21, 21, 21, 0, 2, 3, 5, 10, 11, 13, 18, 19, 25, 26, 27, 28, 34, 35, 36, 37, 40, 41, 42, 43, 4, 4, 2, 36, 12, 4, 12, 20, 36, 44, 4, 12, 20, 28, 36, 44, 21, 13, 37, 45, 33, 34, 21, 29, 44, 45, 44, 12, 44, 26, 40, 41, 42, 20, 26, 26, 4, 12, 20, 36, 44, 4, 12, 20, 28, 36, 44, 20, 44, 34, 36, 41, 42, 44, 12, 1, 2, 18, 1, 2, 20, 4, 44, 4, 12, 13, 20, 28, 36, 44, 4, 12, 20, 28, 36, 44],
-        postingEnds: [2, 3, 9, 12, 15, 17, 19, 20, 23, 25, 30, 32, 33, 34, 35, 37, 39, 43, 45, 55, 64, 65, 66, 68, 70, 73, 74, 76, 78, 79, 82, 85, 86, 87, 88, 89, 91, 92, 93, 95, 96, 97, 98, 99, 100, 101, 102, 104, 105, 106, 107, 116, 117, 121, 122, 123, 124, 126, 129, 130, 131, 146, 149, 152, 153, 155, 157, 159, 160, 161, 162, 163, 167, 168, 169, 172, 173, 174, 175, 176, 177, 181, 183, 184, 187, 188, 189, 190, 193, 194, 195, 197, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 210, 211, 214, 215, 216, 217, 221, 222, 225, 230, 231, 232, 234, 236, 237, 241, 243, 244, 246, 247, 248, 249, 251, 252, 253, 255, 258, 262, 263, 265, 267, 268, 269, 271, 272, 273, 274, 275, 277, 279, 280, 281, 282, 283, 284, 287, 290, 291, 292, 293, 294, 296, 297, 302, 305, 311, 312, 315, 316, 318, 322, 323, 325, 326, 328, 330, 335, 351, 355, 356, 357, 361, 362, 363, 364, 369, 370, 371, 372, 373, 374, 375, 376, 379, 381, 382, 383, 384, 387, 389, 390, 391, 395, 396, 397, 398, 400, 402, 405, 406, 407, 410, 412, 414, 423, 424, 425, 427, 429, 430, 432, 433, 434, 437, 438, 440, 441, 442, 443, 444, 447, 451, 452, 457, 460, 461, 464, 465, 466, 468, 485, 486, 487, 488, 509, 510, 511, 512, 513, 514, 519, 525, 526, 529, 531, 533, 535, 536, 538, 542, 543, 544, 545, 550, 556, 558, 563, 564, 567, 569, 570, 572, 579, 585]
+        words: "27\n99\na\naction\nactualizar\nadaptable\nadaptive\nal\nalso\nan\nancho\nand\nandroid\nanimation\naparecer\nappearance\nappstorage\narea\narriba\naway\nbadges\nbajo\nbar\nbarra\nbetween\nborrados\nboton\nbottom\nbrowse\nbuilt\nbutton\nby\ncabecera\ncada\ncapsula\ncapsule\ncarousel\ncarrusel\ncategorias\ncategories\ncenter\ncenteraction\ncentra\ncentral\ncentre\nchange\nchips\nclase\nclass\nclosure\ncodigo\ncollapse\ncollapsing\ncolor\ncolored\ncompact\ncompacto\ncon\ncontenido\ncontent\ncontrol\ncorner\ncross\ncuando\ncustom\ncustomization\ncustomizationkey\ncuya\ndar\nde\ndel\ndesaparece\ndesliza\ndeslizables\ndeslizar\ndesplazable\ndesplazables\ndesplazamiento\ndisabled\nduration\neach\nel\nelastica\nelegida\nelevado\nen\nencabezado\nentra\nentre\nequal\nes\nestado\nestilo\nexplorar\nfades\nfija\nfijas\nfila\nfilter\nfiltros\nfirst\nfloating\nfloats\nflota\nflotante\nfrom\nfunde\ngesto\ngiven\ngroup\ngrupo\nguardada\nguardado\nhasta\nheader\nheaders\nhecha\nheight\nhides\nhideswithkeyboard\nhorizontal\nid\nignore\nigual\nin\nindex\nindicador\nindicator\nindicatorinset\nindice\ninferior\ninset\ninsets\ninsignias\nios\nipad\nis\nitem\nitems\nits\njumping\nkeeping\nkeeps\nkept\nkey\nkeyboard\nla\nlabel\nlado\nlateral\nlayout\nlazyvstack\nmantiene\nmargenes\nmatchedgeometryeffect\nmaterial\nmiddle\nmotion\nmovimiento\nnavegacion\nnavigation\nnew\nno\nnot\nnueva\noculta\nof\noffset\non\nonrefresh\nontabchange(_:)\nopcional\noptional\noptions\nover\nown\npadding\npage\npager\npages\npagesignoresafearea(_:)\npagina\npaginacion\npaginador\npaginas\npaging\npara\nparalaje\nparallax\nper\nperfil\npersonalizacion\npersonalizada\npestana\npestanas\npicker\npildora\npill\npinned\npins\nplegable\npliega\npliegue\npor\nposicion\nposiciones\nposition\npositions\nprofile\nprogrammatic\nprogreso\nprogress\npropia\npull\nque\nqueda\nradius\nraised\nreduce\nreducir\nrefresh\nremovals\nreordenaciones\nreorders\nrow\nsafe\nsafeareainset\nsaltos\nsaved\nscroll\nscrollable\nscrolling\nscrollposition\nscrolls\nscrolltargetbehavior\nscrollviewreader\nse\nseccion\nsecciones\nsection\nsections\nsegmentado\nsegmented\nsegmentos\nsegura\nseleccion\nseleccionada\nselected\nselection\nselector\nseparator\nside\nsidebar\nsigue\nsin\nsistema\nsize\nslide\nslides\nsliding\nsobre\nsobrevive\nspacing\nstate\nstep\nsticky\nstretchy\nstrip\nstyle\nsu\nsubrayado\nsuperiores\nsurvives\nswipe\nswipeable\nswipedisabled(_:)\nsystem\ntab\ntabbarlayout(_:spacing:sidepadding:)\ntabbarseparator(_:color:thickness:)\ntabindicator(height:color:cornerradius:horizontalinset:animationduration:)\ntabs\ntabsection\ntabview\ntamano\ntambien\nteclado\nthat\nthe\nthickness\ntint\ntira\ntitle\ntitles\ntitulos\nto\ntop\ntracks\ntransicion\ntransition\ntu\nun\nuna\nunder\nunderline\nup\nview\nvista\nvoiceover\nwhen\nwhose\nwidth\nwith\nwithout\ny\nyour",
+        postings: [26, 28, 12, 4, 12, 20, 28, 36, 44, 52, 10, 12, 13, 42, 44, 1, 2, 4, 0, 1, 36, 52, 36, 12, 20, 52, 4, 52, 4, 12, 20, 28, 44, 52, 50, 52, 21, 36, 36, 2, 4, 12, 21, 44, 44, 2, 4, 10, 12, 20, 52, 2, 8, 9, 10, 12, 18, 20, 21, 34, 50, 2, 4, 9, 10, 12, 18, 20, 34, 50, 36, 20, 10, 12, 10, 12, 2, 4, 5, 28, 10, 12, 20, 52, 41, 42, 44, 44, 52, 10, 12, 36, 10, 12, 36, 18, 18, 34, 34, 10, 13, 13, 36, 10, 12, 12, 21, 34, 2, 2, 52, 4, 44, 42, 44, 21, 52, 52, 4, 4, 4, 12, 17, 20, 25, 28, 36, 41, 44, 49, 52, 12, 5, 12, 13, 21, 45, 26, 21, 28, 44, 10, 12, 2, 4, 5, 5, 44, 52, 1, 2, 9, 10, 12, 18, 20, 25, 26, 28, 33, 34, 36, 42, 44, 50, 52, 4, 12, 28, 44, 44, 12, 36, 52, 20, 18, 26, 42, 44, 33, 36, 44, 18, 34, 34, 42, 44, 21, 21, 44, 52, 4, 12, 20, 28, 44, 42, 52, 12, 4, 12, 36, 42, 28, 36, 52, 12, 20, 4, 26, 28, 52, 2, 4, 28, 41, 42, 44, 42, 28, 36, 44, 52, 34, 34, 36, 8, 9, 10, 12, 12, 9, 10, 12, 28, 28, 20, 44, 4, 4, 4, 20, 12, 40, 41, 42, 44, 45, 42, 28, 21, 12, 13, 13, 21, 34, 36, 20, 21, 52, 4, 12, 28, 36, 52, 18, 20, 50, 18, 20, 21, 50, 53, 53, 52, 10, 12, 21, 53, 12, 2, 4, 10, 12, 26, 28, 2, 12, 28, 20, 21, 28, 44, 44, 44, 4, 36, 20, 5, 12, 13, 28, 36, 44, 52, 21, 29, 52, 53, 28, 2, 4, 21, 50, 42, 4, 12, 10, 34, 50, 36, 28, 28, 4, 10, 4, 10, 28, 12, 12, 28, 12, 28, 36, 52, 42, 21, 28, 36, 45, 45, 21, 12, 12, 29, 12, 28, 44, 44, 21, 18, 20, 26, 28, 29, 42, 16, 17, 18, 18, 20, 21, 24, 25, 26, 21, 20, 26, 28, 42, 18, 17, 18, 18, 20, 25, 26, 18, 20, 42, 44, 52, 42, 42, 20, 42, 2, 4, 10, 12, 4, 12, 28, 36, 44, 52, 1, 2, 9, 10, 12, 17, 18, 20, 25, 26, 28, 33, 34, 36, 41, 42, 44, 49, 50, 24, 25, 26, 28, 12, 12, 42, 44, 42, 44, 44, 4, 20, 28, 52, 44, 20, 44, 20, 42, 4, 44, 44, 44, 42, 44, 4, 12, 20, 36, 44, 52, 44, 21, 12, 28, 28, 42, 44, 45, 20, 20, 20, 28, 36, 44, 52, 12, 21, 10, 44, 4, 34, 42, 44, 18, 34, 36, 32, 33, 42, 44, 18, 34, 12, 28, 36, 44, 52, 2, 26, 2, 42, 5, 26, 26, 50, 26, 34, 50, 34, 12, 4, 12, 20, 36, 52, 36, 52, 4, 5, 12, 13, 20, 21, 29, 37, 45, 53, 26, 21, 21, 28, 2, 4, 20, 44, 4, 28, 2, 26, 28, 36, 52, 12, 12, 28, 44, 20, 21, 20, 4, 40, 41, 42, 42, 32, 33, 34, 4, 26, 28, 52, 28, 44, 34, 36, 49, 50, 52, 26, 49, 50, 20, 18, 20, 21, 20, 21, 4, 28, 1, 2, 4, 8, 9, 10, 12, 17, 18, 20, 21, 28, 33, 34, 36, 44, 50, 52, 21, 21, 21, 0, 2, 3, 5, 10, 11, 13, 18, 19, 25, 26, 27, 28, 34, 35, 36, 37, 40, 41, 42, 43, 45, 48, 49, 50, 51, 4, 4, 2, 36, 12, 4, 12, 20, 36, 52, 4, 12, 20, 28, 36, 44, 52, 21, 13, 37, 45, 53, 33, 34, 21, 29, 45, 52, 53, 52, 12, 42, 44, 52, 26, 44, 48, 49, 50, 20, 26, 26, 44, 4, 12, 20, 36, 52, 4, 12, 20, 28, 36, 44, 52, 20, 52, 34, 36, 49, 50, 52, 12, 1, 2, 18, 44, 1, 2, 44, 20, 44, 44, 4, 52, 4, 12, 13, 20, 28, 36, 44, 52, 44, 4, 12, 20, 28, 36, 44, 52, 44],
+        postingEnds: [2, 3, 10, 13, 15, 18, 20, 22, 23, 26, 28, 34, 36, 37, 38, 39, 41, 43, 44, 45, 49, 51, 61, 70, 71, 72, 74, 76, 79, 80, 82, 84, 87, 89, 92, 95, 96, 97, 98, 99, 101, 102, 103, 105, 106, 107, 108, 109, 110, 111, 112, 113, 115, 117, 118, 119, 120, 131, 132, 137, 138, 139, 140, 141, 143, 146, 147, 148, 149, 166, 170, 171, 174, 175, 179, 182, 184, 187, 188, 189, 191, 196, 197, 198, 199, 202, 203, 204, 205, 206, 207, 208, 212, 214, 215, 218, 219, 223, 224, 225, 226, 229, 230, 231, 233, 235, 236, 237, 238, 239, 240, 241, 242, 243, 248, 249, 250, 251, 253, 254, 257, 258, 259, 260, 264, 265, 268, 273, 274, 275, 277, 279, 280, 284, 286, 287, 289, 290, 291, 293, 294, 295, 297, 298, 299, 301, 305, 309, 310, 312, 314, 315, 316, 317, 319, 320, 321, 322, 323, 325, 327, 328, 329, 330, 331, 332, 335, 336, 340, 341, 342, 343, 344, 345, 348, 349, 350, 356, 359, 365, 366, 370, 371, 373, 377, 378, 382, 383, 384, 385, 386, 388, 390, 396, 415, 419, 420, 421, 422, 423, 424, 425, 426, 430, 431, 432, 433, 434, 435, 436, 437, 438, 439, 441, 447, 448, 449, 450, 451, 452, 455, 456, 457, 458, 462, 464, 465, 466, 467, 470, 473, 475, 476, 477, 478, 479, 484, 485, 486, 488, 490, 492, 495, 496, 497, 500, 502, 504, 514, 515, 516, 518, 520, 521, 522, 524, 525, 526, 529, 530, 533, 534, 535, 536, 537, 540, 541, 544, 548, 550, 555, 558, 559, 562, 563, 564, 566, 584, 585, 586, 587, 613, 614, 615, 616, 617, 618, 623, 630, 631, 635, 637, 640, 642, 643, 647, 652, 653, 654, 655, 656, 661, 668, 670, 675, 676, 680, 683, 684, 685, 686, 688, 696, 697, 704, 705]
     )
 
     static let templates: [String: String] = [
