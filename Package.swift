@@ -61,6 +61,9 @@ let package = Package(
                 "picker-pages/PickerPages.swift",
                 "picker-pages/PickerPagesDemo.swift",
                 "picker-pages/block.json",
+                "segmented-pill/SegmentedPill.swift",
+                "segmented-pill/SegmentedPillDemo.swift",
+                "segmented-pill/block.json",
                 "scrolling-strip/ScrollingStrip.swift",
                 "scrolling-strip/ScrollingStripDemo.swift",
                 "scrolling-strip/block.json",
@@ -76,6 +79,7 @@ let package = Package(
                 "adaptive-tabs/AdaptiveTabsLogic.swift",
                 "floating-tab-bar/FloatingTabBarLogic.swift",
                 "sticky-header-tabs/StickyHeaderTabsLogic.swift",
+                "segmented-pill/SegmentedPillLogic.swift",
             ]
         ),
         .testTarget(

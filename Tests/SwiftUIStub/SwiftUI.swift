@@ -1429,6 +1429,39 @@ public struct ScrollGeometry: Equatable, Sendable {
     }
 }
 
+// MARK: - Keyboard, focus and pointer
+
+@available(iOS 14.0, *)
+@frozen public struct KeyEquivalent: Hashable, Sendable {
+    public var character: Character
+    public init(_ character: Character) { self.character = character }
+    public static let upArrow = KeyEquivalent("\u{F700}")
+    public static let downArrow = KeyEquivalent("\u{F701}")
+    public static let leftArrow = KeyEquivalent("\u{F702}")
+    public static let rightArrow = KeyEquivalent("\u{F703}")
+    public static let `return` = KeyEquivalent("\r")
+    public static let space = KeyEquivalent(" ")
+}
+
+@available(iOS 17.0, *)
+public struct KeyPress: Sendable {
+    public let key: KeyEquivalent
+    public let characters: String
+
+    public enum Result: Hashable, Sendable {
+        case handled
+        case ignored
+    }
+}
+
+@available(iOS 13.4, *)
+public struct HoverEffect: Sendable {
+    let name: String
+    public static let automatic = HoverEffect(name: "automatic")
+    public static let highlight = HoverEffect(name: "highlight")
+    public static let lift = HoverEffect(name: "lift")
+}
+
 // MARK: - Toolbars
 
 public struct ToolbarItemPlacement: Sendable {
@@ -1528,6 +1561,12 @@ extension View {
     @preconcurrency nonisolated public func onGeometryChange<T: Equatable & Sendable>(
         for type: T.Type, of transform: @escaping @Sendable (GeometryProxy) -> T, action: @escaping (_ newValue: T) -> Void
     ) -> some View { self }
+    @available(iOS 17.0, *)
+    nonisolated public func onKeyPress(_ key: KeyEquivalent, action: @escaping () -> KeyPress.Result) -> some View { self }
+    @available(iOS 17.0, *)
+    nonisolated public func focusable(_ isFocusable: Bool = true) -> some View { self }
+    @available(iOS 17.0, *)
+    nonisolated public func hoverEffect(_ effect: HoverEffect = .automatic, isEnabled: Bool = true) -> some View { self }
     @available(iOS 17.0, *)
     nonisolated public func sensoryFeedback<T: Equatable>(_ feedback: SensoryFeedback, trigger: T) -> some View { self }
 

@@ -2917,6 +2917,497 @@ public enum ScrollingStripLogic {
 }
 
 """#,
+        "segmented-pill/SegmentedPill.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A segmented control with a sliding pill, for icons, text or both, that takes more
+/// segments than fit: the row scrolls, and keeps the selected segment in view.
+///
+/// ```swift
+/// enum Sort: Hashable, CaseIterable { case newest, popular, nearby, price }
+///
+/// @State private var sort = Sort.newest
+///
+/// SegmentedPill(Sort.allCases, selection: $sort, title: "Sort") { sort, isSelected in
+///     Label(sort.title, systemImage: sort.symbol)
+/// }
+/// ```
+///
+/// - **Options.** Any `Hashable` values. The label closure draws each segment
+///   and is told whether it is selected; the block colors it white on the pill and primary
+///   elsewhere. A repeated option is shown once. A selection that is not among the options
+///   becomes the first; when the selected option is removed, the one that takes its place
+///   is selected.
+/// - **Size.** `.small`, `.regular` or `.large` pills. Every segment's touch target is at
+///   least 44 × 44 points; the smaller sizes only draw a smaller pill inside it.
+/// - **Overflow.** When the segments are wider than the row, it scrolls sideways. Selecting
+///   a segment that is cut off, by tap, keyboard or code, scrolls it to the middle; one
+///   already in full view leaves the row still. The selection is in view on first
+///   appearance too.
+/// - **Keyboard and pointer.** On iPad with a keyboard, the left and right arrow keys move
+///   the selection (they stop at the ends), following the segments as drawn in either
+///   layout direction. A pointer highlights the segment under it.
+/// - **VoiceOver.** Each segment is a button, read with its label and, on the selected
+///   one, "selected", inside a group named by `title`. Buttons, not one adjustable
+///   element, because the label closure can draw anything: a button reads whatever its
+///   label says, icons' names included, with no second text to keep in step, and
+///   VoiceOver scrolls a cut-off segment into view when it reaches it.
+/// - **Reduce Motion.** The pill jumps instead of sliding, and the row jumps instead of
+///   scrolling smoothly.
+@available(iOS 18.0, *)
+public struct SegmentedPill<Option: Hashable, Label: View>: View {
+    private let options: [Option]
+    @Binding private var selection: Option
+    private let title: LocalizedStringKey
+    private let size: SegmentedPillSize
+    private let tint: Color
+    private let label: (Option, Bool) -> Label
+
+    @State private var position: ScrollPosition
+    @State private var viewportWidth: CGFloat = 0
+    /// Each segment's frame in the visible part of the row, as last measured.
+    @State private var segmentFrames: [Option: CGRect] = [:]
+    /// Counts the taps and key presses that changed the selection; the haptic follows it.
+    @State private var userSelections = 0
+    @Namespace private var pill
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+    @Environment(\.layoutDirection) private var layoutDirection
+
+    /// Creates a sliding segmented control.
+    ///
+    /// - Parameters:
+    ///   - options: The options, in order.
+    ///   - selection: The selected option.
+    ///   - title: What the control chooses, read by VoiceOver, such as "Sort".
+    ///   - size: How big the pills are drawn. Defaults to `.regular`.
+    ///   - tint: The pill's color, under white labels. Defaults to the accent color.
+    ///   - label: The label of an option; the second argument is true when it is selected.
+    public init(
+        _ options: [Option],
+        selection: Binding<Option>,
+        title: LocalizedStringKey,
+        size: SegmentedPillSize = .regular,
+        tint: Color = .accentColor,
+        @ViewBuilder label: @escaping (_ option: Option, _ isSelected: Bool) -> Label
+    ) {
+        self.options = options
+        self._selection = selection
+        self.title = title
+        self.size = size
+        self.tint = tint
+        self.label = label
+        // Segments are scroll targets by position, which is Sendable whatever Option is.
+        let start = SegmentedPillLogic.uniqueOptions(options).firstIndex(of: selection.wrappedValue) ?? 0
+        self._position = State(initialValue: ScrollPosition(id: start, anchor: .center))
+    }
+
+    public var body: some View {
+        let shown = SegmentedPillLogic.uniqueOptions(options)
+        let metrics = SegmentedPillLogic.metrics(for: size)
+        ScrollView(.horizontal) {
+            HStack(spacing: 2) {
+                ForEach(shown.indices, id: \.self) { index in
+                    segment(shown[index], metrics: metrics)
+                }
+            }
+            .padding(.horizontal, 4)
+            .background {
+                Capsule()
+                    .fill(.quaternary)
+                    .frame(height: metrics.pillHeight + 8)
+            }
+            .scrollTargetLayout()
+        }
+        .scrollIndicators(.hidden)
+        .scrollPosition($position)
+        .onScrollGeometryChange(for: CGFloat.self) { geometry in
+            geometry.containerSize.width
+        } action: { _, width in
+            viewportWidth = width
+        }
+        .focusable()
+        .onKeyPress(.leftArrow) { move(.left, in: shown) }
+        .onKeyPress(.rightArrow) { move(.right, in: shown) }
+        .onChange(of: selection) { _, newSelection in
+            reveal(newSelection, in: shown)
+        }
+        .onChange(of: shown, initial: true) { previousOptions, newOptions in
+            segmentFrames = segmentFrames.filter { newOptions.contains($0.key) }
+            let resolved = SegmentedPillLogic.resolvedSelection(selection, previousOptions: previousOptions, options: newOptions)
+            if let resolved, resolved != selection {
+                selection = resolved
+            }
+        }
+        .animation(reduceMotion ? nil : .snappy(duration: 0.25), value: selection)
+        .sensoryFeedback(.selection, trigger: userSelections)
+        .accessibilityElement(children: .contain)
+        .accessibilityLabel(Text(title))
+    }
+
+    private func segment(_ option: Option, metrics: SegmentedPillLogic.Metrics) -> some View {
+        let isSelected = option == selection
+        return Button {
+            select(option)
+        } label: {
+            label(option, isSelected)
+                .font(font)
+                .lineLimit(1)
+                .padding(.horizontal, metrics.horizontalPadding)
+                .frame(minWidth: metrics.touchTarget, minHeight: metrics.pillHeight)
+                .foregroundStyle(isSelected ? Color.white : Color.primary)
+                .background {
+                    if isSelected {
+                        Capsule()
+                            .fill(tint)
+                            .matchedGeometryEffect(id: "pill", in: pill)
+                    }
+                }
+                .frame(minHeight: metrics.touchTarget)
+                .contentShape(Rectangle())
+        }
+        .buttonStyle(.plain)
+        .hoverEffect(.highlight)
+        .accessibilityAddTraits(isSelected ? .isSelected : [])
+        .onGeometryChange(for: CGRect.self) { proxy in
+            proxy.frame(in: .scrollView(axis: .horizontal))
+        } action: { frame in
+            segmentFrames[option] = frame
+        }
+    }
+
+    private var font: Font {
+        switch size {
+        case .small: .footnote.weight(.semibold)
+        case .regular: .subheadline.weight(.semibold)
+        case .large: .body.weight(.semibold)
+        }
+    }
+
+    /// A tap or an arrow key: selects the option and, when that changed the selection,
+    /// plays the haptic.
+    private func select(_ option: Option) {
+        guard option != selection else { return }
+        selection = option
+        // A binding that keeps its value (a constant, say) changed nothing: stay silent.
+        if selection == option { userSelections += 1 }
+    }
+
+    private func move(_ key: SegmentedPillLogic.ArrowKey, in shown: [Option]) -> KeyPress.Result {
+        let direction: SegmentedPillLogic.Direction = layoutDirection == .rightToLeft ? .rightToLeft : .leftToRight
+        let index = shown.firstIndex(of: selection) ?? 0
+        let step = SegmentedPillLogic.step(for: key, direction: direction)
+        guard let target = SegmentedPillLogic.movedIndex(from: index, by: step, count: shown.count) else { return .ignored }
+        select(shown[target])
+        return .handled
+    }
+
+    /// Scrolls a cut-off selected segment to the middle of the row; leaves the row still
+    /// when the segment is already in full view.
+    private func reveal(_ option: Option, in shown: [Option]) {
+        guard let index = shown.firstIndex(of: option) else { return }
+        if let frame = segmentFrames[option],
+           SegmentedPillLogic.isFullyVisible(minX: frame.minX, maxX: frame.maxX, viewportWidth: viewportWidth) {
+            return
+        }
+        withAnimation(reduceMotion ? nil : .smooth(duration: 0.3)) {
+            position.scrollTo(id: index, anchor: .center)
+        }
+    }
+}
+#endif
+
+"""#,
+        "segmented-pill/SegmentedPillDemo.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A demo of ``SegmentedPill``: a short row of icon-and-text segments that fits, a long
+/// row of cities that scrolls and keeps the selection in view, and the three sizes.
+@available(iOS 18.0, *)
+struct SegmentedPillDemo: View {
+    enum Sort: Hashable, CaseIterable {
+        case newest, popular, nearby
+
+        var title: LocalizedStringKey {
+            switch self {
+            case .newest: "Newest"
+            case .popular: "Popular"
+            case .nearby: "Nearby"
+            }
+        }
+
+        var symbol: String {
+            switch self {
+            case .newest: "clock"
+            case .popular: "flame"
+            case .nearby: "location"
+            }
+        }
+    }
+
+    @State private var sort = Sort.newest
+    @State private var city = "Lisbon"
+    @State private var size = SegmentedPillSize.regular
+
+    private let cities = ["Amsterdam", "Berlin", "Cairo", "Dublin", "Lisbon", "Madrid", "Nairobi", "Oslo", "Paris", "Quito", "Rome", "Seoul"]
+
+    var body: some View {
+        NavigationStack {
+            VStack(alignment: .leading, spacing: 24) {
+                SegmentedPill(Sort.allCases, selection: $sort, title: "Sort", size: size) { sort, _ in
+                    Label(sort.title, systemImage: sort.symbol)
+                }
+                SegmentedPill(cities, selection: $city, title: "City", size: size, tint: .orange) { city, _ in
+                    Text(city)
+                }
+                Picker("Size", selection: $size) {
+                    Text("Small").tag(SegmentedPillSize.small)
+                    Text("Regular").tag(SegmentedPillSize.regular)
+                    Text("Large").tag(SegmentedPillSize.large)
+                }
+                .pickerStyle(.segmented)
+                Button("Select Seoul in code") { city = "Seoul" }
+                Spacer()
+            }
+            .padding()
+            .navigationTitle("Segments")
+        }
+    }
+}
+
+@available(iOS 18.0, *)
+#Preview("Sliding segmented control") {
+    SegmentedPillDemo()
+}
+
+@available(iOS 18.0, *)
+#Preview("Sliding segmented control, right to left") {
+    SegmentedPillDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
+
+"""#,
+        "segmented-pill/SegmentedPillLogic.swift": #"""
+/// How big a ``SegmentedPill`` is drawn. Every size keeps touch targets at least 44
+/// points tall; small and regular only draw a smaller pill inside that target.
+@available(iOS 18.0, *)
+public enum SegmentedPillSize: Hashable, CaseIterable, Sendable {
+    case small
+    case regular
+    case large
+}
+
+/// The pure decisions behind ``SegmentedPill``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs.
+@available(iOS 18.0, *)
+public enum SegmentedPillLogic {
+    /// The measurements of one size, in points.
+    public struct Metrics: Equatable, Sendable {
+        /// The height of the drawn pill and track.
+        public var pillHeight: Double
+        /// The space on each side of a segment's label inside its pill.
+        public var horizontalPadding: Double
+        /// The height and least width of each segment's touch target.
+        public var touchTarget: Double
+
+        public init(pillHeight: Double, horizontalPadding: Double, touchTarget: Double) {
+            self.pillHeight = pillHeight
+            self.horizontalPadding = horizontalPadding
+            self.touchTarget = touchTarget
+        }
+    }
+
+    /// The least touch target, from Apple's Human Interface Guidelines.
+    public static let minimumTouchTarget = 44.0
+
+    /// The measurements of `size`. The touch target is never below 44 points, whatever
+    /// the drawn height.
+    public static func metrics(for size: SegmentedPillSize) -> Metrics {
+        let (height, padding): (Double, Double)
+        switch size {
+        case .small: (height, padding) = (28, 10)
+        case .regular: (height, padding) = (36, 14)
+        case .large: (height, padding) = (48, 18)
+        }
+        return Metrics(pillHeight: height, horizontalPadding: padding, touchTarget: max(minimumTouchTarget, height))
+    }
+
+    /// An arrow key on a hardware keyboard.
+    public enum ArrowKey: Sendable, Equatable {
+        case left
+        case right
+    }
+
+    /// The direction the segments run in; the view maps SwiftUI's layout direction to it.
+    public enum Direction: Sendable, Equatable {
+        case leftToRight
+        case rightToLeft
+    }
+
+    /// How many segments an arrow key moves the selection, in reading order: the right
+    /// arrow moves forward left to right and back right to left, as the segments are drawn.
+    public static func step(for key: ArrowKey, direction: Direction) -> Int {
+        switch (key, direction) {
+        case (.right, .leftToRight), (.left, .rightToLeft): return 1
+        case (.left, .leftToRight), (.right, .rightToLeft): return -1
+        }
+    }
+
+    /// The index an arrow key moves to from `index`, or `nil` when it moves nowhere: past
+    /// either end (the selection stops there, as the system segmented control's does), or
+    /// with no segments. An index out of range is first brought into it.
+    public static func movedIndex(from index: Int, by step: Int, count: Int) -> Int? {
+        guard count > 0 else { return nil }
+        let current = min(max(index, 0), count - 1)
+        let target = current + step
+        guard (0..<count).contains(target), target != index else { return nil }
+        return target
+    }
+
+    /// Whether a segment spanning `minX`...`maxX`, measured from the leading edge of the
+    /// visible part of the row, is wholly visible with `margin` points to spare on each
+    /// side, so that the row only scrolls when the selected segment is cut off (or would
+    /// hide its neighbours). A row not laid out yet (no width) needs no scrolling; a
+    /// segment wider than the row never fits.
+    public static func isFullyVisible(minX: Double, maxX: Double, viewportWidth: Double, margin: Double = 16) -> Bool {
+        guard viewportWidth > 0, minX.isFinite, maxX.isFinite else { return true }
+        let margin = min(max(0, margin), viewportWidth / 2)
+        return minX >= margin - 0.5 && maxX <= viewportWidth - margin + 0.5
+    }
+
+    /// The option that should be selected after the options change from `previousOptions`
+    /// to `options`: a listed selection stays wherever it moved; a removed one passes to
+    /// the nearest survivor after it, else before it; an unknown one becomes the first
+    /// option; with no options the answer is `nil`.
+    public static func resolvedSelection<Option: Hashable>(_ selection: Option, previousOptions: [Option], options: [Option]) -> Option? {
+        guard let first = options.first else { return nil }
+        if options.contains(selection) { return selection }
+        guard let oldIndex = previousOptions.firstIndex(of: selection) else { return first }
+        if let next = previousOptions[(oldIndex + 1)...].first(where: options.contains) { return next }
+        if let previous = previousOptions[..<oldIndex].reversed().first(where: options.contains) { return previous }
+        return first
+    }
+
+    /// The options the control shows: each once, in its first position, so every segment
+    /// has a stable identity even when the caller passes a duplicate by mistake.
+    public static func uniqueOptions<Option: Hashable>(_ options: [Option]) -> [Option] {
+        var seen: Set<Option> = []
+        return options.filter { seen.insert($0).inserted }
+    }
+}
+
+"""#,
+        "segmented-pill/block.json": #"""
+{
+  "name": "segmented-pill",
+  "version": "1.0.0",
+  "title": {
+    "en": "Sliding Segmented Control",
+    "es": "Control segmentado deslizante"
+  },
+  "summary": {
+    "en": "A segmented control with a sliding pill, icons and text, three sizes with 44-point touch targets, and more segments than fit: the row scrolls and keeps the selected segment in view. Arrow keys move the selection on iPad with a keyboard.",
+    "es": "Un control segmentado con una píldora que se desliza, iconos y texto, tres tamaños con áreas táctiles de 44 puntos y más segmentos de los que caben: la fila se desplaza y mantiene visible el segmento seleccionado. Las flechas del teclado mueven la selección en iPad."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "18.0"
+  },
+  "level": "beginner",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "segmented control",
+      "segmented picker",
+      "sliding pill",
+      "pill",
+      "toggle buttons",
+      "scrollable segments",
+      "chips",
+      "filter",
+      "keyboard navigation",
+      "matchedgeometryeffect"
+    ],
+    "es": [
+      "pestañas",
+      "control segmentado",
+      "selector segmentado",
+      "píldora deslizante",
+      "píldora",
+      "segmentos desplazables",
+      "filtros",
+      "botones de opción",
+      "navegación por teclado"
+    ]
+  },
+  "api": [
+    {
+      "name": "options",
+      "type": "[Option]",
+      "default": null,
+      "description": "The options, in order; Option is Hashable, and a repeated one is shown once."
+    },
+    {
+      "name": "selection",
+      "type": "Binding<Option>",
+      "default": null,
+      "description": "The selected option; an unknown one becomes the first, a removed one passes to the option that takes its place. Taps and arrow keys that change it play the selection haptic."
+    },
+    {
+      "name": "title",
+      "type": "LocalizedStringKey",
+      "default": null,
+      "description": "What the control chooses, such as \"Sort\": the name VoiceOver reads for the group of segments."
+    },
+    {
+      "name": "size",
+      "type": "SegmentedPillSize",
+      "default": ".regular",
+      "description": ".small (28-point pill), .regular (36) or .large (48); every touch target is at least 44 × 44 points."
+    },
+    {
+      "name": "tint",
+      "type": "Color",
+      "default": ".accentColor",
+      "description": "The pill's color, drawn under white labels; pick one dark enough for white text."
+    },
+    {
+      "name": "label",
+      "type": "(Option, Bool) -> Label",
+      "default": null,
+      "description": "The label of an option, such as a Label with text and an SF Symbol; the Bool is true when it is selected."
+    }
+  ],
+  "files": [
+    {
+      "path": "SegmentedPill.swift",
+      "role": "component"
+    },
+    {
+      "path": "SegmentedPillLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "SegmentedPillDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "Each segment is a button read with its label and the selected trait, in a group named by title. Buttons rather than one adjustable element: the label closure can draw anything, and a button reads whatever its label says with no second text to keep in step; VoiceOver scrolls a cut-off segment into view when it reaches it. Arrow keys on a hardware keyboard move the selection, following the segments as drawn in either layout direction.",
+    "dynamicType": "Labels use the footnote, subheadline or body text style by size and grow with Dynamic Type; the row scrolls instead of truncating, and touch targets stay at least 44 × 44 points.",
+    "reduceMotion": "The pill jumps to the selected segment instead of sliding, and the row jumps instead of scrolling smoothly to reveal it."
+  }
+}
+
+"""#,
         "sticky-header-tabs/StickyHeaderTabs.swift": #"""
 #if os(iOS)
 import SwiftUI
@@ -3916,6 +4407,22 @@ public enum TopTabsLogic {
             license: "MIT",
             accessibility: ["dynamicType": "Titles use the subheadline text style and grow with Dynamic Type; the strip scrolls, so long titles are never truncated, and touch targets grow toward 44 points without moving the layout.", "reduceMotion": "The row and the underline jump to the selected tab instead of sliding.", "voiceOver": "The strip is a tab bar to VoiceOver: each tab is read with its title, its position and, on the selected one, the selected trait."]
         ),
+        "segmented-pill": BlockManifest(
+            name: "segmented-pill",
+            version: "1.0.0",
+            title: ["en": "Sliding Segmented Control", "es": "Control segmentado deslizante"],
+            summary: ["en": "A segmented control with a sliding pill, icons and text, three sizes with 44-point touch targets, and more segments than fit: the row scrolls and keeps the selected segment in view. Arrow keys move the selection on iPad with a keyboard.", "es": "Un control segmentado con una píldora que se desliza, iconos y texto, tres tamaños con áreas táctiles de 44 puntos y más segmentos de los que caben: la fila se desplaza y mantiene visible el segmento seleccionado. Las flechas del teclado mueven la selección en iPad."],
+            category: "tabs",
+            platforms: ["iOS": "18.0"],
+            level: "beginner",
+            origin: "Original work",
+            tags: ["en": ["tabs", "segmented control", "segmented picker", "sliding pill", "pill", "toggle buttons", "scrollable segments", "chips", "filter", "keyboard navigation", "matchedgeometryeffect"], "es": ["pestañas", "control segmentado", "selector segmentado", "píldora deslizante", "píldora", "segmentos desplazables", "filtros", "botones de opción", "navegación por teclado"]],
+            api: [APIParameter(name: "options", type: "[Option]", default: nil, description: "The options, in order; Option is Hashable, and a repeated one is shown once."), APIParameter(name: "selection", type: "Binding<Option>", default: nil, description: "The selected option; an unknown one becomes the first, a removed one passes to the option that takes its place. Taps and arrow keys that change it play the selection haptic."), APIParameter(name: "title", type: "LocalizedStringKey", default: nil, description: "What the control chooses, such as \"Sort\": the name VoiceOver reads for the group of segments."), APIParameter(name: "size", type: "SegmentedPillSize", default: ".regular", description: ".small (28-point pill), .regular (36) or .large (48); every touch target is at least 44 × 44 points."), APIParameter(name: "tint", type: "Color", default: ".accentColor", description: "The pill's color, drawn under white labels; pick one dark enough for white text."), APIParameter(name: "label", type: "(Option, Bool) -> Label", default: nil, description: "The label of an option, such as a Label with text and an SF Symbol; the Bool is true when it is selected.")],
+            files: [BlockFile(path: "SegmentedPill.swift", role: .component), BlockFile(path: "SegmentedPillLogic.swift", role: .logic), BlockFile(path: "SegmentedPillDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "Labels use the footnote, subheadline or body text style by size and grow with Dynamic Type; the row scrolls instead of truncating, and touch targets stay at least 44 × 44 points.", "reduceMotion": "The pill jumps to the selected segment instead of sliding, and the row jumps instead of scrolling smoothly to reveal it.", "voiceOver": "Each segment is a button read with its label and the selected trait, in a group named by title. Buttons rather than one adjustable element: the label closure can draw anything, and a button reads whatever its label says with no second text to keep in step; VoiceOver scrolls a cut-off segment into view when it reaches it. Arrow keys on a hardware keyboard move the selection, following the segments as drawn in either layout direction."]
+        ),
         "sticky-header-tabs": BlockManifest(
             name: "sticky-header-tabs",
             version: "1.0.0",
@@ -3951,14 +4458,14 @@ public enum TopTabsLogic {
     ]
 
     /// The block folders, sorted: what the embedded catalog lists without building `catalog`.
-    static let blockNames: [String] = ["adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "sticky-header-tabs", "top-tabs"]
+    static let blockNames: [String] = ["adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "segmented-pill", "sticky-header-tabs", "top-tabs"]
 
     /// The embedded catalog's search words (sorted, one per line) and, for each word, its
     /// postings (block << 3 | field); see InMemorySearchCorpus.embedded.
     static let searchCorpus: (words: String, postings: [UInt32], postingEnds: [UInt32])? = (
-        words: "27\n99\na\naction\nactualizar\nadaptable\nadaptive\nal\nalso\nan\nancho\nand\nandroid\nanimation\naparecer\nappearance\nappstorage\narea\narriba\naway\nbadges\nbajo\nbar\nbarra\nbetween\nborrados\nboton\nbottom\nbrowse\nbuilt\nbutton\nby\ncabecera\ncada\ncapsula\ncapsule\ncarousel\ncarrusel\ncategorias\ncategories\ncenter\ncenteraction\ncentra\ncentral\ncentre\nchange\nchips\nclase\nclass\nclosure\ncodigo\ncollapse\ncollapsing\ncolor\ncolored\ncompact\ncompacto\ncon\ncontenido\ncontent\ncontrol\ncorner\ncross\ncuando\ncustom\ncustomization\ncustomizationkey\ncuya\ndar\nde\ndel\ndesaparece\ndesliza\ndeslizables\ndeslizar\ndesplazable\ndesplazables\ndesplazamiento\ndisabled\nduration\neach\nel\nelastica\nelegida\nelevado\nen\nencabezado\nentra\nentre\nequal\nes\nestado\nestilo\nexplorar\nfades\nfija\nfijas\nfila\nfilter\nfiltros\nfirst\nfloating\nfloats\nflota\nflotante\nfrom\nfunde\ngesto\ngiven\ngroup\ngrupo\nguardada\nguardado\nhasta\nheader\nheaders\nhecha\nheight\nhides\nhideswithkeyboard\nhorizontal\nid\nignore\nigual\nin\nindex\nindicador\nindicator\nindicatorinset\nindice\ninferior\ninset\ninsets\ninsignias\nios\nipad\nis\nitem\nitems\nits\njumping\nkeeping\nkeeps\nkept\nkey\nkeyboard\nla\nlabel\nlado\nlateral\nlayout\nlazyvstack\nmantiene\nmargenes\nmatchedgeometryeffect\nmaterial\nmiddle\nmotion\nmovimiento\nnavegacion\nnavigation\nnew\nno\nnot\nnueva\noculta\nof\noffset\non\nonrefresh\nontabchange(_:)\nopcional\noptional\noptions\nover\nown\npadding\npage\npager\npages\npagesignoresafearea(_:)\npagina\npaginacion\npaginador\npaginas\npaging\npara\nparalaje\nparallax\nper\nperfil\npersonalizacion\npersonalizada\npestana\npestanas\npicker\npildora\npill\npinned\npins\nplegable\npliega\npliegue\npor\nposicion\nposiciones\nposition\npositions\nprofile\nprogrammatic\nprogreso\nprogress\npropia\npull\nque\nqueda\nradius\nraised\nreduce\nreducir\nrefresh\nremovals\nreordenaciones\nreorders\nrow\nsafe\nsafeareainset\nsaltos\nsaved\nscroll\nscrollable\nscrolling\nscrollposition\nscrolls\nscrolltargetbehavior\nscrollviewreader\nse\nseccion\nsecciones\nsection\nsections\nsegmentado\nsegmented\nsegmentos\nsegura\nseleccion\nseleccionada\nselected\nselection\nselector\nseparator\nside\nsidebar\nsigue\nsin\nsistema\nsize\nslide\nslides\nsliding\nsobre\nsobrevive\nspacing\nstate\nstep\nsticky\nstretchy\nstrip\nstyle\nsu\nsubrayado\nsuperiores\nsurvives\nswipe\nswipeable\nswipedisabled(_:)\nsystem\ntab\ntabbarlayout(_:spacing:sidepadding:)\ntabbarseparator(_:color:thickness:)\ntabindicator(height:color:cornerradius:horizontalinset:animationduration:)\ntabs\ntabsection\ntabview\ntamano\ntambien\nteclado\nthat\nthe\nthickness\ntint\ntira\ntitle\ntitles\ntitulos\nto\ntop\ntracks\ntransicion\ntransition\ntu\nun\nuna\nunder\nunderline\nup\nview\nvista\nvoiceover\nwhen\nwhose\nwidth\nwith\nwithout\ny\nyour",
-        postings: [26, 28, 12, 4, 12, 20, 28, 36, 44, 52, 10, 12, 13, 42, 44, 1, 2, 4, 0, 1, 36, 52, 36, 12, 20, 52, 4, 52, 4, 12, 20, 28, 44, 52, 50, 52, 21, 36, 36, 2, 4, 12, 21, 44, 44, 2, 4, 10, 12, 20, 52, 2, 8, 9, 10, 12, 18, 20, 21, 34, 50, 2, 4, 9, 10, 12, 18, 20, 34, 50, 36, 20, 10, 12, 10, 12, 2, 4, 5, 28, 10, 12, 20, 52, 41, 42, 44, 44, 52, 10, 12, 36, 10, 12, 36, 18, 18, 34, 34, 10, 13, 13, 36, 10, 12, 12, 21, 34, 2, 2, 52, 4, 44, 42, 44, 21, 52, 52, 4, 4, 4, 12, 17, 20, 25, 28, 36, 41, 44, 49, 52, 12, 5, 12, 13, 21, 45, 26, 21, 28, 44, 10, 12, 2, 4, 5, 5, 44, 52, 1, 2, 9, 10, 12, 18, 20, 25, 26, 28, 33, 34, 36, 42, 44, 50, 52, 4, 12, 28, 44, 44, 12, 36, 52, 20, 18, 26, 42, 44, 33, 36, 44, 18, 34, 34, 42, 44, 21, 21, 44, 52, 4, 12, 20, 28, 44, 42, 52, 12, 4, 12, 36, 42, 28, 36, 52, 12, 20, 4, 26, 28, 52, 2, 4, 28, 41, 42, 44, 42, 28, 36, 44, 52, 34, 34, 36, 8, 9, 10, 12, 12, 9, 10, 12, 28, 28, 20, 44, 4, 4, 4, 20, 12, 40, 41, 42, 44, 45, 42, 28, 21, 12, 13, 13, 21, 34, 36, 20, 21, 52, 4, 12, 28, 36, 52, 18, 20, 50, 18, 20, 21, 50, 53, 53, 52, 10, 12, 21, 53, 12, 2, 4, 10, 12, 26, 28, 2, 12, 28, 20, 21, 28, 44, 44, 44, 4, 36, 20, 5, 12, 13, 28, 36, 44, 52, 21, 29, 52, 53, 28, 2, 4, 21, 50, 42, 4, 12, 10, 34, 50, 36, 28, 28, 4, 10, 4, 10, 28, 12, 12, 28, 12, 28, 36, 52, 42, 21, 28, 36, 45, 45, 21, 12, 12, 29, 12, 28, 44, 44, 21, 18, 20, 26, 28, 29, 42, 16, 17, 18, 18, 20, 21, 24, 25, 26, 21, 20, 26, 28, 42, 18, 17, 18, 18, 20, 25, 26, 18, 20, 42, 44, 52, 42, 42, 20, 42, 2, 4, 10, 12, 4, 12, 28, 36, 44, 52, 1, 2, 9, 10, 12, 17, 18, 20, 25, 26, 28, 33, 34, 36, 41, 42, 44, 49, 50, 24, 25, 26, 28, 12, 12, 42, 44, 42, 44, 44, 4, 20, 28, 52, 44, 20, 44, 20, 42, 4, 44, 44, 44, 42, 44, 4, 12, 20, 36, 44, 52, 44, 21, 12, 28, 28, 42, 44, 45, 20, 20, 20, 28, 36, 44, 52, 12, 21, 10, 44, 4, 34, 42, 44, 18, 34, 36, 32, 33, 42, 44, 18, 34, 12, 28, 36, 44, 52, 2, 26, 2, 42, 5, 26, 26, 50, 26, 34, 50, 34, 12, 4, 12, 20, 36, 52, 36, 52, 4, 5, 12, 13, 20, 21, 29, 37, 45, 53, 26, 21, 21, 28, 2, 4, 20, 44, 4, 28, 2, 26, 28, 36, 52, 12, 12, 28, 44, 20, 21, 20, 4, 40, 41, 42, 42, 32, 33, 34, 4, 26, 28, 52, 28, 44, 34, 36, 49, 50, 52, 26, 49, 50, 20, 18, 20, 21, 20, 21, 4, 28, 1, 2, 4, 8, 9, 10, 12, 17, 18, 20, 21, 28, 33, 34, 36, 44, 50, 52, 21, 21, 21, 0, 2, 3, 5, 10, 11, 13, 18, 19, 25, 26, 27, 28, 34, 35, 36, 37, 40, 41, 42, 43, 45, 48, 49, 50, 51, 4, 4, 2, 36, 12, 4, 12, 20, 36, 52, 4, 12, 20, 28, 36, 44, 52, 21, 13, 37, 45, 53, 33, 34, 21, 29, 45, 52, 53, 52, 12, 42, 44, 52, 26, 44, 48, 49, 50, 20, 26, 26, 44, 4, 12, 20, 36, 52, 4, 12, 20, 28, 36, 44, 52, 20, 52, 34, 36, 49, 50, 52, 12, 1, 2, 18, 44, 1, 2, 44, 20, 44, 44, 4, 52, 4, 12, 13, 20, 28, 36, 44, 52, 44, 4, 12, 20, 28, 36, 44, 52, 44],
-        postingEnds: [2, 3, 10, 13, 15, 18, 20, 22, 23, 26, 28, 34, 36, 37, 38, 39, 41, 43, 44, 45, 49, 51, 61, 70, 71, 72, 74, 76, 79, 80, 82, 84, 87, 89, 92, 95, 96, 97, 98, 99, 101, 102, 103, 105, 106, 107, 108, 109, 110, 111, 112, 113, 115, 117, 118, 119, 120, 131, 132, 137, 138, 139, 140, 141, 143, 146, 147, 148, 149, 166, 170, 171, 174, 175, 179, 182, 184, 187, 188, 189, 191, 196, 197, 198, 199, 202, 203, 204, 205, 206, 207, 208, 212, 214, 215, 218, 219, 223, 224, 225, 226, 229, 230, 231, 233, 235, 236, 237, 238, 239, 240, 241, 242, 243, 248, 249, 250, 251, 253, 254, 257, 258, 259, 260, 264, 265, 268, 273, 274, 275, 277, 279, 280, 284, 286, 287, 289, 290, 291, 293, 294, 295, 297, 298, 299, 301, 305, 309, 310, 312, 314, 315, 316, 317, 319, 320, 321, 322, 323, 325, 327, 328, 329, 330, 331, 332, 335, 336, 340, 341, 342, 343, 344, 345, 348, 349, 350, 356, 359, 365, 366, 370, 371, 373, 377, 378, 382, 383, 384, 385, 386, 388, 390, 396, 415, 419, 420, 421, 422, 423, 424, 425, 426, 430, 431, 432, 433, 434, 435, 436, 437, 438, 439, 441, 447, 448, 449, 450, 451, 452, 455, 456, 457, 458, 462, 464, 465, 466, 467, 470, 473, 475, 476, 477, 478, 479, 484, 485, 486, 488, 490, 492, 495, 496, 497, 500, 502, 504, 514, 515, 516, 518, 520, 521, 522, 524, 525, 526, 529, 530, 533, 534, 535, 536, 537, 540, 541, 544, 548, 550, 555, 558, 559, 562, 563, 564, 566, 584, 585, 586, 587, 613, 614, 615, 616, 617, 618, 623, 630, 631, 635, 637, 640, 642, 643, 647, 652, 653, 654, 655, 656, 661, 668, 670, 675, 676, 680, 683, 684, 685, 686, 688, 696, 697, 704, 705]
+        words: "27\n44\n99\na\naction\nactualizar\nadaptable\nadaptive\nal\nalso\nan\nancho\nand\nandroid\nanimation\naparecer\nappearance\nappstorage\narea\nareas\narriba\narrow\naway\nbadges\nbajo\nbar\nbarra\nbetween\nborrados\nboton\nbotones\nbottom\nbrowse\nbuilt\nbutton\nbuttons\nby\ncabecera\ncaben\ncada\ncapsula\ncapsule\ncarousel\ncarrusel\ncategorias\ncategories\ncenter\ncenteraction\ncentra\ncentral\ncentre\nchange\nchips\nclase\nclass\nclosure\ncodigo\ncollapse\ncollapsing\ncolor\ncolored\ncompact\ncompacto\ncon\ncontenido\ncontent\ncontrol\ncorner\ncross\ncuando\ncustom\ncustomization\ncustomizationkey\ncuya\ndar\nde\ndel\ndesaparece\ndesliza\ndeslizables\ndeslizante\ndeslizar\ndesplaza\ndesplazable\ndesplazables\ndesplazamiento\ndisabled\nduration\neach\nel\nelastica\nelegida\nelevado\nen\nencabezado\nentra\nentre\nequal\nes\nestado\nestilo\nexplorar\nfades\nfija\nfijas\nfila\nfilter\nfiltros\nfirst\nfit\nflechas\nfloating\nfloats\nflota\nflotante\nfrom\nfunde\ngesto\ngiven\ngroup\ngrupo\nguardada\nguardado\nhasta\nheader\nheaders\nhecha\nheight\nhides\nhideswithkeyboard\nhorizontal\niconos\nicons\nid\nignore\nigual\nin\nindex\nindicador\nindicator\nindicatorinset\nindice\ninferior\ninset\ninsets\ninsignias\nios\nipad\nis\nitem\nitems\nits\njumping\nkeeping\nkeeps\nkept\nkey\nkeyboard\nkeys\nla\nlabel\nlado\nlas\nlateral\nlayout\nlazyvstack\nlos\nmantiene\nmargenes\nmas\nmatchedgeometryeffect\nmaterial\nmiddle\nmore\nmotion\nmove\nmovimiento\nmueven\nnavegacion\nnavigation\nnew\nno\nnot\nnueva\noculta\nof\noffset\non\nonrefresh\nontabchange(_:)\nopcion\nopcional\noptional\noptions\nover\nown\npadding\npage\npager\npages\npagesignoresafearea(_:)\npagina\npaginacion\npaginador\npaginas\npaging\npara\nparalaje\nparallax\nper\nperfil\npersonalizacion\npersonalizada\npestana\npestanas\npicker\npildora\npill\npinned\npins\nplegable\npliega\npliegue\npoint\npor\nposicion\nposiciones\nposition\npositions\nprofile\nprogrammatic\nprogreso\nprogress\npropia\npull\npuntos\nque\nqueda\nradius\nraised\nreduce\nreducir\nrefresh\nremovals\nreordenaciones\nreorders\nrow\nsafe\nsafeareainset\nsaltos\nsaved\nscroll\nscrollable\nscrolling\nscrollposition\nscrolls\nscrolltargetbehavior\nscrollviewreader\nse\nseccion\nsecciones\nsection\nsections\nsegment\nsegmentado\nsegmented\nsegmento\nsegmentos\nsegments\nsegura\nseleccion\nseleccionada\nseleccionado\nselected\nselection\nselector\nseparator\nside\nsidebar\nsigue\nsin\nsistema\nsize\nsizes\nslide\nslides\nsliding\nsobre\nsobrevive\nspacing\nstate\nstep\nsticky\nstretchy\nstrip\nstyle\nsu\nsubrayado\nsuperiores\nsurvives\nswipe\nswipeable\nswipedisabled(_:)\nsystem\ntab\ntabbarlayout(_:spacing:sidepadding:)\ntabbarseparator(_:color:thickness:)\ntabindicator(height:color:cornerradius:horizontalinset:animationduration:)\ntabs\ntabsection\ntabview\ntactiles\ntamano\ntamanos\ntambien\ntargets\nteclado\ntext\ntexto\nthan\nthat\nthe\nthickness\nthree\ntint\ntira\ntitle\ntitles\ntitulos\nto\ntoggle\ntop\ntouch\ntracks\ntransicion\ntransition\ntres\ntu\nun\nuna\nunder\nunderline\nup\nview\nvisible\nvista\nvoiceover\nwhen\nwhose\nwidth\nwith\nwithout\ny\nyour",
+        postings: [26, 28, 44, 12, 4, 12, 20, 28, 36, 44, 52, 60, 10, 12, 13, 50, 52, 1, 2, 4, 0, 1, 36, 60, 36, 12, 20, 60, 4, 60, 4, 12, 20, 28, 44, 52, 60, 58, 60, 21, 36, 36, 2, 4, 12, 21, 44, 52, 44, 52, 2, 4, 10, 12, 20, 60, 2, 8, 9, 10, 12, 18, 20, 21, 34, 58, 2, 4, 9, 10, 12, 18, 20, 34, 58, 36, 20, 10, 12, 42, 10, 12, 2, 4, 5, 28, 10, 12, 42, 20, 60, 49, 50, 52, 44, 52, 60, 10, 12, 36, 10, 12, 36, 18, 18, 34, 34, 10, 13, 13, 36, 10, 12, 12, 21, 34, 42, 2, 2, 60, 4, 52, 50, 52, 21, 60, 60, 4, 4, 4, 12, 17, 20, 25, 28, 36, 44, 49, 52, 57, 60, 12, 5, 12, 13, 21, 53, 26, 41, 42, 44, 21, 28, 52, 10, 12, 2, 4, 5, 5, 52, 60, 1, 2, 9, 10, 12, 18, 20, 25, 26, 28, 33, 34, 36, 42, 44, 50, 52, 58, 60, 4, 12, 28, 44, 52, 52, 12, 36, 44, 60, 20, 41, 42, 18, 26, 50, 52, 44, 33, 36, 52, 18, 34, 42, 34, 50, 52, 21, 21, 52, 60, 4, 12, 20, 28, 44, 52, 50, 60, 12, 4, 12, 36, 44, 50, 28, 36, 60, 12, 20, 4, 26, 28, 60, 2, 4, 28, 49, 50, 52, 50, 28, 36, 44, 52, 60, 34, 42, 34, 42, 36, 44, 44, 8, 9, 10, 12, 12, 9, 10, 12, 28, 28, 20, 52, 4, 4, 4, 20, 12, 48, 49, 50, 52, 53, 50, 28, 21, 12, 13, 13, 21, 34, 36, 44, 44, 20, 21, 60, 4, 12, 28, 36, 44, 60, 18, 20, 58, 18, 20, 21, 58, 61, 61, 60, 10, 12, 21, 61, 12, 2, 4, 10, 12, 26, 28, 2, 44, 12, 28, 20, 21, 28, 52, 52, 52, 4, 36, 44, 20, 5, 12, 13, 42, 44, 44, 28, 36, 44, 52, 60, 21, 29, 45, 60, 61, 28, 44, 2, 4, 21, 58, 50, 44, 4, 44, 12, 44, 10, 34, 42, 58, 36, 44, 28, 44, 28, 44, 4, 10, 42, 4, 10, 42, 28, 12, 12, 28, 12, 28, 36, 60, 50, 21, 28, 36, 44, 53, 53, 21, 42, 12, 12, 29, 45, 12, 28, 52, 52, 21, 18, 20, 26, 28, 29, 50, 16, 17, 18, 18, 20, 21, 24, 25, 26, 21, 20, 26, 28, 50, 18, 17, 18, 18, 20, 25, 26, 18, 20, 50, 52, 60, 50, 50, 20, 50, 2, 4, 10, 12, 4, 12, 28, 36, 52, 60, 1, 2, 9, 10, 12, 17, 18, 20, 25, 26, 28, 33, 34, 36, 42, 49, 50, 52, 57, 58, 24, 25, 26, 28, 42, 12, 42, 44, 12, 40, 42, 44, 50, 52, 50, 52, 52, 44, 4, 20, 28, 42, 60, 52, 20, 52, 20, 50, 4, 52, 52, 52, 50, 52, 44, 4, 12, 20, 36, 44, 52, 60, 52, 21, 12, 28, 28, 50, 52, 53, 20, 20, 20, 28, 36, 44, 52, 60, 12, 21, 10, 52, 4, 34, 50, 52, 18, 34, 36, 42, 32, 33, 50, 44, 52, 18, 34, 12, 28, 36, 44, 52, 60, 2, 26, 2, 50, 5, 26, 44, 26, 41, 42, 44, 58, 26, 34, 40, 41, 42, 44, 58, 44, 34, 42, 44, 42, 44, 12, 4, 12, 20, 44, 36, 60, 44, 36, 44, 60, 4, 5, 12, 13, 20, 21, 29, 37, 44, 45, 53, 61, 26, 42, 21, 21, 28, 2, 4, 20, 52, 4, 28, 2, 45, 44, 26, 28, 36, 60, 12, 41, 42, 44, 12, 28, 52, 20, 21, 20, 4, 48, 49, 50, 50, 32, 33, 34, 4, 26, 28, 60, 28, 52, 34, 36, 57, 58, 60, 26, 57, 58, 20, 18, 20, 21, 20, 21, 4, 28, 1, 2, 4, 8, 9, 10, 12, 17, 18, 20, 21, 28, 33, 34, 36, 52, 58, 60, 21, 21, 21, 0, 2, 3, 5, 10, 11, 13, 18, 19, 25, 26, 27, 28, 34, 35, 36, 37, 42, 43, 48, 49, 50, 51, 53, 56, 57, 58, 59, 4, 4, 44, 2, 44, 36, 44, 12, 42, 44, 44, 44, 44, 4, 12, 20, 36, 60, 4, 12, 20, 28, 36, 44, 52, 60, 21, 44, 13, 37, 45, 53, 61, 33, 34, 21, 29, 45, 53, 60, 61, 60, 12, 50, 52, 60, 42, 26, 52, 56, 57, 58, 44, 20, 26, 26, 44, 52, 4, 12, 20, 36, 44, 60, 4, 12, 20, 28, 36, 44, 52, 60, 20, 60, 34, 36, 57, 58, 60, 12, 1, 2, 18, 44, 52, 44, 1, 2, 52, 20, 52, 52, 4, 60, 4, 12, 13, 20, 28, 36, 44, 52, 60, 52, 4, 12, 20, 28, 36, 44, 52, 60, 52],
+        postingEnds: [2, 3, 4, 12, 15, 17, 20, 22, 24, 25, 28, 30, 37, 39, 40, 41, 42, 44, 46, 47, 48, 49, 50, 54, 56, 66, 75, 76, 77, 79, 80, 82, 85, 86, 88, 89, 91, 94, 95, 97, 100, 103, 104, 105, 106, 107, 109, 110, 111, 113, 114, 115, 117, 118, 119, 120, 121, 122, 124, 126, 127, 128, 129, 141, 142, 147, 151, 152, 153, 154, 156, 159, 160, 161, 162, 181, 186, 187, 191, 192, 194, 198, 199, 202, 205, 208, 209, 210, 212, 218, 219, 220, 221, 225, 226, 227, 228, 229, 230, 231, 235, 237, 238, 241, 242, 247, 249, 251, 252, 253, 254, 257, 258, 259, 261, 263, 264, 265, 266, 267, 268, 269, 270, 271, 276, 277, 278, 279, 281, 282, 285, 286, 287, 288, 289, 290, 295, 296, 299, 304, 305, 306, 308, 310, 311, 315, 317, 319, 321, 322, 323, 325, 326, 327, 330, 331, 332, 336, 337, 342, 347, 348, 349, 351, 353, 354, 355, 357, 358, 359, 362, 363, 364, 365, 366, 367, 368, 369, 372, 375, 376, 377, 378, 379, 380, 383, 384, 389, 390, 391, 392, 393, 394, 396, 399, 400, 401, 407, 410, 416, 417, 421, 422, 424, 428, 429, 433, 434, 435, 436, 437, 439, 441, 447, 467, 472, 475, 479, 480, 481, 482, 483, 484, 485, 490, 491, 492, 493, 494, 495, 496, 497, 498, 499, 501, 502, 509, 510, 511, 512, 513, 514, 517, 518, 519, 520, 525, 527, 528, 529, 530, 533, 537, 539, 540, 542, 543, 544, 550, 551, 552, 554, 556, 557, 562, 569, 570, 573, 575, 576, 580, 582, 583, 586, 598, 600, 601, 603, 605, 606, 607, 609, 611, 612, 613, 616, 620, 623, 624, 625, 626, 627, 630, 631, 634, 638, 640, 645, 648, 649, 652, 653, 654, 656, 674, 675, 676, 677, 705, 706, 707, 708, 709, 710, 711, 712, 715, 716, 717, 718, 723, 731, 732, 733, 738, 740, 744, 746, 747, 751, 752, 757, 758, 759, 760, 761, 762, 763, 769, 777, 779, 784, 785, 790, 791, 794, 795, 796, 797, 799, 808, 809, 817, 818]
     )
 
     static let templates: [String: String] = [
