@@ -61,6 +61,9 @@ let package = Package(
                 "picker-pages/PickerPages.swift",
                 "picker-pages/PickerPagesDemo.swift",
                 "picker-pages/block.json",
+                "search-tab-view/SearchTabView.swift",
+                "search-tab-view/SearchTabViewDemo.swift",
+                "search-tab-view/block.json",
                 "segmented-pill/SegmentedPill.swift",
                 "segmented-pill/SegmentedPillDemo.swift",
                 "segmented-pill/block.json",
@@ -80,6 +83,7 @@ let package = Package(
                 "floating-tab-bar/FloatingTabBarLogic.swift",
                 "sticky-header-tabs/StickyHeaderTabsLogic.swift",
                 "segmented-pill/SegmentedPillLogic.swift",
+                "search-tab-view/SearchTabViewLogic.swift",
             ]
         ),
         .testTarget(

@@ -733,6 +733,8 @@ public struct EnvironmentValues {
         get { Locale(identifier: "en") }
         set {}
     }
+    @available(iOS 26.0, *)
+    public var tabViewBottomAccessoryPlacement: TabViewBottomAccessoryPlacement? { nil }
     @available(iOS 15.0, *)
     public var dynamicTypeSize: DynamicTypeSize {
         get { .large }
@@ -1252,6 +1254,7 @@ extension Tab {
     where Label == DefaultTabLabel {}
     public init(_ titleKey: LocalizedStringKey, image: String, value: Value, @ViewBuilder content: () -> Content)
     where Label == DefaultTabLabel {}
+    public init(value: Value, role: TabRole?, @ViewBuilder content: () -> Content) where Label == DefaultTabLabel {}
 }
 
 @available(iOS 18.0, *)
@@ -1271,6 +1274,40 @@ extension TabSection where Header == Text, Footer == EmptyView {
 @available(iOS 18.0, *)
 extension TabSection where Header == EmptyView, Footer == EmptyView {
     public init(@TabContentBuilder<SelectionValue> content: () -> Content) {}
+}
+
+@available(iOS 18.0, *)
+public struct TabRole: Hashable, Sendable {
+    let name: String
+    public static var search: TabRole { TabRole(name: "search") }
+}
+
+@available(iOS 26.0, *)
+public struct TabBarMinimizeBehavior: Sendable {
+    let name: String
+    public static let automatic = TabBarMinimizeBehavior(name: "automatic")
+    public static let onScrollDown = TabBarMinimizeBehavior(name: "onScrollDown")
+    public static let onScrollUp = TabBarMinimizeBehavior(name: "onScrollUp")
+    public static let never = TabBarMinimizeBehavior(name: "never")
+}
+
+@available(iOS 26.0, *)
+public enum TabViewBottomAccessoryPlacement: Hashable, Sendable {
+    case inline
+    case expanded
+}
+
+@available(iOS 26.0, *)
+public struct TabSearchActivation: Hashable, Sendable {
+    let name: String
+    public static var automatic: TabSearchActivation { TabSearchActivation(name: "automatic") }
+    public static var searchTabSelection: TabSearchActivation { TabSearchActivation(name: "searchTabSelection") }
+}
+
+@available(iOS 15.0, *)
+public struct SearchFieldPlacement: Sendable {
+    let name: String
+    public static let automatic = SearchFieldPlacement(name: "automatic")
 }
 
 @available(iOS 18.0, *)
@@ -1598,6 +1635,14 @@ extension View {
     nonisolated public func listStyle<S: ListStyle>(_ style: S) -> some View { self }
     @available(iOS 14.0, *)
     nonisolated public func tabViewStyle<S: TabViewStyle>(_ style: S) -> some View { self }
+    @available(iOS 26.0, *)
+    nonisolated public func tabBarMinimizeBehavior(_ behavior: TabBarMinimizeBehavior) -> some View { self }
+    @available(iOS 26.0, *)
+    nonisolated public func tabViewBottomAccessory<Content: View>(@ViewBuilder content: () -> Content) -> some View { self }
+    @available(iOS 26.0, *)
+    nonisolated public func tabViewSearchActivation(_ activation: TabSearchActivation) -> some View { self }
+    @available(iOS 15.0, *)
+    nonisolated public func searchable(text: Binding<String>, placement: SearchFieldPlacement = .automatic, prompt: LocalizedStringKey) -> some View { self }
     @available(iOS 18.0, *)
     nonisolated public func tabViewCustomization(_ customization: Binding<TabViewCustomization>?) -> some View { self }
     @available(iOS 15.0, *)

@@ -2917,6 +2917,573 @@ public enum ScrollingStripLogic {
 }
 
 """#,
+        "search-tab-view/SearchTabView.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// The newest system tab bar, assembled: your tabs and a search tab (`Tab(role: .search)`),
+/// a tab bar that minimizes as the user scrolls (`tabBarMinimizeBehavior`), and a bottom
+/// accessory, such as a mini player, that adapts when the bar minimizes
+/// (`tabViewBottomAccessory`). iOS 26 introduced the last two, hence the minimum.
+///
+/// ```swift
+/// enum Section: Hashable { case listenNow, library, radio, search }
+///
+/// @State private var section = Section.listenNow
+/// @State private var query = ""
+///
+/// SearchTabView(
+///     selection: $section,
+///     searchText: $query,
+///     tabs: [
+///         SearchTab(value: .listenNow, title: "Listen Now", systemImage: "play.circle"),
+///         SearchTab(value: .library, title: "Library", systemImage: "square.stack", badge: .count(newSongs)),
+///         SearchTab(value: .radio, title: "Radio", systemImage: "dot.radiowaves.left.and.right"),
+///     ],
+///     search: .search
+/// ) { section in
+///     SectionView(section)
+/// } searchContent: { query in
+///     SearchResults(query)
+/// } accessory: { style in
+///     MiniPlayer(style: style)          // .full above the bar, .compact inline with it
+/// }
+/// ```
+///
+/// - **Search.** The search tab sits apart at the trailing end of the tab bar. Selecting it
+///   opens the search field (`activatesSearchOnSelection`); dismissing search returns to
+///   the tab you came from. The text lives in your `searchText` binding and is kept when
+///   you leave search, unless `clearsSearchOnLeave`.
+/// - **Minimizing.** With `.onScrollDown` (the default) the bar shrinks as content scrolls
+///   down and comes back on the way up; the system minimizes tab bars on iPhone only.
+/// - **Accessory.** Your accessory gets `.full` above the full-size bar and `.compact`
+///   inline with the minimized one; iPad in regular width, where the system gives no
+///   placement, gets `.full`.
+/// - **Selection and size classes.** Selection is by value; an unknown value selects the
+///   first tab and a removed tab passes the selection to the one that takes its place.
+///   Selection and search text live in your bindings, outside the tab view, and nothing in
+///   the tab view depends on the width, so both survive size-class changes (iPad
+///   multitasking, rotation) with nothing rebuilt.
+/// - **Accessibility.** The tab bar, search field and accessory container are the
+///   system's, so VoiceOver reads each tab with its title, badge, selection and position,
+///   and the search tab as "Search". When the accessory changes style, its content
+///   cross-fades, or swaps at once with Reduce Motion on.
+@available(iOS 26.0, *)
+public struct SearchTabView<Value: Hashable, Content: View, SearchContent: View, Accessory: View>: View {
+    @Binding private var selection: Value
+    @Binding private var searchText: String
+    private let tabs: [SearchTab<Value>]
+    private let search: Value
+    private let searchPrompt: LocalizedStringKey
+    private let minimizeBehavior: TabBarMinimizeBehavior
+    private let activatesSearchOnSelection: Bool
+    private let clearsSearchOnLeave: Bool
+    private let content: (Value) -> Content
+    private let searchContent: (String) -> SearchContent
+    private let accessory: (SearchTabAccessoryStyle) -> Accessory
+
+    /// Creates a tab view with a search tab and a bottom accessory.
+    ///
+    /// - Parameters:
+    ///   - selection: The value of the selected tab, the search tab's included.
+    ///   - searchText: The text in the search field.
+    ///   - tabs: The tabs before the search tab; values must be unique.
+    ///   - search: The selection value of the search tab.
+    ///   - searchPrompt: The search field's placeholder. Defaults to "Search".
+    ///   - minimizeBehavior: When the tab bar minimizes. Defaults to `.onScrollDown`.
+    ///   - activatesSearchOnSelection: Whether selecting the search tab opens the search
+    ///     field, and dismissing it returns to the previous tab. Defaults to `true`.
+    ///   - clearsSearchOnLeave: Whether leaving the search tab clears the text. Defaults
+    ///     to `false`.
+    ///   - content: The page for a tab's value; each tab wraps it in a `NavigationStack`.
+    ///   - searchContent: The search tab's page for the current text, in a `NavigationStack`.
+    ///   - accessory: The bottom accessory in its current style.
+    public init(
+        selection: Binding<Value>,
+        searchText: Binding<String>,
+        tabs: [SearchTab<Value>],
+        search: Value,
+        searchPrompt: LocalizedStringKey = "Search",
+        minimizeBehavior: TabBarMinimizeBehavior = .onScrollDown,
+        activatesSearchOnSelection: Bool = true,
+        clearsSearchOnLeave: Bool = false,
+        @ViewBuilder content: @escaping (Value) -> Content,
+        @ViewBuilder searchContent: @escaping (String) -> SearchContent,
+        @ViewBuilder accessory: @escaping (SearchTabAccessoryStyle) -> Accessory
+    ) {
+        self._selection = selection
+        self._searchText = searchText
+        self.tabs = tabs
+        self.search = search
+        self.searchPrompt = searchPrompt
+        self.minimizeBehavior = minimizeBehavior
+        self.activatesSearchOnSelection = activatesSearchOnSelection
+        self.clearsSearchOnLeave = clearsSearchOnLeave
+        self.content = content
+        self.searchContent = searchContent
+        self.accessory = accessory
+        assert(
+            SearchTabViewLogic.duplicates(tabs.map(\.value) + [search]).isEmpty,
+            "SearchTabView: each tab, and the search tab, needs its own value; repeated: \(SearchTabViewLogic.duplicates(tabs.map(\.value) + [search]))")
+    }
+
+    public var body: some View {
+        let values = tabs.map(\.value)
+        TabView(selection: $selection) {
+            ForEach(tabs) { tab in
+                Tab(tab.title, systemImage: tab.systemImage, value: tab.value) {
+                    NavigationStack {
+                        content(tab.value)
+                    }
+                }
+                .badge(badge(for: tab))
+            }
+            Tab(value: search, role: .search) {
+                NavigationStack {
+                    searchContent(searchText)
+                }
+            }
+        }
+        .searchable(text: $searchText, prompt: searchPrompt)
+        .tabViewSearchActivation(activatesSearchOnSelection ? .searchTabSelection : .automatic)
+        .tabBarMinimizeBehavior(minimizeBehavior)
+        .tabViewBottomAccessory {
+            AccessoryHost(accessory: accessory)
+        }
+        .onChange(of: values, initial: true) { previousValues, newValues in
+            let resolved = SearchTabViewLogic.resolvedSelection(
+                selection, previousValues: previousValues, values: newValues, search: search)
+            if resolved != selection {
+                selection = resolved
+            }
+        }
+        .onChange(of: selection) { previousSelection, newSelection in
+            let text = SearchTabViewLogic.searchText(
+                searchText, movingFrom: previousSelection, to: newSelection, search: search,
+                clearsSearchOnLeave: clearsSearchOnLeave)
+            if text != searchText {
+                searchText = text
+            }
+        }
+    }
+
+    private func badge(for tab: SearchTab<Value>) -> Text? {
+        switch tab.badge {
+        case nil:
+            return nil
+        case .text(let text)?:
+            return Text(text)
+        case .count(let count)?:
+            switch SearchTabViewLogic.countBadge(count) {
+            case nil:
+                return nil
+            case .number(let number)?:
+                return Text(number, format: .number)
+            case .overLimit(let limit)?:
+                return Text("\(limit, format: .number)+", comment: "A tab badge for more items than it counts, as in 99+")
+            }
+        }
+    }
+}
+
+/// The accessory in the style its placement calls for. The placement is only in the
+/// environment inside the accessory, so it is read here.
+@available(iOS 26.0, *)
+private struct AccessoryHost<Accessory: View>: View {
+    let accessory: (SearchTabAccessoryStyle) -> Accessory
+
+    @Environment(\.tabViewBottomAccessoryPlacement) private var placement
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+
+    var body: some View {
+        let style = SearchTabViewLogic.accessoryStyle(for: placement.map(SearchTabViewLogic.AccessoryPlacement.init))
+        accessory(style)
+            .animation(reduceMotion ? nil : .smooth(duration: 0.25), value: style)
+    }
+}
+
+@available(iOS 26.0, *)
+extension SearchTabViewLogic.AccessoryPlacement {
+    /// The logic's placement for SwiftUI's.
+    fileprivate init(_ placement: TabViewBottomAccessoryPlacement) {
+        self = placement == .inline ? .inline : .expanded
+    }
+}
+
+/// A badge on a tab: a count, or a short text such as "New".
+@available(iOS 26.0, *)
+public enum SearchTabBadge: Equatable, Sendable {
+    /// A number, formatted for the user's locale; zero or less shows no badge, over 99 "99+".
+    case count(Int)
+    /// A short text, looked up in your strings catalog.
+    case text(LocalizedStringKey)
+}
+
+/// One tab of a ``SearchTabView``, before the search tab.
+@available(iOS 26.0, *)
+public struct SearchTab<Value: Hashable>: Identifiable {
+    /// The selection value that shows this tab; also its identity.
+    public var value: Value
+    /// The title, looked up in your strings catalog.
+    public var title: LocalizedStringKey
+    /// An SF Symbol name.
+    public var systemImage: String
+    /// The badge, if any.
+    public var badge: SearchTabBadge?
+
+    public var id: Value { value }
+
+    public init(value: Value, title: LocalizedStringKey, systemImage: String, badge: SearchTabBadge? = nil) {
+        self.value = value
+        self.title = title
+        self.systemImage = systemImage
+        self.badge = badge
+    }
+}
+#endif
+
+"""#,
+        "search-tab-view/SearchTabViewDemo.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A music-app demo of ``SearchTabView``: three tabs and a search tab, a long list that
+/// minimizes the tab bar as it scrolls, and a mini player accessory that shrinks to a
+/// title and a play button inline with the minimized bar.
+@available(iOS 26.0, *)
+struct SearchTabViewDemo: View {
+    enum Section: Hashable {
+        case listenNow, library, radio, search
+
+        var title: LocalizedStringKey {
+            switch self {
+            case .listenNow: "Listen Now"
+            case .library: "Library"
+            case .radio: "Radio"
+            case .search: "Search"
+            }
+        }
+    }
+
+    @State private var section = Section.listenNow
+    @State private var query = ""
+    @State private var isPlaying = false
+    @State private var newSongs = 120
+
+    var body: some View {
+        SearchTabView(
+            selection: $section,
+            searchText: $query,
+            tabs: [
+                SearchTab(value: Section.listenNow, title: "Listen Now", systemImage: "play.circle"),
+                SearchTab(value: Section.library, title: "Library", systemImage: "square.stack", badge: .count(newSongs)),
+                SearchTab(value: Section.radio, title: "Radio", systemImage: "dot.radiowaves.left.and.right"),
+            ],
+            search: Section.search,
+            searchPrompt: "Artists, songs, lyrics"
+        ) { section in
+            List(1..<61, id: \.self) { row in
+                Text("\(section.title) item \(row)")
+            }
+            .navigationTitle(section.title)
+        } searchContent: { query in
+            List {
+                if query.isEmpty {
+                    Text("Recent searches")
+                } else {
+                    Text("Results for \(query)")
+                }
+            }
+            .navigationTitle("Search")
+        } accessory: { style in
+            MiniPlayer(style: style, isPlaying: $isPlaying)
+        }
+    }
+}
+
+@available(iOS 26.0, *)
+private struct MiniPlayer: View {
+    let style: SearchTabAccessoryStyle
+    @Binding var isPlaying: Bool
+
+    var body: some View {
+        HStack(spacing: 12) {
+            if style == .full {
+                RoundedRectangle(cornerRadius: 6)
+                    .fill(.pink)
+                    .frame(width: 32, height: 32)
+                    .accessibilityHidden(true)
+            }
+            VStack(alignment: .leading) {
+                Text("A Song Title")
+                    .font(.subheadline.weight(.semibold))
+                    .lineLimit(1)
+                if style == .full {
+                    Text("An Artist")
+                        .font(.caption)
+                        .foregroundStyle(.secondary)
+                        .lineLimit(1)
+                }
+            }
+            Spacer(minLength: 0)
+            Button {
+                isPlaying.toggle()
+            } label: {
+                Image(systemName: isPlaying ? "pause.fill" : "play.fill")
+            }
+            .accessibilityLabel(isPlaying ? Text("Pause") : Text("Play"))
+            if style == .full {
+                Button {
+                    isPlaying = true
+                } label: {
+                    Image(systemName: "forward.fill")
+                }
+                .accessibilityLabel(Text("Next"))
+            }
+        }
+        .padding(.horizontal)
+    }
+}
+
+@available(iOS 26.0, *)
+#Preview("Tab view with search and accessory") {
+    SearchTabViewDemo()
+}
+
+@available(iOS 26.0, *)
+#Preview("Tab view with search and accessory, right to left") {
+    SearchTabViewDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
+
+"""#,
+        "search-tab-view/SearchTabViewLogic.swift": #"""
+/// How much a ``SearchTabView`` bottom accessory shows: all of it above a full-size tab
+/// bar, or a compact form inline with a minimized one.
+@available(iOS 26.0, *)
+public enum SearchTabAccessoryStyle: Hashable, Sendable {
+    /// Above the tab bar, with room for artwork, titles and controls.
+    case full
+    /// Inline with the minimized tab bar: a title and one or two buttons.
+    case compact
+}
+
+/// The pure decisions behind ``SearchTabView``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs.
+@available(iOS 26.0, *)
+public enum SearchTabViewLogic {
+    /// The tab that should be selected after the tabs change from `previousValues` to
+    /// `values`. The search tab is always there, so there is always an answer:
+    ///
+    /// - The search tab, or a listed tab, stays selected, wherever it moved to.
+    /// - A removed tab passes the selection to the nearest tab that survived, looking first
+    ///   at the ones after it (the tab that slides into its place), then at the ones before.
+    /// - A value that no tab has becomes the first tab, or search when there are no others.
+    public static func resolvedSelection<Value: Hashable>(_ selection: Value, previousValues: [Value], values: [Value], search: Value) -> Value {
+        if selection == search || values.contains(selection) { return selection }
+        guard let first = values.first else { return search }
+        guard let oldIndex = previousValues.firstIndex(of: selection) else { return first }
+        if let next = previousValues[(oldIndex + 1)...].first(where: values.contains) { return next }
+        if let previous = previousValues[..<oldIndex].reversed().first(where: values.contains) { return previous }
+        return first
+    }
+
+    /// The search text once the selection moved from `previous` to `selection`: kept, so
+    /// going back to search shows the same results, unless `clearsSearchOnLeave` and the
+    /// user just left the search tab.
+    public static func searchText<Value: Hashable>(_ text: String, movingFrom previous: Value, to selection: Value, search: Value, clearsSearchOnLeave: Bool) -> String {
+        clearsSearchOnLeave && previous == search && selection != search ? "" : text
+    }
+
+    /// Where the system placed the bottom accessory; the view maps SwiftUI's
+    /// `TabViewBottomAccessoryPlacement?` to this.
+    public enum AccessoryPlacement: Sendable, Equatable {
+        /// Above the full-size tab bar.
+        case expanded
+        /// Inline with the minimized tab bar.
+        case inline
+    }
+
+    /// The accessory's style for its placement: compact inline with a minimized bar, full
+    /// above a full-size one, and full when the system gives no placement (iPad in regular
+    /// width, where the bar does not minimize), so nothing is ever hidden for lack of one.
+    public static func accessoryStyle(for placement: AccessoryPlacement?) -> SearchTabAccessoryStyle {
+        placement == .inline ? .compact : .full
+    }
+
+    /// What a count badge shows.
+    public enum CountBadge: Equatable, Sendable {
+        /// The count itself.
+        case number(Int)
+        /// More than the limit: the limit and a plus sign, such as "99+".
+        case overLimit(Int)
+    }
+
+    /// The badge for a count, or `nil` for none: zero or less shows no badge, like the
+    /// system's `badge(_:)`, and counts over `limit` show "99+".
+    public static func countBadge(_ count: Int, limit: Int = 99) -> CountBadge? {
+        guard count > 0 else { return nil }
+        return count > limit ? .overLimit(max(0, limit)) : .number(count)
+    }
+
+    /// The values that appear more than once among the tabs and the search tab, each
+    /// reported once, in the order of their second appearance. Selection goes by value, so
+    /// ``SearchTabView`` checks with this in debug builds.
+    public static func duplicates<Value: Hashable>(_ values: [Value]) -> [Value] {
+        var seen: Set<Value> = []
+        var reported: Set<Value> = []
+        var duplicates: [Value] = []
+        for value in values where !seen.insert(value).inserted && reported.insert(value).inserted {
+            duplicates.append(value)
+        }
+        return duplicates
+    }
+}
+
+"""#,
+        "search-tab-view/block.json": #"""
+{
+  "name": "search-tab-view",
+  "version": "1.0.0",
+  "title": {
+    "en": "Tab View with Search and Accessory",
+    "es": "Vista de pestañas con búsqueda y accesorio"
+  },
+  "summary": {
+    "en": "The newest system tab bar assembled: a search tab with Tab(role: .search), a tab bar that minimizes on scroll, and a bottom accessory such as a mini player that adapts to the minimized bar, with selection and search text that survive size-class changes.",
+    "es": "La barra de pestañas más nueva del sistema, montada: una pestaña de búsqueda con Tab(role: .search), una barra que se minimiza al desplazar y un accesorio inferior, como un minirreproductor, que se adapta a la barra minimizada, con selección y texto de búsqueda que sobreviven a los cambios de clase de tamaño."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "26.0"
+  },
+  "level": "intermediate",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "tab view",
+      "tab bar",
+      "search tab",
+      "search",
+      "searchable",
+      "minimize on scroll",
+      "bottom accessory",
+      "mini player",
+      "liquid glass",
+      "tabbarminimizebehavior",
+      "tabviewbottomaccessory",
+      "ios 26"
+    ],
+    "es": [
+      "pestañas",
+      "vista de pestañas",
+      "barra de pestañas",
+      "pestaña de búsqueda",
+      "búsqueda",
+      "buscador",
+      "minimizar al desplazar",
+      "accesorio inferior",
+      "minirreproductor",
+      "reproductor"
+    ]
+  },
+  "api": [
+    {
+      "name": "selection",
+      "type": "Binding<Value>",
+      "default": null,
+      "description": "The selected tab's value, the search tab's included (Value is Hashable); an unknown value selects the first tab, a removed tab passes the selection to the one that takes its place."
+    },
+    {
+      "name": "searchText",
+      "type": "Binding<String>",
+      "default": null,
+      "description": "The search field's text, kept when the user leaves search and across size-class changes."
+    },
+    {
+      "name": "tabs",
+      "type": "[SearchTab<Value>]",
+      "default": null,
+      "description": "The tabs before the search tab; each has value, title (a LocalizedStringKey), systemImage and badge (.count(Int), 99+ past 99, or .text). Values must be unique."
+    },
+    {
+      "name": "search",
+      "type": "Value",
+      "default": null,
+      "description": "The selection value of the search tab, a Tab(role: .search)."
+    },
+    {
+      "name": "searchPrompt",
+      "type": "LocalizedStringKey",
+      "default": "\"Search\"",
+      "description": "The search field's placeholder."
+    },
+    {
+      "name": "minimizeBehavior",
+      "type": "TabBarMinimizeBehavior",
+      "default": ".onScrollDown",
+      "description": "When the tab bar minimizes: .onScrollDown, .onScrollUp, .never or .automatic; the system minimizes on iPhone only."
+    },
+    {
+      "name": "activatesSearchOnSelection",
+      "type": "Bool",
+      "default": "true",
+      "description": "Whether selecting the search tab opens the search field and dismissing search returns to the previous tab (tabViewSearchActivation(.searchTabSelection))."
+    },
+    {
+      "name": "clearsSearchOnLeave",
+      "type": "Bool",
+      "default": "false",
+      "description": "Whether leaving the search tab clears the search text."
+    },
+    {
+      "name": "content",
+      "type": "(Value) -> Content",
+      "default": null,
+      "description": "The page for a tab's value; each tab wraps it in a NavigationStack."
+    },
+    {
+      "name": "searchContent",
+      "type": "(String) -> SearchContent",
+      "default": null,
+      "description": "The search tab's page for the current text, in a NavigationStack."
+    },
+    {
+      "name": "accessory",
+      "type": "(SearchTabAccessoryStyle) -> Accessory",
+      "default": null,
+      "description": "The bottom accessory (tabViewBottomAccessory), given .full above the full-size bar and .compact inline with the minimized one."
+    }
+  ],
+  "files": [
+    {
+      "path": "SearchTabView.swift",
+      "role": "component"
+    },
+    {
+      "path": "SearchTabViewLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "SearchTabViewDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "The system tab bar, search field and accessory container: tabs are read with their title, badge, selection and position, and the search tab as Search. Give icon-only accessory buttons an accessibility label, as the demo does.",
+    "dynamicType": "System tab bar and search field text scales, with the large content viewer on the tab bar; the accessory's compact style keeps one line of text inline with the minimized bar.",
+    "reduceMotion": "The system's own tab bar minimizing and search transitions, which follow Reduce Motion; the accessory's switch between full and compact styles cross-fades, and swaps at once with Reduce Motion on."
+  }
+}
+
+"""#,
         "segmented-pill/SegmentedPill.swift": #"""
 #if os(iOS)
 import SwiftUI
@@ -4407,6 +4974,22 @@ public enum TopTabsLogic {
             license: "MIT",
             accessibility: ["dynamicType": "Titles use the subheadline text style and grow with Dynamic Type; the strip scrolls, so long titles are never truncated, and touch targets grow toward 44 points without moving the layout.", "reduceMotion": "The row and the underline jump to the selected tab instead of sliding.", "voiceOver": "The strip is a tab bar to VoiceOver: each tab is read with its title, its position and, on the selected one, the selected trait."]
         ),
+        "search-tab-view": BlockManifest(
+            name: "search-tab-view",
+            version: "1.0.0",
+            title: ["en": "Tab View with Search and Accessory", "es": "Vista de pestañas con búsqueda y accesorio"],
+            summary: ["en": "The newest system tab bar assembled: a search tab with Tab(role: .search), a tab bar that minimizes on scroll, and a bottom accessory such as a mini player that adapts to the minimized bar, with selection and search text that survive size-class changes.", "es": "La barra de pestañas más nueva del sistema, montada: una pestaña de búsqueda con Tab(role: .search), una barra que se minimiza al desplazar y un accesorio inferior, como un minirreproductor, que se adapta a la barra minimizada, con selección y texto de búsqueda que sobreviven a los cambios de clase de tamaño."],
+            category: "tabs",
+            platforms: ["iOS": "26.0"],
+            level: "intermediate",
+            origin: "Original work",
+            tags: ["en": ["tabs", "tab view", "tab bar", "search tab", "search", "searchable", "minimize on scroll", "bottom accessory", "mini player", "liquid glass", "tabbarminimizebehavior", "tabviewbottomaccessory", "ios 26"], "es": ["pestañas", "vista de pestañas", "barra de pestañas", "pestaña de búsqueda", "búsqueda", "buscador", "minimizar al desplazar", "accesorio inferior", "minirreproductor", "reproductor"]],
+            api: [APIParameter(name: "selection", type: "Binding<Value>", default: nil, description: "The selected tab's value, the search tab's included (Value is Hashable); an unknown value selects the first tab, a removed tab passes the selection to the one that takes its place."), APIParameter(name: "searchText", type: "Binding<String>", default: nil, description: "The search field's text, kept when the user leaves search and across size-class changes."), APIParameter(name: "tabs", type: "[SearchTab<Value>]", default: nil, description: "The tabs before the search tab; each has value, title (a LocalizedStringKey), systemImage and badge (.count(Int), 99+ past 99, or .text). Values must be unique."), APIParameter(name: "search", type: "Value", default: nil, description: "The selection value of the search tab, a Tab(role: .search)."), APIParameter(name: "searchPrompt", type: "LocalizedStringKey", default: "\"Search\"", description: "The search field's placeholder."), APIParameter(name: "minimizeBehavior", type: "TabBarMinimizeBehavior", default: ".onScrollDown", description: "When the tab bar minimizes: .onScrollDown, .onScrollUp, .never or .automatic; the system minimizes on iPhone only."), APIParameter(name: "activatesSearchOnSelection", type: "Bool", default: "true", description: "Whether selecting the search tab opens the search field and dismissing search returns to the previous tab (tabViewSearchActivation(.searchTabSelection))."), APIParameter(name: "clearsSearchOnLeave", type: "Bool", default: "false", description: "Whether leaving the search tab clears the search text."), APIParameter(name: "content", type: "(Value) -> Content", default: nil, description: "The page for a tab's value; each tab wraps it in a NavigationStack."), APIParameter(name: "searchContent", type: "(String) -> SearchContent", default: nil, description: "The search tab's page for the current text, in a NavigationStack."), APIParameter(name: "accessory", type: "(SearchTabAccessoryStyle) -> Accessory", default: nil, description: "The bottom accessory (tabViewBottomAccessory), given .full above the full-size bar and .compact inline with the minimized one.")],
+            files: [BlockFile(path: "SearchTabView.swift", role: .component), BlockFile(path: "SearchTabViewLogic.swift", role: .logic), BlockFile(path: "SearchTabViewDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "System tab bar and search field text scales, with the large content viewer on the tab bar; the accessory's compact style keeps one line of text inline with the minimized bar.", "reduceMotion": "The system's own tab bar minimizing and search transitions, which follow Reduce Motion; the accessory's switch between full and compact styles cross-fades, and swaps at once with Reduce Motion on.", "voiceOver": "The system tab bar, search field and accessory container: tabs are read with their title, badge, selection and position, and the search tab as Search. Give icon-only accessory buttons an accessibility label, as the demo does."]
+        ),
         "segmented-pill": BlockManifest(
             name: "segmented-pill",
             version: "1.0.0",
@@ -4458,14 +5041,14 @@ public enum TopTabsLogic {
     ]
 
     /// The block folders, sorted: what the embedded catalog lists without building `catalog`.
-    static let blockNames: [String] = ["adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "segmented-pill", "sticky-header-tabs", "top-tabs"]
+    static let blockNames: [String] = ["adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "search-tab-view", "segmented-pill", "sticky-header-tabs", "top-tabs"]
 
     /// The embedded catalog's search words (sorted, one per line) and, for each word, its
     /// postings (block << 3 | field); see InMemorySearchCorpus.embedded.
     static let searchCorpus: (words: String, postings: [UInt32], postingEnds: [UInt32])? = (
-        words: "27\n44\n99\na\naction\nactualizar\nadaptable\nadaptive\nal\nalso\nan\nancho\nand\nandroid\nanimation\naparecer\nappearance\nappstorage\narea\nareas\narriba\narrow\naway\nbadges\nbajo\nbar\nbarra\nbetween\nborrados\nboton\nbotones\nbottom\nbrowse\nbuilt\nbutton\nbuttons\nby\ncabecera\ncaben\ncada\ncapsula\ncapsule\ncarousel\ncarrusel\ncategorias\ncategories\ncenter\ncenteraction\ncentra\ncentral\ncentre\nchange\nchips\nclase\nclass\nclosure\ncodigo\ncollapse\ncollapsing\ncolor\ncolored\ncompact\ncompacto\ncon\ncontenido\ncontent\ncontrol\ncorner\ncross\ncuando\ncustom\ncustomization\ncustomizationkey\ncuya\ndar\nde\ndel\ndesaparece\ndesliza\ndeslizables\ndeslizante\ndeslizar\ndesplaza\ndesplazable\ndesplazables\ndesplazamiento\ndisabled\nduration\neach\nel\nelastica\nelegida\nelevado\nen\nencabezado\nentra\nentre\nequal\nes\nestado\nestilo\nexplorar\nfades\nfija\nfijas\nfila\nfilter\nfiltros\nfirst\nfit\nflechas\nfloating\nfloats\nflota\nflotante\nfrom\nfunde\ngesto\ngiven\ngroup\ngrupo\nguardada\nguardado\nhasta\nheader\nheaders\nhecha\nheight\nhides\nhideswithkeyboard\nhorizontal\niconos\nicons\nid\nignore\nigual\nin\nindex\nindicador\nindicator\nindicatorinset\nindice\ninferior\ninset\ninsets\ninsignias\nios\nipad\nis\nitem\nitems\nits\njumping\nkeeping\nkeeps\nkept\nkey\nkeyboard\nkeys\nla\nlabel\nlado\nlas\nlateral\nlayout\nlazyvstack\nlos\nmantiene\nmargenes\nmas\nmatchedgeometryeffect\nmaterial\nmiddle\nmore\nmotion\nmove\nmovimiento\nmueven\nnavegacion\nnavigation\nnew\nno\nnot\nnueva\noculta\nof\noffset\non\nonrefresh\nontabchange(_:)\nopcion\nopcional\noptional\noptions\nover\nown\npadding\npage\npager\npages\npagesignoresafearea(_:)\npagina\npaginacion\npaginador\npaginas\npaging\npara\nparalaje\nparallax\nper\nperfil\npersonalizacion\npersonalizada\npestana\npestanas\npicker\npildora\npill\npinned\npins\nplegable\npliega\npliegue\npoint\npor\nposicion\nposiciones\nposition\npositions\nprofile\nprogrammatic\nprogreso\nprogress\npropia\npull\npuntos\nque\nqueda\nradius\nraised\nreduce\nreducir\nrefresh\nremovals\nreordenaciones\nreorders\nrow\nsafe\nsafeareainset\nsaltos\nsaved\nscroll\nscrollable\nscrolling\nscrollposition\nscrolls\nscrolltargetbehavior\nscrollviewreader\nse\nseccion\nsecciones\nsection\nsections\nsegment\nsegmentado\nsegmented\nsegmento\nsegmentos\nsegments\nsegura\nseleccion\nseleccionada\nseleccionado\nselected\nselection\nselector\nseparator\nside\nsidebar\nsigue\nsin\nsistema\nsize\nsizes\nslide\nslides\nsliding\nsobre\nsobrevive\nspacing\nstate\nstep\nsticky\nstretchy\nstrip\nstyle\nsu\nsubrayado\nsuperiores\nsurvives\nswipe\nswipeable\nswipedisabled(_:)\nsystem\ntab\ntabbarlayout(_:spacing:sidepadding:)\ntabbarseparator(_:color:thickness:)\ntabindicator(height:color:cornerradius:horizontalinset:animationduration:)\ntabs\ntabsection\ntabview\ntactiles\ntamano\ntamanos\ntambien\ntargets\nteclado\ntext\ntexto\nthan\nthat\nthe\nthickness\nthree\ntint\ntira\ntitle\ntitles\ntitulos\nto\ntoggle\ntop\ntouch\ntracks\ntransicion\ntransition\ntres\ntu\nun\nuna\nunder\nunderline\nup\nview\nvisible\nvista\nvoiceover\nwhen\nwhose\nwidth\nwith\nwithout\ny\nyour",
-        postings: [26, 28, 44, 12, 4, 12, 20, 28, 36, 44, 52, 60, 10, 12, 13, 50, 52, 1, 2, 4, 0, 1, 36, 60, 36, 12, 20, 60, 4, 60, 4, 12, 20, 28, 44, 52, 60, 58, 60, 21, 36, 36, 2, 4, 12, 21, 44, 52, 44, 52, 2, 4, 10, 12, 20, 60, 2, 8, 9, 10, 12, 18, 20, 21, 34, 58, 2, 4, 9, 10, 12, 18, 20, 34, 58, 36, 20, 10, 12, 42, 10, 12, 2, 4, 5, 28, 10, 12, 42, 20, 60, 49, 50, 52, 44, 52, 60, 10, 12, 36, 10, 12, 36, 18, 18, 34, 34, 10, 13, 13, 36, 10, 12, 12, 21, 34, 42, 2, 2, 60, 4, 52, 50, 52, 21, 60, 60, 4, 4, 4, 12, 17, 20, 25, 28, 36, 44, 49, 52, 57, 60, 12, 5, 12, 13, 21, 53, 26, 41, 42, 44, 21, 28, 52, 10, 12, 2, 4, 5, 5, 52, 60, 1, 2, 9, 10, 12, 18, 20, 25, 26, 28, 33, 34, 36, 42, 44, 50, 52, 58, 60, 4, 12, 28, 44, 52, 52, 12, 36, 44, 60, 20, 41, 42, 18, 26, 50, 52, 44, 33, 36, 52, 18, 34, 42, 34, 50, 52, 21, 21, 52, 60, 4, 12, 20, 28, 44, 52, 50, 60, 12, 4, 12, 36, 44, 50, 28, 36, 60, 12, 20, 4, 26, 28, 60, 2, 4, 28, 49, 50, 52, 50, 28, 36, 44, 52, 60, 34, 42, 34, 42, 36, 44, 44, 8, 9, 10, 12, 12, 9, 10, 12, 28, 28, 20, 52, 4, 4, 4, 20, 12, 48, 49, 50, 52, 53, 50, 28, 21, 12, 13, 13, 21, 34, 36, 44, 44, 20, 21, 60, 4, 12, 28, 36, 44, 60, 18, 20, 58, 18, 20, 21, 58, 61, 61, 60, 10, 12, 21, 61, 12, 2, 4, 10, 12, 26, 28, 2, 44, 12, 28, 20, 21, 28, 52, 52, 52, 4, 36, 44, 20, 5, 12, 13, 42, 44, 44, 28, 36, 44, 52, 60, 21, 29, 45, 60, 61, 28, 44, 2, 4, 21, 58, 50, 44, 4, 44, 12, 44, 10, 34, 42, 58, 36, 44, 28, 44, 28, 44, 4, 10, 42, 4, 10, 42, 28, 12, 12, 28, 12, 28, 36, 60, 50, 21, 28, 36, 44, 53, 53, 21, 42, 12, 12, 29, 45, 12, 28, 52, 52, 21, 18, 20, 26, 28, 29, 50, 16, 17, 18, 18, 20, 21, 24, 25, 26, 21, 20, 26, 28, 50, 18, 17, 18, 18, 20, 25, 26, 18, 20, 50, 52, 60, 50, 50, 20, 50, 2, 4, 10, 12, 4, 12, 28, 36, 52, 60, 1, 2, 9, 10, 12, 17, 18, 20, 25, 26, 28, 33, 34, 36, 42, 49, 50, 52, 57, 58, 24, 25, 26, 28, 42, 12, 42, 44, 12, 40, 42, 44, 50, 52, 50, 52, 52, 44, 4, 20, 28, 42, 60, 52, 20, 52, 20, 50, 4, 52, 52, 52, 50, 52, 44, 4, 12, 20, 36, 44, 52, 60, 52, 21, 12, 28, 28, 50, 52, 53, 20, 20, 20, 28, 36, 44, 52, 60, 12, 21, 10, 52, 4, 34, 50, 52, 18, 34, 36, 42, 32, 33, 50, 44, 52, 18, 34, 12, 28, 36, 44, 52, 60, 2, 26, 2, 50, 5, 26, 44, 26, 41, 42, 44, 58, 26, 34, 40, 41, 42, 44, 58, 44, 34, 42, 44, 42, 44, 12, 4, 12, 20, 44, 36, 60, 44, 36, 44, 60, 4, 5, 12, 13, 20, 21, 29, 37, 44, 45, 53, 61, 26, 42, 21, 21, 28, 2, 4, 20, 52, 4, 28, 2, 45, 44, 26, 28, 36, 60, 12, 41, 42, 44, 12, 28, 52, 20, 21, 20, 4, 48, 49, 50, 50, 32, 33, 34, 4, 26, 28, 60, 28, 52, 34, 36, 57, 58, 60, 26, 57, 58, 20, 18, 20, 21, 20, 21, 4, 28, 1, 2, 4, 8, 9, 10, 12, 17, 18, 20, 21, 28, 33, 34, 36, 52, 58, 60, 21, 21, 21, 0, 2, 3, 5, 10, 11, 13, 18, 19, 25, 26, 27, 28, 34, 35, 36, 37, 42, 43, 48, 49, 50, 51, 53, 56, 57, 58, 59, 4, 4, 44, 2, 44, 36, 44, 12, 42, 44, 44, 44, 44, 4, 12, 20, 36, 60, 4, 12, 20, 28, 36, 44, 52, 60, 21, 44, 13, 37, 45, 53, 61, 33, 34, 21, 29, 45, 53, 60, 61, 60, 12, 50, 52, 60, 42, 26, 52, 56, 57, 58, 44, 20, 26, 26, 44, 52, 4, 12, 20, 36, 44, 60, 4, 12, 20, 28, 36, 44, 52, 60, 20, 60, 34, 36, 57, 58, 60, 12, 1, 2, 18, 44, 52, 44, 1, 2, 52, 20, 52, 52, 4, 60, 4, 12, 13, 20, 28, 36, 44, 52, 60, 52, 4, 12, 20, 28, 36, 44, 52, 60, 52],
-        postingEnds: [2, 3, 4, 12, 15, 17, 20, 22, 24, 25, 28, 30, 37, 39, 40, 41, 42, 44, 46, 47, 48, 49, 50, 54, 56, 66, 75, 76, 77, 79, 80, 82, 85, 86, 88, 89, 91, 94, 95, 97, 100, 103, 104, 105, 106, 107, 109, 110, 111, 113, 114, 115, 117, 118, 119, 120, 121, 122, 124, 126, 127, 128, 129, 141, 142, 147, 151, 152, 153, 154, 156, 159, 160, 161, 162, 181, 186, 187, 191, 192, 194, 198, 199, 202, 205, 208, 209, 210, 212, 218, 219, 220, 221, 225, 226, 227, 228, 229, 230, 231, 235, 237, 238, 241, 242, 247, 249, 251, 252, 253, 254, 257, 258, 259, 261, 263, 264, 265, 266, 267, 268, 269, 270, 271, 276, 277, 278, 279, 281, 282, 285, 286, 287, 288, 289, 290, 295, 296, 299, 304, 305, 306, 308, 310, 311, 315, 317, 319, 321, 322, 323, 325, 326, 327, 330, 331, 332, 336, 337, 342, 347, 348, 349, 351, 353, 354, 355, 357, 358, 359, 362, 363, 364, 365, 366, 367, 368, 369, 372, 375, 376, 377, 378, 379, 380, 383, 384, 389, 390, 391, 392, 393, 394, 396, 399, 400, 401, 407, 410, 416, 417, 421, 422, 424, 428, 429, 433, 434, 435, 436, 437, 439, 441, 447, 467, 472, 475, 479, 480, 481, 482, 483, 484, 485, 490, 491, 492, 493, 494, 495, 496, 497, 498, 499, 501, 502, 509, 510, 511, 512, 513, 514, 517, 518, 519, 520, 525, 527, 528, 529, 530, 533, 537, 539, 540, 542, 543, 544, 550, 551, 552, 554, 556, 557, 562, 569, 570, 573, 575, 576, 580, 582, 583, 586, 598, 600, 601, 603, 605, 606, 607, 609, 611, 612, 613, 616, 620, 623, 624, 625, 626, 627, 630, 631, 634, 638, 640, 645, 648, 649, 652, 653, 654, 656, 674, 675, 676, 677, 705, 706, 707, 708, 709, 710, 711, 712, 715, 716, 717, 718, 723, 731, 732, 733, 738, 740, 744, 746, 747, 751, 752, 757, 758, 759, 760, 761, 762, 763, 769, 777, 779, 784, 785, 790, 791, 794, 795, 796, 797, 799, 808, 809, 817, 818]
+        words: "26\n27\n44\n99\na\naccesorio\naccessory\naction\nactivates\nactivatessearchonselection\nactualizar\nadapta\nadaptable\nadaptive\nadapts\nal\nalso\nan\nancho\nand\nandroid\nanimation\naparecer\nappearance\nappstorage\narea\nareas\narriba\narrow\nas\nassembled\naway\nbadges\nbajo\nbar\nbarra\nbehavior\nbetween\nborrados\nboton\nbotones\nbottom\nbrowse\nbuilt\nbuscador\nbusqueda\nbutton\nbuttons\nby\ncabecera\ncaben\ncada\ncambios\ncapsula\ncapsule\ncarousel\ncarrusel\ncategorias\ncategories\ncenter\ncenteraction\ncentra\ncentral\ncentre\nchange\nchanges\nchips\nclase\nclass\nclears\nclearssearchonleave\nclosure\ncodigo\ncollapse\ncollapsing\ncolor\ncolored\ncomo\ncompact\ncompacto\ncon\ncontenido\ncontent\ncontrol\ncorner\ncross\ncuando\ncustom\ncustomization\ncustomizationkey\ncuya\ndar\nde\ndel\ndesaparece\ndesliza\ndeslizables\ndeslizante\ndeslizar\ndesplaza\ndesplazable\ndesplazables\ndesplazamiento\ndesplazar\ndisabled\nduration\neach\nel\nelastica\nelegida\nelevado\nen\nencabezado\nentra\nentre\nequal\nes\nestado\nestilo\nexplorar\nfades\nfija\nfijas\nfila\nfilter\nfiltros\nfirst\nfit\nflechas\nfloating\nfloats\nflota\nflotante\nfrom\nfunde\ngesto\ngiven\nglass\ngroup\ngrupo\nguardada\nguardado\nhasta\nheader\nheaders\nhecha\nheight\nhides\nhideswithkeyboard\nhorizontal\niconos\nicons\nid\nignore\nigual\nin\nindex\nindicador\nindicator\nindicatorinset\nindice\ninferior\ninset\ninsets\ninsignias\nios\nipad\nis\nitem\nitems\nits\njumping\nkeeping\nkeeps\nkept\nkey\nkeyboard\nkeys\nla\nlabel\nlado\nlas\nlateral\nlayout\nlazyvstack\nleave\nliquid\nlos\nmantiene\nmargenes\nmas\nmatchedgeometryeffect\nmaterial\nmiddle\nmini\nminimiza\nminimizada\nminimizar\nminimize\nminimizebehavior\nminimized\nminimizes\nminirreproductor\nmontada\nmore\nmotion\nmove\nmovimiento\nmueven\nnavegacion\nnavigation\nnew\nnewest\nno\nnot\nnueva\noculta\nof\noffset\non\nonrefresh\nontabchange(_:)\nopcion\nopcional\noptional\noptions\nover\nown\npadding\npage\npager\npages\npagesignoresafearea(_:)\npagina\npaginacion\npaginador\npaginas\npaging\npara\nparalaje\nparallax\nper\nperfil\npersonalizacion\npersonalizada\npestana\npestanas\npicker\npildora\npill\npinned\npins\nplayer\nplegable\npliega\npliegue\npoint\npor\nposicion\nposiciones\nposition\npositions\nprofile\nprogrammatic\nprogreso\nprogress\nprompt\npropia\npull\npuntos\nque\nqueda\nradius\nraised\nreduce\nreducir\nrefresh\nremovals\nreordenaciones\nreorders\nreproductor\nrole\nrow\nsafe\nsafeareainset\nsaltos\nsaved\nscroll\nscrollable\nscrolling\nscrollposition\nscrolls\nscrolltargetbehavior\nscrollviewreader\nse\nsearch\nsearchable\nsearchcontent\nsearchprompt\nsearchtext\nseccion\nsecciones\nsection\nsections\nsegment\nsegmentado\nsegmented\nsegmento\nsegmentos\nsegments\nsegura\nseleccion\nseleccionada\nseleccionado\nselected\nselection\nselector\nseparator\nside\nsidebar\nsigue\nsin\nsistema\nsize\nsizes\nslide\nslides\nsliding\nsobre\nsobrevive\nsobreviven\nspacing\nstate\nstep\nsticky\nstretchy\nstrip\nstyle\nsu\nsubrayado\nsuch\nsuperiores\nsurvive\nsurvives\nswipe\nswipeable\nswipedisabled(_:)\nsystem\ntab\ntabbarlayout(_:spacing:sidepadding:)\ntabbarminimizebehavior\ntabbarseparator(_:color:thickness:)\ntabindicator(height:color:cornerradius:horizontalinset:animationduration:)\ntabs\ntabsection\ntabview\ntabviewbottomaccessory\ntactiles\ntamano\ntamanos\ntambien\ntargets\nteclado\ntext\ntexto\nthan\nthat\nthe\nthickness\nthree\ntint\ntira\ntitle\ntitles\ntitulos\nto\ntoggle\ntop\ntouch\ntracks\ntransicion\ntransition\ntres\ntu\nun\nuna\nunder\nunderline\nup\nview\nvisible\nvista\nvoiceover\nwhen\nwhose\nwidth\nwith\nwithout\ny\nyour",
+        postings: [42, 26, 28, 52, 12, 4, 12, 20, 28, 36, 44, 52, 60, 68, 41, 42, 44, 41, 42, 44, 45, 10, 12, 13, 45, 45, 58, 60, 44, 1, 2, 4, 0, 1, 44, 36, 42, 44, 68, 36, 12, 20, 68, 4, 68, 4, 12, 20, 28, 41, 44, 52, 60, 68, 66, 68, 21, 36, 36, 2, 4, 12, 21, 52, 60, 52, 44, 44, 60, 2, 4, 10, 12, 20, 68, 2, 8, 9, 10, 12, 18, 20, 21, 34, 42, 44, 66, 2, 4, 9, 10, 12, 18, 20, 34, 42, 44, 66, 45, 36, 20, 10, 12, 50, 10, 12, 42, 44, 2, 4, 5, 28, 42, 41, 42, 44, 10, 12, 50, 20, 68, 57, 58, 60, 52, 60, 68, 44, 10, 12, 36, 10, 12, 36, 18, 18, 34, 34, 10, 13, 13, 36, 10, 12, 12, 21, 44, 34, 50, 2, 44, 2, 44, 45, 45, 68, 4, 60, 58, 60, 21, 68, 68, 44, 4, 4, 4, 12, 17, 20, 25, 28, 36, 41, 44, 52, 57, 60, 65, 68, 12, 5, 12, 13, 21, 45, 61, 26, 49, 50, 52, 21, 28, 60, 10, 12, 2, 4, 5, 5, 60, 68, 1, 2, 9, 10, 12, 18, 20, 25, 26, 28, 33, 34, 36, 41, 42, 44, 50, 52, 58, 60, 66, 68, 4, 12, 28, 44, 52, 60, 60, 12, 36, 52, 68, 20, 49, 50, 18, 26, 58, 60, 52, 33, 36, 60, 18, 34, 50, 34, 58, 60, 42, 44, 21, 21, 60, 68, 4, 12, 20, 28, 52, 60, 58, 68, 12, 4, 12, 36, 52, 58, 28, 36, 68, 12, 20, 4, 26, 28, 68, 2, 4, 28, 57, 58, 60, 58, 28, 36, 52, 60, 68, 34, 50, 34, 50, 36, 52, 52, 8, 9, 10, 12, 12, 9, 10, 12, 28, 28, 20, 60, 42, 4, 4, 4, 20, 12, 56, 57, 58, 60, 61, 58, 28, 21, 12, 13, 13, 21, 34, 36, 52, 52, 20, 21, 68, 4, 12, 28, 36, 52, 68, 18, 20, 66, 18, 20, 21, 66, 69, 69, 68, 10, 12, 42, 44, 21, 69, 12, 2, 4, 10, 12, 26, 28, 42, 2, 52, 12, 28, 20, 21, 28, 60, 60, 60, 4, 36, 52, 20, 5, 12, 13, 50, 52, 52, 28, 36, 44, 52, 60, 68, 21, 29, 53, 68, 69, 28, 52, 2, 4, 21, 66, 58, 45, 42, 44, 52, 4, 52, 12, 44, 52, 10, 34, 50, 66, 36, 42, 44, 44, 44, 42, 42, 45, 45, 44, 44, 42, 44, 44, 52, 28, 52, 28, 52, 4, 10, 50, 4, 10, 50, 28, 44, 12, 12, 28, 44, 12, 28, 36, 68, 58, 21, 28, 36, 42, 44, 45, 52, 61, 61, 21, 50, 12, 12, 29, 53, 12, 28, 60, 60, 21, 18, 20, 26, 28, 29, 58, 16, 17, 18, 18, 20, 21, 24, 25, 26, 21, 20, 26, 28, 58, 18, 17, 18, 18, 20, 25, 26, 18, 20, 58, 60, 68, 58, 58, 20, 58, 2, 4, 10, 12, 4, 12, 28, 36, 42, 44, 60, 68, 1, 2, 9, 10, 12, 17, 18, 20, 25, 26, 28, 33, 34, 36, 41, 42, 44, 50, 57, 58, 60, 65, 66, 24, 25, 26, 28, 50, 12, 50, 52, 12, 48, 50, 52, 58, 60, 42, 44, 58, 60, 60, 52, 4, 20, 28, 50, 68, 60, 20, 60, 20, 58, 4, 60, 60, 45, 60, 58, 60, 52, 4, 12, 20, 36, 44, 52, 60, 68, 60, 21, 12, 28, 28, 58, 60, 61, 20, 20, 20, 42, 44, 28, 36, 52, 60, 68, 12, 21, 10, 60, 4, 34, 42, 44, 58, 60, 18, 34, 36, 50, 32, 33, 58, 52, 60, 18, 34, 12, 28, 36, 44, 52, 60, 68, 40, 41, 42, 44, 45, 42, 45, 45, 45, 2, 26, 2, 58, 5, 26, 52, 26, 49, 50, 52, 66, 26, 34, 48, 49, 50, 52, 66, 52, 34, 50, 52, 50, 52, 12, 4, 12, 20, 44, 52, 36, 68, 52, 36, 52, 68, 4, 5, 12, 13, 20, 21, 29, 37, 44, 45, 52, 53, 61, 69, 26, 50, 21, 21, 28, 2, 4, 20, 60, 4, 28, 44, 2, 44, 53, 52, 26, 28, 36, 68, 12, 49, 50, 52, 12, 28, 60, 20, 44, 21, 20, 4, 56, 57, 58, 58, 32, 33, 34, 4, 26, 28, 68, 28, 60, 34, 36, 65, 66, 68, 44, 26, 65, 66, 44, 20, 18, 20, 21, 20, 21, 4, 28, 44, 1, 2, 4, 8, 9, 10, 12, 17, 18, 20, 21, 28, 33, 34, 36, 40, 41, 42, 44, 60, 66, 68, 21, 42, 21, 21, 0, 2, 3, 5, 10, 11, 13, 18, 19, 25, 26, 27, 28, 34, 35, 36, 37, 42, 43, 45, 50, 51, 56, 57, 58, 59, 61, 64, 65, 66, 67, 4, 4, 42, 52, 2, 44, 52, 36, 52, 12, 50, 52, 44, 45, 52, 44, 52, 52, 4, 12, 20, 36, 44, 68, 4, 12, 20, 28, 36, 44, 52, 60, 68, 21, 52, 13, 37, 53, 61, 69, 33, 34, 21, 29, 53, 61, 68, 69, 68, 12, 44, 58, 60, 68, 50, 26, 60, 64, 65, 66, 52, 20, 26, 26, 52, 60, 4, 12, 20, 36, 44, 52, 68, 4, 12, 20, 28, 36, 44, 52, 60, 68, 20, 68, 34, 36, 65, 66, 68, 12, 1, 2, 18, 40, 41, 42, 52, 60, 52, 1, 2, 41, 42, 60, 20, 60, 60, 4, 68, 4, 12, 13, 20, 28, 36, 41, 44, 52, 60, 68, 60, 4, 12, 20, 28, 36, 41, 44, 52, 60, 68, 60],
+        postingEnds: [1, 3, 4, 5, 14, 17, 21, 24, 25, 26, 28, 29, 32, 34, 35, 39, 40, 43, 45, 54, 56, 57, 58, 59, 61, 63, 64, 65, 66, 67, 68, 69, 73, 75, 87, 98, 99, 100, 101, 103, 104, 108, 111, 112, 113, 116, 118, 119, 121, 124, 125, 127, 128, 131, 134, 135, 136, 137, 138, 140, 141, 142, 144, 145, 146, 147, 149, 151, 153, 154, 155, 156, 157, 158, 160, 162, 163, 164, 165, 166, 180, 181, 187, 191, 192, 193, 194, 196, 199, 200, 201, 202, 224, 230, 231, 235, 236, 238, 242, 243, 246, 249, 252, 254, 255, 256, 258, 264, 265, 266, 267, 271, 272, 273, 274, 275, 276, 277, 281, 283, 284, 287, 288, 293, 295, 297, 298, 299, 300, 303, 304, 305, 307, 309, 310, 311, 312, 313, 314, 315, 316, 317, 318, 323, 324, 325, 326, 328, 329, 332, 333, 334, 335, 336, 337, 342, 343, 346, 351, 352, 353, 357, 359, 360, 364, 367, 369, 371, 372, 373, 375, 376, 377, 380, 381, 382, 386, 387, 393, 398, 399, 400, 402, 404, 405, 406, 407, 409, 411, 412, 414, 417, 418, 419, 421, 422, 423, 424, 426, 427, 428, 429, 431, 432, 433, 434, 435, 436, 437, 440, 443, 444, 445, 446, 447, 449, 450, 453, 454, 462, 463, 464, 465, 466, 467, 469, 472, 473, 474, 480, 483, 489, 490, 494, 495, 497, 501, 502, 506, 507, 508, 509, 510, 512, 514, 522, 545, 550, 553, 557, 558, 559, 561, 562, 563, 564, 565, 570, 571, 572, 573, 574, 575, 576, 577, 578, 579, 580, 582, 583, 591, 592, 593, 594, 595, 596, 599, 600, 601, 602, 603, 604, 609, 611, 612, 613, 614, 619, 623, 625, 626, 628, 629, 630, 637, 642, 643, 644, 645, 646, 647, 648, 650, 652, 653, 658, 665, 666, 669, 671, 672, 677, 679, 680, 683, 697, 699, 700, 702, 704, 705, 706, 709, 712, 713, 714, 717, 721, 724, 725, 726, 727, 728, 729, 732, 733, 736, 740, 742, 747, 748, 751, 752, 753, 756, 757, 758, 761, 783, 784, 785, 786, 787, 818, 819, 820, 821, 822, 824, 825, 826, 827, 830, 833, 835, 836, 842, 851, 852, 853, 858, 860, 864, 866, 867, 872, 873, 878, 879, 880, 881, 882, 883, 884, 891, 900, 902, 907, 908, 916, 917, 922, 923, 924, 925, 927, 938, 939, 949, 950]
     )
 
     static let templates: [String: String] = [
