@@ -12,10 +12,10 @@ struct ViewTypeCheckTests {
 
     @Test func everyCatalogSwiftFileBelongsToACheckedBlock() throws {
         let blocks = try ViewTypeCheck.catalogBlocks()
-        #expect(blocks.count == 5)
+        #expect(blocks.count == 9)
         let checked = blocks.flatMap { block in block.files.map { "Catalog/\(block.name)/\($0.path)" } }.sorted()
         #expect(checked == SwiftParseTests.catalogSwiftFiles())
-        #expect(checked.count == 15)
+        #expect(checked.count == 27)
         for block in blocks {
             #expect(block.files.map(\.role).sorted() == ["component", "demo", "logic"], "\(block.name)")
         }
