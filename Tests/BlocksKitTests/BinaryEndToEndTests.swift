@@ -78,10 +78,11 @@ import Testing
             for key in ["name", "title", "version", "platforms", "level", "tags"] { #expect(block[key] != nil, "missing \(key)") }
         }
         #expect(!results.contains { $0["name"] as? String == "picker-pages" })   // iOS 27 only
+        #expect(!results.contains { $0["name"] as? String == "search-tab-view" })   // iOS 26 only
 
         let list = try runBinary(["list", "--json"], environment: environment)
         let blocks = (try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [String: Any])?["blocks"] as? [[String: Any]]
-        #expect(blocks?.count == 5)
+        #expect(blocks?.count == 9)
 
         let info = try runBinary(["info", "pager", "--json"], environment: environment)
         let pager = try JSONSerialization.jsonObject(with: Data(info.out.utf8)) as? [String: Any]

@@ -35,7 +35,10 @@ import Testing
         let embedded = try CatalogSource.embedded.manifests()
         let folder = try CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog")).manifests()
         #expect(embedded == folder)
-        #expect(embedded.map(\.name) == ["adaptive-tabs", "pager", "picker-pages", "scrolling-strip", "top-tabs"])
+        #expect(embedded.map(\.name) == [
+            "adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "search-tab-view",
+            "segmented-pill", "sticky-header-tabs", "top-tabs",
+        ])
     }
 
     /// The manifests generated as Swift values must equal the decoded `block.json` files,

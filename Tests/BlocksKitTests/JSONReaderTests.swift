@@ -71,7 +71,7 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: catalog.path).filter {
             FileManager.default.fileExists(atPath: catalog.appendingPathComponent("\($0)/block.json").path)
         }
-        #expect(names.count == 5)
+        #expect(names.count == 9)
         for name in names {
             let data = try Data(contentsOf: catalog.appendingPathComponent("\(name)/block.json"))
             let expected = try JSONDecoder().decode(BlockManifest.self, from: data)

@@ -15,7 +15,8 @@ import Testing
         ("PESTAÑAS SUPERIORES", .init(), ["top-tabs"]),
         ("picker style", .init(), ["picker-pages"]),
         ("estilo de picker", .init(), ["picker-pages"]),
-        ("segmented", .init(), ["scrolling-strip", "picker-pages"]),
+        // segmented-pill's name starts with the word; picker-pages has it as a tag.
+        ("segmented", .init(), ["segmented-pill", "picker-pages"]),
         ("underline", .init(), ["top-tabs", "scrolling-strip"]),
         ("undrline", .init(), ["top-tabs", "scrolling-strip"]),
         ("subrayado", .init(), ["top-tabs", "scrolling-strip"]),
@@ -25,11 +26,36 @@ import Testing
         ("barra lateral", .init(), ["adaptive-tabs"]),
         ("badge", .init(), ["adaptive-tabs"]),
         ("insignias", .init(), ["adaptive-tabs"]),
-        ("tabs", .init(platform: PlatformFilter("ios17")), ["top-tabs", "pager"]),
+        ("tabs", .init(platform: PlatformFilter("ios17")), ["top-tabs", "floating-tab-bar", "pager"]),
         // No block has all three words. scrolling-strip has two (capsule, underline) and
         // pager one, with the higher score (its name): more matched words rank first.
         ("pager capsule underline", .init(), ["scrolling-strip"]),
-        ("pestañas", .init(platform: PlatformFilter("iOS 27"), level: "beginner"), ["top-tabs", "picker-pages", "scrolling-strip"]),
+        ("pestañas", .init(platform: PlatformFilter("iOS 27"), level: "beginner"),
+         ["top-tabs", "picker-pages", "scrolling-strip", "floating-tab-bar", "segmented-pill"]),
+        // The four blocks of issue 19, in both languages, with a typo each.
+        ("floating tab bar", .init(), ["floating-tab-bar"]),
+        ("custom tab bar", .init(), ["floating-tab-bar"]),
+        ("floting", .init(), ["floating-tab-bar"]),
+        ("barra flotante", .init(), ["floating-tab-bar"]),
+        ("botón central", .init(), ["floating-tab-bar"]),
+        ("sticky header", .init(), ["sticky-header-tabs"]),
+        ("collapsing header", .init(), ["sticky-header-tabs"]),
+        ("pull to refresh", .init(), ["sticky-header-tabs"]),
+        ("cabecera fija", .init(), ["sticky-header-tabs"]),
+        ("cabecera plegable", .init(), ["sticky-header-tabs"]),
+        ("arrastrar para actualizar", .init(), ["sticky-header-tabs"]),
+        ("colapsing header", .init(), ["sticky-header-tabs"]),
+        ("segmented control", .init(), ["segmented-pill", "picker-pages"]),
+        ("sliding pill", .init(), ["segmented-pill"]),
+        ("control segmentado", .init(), ["segmented-pill", "picker-pages"]),
+        ("pildora deslizante", .init(), ["segmented-pill"]),
+        ("search tab", .init(), ["search-tab-view"]),
+        ("mini player", .init(), ["search-tab-view"]),
+        ("minimize on scroll", .init(), ["search-tab-view"]),
+        ("pestaña de búsqueda", .init(), ["search-tab-view"]),
+        ("minirreproductor", .init(), ["search-tab-view"]),
+        ("accesorio inferior", .init(), ["search-tab-view"]),
+        ("serch tab", .init(), ["search-tab-view"]),
     ]
 
     @Test func theRankingTable() throws {
@@ -44,7 +70,11 @@ import Testing
     @Test func platformFilterKeepsOnlyBlocksThatRun() throws {
         let engine = SearchEngine(manifests: try CatalogSource.embedded.manifests())
         let ios18 = engine.search("", filters: .init(platform: PlatformFilter("ios18"))).hits.map(\.manifest.name)
-        #expect(ios18.sorted() == ["adaptive-tabs", "pager", "scrolling-strip", "top-tabs"])
+        #expect(ios18.sorted() == [
+            "adaptive-tabs", "floating-tab-bar", "pager", "scrolling-strip", "segmented-pill", "sticky-header-tabs", "top-tabs",
+        ])
+        let ios26 = engine.search("", filters: .init(platform: PlatformFilter("ios26"))).hits.map(\.manifest.name)
+        #expect(ios26.count == 8 && !ios26.contains("picker-pages") && ios26.contains("search-tab-view"))
         #expect(engine.search("tabs", filters: .init(platform: PlatformFilter("ios16"))).hits.isEmpty)
     }
 
@@ -77,7 +107,7 @@ import Testing
                               in: folder.url, environment: ["SOURCE_DATE_EPOCH": "1790000000"])
         #expect(built.code == 0, "\(built.err)")
         let metadata = try FileManager.default.contentsOfDirectory(atPath: folder.path("public/blocks").path).sorted().filter { $0.hasSuffix(".json") }
-        #expect(metadata.count == 5)
+        #expect(metadata.count == 9)
         let schemas = repositoryRoot.appendingPathComponent("Schemas")
         let result = try runProcess(
             URL(fileURLWithPath: "/usr/bin/env"),
@@ -85,7 +115,7 @@ import Testing
              schemas.appendingPathComponent("block.schema.json").path, folder.path("public/index.json").path]
                 + metadata.map { folder.path("public/blocks/" + $0).path },
             in: folder.url)
-        #expect(result.code == 0 && result.out == "valid 6\n", "\(result.out)\(result.err)")
+        #expect(result.code == 0 && result.out == "valid 10\n", "\(result.out)\(result.err)")
     }
 
     /// Validates argv[3] against the index schema and argv[4...] against its metadata file, with

@@ -28,8 +28,8 @@ struct SwiftParseTests {
     }
 
     @Test func catalogHasSwiftFiles() {
-        // Five blocks, each with a component, a logic file and a demo.
-        #expect(Self.catalogSwiftFiles().count >= 15)
+        // Nine blocks, each with a component, a logic file and a demo.
+        #expect(Self.catalogSwiftFiles().count >= 27)
     }
 
     @Test(arguments: catalogSwiftFiles())

@@ -12,10 +12,10 @@ struct ViewTypeCheckTests {
 
     @Test func everyCatalogSwiftFileBelongsToACheckedBlock() throws {
         let blocks = try ViewTypeCheck.catalogBlocks()
-        #expect(blocks.count == 5)
+        #expect(blocks.count == 9)
         let checked = blocks.flatMap { block in block.files.map { "Catalog/\(block.name)/\($0.path)" } }.sorted()
         #expect(checked == SwiftParseTests.catalogSwiftFiles())
-        #expect(checked.count == 15)
+        #expect(checked.count == 27)
         for block in blocks {
             #expect(block.files.map(\.role).sorted() == ["component", "demo", "logic"], "\(block.name)")
         }
@@ -95,6 +95,25 @@ struct ViewTypeCheckTests {
         #expect(throws: ViewTypeCheck.Failure.self) {
             _ = try ViewTypeCheck.prepared("#if os(iOS)\nenum L {}\n#endif\n", path: "Catalog/x/XLogic.swift", role: "logic")
         }
+    }
+
+    /// search-tab-view's minimum is the iOS 26 introduction of tabBarMinimizeBehavior and
+    /// tabViewBottomAccessory: one major release lower, the same files fail on exactly those.
+    @Test func searchTabViewNeedsIOS26() throws {
+        let original = ViewTypeCheck.catalogFolder.appendingPathComponent("search-tab-view")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("view-minimum-\(UUID().uuidString)/search-tab-view")
+        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        try FileManager.default.copyItem(at: original, to: folder)
+        let manifest = folder.appendingPathComponent("block.json")
+        let lowered = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: #""iOS": "26.0""#, with: #""iOS": "18.0""#)
+        try Data(lowered.utf8).write(to: manifest)
+        let diagnostics = try ViewTypeCheck.check(ViewTypeCheck.block(at: folder), isolation: .swift6)
+        let report = diagnostics.map(\.description).joined(separator: "\n")
+        #expect(report.contains("'tabBarMinimizeBehavior' is unavailable"), "\(report)")
+        #expect(report.contains("'tabViewBottomAccessory(content:)' is unavailable") || report.contains("'tabViewBottomAccessory' is unavailable"), "\(report)")
+        #expect(report.contains("introduced in iOS 26.0"), "\(report)")
+        #expect(!report.contains("introduced in iOS 18.0"))
     }
 
     // MARK: Controls: the isolation problems the review found, before and after the fix

@@ -293,6 +293,32 @@ public struct GeometryProxy {
     public var body: Never { return fatalError() }
 }
 
+@available(iOS 14.0, *)
+@frozen public struct PinnedScrollableViews: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let sectionHeaders = PinnedScrollableViews(rawValue: 1)
+    public static let sectionFooters = PinnedScrollableViews(rawValue: 2)
+}
+
+@available(iOS 14.0, *)
+@frozen nonisolated public struct LazyVStack<Content: View>: View {
+    public init(
+        alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, pinnedViews: PinnedScrollableViews = .init(),
+        @ViewBuilder content: () -> Content
+    ) {}
+    public var body: Never { return fatalError() }
+}
+
+@available(iOS 14.0, *)
+@frozen nonisolated public struct LazyHStack<Content: View>: View {
+    public init(
+        alignment: VerticalAlignment = .center, spacing: CGFloat? = nil, pinnedViews: PinnedScrollableViews = .init(),
+        @ViewBuilder content: () -> Content
+    ) {}
+    public var body: Never { return fatalError() }
+}
+
 nonisolated public struct Divider: View {
     public init() {}
     public var body: Never { return fatalError() }
@@ -478,6 +504,10 @@ extension ShapeStyle where Self == Color {
     public static var green: Color { Color.green }
     public static var orange: Color { Color.orange }
     public static var clear: Color { Color.clear }
+    public static var red: Color { Color.red }
+    public static var white: Color { Color.white }
+    public static var black: Color { Color.black }
+    public static var blue: Color { Color.blue }
 }
 
 @available(iOS 15.0, *)
@@ -663,6 +693,13 @@ extension Binding: @unchecked Sendable where Value: Sendable {}
     public var wrappedValue: Value { fatalError() }
 }
 
+@available(iOS 15.0, *)
+public enum DynamicTypeSize: Hashable, Comparable, CaseIterable, Sendable {
+    case xSmall, small, medium, large, xLarge, xxLarge, xxxLarge
+    case accessibility1, accessibility2, accessibility3, accessibility4, accessibility5
+    public var isAccessibilitySize: Bool { self >= .accessibility1 }
+}
+
 public enum UserInterfaceSizeClass: Hashable, Sendable {
     case compact
     case regular
@@ -694,6 +731,13 @@ public struct EnvironmentValues {
     }
     public var locale: Locale {
         get { Locale(identifier: "en") }
+        set {}
+    }
+    @available(iOS 26.0, *)
+    public var tabViewBottomAccessoryPlacement: TabViewBottomAccessoryPlacement? { nil }
+    @available(iOS 15.0, *)
+    public var dynamicTypeSize: DynamicTypeSize {
+        get { .large }
         set {}
     }
 }
@@ -1210,6 +1254,7 @@ extension Tab {
     where Label == DefaultTabLabel {}
     public init(_ titleKey: LocalizedStringKey, image: String, value: Value, @ViewBuilder content: () -> Content)
     where Label == DefaultTabLabel {}
+    public init(value: Value, role: TabRole?, @ViewBuilder content: () -> Content) where Label == DefaultTabLabel {}
 }
 
 @available(iOS 18.0, *)
@@ -1229,6 +1274,40 @@ extension TabSection where Header == Text, Footer == EmptyView {
 @available(iOS 18.0, *)
 extension TabSection where Header == EmptyView, Footer == EmptyView {
     public init(@TabContentBuilder<SelectionValue> content: () -> Content) {}
+}
+
+@available(iOS 18.0, *)
+public struct TabRole: Hashable, Sendable {
+    let name: String
+    public static var search: TabRole { TabRole(name: "search") }
+}
+
+@available(iOS 26.0, *)
+public struct TabBarMinimizeBehavior: Sendable {
+    let name: String
+    public static let automatic = TabBarMinimizeBehavior(name: "automatic")
+    public static let onScrollDown = TabBarMinimizeBehavior(name: "onScrollDown")
+    public static let onScrollUp = TabBarMinimizeBehavior(name: "onScrollUp")
+    public static let never = TabBarMinimizeBehavior(name: "never")
+}
+
+@available(iOS 26.0, *)
+public enum TabViewBottomAccessoryPlacement: Hashable, Sendable {
+    case inline
+    case expanded
+}
+
+@available(iOS 26.0, *)
+public struct TabSearchActivation: Hashable, Sendable {
+    let name: String
+    public static var automatic: TabSearchActivation { TabSearchActivation(name: "automatic") }
+    public static var searchTabSelection: TabSearchActivation { TabSearchActivation(name: "searchTabSelection") }
+}
+
+@available(iOS 15.0, *)
+public struct SearchFieldPlacement: Sendable {
+    let name: String
+    public static let automatic = SearchFieldPlacement(name: "automatic")
 }
 
 @available(iOS 18.0, *)
@@ -1354,6 +1433,72 @@ public struct SafeAreaRegions: OptionSet, Sendable {
     public static let all: SafeAreaRegions = [.container, .keyboard]
 }
 
+@available(iOS 18.0, *)
+public struct ScrollPosition: Equatable, Sendable {
+    public init(idType: (some Hashable & Sendable).Type = Never.self) {}
+    public init(idType: (some Hashable & Sendable).Type = Never.self, edge: Edge) {}
+    public init(idType: (some Hashable & Sendable).Type = Never.self, point: CGPoint) {}
+    public init(id: some Hashable & Sendable, anchor: UnitPoint? = nil) {}
+    public var edge: Edge? { nil }
+    public var point: CGPoint? { nil }
+    public var isPositionedByUser: Bool { false }
+    public mutating func scrollTo(edge: Edge) {}
+    public mutating func scrollTo(point: CGPoint) {}
+    public mutating func scrollTo(x: CGFloat) {}
+    public mutating func scrollTo(y: CGFloat) {}
+    public mutating func scrollTo(x: CGFloat, y: CGFloat) {}
+    public mutating func scrollTo(id: some Hashable & Sendable, anchor: UnitPoint? = nil) {}
+}
+
+@available(iOS 18.0, *)
+public struct ScrollGeometry: Equatable, Sendable {
+    public var contentOffset: CGPoint
+    public var contentSize: CGSize
+    public var contentInsets: EdgeInsets
+    public var containerSize: CGSize
+    public var visibleRect: CGRect { .zero }
+    public var bounds: CGRect { .zero }
+    public init(contentOffset: CGPoint, contentSize: CGSize, contentInsets: EdgeInsets, containerSize: CGSize) {
+        self.contentOffset = contentOffset
+        self.contentSize = contentSize
+        self.contentInsets = contentInsets
+        self.containerSize = containerSize
+    }
+}
+
+// MARK: - Keyboard, focus and pointer
+
+@available(iOS 14.0, *)
+@frozen public struct KeyEquivalent: Hashable, Sendable {
+    public var character: Character
+    public init(_ character: Character) { self.character = character }
+    public static let upArrow = KeyEquivalent("\u{F700}")
+    public static let downArrow = KeyEquivalent("\u{F701}")
+    public static let leftArrow = KeyEquivalent("\u{F702}")
+    public static let rightArrow = KeyEquivalent("\u{F703}")
+    public static let `return` = KeyEquivalent("\r")
+    public static let space = KeyEquivalent(" ")
+}
+
+@available(iOS 17.0, *)
+public struct KeyPress: Sendable {
+    public let key: KeyEquivalent
+    public let characters: String
+
+    public enum Result: Hashable, Sendable {
+        case handled
+        case ignored
+    }
+}
+
+@available(iOS 13.4, *)
+public struct HoverEffect: Sendable {
+    let name: String
+    public static let automatic = HoverEffect(name: "automatic")
+    public static let highlight = HoverEffect(name: "highlight")
+    public static let lift = HoverEffect(name: "lift")
+}
+
 // MARK: - Toolbars
 
 public struct ToolbarItemPlacement: Sendable {
@@ -1393,6 +1538,8 @@ extension View {
     @available(iOS 17.0, *)
     nonisolated public func coordinateSpace(_ name: NamedCoordinateSpace) -> some View { self }
     nonisolated public func clipped(antialiased: Bool = false) -> some View { self }
+    nonisolated public func allowsHitTesting(_ enabled: Bool) -> some View { self }
+    nonisolated public func shadow(color: Color = .black, radius: CGFloat, x: CGFloat = 0, y: CGFloat = 0) -> some View { self }
     nonisolated public func hidden() -> some View { self }
 
     // Layers
@@ -1408,6 +1555,10 @@ extension View {
     @available(iOS 15.0, *)
     nonisolated public func foregroundStyle<S: ShapeStyle>(_ style: S) -> some View { self }
     nonisolated public func lineLimit(_ number: Int?) -> some View { self }
+    @available(iOS 15.0, *)
+    nonisolated public func dynamicTypeSize(_ size: DynamicTypeSize) -> some View { self }
+    @available(iOS 15.0, *)
+    nonisolated public func dynamicTypeSize<T: RangeExpression>(_ range: T) -> some View where T.Bound == DynamicTypeSize { self }
     nonisolated public func minimumScaleFactor(_ factor: CGFloat) -> some View { self }
     nonisolated public func opacity(_ opacity: Double) -> some View { self }
     nonisolated public func contentShape<S: Shape>(_ shape: S, eoFill: Bool = false) -> some View { self }
@@ -1448,6 +1599,12 @@ extension View {
         for type: T.Type, of transform: @escaping @Sendable (GeometryProxy) -> T, action: @escaping (_ newValue: T) -> Void
     ) -> some View { self }
     @available(iOS 17.0, *)
+    nonisolated public func onKeyPress(_ key: KeyEquivalent, action: @escaping () -> KeyPress.Result) -> some View { self }
+    @available(iOS 17.0, *)
+    nonisolated public func focusable(_ isFocusable: Bool = true) -> some View { self }
+    @available(iOS 17.0, *)
+    nonisolated public func hoverEffect(_ effect: HoverEffect = .automatic, isEnabled: Bool = true) -> some View { self }
+    @available(iOS 17.0, *)
     nonisolated public func sensoryFeedback<T: Equatable>(_ feedback: SensoryFeedback, trigger: T) -> some View { self }
 
     // Scrolling
@@ -1463,6 +1620,14 @@ extension View {
     nonisolated public func scrollTargetBehavior(_ behavior: some ScrollTargetBehavior) -> some View { self }
     @available(iOS 17.0, *)
     nonisolated public func scrollPosition(id: Binding<(some Hashable)?>, anchor: UnitPoint? = nil) -> some View { self }
+    @available(iOS 18.0, *)
+    nonisolated public func scrollPosition(_ position: Binding<ScrollPosition>, anchor: UnitPoint? = nil) -> some View { self }
+    @available(iOS 18.0, *)
+    nonisolated public func onScrollGeometryChange<T: Equatable>(
+        for type: T.Type, of transform: @escaping (ScrollGeometry) -> T, action: @escaping (_ oldValue: T, _ newValue: T) -> Void
+    ) -> some View { self }
+    @available(iOS 15.0, *)
+    nonisolated public func refreshable(action: @escaping @Sendable () async -> Void) -> some View { self }
 
     // Controls
     nonisolated public func buttonStyle<S: PrimitiveButtonStyle>(_ style: S) -> some View { self }
@@ -1470,6 +1635,14 @@ extension View {
     nonisolated public func listStyle<S: ListStyle>(_ style: S) -> some View { self }
     @available(iOS 14.0, *)
     nonisolated public func tabViewStyle<S: TabViewStyle>(_ style: S) -> some View { self }
+    @available(iOS 26.0, *)
+    nonisolated public func tabBarMinimizeBehavior(_ behavior: TabBarMinimizeBehavior) -> some View { self }
+    @available(iOS 26.0, *)
+    nonisolated public func tabViewBottomAccessory<Content: View>(@ViewBuilder content: () -> Content) -> some View { self }
+    @available(iOS 26.0, *)
+    nonisolated public func tabViewSearchActivation(_ activation: TabSearchActivation) -> some View { self }
+    @available(iOS 15.0, *)
+    nonisolated public func searchable(text: Binding<String>, placement: SearchFieldPlacement = .automatic, prompt: LocalizedStringKey) -> some View { self }
     @available(iOS 18.0, *)
     nonisolated public func tabViewCustomization(_ customization: Binding<TabViewCustomization>?) -> some View { self }
     @available(iOS 15.0, *)
@@ -1493,6 +1666,9 @@ extension View {
     }
     @available(iOS 14.0, *)
     nonisolated public func toolbar<Content: View>(@ViewBuilder content: () -> Content) -> some View { self }
+    nonisolated public func sheet<Content: View>(
+        isPresented: Binding<Bool>, onDismiss: (() -> Void)? = nil, @ViewBuilder content: @escaping () -> Content
+    ) -> some View { self }
 
     // Accessibility
     @available(iOS 14.0, *)
@@ -1509,4 +1685,6 @@ extension View {
     nonisolated public func accessibilityValue(_ valueDescription: Text) -> some View { self }
     @available(iOS 15.0, *)
     nonisolated public func accessibilityShowsLargeContentViewer() -> some View { self }
+    @available(iOS 15.0, *)
+    nonisolated public func accessibilityShowsLargeContentViewer<V: View>(@ViewBuilder _ largeContentView: () -> V) -> some View { self }
 }

@@ -592,6 +592,603 @@ public enum AdaptiveTabsLogic {
 }
 
 """#,
+        "floating-tab-bar/FloatingTabBar.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A custom bottom tab bar that floats over your content in a capsule, with an optional
+/// raised centre action (compose, scan, add) that is a button, not a tab.
+///
+/// ```swift
+/// enum Screen: Hashable { case home, search, inbox, profile }
+///
+/// @State private var screen = Screen.home
+/// @State private var isComposing = false
+///
+/// FloatingTabBar(
+///     selection: $screen,
+///     tabs: [
+///         FloatingTab(value: .home, title: "Home", systemImage: "house"),
+///         FloatingTab(value: .search, title: "Search", systemImage: "magnifyingglass"),
+///         FloatingTab(value: .inbox, title: "Inbox", systemImage: "tray", badge: .count(unread)),
+///         FloatingTab(value: .profile, title: "Profile", systemImage: "person"),
+///     ],
+///     centerAction: FloatingTabAction(title: "Compose", systemImage: "plus") { isComposing = true }
+/// ) { screen in
+///     ScreenView(screen)
+/// }
+/// ```
+///
+/// - **Selection.** By value: set the binding to switch tabs in code. A value that is not
+///   one of the tabs selects the first; when the selected tab is removed, the one that
+///   takes its place is selected. Every tab needs its own value (debug builds stop on a
+///   repeat).
+/// - **Content.** A tab's content is built the first time it is shown and then kept, so
+///   its scroll position and navigation survive switching tabs. The bar is a
+///   `safeAreaInset`, so scroll views and lists inset their content and the last row
+///   scrolls clear of the bar; no fixed padding is needed.
+/// - **Keyboard.** The bar hides while the software keyboard is up, and the content gets
+///   the room back; pass `hidesWithKeyboard: false` to keep it above the keyboard.
+/// - **Badges.** `.count(n)` shows a number formatted for the user's locale, "99+" past
+///   99, and nothing at zero; `.text("New")` shows a short text.
+/// - **Accessibility.** The tabs are a tab bar to VoiceOver: each is a button read with
+///   its title, its badge, "selected" on the selected one and its position, as in
+///   "2 of 4". The centre action sits outside the tab bar, so it never counts as a tab,
+///   and is read by its own title. The bar's text stops growing at the largest standard
+///   text size, like the system tab bar; at accessibility sizes, touching and holding a
+///   tab shows it in the large content viewer. With Reduce Motion on, the selection pill
+///   jumps instead of sliding and the bar fades instead of sliding away.
+/// - **Right to left.** The first tab is on the right, and the pill follows.
+@available(iOS 17.0, *)
+public struct FloatingTabBar<Value: Hashable, Content: View>: View {
+    @Binding private var selection: Value
+    private let tabs: [FloatingTab<Value>]
+    private let centerAction: FloatingTabAction?
+    private let hidesWithKeyboard: Bool
+    private let tint: Color
+    private let content: (Value) -> Content
+
+    /// The tabs shown so far; their content stays built.
+    @State private var visited: [Value] = []
+    /// How far the software keyboard reaches into the bottom safe area.
+    @State private var keyboardInset: CGFloat = 0
+    /// Counts the taps that changed the selection; the haptic follows it and nothing else.
+    @State private var selectingTaps = 0
+    @Namespace private var pill
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+
+    /// Creates a floating tab bar over the content of the selected tab.
+    ///
+    /// - Parameters:
+    ///   - selection: The value of the selected tab.
+    ///   - tabs: The tabs, in order; each value must be unique.
+    ///   - centerAction: A raised button in the middle of the bar, or `nil` for none.
+    ///   - hidesWithKeyboard: Whether the bar hides while the software keyboard is up.
+    ///   - tint: The color of the selected tab and the centre action. Defaults to the
+    ///     accent color.
+    ///   - content: The content for a tab's value.
+    public init(
+        selection: Binding<Value>,
+        tabs: [FloatingTab<Value>],
+        centerAction: FloatingTabAction? = nil,
+        hidesWithKeyboard: Bool = true,
+        tint: Color = .accentColor,
+        @ViewBuilder content: @escaping (Value) -> Content
+    ) {
+        self._selection = selection
+        self.tabs = tabs
+        self.centerAction = centerAction
+        self.hidesWithKeyboard = hidesWithKeyboard
+        self.tint = tint
+        self.content = content
+        assert(
+            FloatingTabBarLogic.duplicates(tabs.map(\.value)).isEmpty,
+            "FloatingTabBar: each tab needs its own value; repeated: \(FloatingTabBarLogic.duplicates(tabs.map(\.value)))")
+    }
+
+    public var body: some View {
+        let values = tabs.map(\.value)
+        let built = FloatingTabBarLogic.builtTabs(visited: visited, selection: selection, values: values)
+        let showsBar = FloatingTabBarLogic.showsBar(
+            keyboardShown: FloatingTabBarLogic.isKeyboardShown(keyboardInset: keyboardInset),
+            hidesWithKeyboard: hidesWithKeyboard)
+        ZStack {
+            ForEach(built, id: \.self) { value in
+                let isSelected = value == selection
+                content(value)
+                    .opacity(isSelected ? 1 : 0)
+                    .allowsHitTesting(isSelected)
+                    .accessibilityHidden(!isSelected)
+            }
+        }
+        .frame(maxWidth: .infinity, maxHeight: .infinity)
+        .safeAreaInset(edge: .bottom, spacing: 0) {
+            if showsBar {
+                bar
+                    .transition(reduceMotion ? .opacity : .move(edge: .bottom).combined(with: .opacity))
+            }
+        }
+        .background {
+            // Reaches under the keyboard, so its bottom safe area inset is the keyboard.
+            Color.clear
+                .ignoresSafeArea(.keyboard, edges: .bottom)
+                .onGeometryChange(for: CGFloat.self) { proxy in
+                    proxy.safeAreaInsets.bottom
+                } action: { inset in
+                    keyboardInset = inset
+                }
+                .accessibilityHidden(true)
+        }
+        .animation(reduceMotion ? nil : .snappy(duration: 0.25), value: showsBar)
+        .onChange(of: values, initial: true) { previousValues, newValues in
+            let resolved = FloatingTabBarLogic.resolvedSelection(selection, previousValues: previousValues, values: newValues)
+            if let resolved, resolved != selection {
+                selection = resolved
+            }
+        }
+        .onChange(of: built, initial: true) { _, newBuilt in
+            visited = newBuilt
+        }
+    }
+
+    private var bar: some View {
+        let sides = FloatingTabBarLogic.sides(count: tabs.count, hasCenterAction: centerAction != nil)
+        return HStack(spacing: 0) {
+            ForEach(tabs[sides.leading]) { tab in
+                tabButton(tab)
+            }
+            if centerAction != nil {
+                Color.clear
+                    .frame(width: Self.actionDiameter)
+                    .accessibilityHidden(true)
+            }
+            ForEach(tabs[sides.trailing]) { tab in
+                tabButton(tab)
+            }
+        }
+        .accessibilityElement(children: .contain)
+        .accessibilityAddTraits(.isTabBar)
+        .padding(6)
+        .background {
+            Capsule()
+                .fill(.regularMaterial)
+                .shadow(color: .black.opacity(0.15), radius: 12, x: 0, y: 4)
+        }
+        .overlay {
+            if let centerAction {
+                actionButton(centerAction)
+            }
+        }
+        .dynamicTypeSize(...DynamicTypeSize.xxxLarge)
+        .padding(.horizontal, 16)
+        .padding(.bottom, 8)
+        .animation(reduceMotion ? nil : .snappy(duration: 0.3), value: selection)
+        .sensoryFeedback(.selection, trigger: selectingTaps)
+    }
+
+    private func tabButton(_ tab: FloatingTab<Value>) -> some View {
+        let isSelected = tab.value == selection
+        return Button {
+            select(tab.value)
+        } label: {
+            VStack(spacing: 2) {
+                Image(systemName: tab.systemImage)
+                    .font(.body.weight(.semibold))
+                Text(tab.title)
+                    .font(.caption2.weight(.medium))
+                    .lineLimit(1)
+            }
+            .frame(maxWidth: .infinity, minHeight: 48)
+            .background {
+                if isSelected {
+                    Capsule()
+                        .fill(tint.opacity(0.18))
+                        .matchedGeometryEffect(id: "pill", in: pill)
+                }
+            }
+            .overlay(alignment: .top) {
+                if let badge = badgeText(tab.badge) {
+                    badge
+                        .font(.caption2.weight(.bold))
+                        .foregroundStyle(.white)
+                        .padding(.horizontal, 5)
+                        .background { Capsule().fill(.red) }
+                        .offset(x: 12, y: 2)
+                        .accessibilityHidden(true)
+                }
+            }
+            .contentShape(Rectangle())
+        }
+        .buttonStyle(.plain)
+        .foregroundStyle(isSelected ? AnyShapeStyle(tint) : AnyShapeStyle(.secondary))
+        .accessibilityLabel(Text(tab.title))
+        .accessibilityValue(badgeText(tab.badge) ?? Text(verbatim: ""))
+        .accessibilityAddTraits(isSelected ? .isSelected : [])
+        .accessibilityShowsLargeContentViewer {
+            Label(tab.title, systemImage: tab.systemImage)
+        }
+    }
+
+    private func actionButton(_ action: FloatingTabAction) -> some View {
+        Button(action: action.action) {
+            Image(systemName: action.systemImage)
+                .font(.title2.weight(.bold))
+                .foregroundStyle(.white)
+                .frame(width: Self.actionDiameter, height: Self.actionDiameter)
+                .background {
+                    Circle()
+                        .fill(tint)
+                        .shadow(color: .black.opacity(0.2), radius: 8, x: 0, y: 4)
+                }
+        }
+        .buttonStyle(.plain)
+        .offset(y: -14)
+        .accessibilityLabel(Text(action.title))
+        .accessibilityShowsLargeContentViewer {
+            Label(action.title, systemImage: action.systemImage)
+        }
+    }
+
+    private func badgeText(_ badge: FloatingTabBadge?) -> Text? {
+        switch badge {
+        case nil:
+            return nil
+        case .text(let text)?:
+            return Text(text)
+        case .count(let count)?:
+            switch FloatingTabBarLogic.countBadge(count) {
+            case nil:
+                return nil
+            case .number(let number)?:
+                return Text(number, format: .number)
+            case .overLimit(let limit)?:
+                return Text("\(limit, format: .number)+", comment: "A tab badge for more items than it counts, as in 99+")
+            }
+        }
+    }
+
+    /// A tap on a tab: selects it and, when that changed the selection, plays the haptic.
+    private func select(_ value: Value) {
+        guard value != selection else { return }
+        selection = value
+        // A binding that keeps its value (a constant, say) changed nothing: stay silent.
+        if selection == value { selectingTaps += 1 }
+    }
+
+    private static var actionDiameter: CGFloat { 56 }
+}
+
+/// A badge on a floating tab: a count, or a short text such as "New".
+@available(iOS 17.0, *)
+public enum FloatingTabBadge: Equatable, Sendable {
+    /// A number, formatted for the user's locale; zero or less shows no badge, over 99 "99+".
+    case count(Int)
+    /// A short text, looked up in your strings catalog.
+    case text(LocalizedStringKey)
+}
+
+/// One tab of a ``FloatingTabBar``.
+@available(iOS 17.0, *)
+public struct FloatingTab<Value: Hashable>: Identifiable {
+    /// The selection value that shows this tab; also its identity.
+    public var value: Value
+    /// The title, looked up in your strings catalog.
+    public var title: LocalizedStringKey
+    /// An SF Symbol name.
+    public var systemImage: String
+    /// The badge, if any.
+    public var badge: FloatingTabBadge?
+
+    public var id: Value { value }
+
+    public init(value: Value, title: LocalizedStringKey, systemImage: String, badge: FloatingTabBadge? = nil) {
+        self.value = value
+        self.title = title
+        self.systemImage = systemImage
+        self.badge = badge
+    }
+}
+
+/// The raised button in the middle of a ``FloatingTabBar``: an action such as compose,
+/// scan or add, never a tab, so it does not change the selection.
+@available(iOS 17.0, *)
+public struct FloatingTabAction {
+    /// What VoiceOver and the large content viewer read, looked up in your strings catalog.
+    public var title: LocalizedStringKey
+    /// An SF Symbol name.
+    public var systemImage: String
+    /// What a tap does.
+    public var action: @MainActor () -> Void
+
+    public init(title: LocalizedStringKey, systemImage: String, action: @escaping @MainActor () -> Void) {
+        self.title = title
+        self.systemImage = systemImage
+        self.action = action
+    }
+}
+#endif
+
+"""#,
+        "floating-tab-bar/FloatingTabBarDemo.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A social-app demo of ``FloatingTabBar``: four tabs around a compose button, a badge
+/// you can raise past 99, long lists that scroll clear of the bar, and a search field
+/// that brings up the keyboard, which hides the bar.
+@available(iOS 17.0, *)
+struct FloatingTabBarDemo: View {
+    enum Screen: Hashable {
+        case home, search, inbox, profile
+    }
+
+    @State private var screen = Screen.home
+    @State private var unread = 3
+    @State private var isComposing = false
+
+    var body: some View {
+        FloatingTabBar(
+            selection: $screen,
+            tabs: [
+                FloatingTab(value: Screen.home, title: "Home", systemImage: "house"),
+                FloatingTab(value: Screen.search, title: "Search", systemImage: "magnifyingglass"),
+                FloatingTab(value: Screen.inbox, title: "Inbox", systemImage: "tray", badge: .count(unread)),
+                FloatingTab(value: Screen.profile, title: "Profile", systemImage: "person"),
+            ],
+            centerAction: FloatingTabAction(title: "Compose", systemImage: "plus") { isComposing = true },
+            tint: .indigo
+        ) { screen in
+            DemoScreen(screen: screen, unread: $unread)
+        }
+        .sheet(isPresented: $isComposing) {
+            Text("New post")
+        }
+    }
+}
+
+@available(iOS 17.0, *)
+private struct DemoScreen: View {
+    let screen: FloatingTabBarDemo.Screen
+    @Binding var unread: Int
+    @State private var query = ""
+
+    var body: some View {
+        NavigationStack {
+            List {
+                switch screen {
+                case .search:
+                    TextField("Search posts", text: $query)
+                case .inbox:
+                    Stepper("Unread: \(unread)", value: $unread, in: 0...150)
+                case .home, .profile:
+                    EmptyView()
+                }
+                ForEach(1..<41) { row in
+                    Text("Row \(row)")
+                }
+            }
+            .navigationTitle(title)
+        }
+    }
+
+    private var title: LocalizedStringKey {
+        switch screen {
+        case .home: "Home"
+        case .search: "Search"
+        case .inbox: "Inbox"
+        case .profile: "Profile"
+        }
+    }
+}
+
+@available(iOS 17.0, *)
+#Preview("Floating tab bar") {
+    FloatingTabBarDemo()
+}
+
+@available(iOS 17.0, *)
+#Preview("Floating tab bar, right to left") {
+    FloatingTabBarDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
+
+"""#,
+        "floating-tab-bar/FloatingTabBarLogic.swift": #"""
+/// The pure decisions behind ``FloatingTabBar``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs.
+@available(iOS 17.0, *)
+public enum FloatingTabBarLogic {
+    /// The tab that should be selected after the tabs change from `previousValues` to
+    /// `values`.
+    ///
+    /// - A selection that is still listed stays, wherever it moved to.
+    /// - A removed selection passes to the nearest tab that survived, looking first at the
+    ///   ones after it (the tab that slides into its place), then at the ones before.
+    /// - A selection that was never listed becomes the first tab.
+    /// - With no tabs the answer is `nil`: there is nothing to select.
+    public static func resolvedSelection<Value: Hashable>(_ selection: Value, previousValues: [Value], values: [Value]) -> Value? {
+        guard let first = values.first else { return nil }
+        if values.contains(selection) { return selection }
+        guard let oldIndex = previousValues.firstIndex(of: selection) else { return first }
+        if let next = previousValues[(oldIndex + 1)...].first(where: values.contains) { return next }
+        if let previous = previousValues[..<oldIndex].reversed().first(where: values.contains) { return previous }
+        return first
+    }
+
+    /// The tabs whose content has been built: the ones visited before that still exist,
+    /// plus the selection, in tab order. A tab's content is built the first time it is
+    /// selected and then kept, so its state (a scroll position, a navigation path)
+    /// survives switching away and back; a removed tab's content is dropped.
+    public static func builtTabs<Value: Hashable>(visited: [Value], selection: Value, values: [Value]) -> [Value] {
+        values.filter { $0 == selection || visited.contains($0) }
+    }
+
+    /// Which tabs sit before the centre action and which after it. With no centre action
+    /// every tab is leading. With one, the leading side gets the extra tab of an odd
+    /// count, so in reading order the action comes after the larger half.
+    public static func sides(count: Int, hasCenterAction: Bool) -> (leading: Range<Int>, trailing: Range<Int>) {
+        let count = max(0, count)
+        guard hasCenterAction else { return (0..<count, count..<count) }
+        let leadingCount = (count + 1) / 2
+        return (0..<leadingCount, leadingCount..<count)
+    }
+
+    /// What a count badge shows.
+    public enum CountBadge: Equatable, Sendable {
+        /// The count itself.
+        case number(Int)
+        /// More than the limit: the limit and a plus sign, such as "99+".
+        case overLimit(Int)
+    }
+
+    /// The badge for a count, or `nil` for none: zero or less shows no badge, and counts
+    /// over `limit` show "99+" the way Mail and Messages cap them. The view formats the
+    /// number for the user's locale.
+    public static func countBadge(_ count: Int, limit: Int = 99) -> CountBadge? {
+        guard count > 0 else { return nil }
+        return count > limit ? .overLimit(max(0, limit)) : .number(count)
+    }
+
+    /// Whether the software keyboard is up, from how far it reaches into the bottom safe
+    /// area of a view that ignores the keyboard. Less than `threshold` points (a rounding
+    /// error, a hardware keyboard's hidden bar) is no keyboard.
+    public static func isKeyboardShown(keyboardInset: Double, threshold: Double = 1) -> Bool {
+        keyboardInset.isFinite && keyboardInset >= max(threshold, 0.5)
+    }
+
+    /// Whether the bar is shown: always, unless it hides while the keyboard is up and the
+    /// keyboard is up.
+    public static func showsBar(keyboardShown: Bool, hidesWithKeyboard: Bool) -> Bool {
+        !(keyboardShown && hidesWithKeyboard)
+    }
+
+    /// The values that appear more than once, each reported once, in the order of their
+    /// second appearance. Selection goes by value, so ``FloatingTabBar`` checks its tabs
+    /// with this in debug builds.
+    public static func duplicates<Value: Hashable>(_ values: [Value]) -> [Value] {
+        var seen: Set<Value> = []
+        var reported: Set<Value> = []
+        var duplicates: [Value] = []
+        for value in values where !seen.insert(value).inserted && reported.insert(value).inserted {
+            duplicates.append(value)
+        }
+        return duplicates
+    }
+}
+
+"""#,
+        "floating-tab-bar/block.json": #"""
+{
+  "name": "floating-tab-bar",
+  "version": "1.0.0",
+  "title": {
+    "en": "Floating Tab Bar",
+    "es": "Barra de pestañas flotante"
+  },
+  "summary": {
+    "en": "A custom bottom tab bar that floats over the content in a capsule, with a sliding selection pill, badges up to 99+, an optional raised centre action that is a button and not a tab, content insets from the safe area, and a bar that hides with the keyboard.",
+    "es": "Una barra de pestañas inferior personalizada que flota sobre el contenido en una cápsula, con una píldora de selección que se desliza, insignias hasta 99+, un botón central elevado opcional que no es una pestaña, márgenes del área segura y una barra que se oculta con el teclado."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "17.0"
+  },
+  "level": "beginner",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "tab bar",
+      "custom tab bar",
+      "floating tab bar",
+      "bottom bar",
+      "bottom navigation",
+      "capsule",
+      "center button",
+      "floating action button",
+      "badges",
+      "matchedgeometryeffect",
+      "safeareainset"
+    ],
+    "es": [
+      "pestañas",
+      "barra de pestañas",
+      "barra de pestañas personalizada",
+      "barra flotante",
+      "barra inferior",
+      "navegación inferior",
+      "cápsula",
+      "botón central",
+      "botón flotante",
+      "insignias"
+    ]
+  },
+  "api": [
+    {
+      "name": "selection",
+      "type": "Binding<Value>",
+      "default": null,
+      "description": "The selected tab's value (Value is Hashable); set it to switch tabs in code. An unknown value selects the first tab; a removed tab passes the selection to the one that takes its place."
+    },
+    {
+      "name": "tabs",
+      "type": "[FloatingTab<Value>]",
+      "default": null,
+      "description": "The tabs, in order; each has value, title (a LocalizedStringKey), systemImage and badge (.count(Int), 99+ past 99, or .text). Values must be unique; debug builds stop on a repeat."
+    },
+    {
+      "name": "centerAction",
+      "type": "FloatingTabAction?",
+      "default": "nil",
+      "description": "A raised round button in the middle of the bar, with title, systemImage and action; a button, never a tab, so it does not change the selection."
+    },
+    {
+      "name": "hidesWithKeyboard",
+      "type": "Bool",
+      "default": "true",
+      "description": "Whether the bar hides while the software keyboard is up; false keeps it above the keyboard."
+    },
+    {
+      "name": "tint",
+      "type": "Color",
+      "default": ".accentColor",
+      "description": "The color of the selected tab, its pill and the centre action."
+    },
+    {
+      "name": "content",
+      "type": "(Value) -> Content",
+      "default": null,
+      "description": "The content for a tab's value; built the first time the tab is shown and kept, with the bar as a bottom safe area inset so scroll views inset their last row."
+    }
+  ],
+  "files": [
+    {
+      "path": "FloatingTabBar.swift",
+      "role": "component"
+    },
+    {
+      "path": "FloatingTabBarLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "FloatingTabBarDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "The tabs are a tab bar: each is a button read with its title, its badge, the selected trait on the selected one and its position (2 of 4). The centre action is outside the tab bar, so it never counts as a tab, and is read by its own title.",
+    "dynamicType": "Titles use the caption2 text style and grow up to the largest standard size, as the system tab bar does; at accessibility sizes touching and holding a tab or the centre action shows it in the large content viewer. Tabs are at least 48 points tall.",
+    "reduceMotion": "The selection pill jumps to the selected tab instead of sliding, and the bar fades instead of sliding away when the keyboard comes up."
+  }
+}
+
+"""#,
         "pager/Pager.swift": #"""
 #if os(iOS)
 import SwiftUI
@@ -2320,6 +2917,1598 @@ public enum ScrollingStripLogic {
 }
 
 """#,
+        "search-tab-view/SearchTabView.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// The newest system tab bar, assembled: your tabs and a search tab (`Tab(role: .search)`),
+/// a tab bar that minimizes as the user scrolls (`tabBarMinimizeBehavior`), and a bottom
+/// accessory, such as a mini player, that adapts when the bar minimizes
+/// (`tabViewBottomAccessory`). iOS 26 introduced the last two, hence the minimum.
+///
+/// ```swift
+/// enum Section: Hashable { case listenNow, library, radio, search }
+///
+/// @State private var section = Section.listenNow
+/// @State private var query = ""
+///
+/// SearchTabView(
+///     selection: $section,
+///     searchText: $query,
+///     tabs: [
+///         SearchTab(value: .listenNow, title: "Listen Now", systemImage: "play.circle"),
+///         SearchTab(value: .library, title: "Library", systemImage: "square.stack", badge: .count(newSongs)),
+///         SearchTab(value: .radio, title: "Radio", systemImage: "dot.radiowaves.left.and.right"),
+///     ],
+///     search: .search
+/// ) { section in
+///     SectionView(section)
+/// } searchContent: { query in
+///     SearchResults(query)
+/// } accessory: { style in
+///     MiniPlayer(style: style)          // .full above the bar, .compact inline with it
+/// }
+/// ```
+///
+/// - **Search.** The search tab sits apart at the trailing end of the tab bar. Selecting it
+///   opens the search field (`activatesSearchOnSelection`); dismissing search returns to
+///   the tab you came from. The text lives in your `searchText` binding and is kept when
+///   you leave search, unless `clearsSearchOnLeave`.
+/// - **Minimizing.** With `.onScrollDown` (the default) the bar shrinks as content scrolls
+///   down and comes back on the way up; the system minimizes tab bars on iPhone only.
+/// - **Accessory.** Your accessory gets `.full` above the full-size bar and `.compact`
+///   inline with the minimized one; iPad in regular width, where the system gives no
+///   placement, gets `.full`.
+/// - **Selection and size classes.** Selection is by value; an unknown value selects the
+///   first tab and a removed tab passes the selection to the one that takes its place.
+///   Selection and search text live in your bindings, outside the tab view, and nothing in
+///   the tab view depends on the width, so both survive size-class changes (iPad
+///   multitasking, rotation) with nothing rebuilt.
+/// - **Accessibility.** The tab bar, search field and accessory container are the
+///   system's, so VoiceOver reads each tab with its title, badge, selection and position,
+///   and the search tab as "Search". When the accessory changes style, its content
+///   cross-fades, or swaps at once with Reduce Motion on.
+@available(iOS 26.0, *)
+public struct SearchTabView<Value: Hashable, Content: View, SearchContent: View, Accessory: View>: View {
+    @Binding private var selection: Value
+    @Binding private var searchText: String
+    private let tabs: [SearchTab<Value>]
+    private let search: Value
+    private let searchPrompt: LocalizedStringKey
+    private let minimizeBehavior: TabBarMinimizeBehavior
+    private let activatesSearchOnSelection: Bool
+    private let clearsSearchOnLeave: Bool
+    private let content: (Value) -> Content
+    private let searchContent: (String) -> SearchContent
+    private let accessory: (SearchTabAccessoryStyle) -> Accessory
+
+    /// Creates a tab view with a search tab and a bottom accessory.
+    ///
+    /// - Parameters:
+    ///   - selection: The value of the selected tab, the search tab's included.
+    ///   - searchText: The text in the search field.
+    ///   - tabs: The tabs before the search tab; values must be unique.
+    ///   - search: The selection value of the search tab.
+    ///   - searchPrompt: The search field's placeholder. Defaults to "Search".
+    ///   - minimizeBehavior: When the tab bar minimizes. Defaults to `.onScrollDown`.
+    ///   - activatesSearchOnSelection: Whether selecting the search tab opens the search
+    ///     field, and dismissing it returns to the previous tab. Defaults to `true`.
+    ///   - clearsSearchOnLeave: Whether leaving the search tab clears the text. Defaults
+    ///     to `false`.
+    ///   - content: The page for a tab's value; each tab wraps it in a `NavigationStack`.
+    ///   - searchContent: The search tab's page for the current text, in a `NavigationStack`.
+    ///   - accessory: The bottom accessory in its current style.
+    public init(
+        selection: Binding<Value>,
+        searchText: Binding<String>,
+        tabs: [SearchTab<Value>],
+        search: Value,
+        searchPrompt: LocalizedStringKey = "Search",
+        minimizeBehavior: TabBarMinimizeBehavior = .onScrollDown,
+        activatesSearchOnSelection: Bool = true,
+        clearsSearchOnLeave: Bool = false,
+        @ViewBuilder content: @escaping (Value) -> Content,
+        @ViewBuilder searchContent: @escaping (String) -> SearchContent,
+        @ViewBuilder accessory: @escaping (SearchTabAccessoryStyle) -> Accessory
+    ) {
+        self._selection = selection
+        self._searchText = searchText
+        self.tabs = tabs
+        self.search = search
+        self.searchPrompt = searchPrompt
+        self.minimizeBehavior = minimizeBehavior
+        self.activatesSearchOnSelection = activatesSearchOnSelection
+        self.clearsSearchOnLeave = clearsSearchOnLeave
+        self.content = content
+        self.searchContent = searchContent
+        self.accessory = accessory
+        assert(
+            SearchTabViewLogic.duplicates(tabs.map(\.value) + [search]).isEmpty,
+            "SearchTabView: each tab, and the search tab, needs its own value; repeated: \(SearchTabViewLogic.duplicates(tabs.map(\.value) + [search]))")
+    }
+
+    public var body: some View {
+        let values = tabs.map(\.value)
+        TabView(selection: $selection) {
+            ForEach(tabs) { tab in
+                Tab(tab.title, systemImage: tab.systemImage, value: tab.value) {
+                    NavigationStack {
+                        content(tab.value)
+                    }
+                }
+                .badge(badge(for: tab))
+            }
+            Tab(value: search, role: .search) {
+                NavigationStack {
+                    searchContent(searchText)
+                }
+            }
+        }
+        .searchable(text: $searchText, prompt: searchPrompt)
+        .tabViewSearchActivation(activatesSearchOnSelection ? .searchTabSelection : .automatic)
+        .tabBarMinimizeBehavior(minimizeBehavior)
+        .tabViewBottomAccessory {
+            AccessoryHost(accessory: accessory)
+        }
+        .onChange(of: values, initial: true) { previousValues, newValues in
+            let resolved = SearchTabViewLogic.resolvedSelection(
+                selection, previousValues: previousValues, values: newValues, search: search)
+            if resolved != selection {
+                selection = resolved
+            }
+        }
+        .onChange(of: selection) { previousSelection, newSelection in
+            let text = SearchTabViewLogic.searchText(
+                searchText, movingFrom: previousSelection, to: newSelection, search: search,
+                clearsSearchOnLeave: clearsSearchOnLeave)
+            if text != searchText {
+                searchText = text
+            }
+        }
+    }
+
+    private func badge(for tab: SearchTab<Value>) -> Text? {
+        switch tab.badge {
+        case nil:
+            return nil
+        case .text(let text)?:
+            return Text(text)
+        case .count(let count)?:
+            switch SearchTabViewLogic.countBadge(count) {
+            case nil:
+                return nil
+            case .number(let number)?:
+                return Text(number, format: .number)
+            case .overLimit(let limit)?:
+                return Text("\(limit, format: .number)+", comment: "A tab badge for more items than it counts, as in 99+")
+            }
+        }
+    }
+}
+
+/// The accessory in the style its placement calls for. The placement is only in the
+/// environment inside the accessory, so it is read here.
+@available(iOS 26.0, *)
+private struct AccessoryHost<Accessory: View>: View {
+    let accessory: (SearchTabAccessoryStyle) -> Accessory
+
+    @Environment(\.tabViewBottomAccessoryPlacement) private var placement
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+
+    var body: some View {
+        let style = SearchTabViewLogic.accessoryStyle(for: placement.map(SearchTabViewLogic.AccessoryPlacement.init))
+        accessory(style)
+            .animation(reduceMotion ? nil : .smooth(duration: 0.25), value: style)
+    }
+}
+
+@available(iOS 26.0, *)
+extension SearchTabViewLogic.AccessoryPlacement {
+    /// The logic's placement for SwiftUI's.
+    fileprivate init(_ placement: TabViewBottomAccessoryPlacement) {
+        self = placement == .inline ? .inline : .expanded
+    }
+}
+
+/// A badge on a tab: a count, or a short text such as "New".
+@available(iOS 26.0, *)
+public enum SearchTabBadge: Equatable, Sendable {
+    /// A number, formatted for the user's locale; zero or less shows no badge, over 99 "99+".
+    case count(Int)
+    /// A short text, looked up in your strings catalog.
+    case text(LocalizedStringKey)
+}
+
+/// One tab of a ``SearchTabView``, before the search tab.
+@available(iOS 26.0, *)
+public struct SearchTab<Value: Hashable>: Identifiable {
+    /// The selection value that shows this tab; also its identity.
+    public var value: Value
+    /// The title, looked up in your strings catalog.
+    public var title: LocalizedStringKey
+    /// An SF Symbol name.
+    public var systemImage: String
+    /// The badge, if any.
+    public var badge: SearchTabBadge?
+
+    public var id: Value { value }
+
+    public init(value: Value, title: LocalizedStringKey, systemImage: String, badge: SearchTabBadge? = nil) {
+        self.value = value
+        self.title = title
+        self.systemImage = systemImage
+        self.badge = badge
+    }
+}
+#endif
+
+"""#,
+        "search-tab-view/SearchTabViewDemo.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A music-app demo of ``SearchTabView``: three tabs and a search tab, a long list that
+/// minimizes the tab bar as it scrolls, and a mini player accessory that shrinks to a
+/// title and a play button inline with the minimized bar.
+@available(iOS 26.0, *)
+struct SearchTabViewDemo: View {
+    enum Section: Hashable {
+        case listenNow, library, radio, search
+
+        var title: LocalizedStringKey {
+            switch self {
+            case .listenNow: "Listen Now"
+            case .library: "Library"
+            case .radio: "Radio"
+            case .search: "Search"
+            }
+        }
+    }
+
+    @State private var section = Section.listenNow
+    @State private var query = ""
+    @State private var isPlaying = false
+    @State private var newSongs = 120
+
+    var body: some View {
+        SearchTabView(
+            selection: $section,
+            searchText: $query,
+            tabs: [
+                SearchTab(value: Section.listenNow, title: "Listen Now", systemImage: "play.circle"),
+                SearchTab(value: Section.library, title: "Library", systemImage: "square.stack", badge: .count(newSongs)),
+                SearchTab(value: Section.radio, title: "Radio", systemImage: "dot.radiowaves.left.and.right"),
+            ],
+            search: Section.search,
+            searchPrompt: "Artists, songs, lyrics"
+        ) { section in
+            List(1..<61, id: \.self) { row in
+                Text("\(section.title) item \(row)")
+            }
+            .navigationTitle(section.title)
+        } searchContent: { query in
+            List {
+                if query.isEmpty {
+                    Text("Recent searches")
+                } else {
+                    Text("Results for \(query)")
+                }
+            }
+            .navigationTitle("Search")
+        } accessory: { style in
+            MiniPlayer(style: style, isPlaying: $isPlaying)
+        }
+    }
+}
+
+@available(iOS 26.0, *)
+private struct MiniPlayer: View {
+    let style: SearchTabAccessoryStyle
+    @Binding var isPlaying: Bool
+
+    var body: some View {
+        HStack(spacing: 12) {
+            if style == .full {
+                RoundedRectangle(cornerRadius: 6)
+                    .fill(.pink)
+                    .frame(width: 32, height: 32)
+                    .accessibilityHidden(true)
+            }
+            VStack(alignment: .leading) {
+                Text("A Song Title")
+                    .font(.subheadline.weight(.semibold))
+                    .lineLimit(1)
+                if style == .full {
+                    Text("An Artist")
+                        .font(.caption)
+                        .foregroundStyle(.secondary)
+                        .lineLimit(1)
+                }
+            }
+            Spacer(minLength: 0)
+            Button {
+                isPlaying.toggle()
+            } label: {
+                Image(systemName: isPlaying ? "pause.fill" : "play.fill")
+            }
+            .accessibilityLabel(isPlaying ? Text("Pause") : Text("Play"))
+            if style == .full {
+                Button {
+                    isPlaying = true
+                } label: {
+                    Image(systemName: "forward.fill")
+                }
+                .accessibilityLabel(Text("Next"))
+            }
+        }
+        .padding(.horizontal)
+    }
+}
+
+@available(iOS 26.0, *)
+#Preview("Tab view with search and accessory") {
+    SearchTabViewDemo()
+}
+
+@available(iOS 26.0, *)
+#Preview("Tab view with search and accessory, right to left") {
+    SearchTabViewDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
+
+"""#,
+        "search-tab-view/SearchTabViewLogic.swift": #"""
+/// How much a ``SearchTabView`` bottom accessory shows: all of it above a full-size tab
+/// bar, or a compact form inline with a minimized one.
+@available(iOS 26.0, *)
+public enum SearchTabAccessoryStyle: Hashable, Sendable {
+    /// Above the tab bar, with room for artwork, titles and controls.
+    case full
+    /// Inline with the minimized tab bar: a title and one or two buttons.
+    case compact
+}
+
+/// The pure decisions behind ``SearchTabView``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs.
+@available(iOS 26.0, *)
+public enum SearchTabViewLogic {
+    /// The tab that should be selected after the tabs change from `previousValues` to
+    /// `values`. The search tab is always there, so there is always an answer:
+    ///
+    /// - The search tab, or a listed tab, stays selected, wherever it moved to.
+    /// - A removed tab passes the selection to the nearest tab that survived, looking first
+    ///   at the ones after it (the tab that slides into its place), then at the ones before.
+    /// - A value that no tab has becomes the first tab, or search when there are no others.
+    public static func resolvedSelection<Value: Hashable>(_ selection: Value, previousValues: [Value], values: [Value], search: Value) -> Value {
+        if selection == search || values.contains(selection) { return selection }
+        guard let first = values.first else { return search }
+        guard let oldIndex = previousValues.firstIndex(of: selection) else { return first }
+        if let next = previousValues[(oldIndex + 1)...].first(where: values.contains) { return next }
+        if let previous = previousValues[..<oldIndex].reversed().first(where: values.contains) { return previous }
+        return first
+    }
+
+    /// The search text once the selection moved from `previous` to `selection`: kept, so
+    /// going back to search shows the same results, unless `clearsSearchOnLeave` and the
+    /// user just left the search tab.
+    public static func searchText<Value: Hashable>(_ text: String, movingFrom previous: Value, to selection: Value, search: Value, clearsSearchOnLeave: Bool) -> String {
+        clearsSearchOnLeave && previous == search && selection != search ? "" : text
+    }
+
+    /// Where the system placed the bottom accessory; the view maps SwiftUI's
+    /// `TabViewBottomAccessoryPlacement?` to this.
+    public enum AccessoryPlacement: Sendable, Equatable {
+        /// Above the full-size tab bar.
+        case expanded
+        /// Inline with the minimized tab bar.
+        case inline
+    }
+
+    /// The accessory's style for its placement: compact inline with a minimized bar, full
+    /// above a full-size one, and full when the system gives no placement (iPad in regular
+    /// width, where the bar does not minimize), so nothing is ever hidden for lack of one.
+    public static func accessoryStyle(for placement: AccessoryPlacement?) -> SearchTabAccessoryStyle {
+        placement == .inline ? .compact : .full
+    }
+
+    /// What a count badge shows.
+    public enum CountBadge: Equatable, Sendable {
+        /// The count itself.
+        case number(Int)
+        /// More than the limit: the limit and a plus sign, such as "99+".
+        case overLimit(Int)
+    }
+
+    /// The badge for a count, or `nil` for none: zero or less shows no badge, like the
+    /// system's `badge(_:)`, and counts over `limit` show "99+".
+    public static func countBadge(_ count: Int, limit: Int = 99) -> CountBadge? {
+        guard count > 0 else { return nil }
+        return count > limit ? .overLimit(max(0, limit)) : .number(count)
+    }
+
+    /// The values that appear more than once among the tabs and the search tab, each
+    /// reported once, in the order of their second appearance. Selection goes by value, so
+    /// ``SearchTabView`` checks with this in debug builds.
+    public static func duplicates<Value: Hashable>(_ values: [Value]) -> [Value] {
+        var seen: Set<Value> = []
+        var reported: Set<Value> = []
+        var duplicates: [Value] = []
+        for value in values where !seen.insert(value).inserted && reported.insert(value).inserted {
+            duplicates.append(value)
+        }
+        return duplicates
+    }
+}
+
+"""#,
+        "search-tab-view/block.json": #"""
+{
+  "name": "search-tab-view",
+  "version": "1.0.0",
+  "title": {
+    "en": "Tab View with Search and Accessory",
+    "es": "Vista de pestañas con búsqueda y accesorio"
+  },
+  "summary": {
+    "en": "The newest system tab bar assembled: a search tab with Tab(role: .search), a tab bar that minimizes on scroll, and a bottom accessory such as a mini player that adapts to the minimized bar, with selection and search text that survive size-class changes.",
+    "es": "La barra de pestañas más nueva del sistema, montada: una pestaña de búsqueda con Tab(role: .search), una barra que se minimiza al desplazar y un accesorio inferior, como un minirreproductor, que se adapta a la barra minimizada, con selección y texto de búsqueda que sobreviven a los cambios de clase de tamaño."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "26.0"
+  },
+  "level": "intermediate",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "tab view",
+      "tab bar",
+      "search tab",
+      "search",
+      "searchable",
+      "minimize on scroll",
+      "bottom accessory",
+      "mini player",
+      "liquid glass",
+      "tabbarminimizebehavior",
+      "tabviewbottomaccessory",
+      "ios 26"
+    ],
+    "es": [
+      "pestañas",
+      "vista de pestañas",
+      "barra de pestañas",
+      "pestaña de búsqueda",
+      "búsqueda",
+      "buscador",
+      "minimizar al desplazar",
+      "accesorio inferior",
+      "minirreproductor",
+      "reproductor"
+    ]
+  },
+  "api": [
+    {
+      "name": "selection",
+      "type": "Binding<Value>",
+      "default": null,
+      "description": "The selected tab's value, the search tab's included (Value is Hashable); an unknown value selects the first tab, a removed tab passes the selection to the one that takes its place."
+    },
+    {
+      "name": "searchText",
+      "type": "Binding<String>",
+      "default": null,
+      "description": "The search field's text, kept when the user leaves search and across size-class changes."
+    },
+    {
+      "name": "tabs",
+      "type": "[SearchTab<Value>]",
+      "default": null,
+      "description": "The tabs before the search tab; each has value, title (a LocalizedStringKey), systemImage and badge (.count(Int), 99+ past 99, or .text). Values must be unique."
+    },
+    {
+      "name": "search",
+      "type": "Value",
+      "default": null,
+      "description": "The selection value of the search tab, a Tab(role: .search)."
+    },
+    {
+      "name": "searchPrompt",
+      "type": "LocalizedStringKey",
+      "default": "\"Search\"",
+      "description": "The search field's placeholder."
+    },
+    {
+      "name": "minimizeBehavior",
+      "type": "TabBarMinimizeBehavior",
+      "default": ".onScrollDown",
+      "description": "When the tab bar minimizes: .onScrollDown, .onScrollUp, .never or .automatic; the system minimizes on iPhone only."
+    },
+    {
+      "name": "activatesSearchOnSelection",
+      "type": "Bool",
+      "default": "true",
+      "description": "Whether selecting the search tab opens the search field and dismissing search returns to the previous tab (tabViewSearchActivation(.searchTabSelection))."
+    },
+    {
+      "name": "clearsSearchOnLeave",
+      "type": "Bool",
+      "default": "false",
+      "description": "Whether leaving the search tab clears the search text."
+    },
+    {
+      "name": "content",
+      "type": "(Value) -> Content",
+      "default": null,
+      "description": "The page for a tab's value; each tab wraps it in a NavigationStack."
+    },
+    {
+      "name": "searchContent",
+      "type": "(String) -> SearchContent",
+      "default": null,
+      "description": "The search tab's page for the current text, in a NavigationStack."
+    },
+    {
+      "name": "accessory",
+      "type": "(SearchTabAccessoryStyle) -> Accessory",
+      "default": null,
+      "description": "The bottom accessory (tabViewBottomAccessory), given .full above the full-size bar and .compact inline with the minimized one."
+    }
+  ],
+  "files": [
+    {
+      "path": "SearchTabView.swift",
+      "role": "component"
+    },
+    {
+      "path": "SearchTabViewLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "SearchTabViewDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "The system tab bar, search field and accessory container: tabs are read with their title, badge, selection and position, and the search tab as Search. Give icon-only accessory buttons an accessibility label, as the demo does.",
+    "dynamicType": "System tab bar and search field text scales, with the large content viewer on the tab bar; the accessory's compact style keeps one line of text inline with the minimized bar.",
+    "reduceMotion": "The system's own tab bar minimizing and search transitions, which follow Reduce Motion; the accessory's switch between full and compact styles cross-fades, and swaps at once with Reduce Motion on."
+  }
+}
+
+"""#,
+        "segmented-pill/SegmentedPill.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A segmented control with a sliding pill, for icons, text or both, that takes more
+/// segments than fit: the row scrolls, and keeps the selected segment in view.
+///
+/// ```swift
+/// enum Sort: Hashable, CaseIterable { case newest, popular, nearby, price }
+///
+/// @State private var sort = Sort.newest
+///
+/// SegmentedPill(Sort.allCases, selection: $sort, title: "Sort") { sort, isSelected in
+///     Label(sort.title, systemImage: sort.symbol)
+/// }
+/// ```
+///
+/// - **Options.** Any `Hashable` values. The label closure draws each segment
+///   and is told whether it is selected; the block colors it white on the pill and primary
+///   elsewhere. A repeated option is shown once. A selection that is not among the options
+///   becomes the first; when the selected option is removed, the one that takes its place
+///   is selected.
+/// - **Size.** `.small`, `.regular` or `.large` pills. Every segment's touch target is at
+///   least 44 × 44 points; the smaller sizes only draw a smaller pill inside it.
+/// - **Overflow.** When the segments are wider than the row, it scrolls sideways. Selecting
+///   a segment that is cut off, by tap, keyboard or code, scrolls it to the middle; one
+///   already in full view leaves the row still. The selection is in view on first
+///   appearance too.
+/// - **Keyboard and pointer.** On iPad with a keyboard, the left and right arrow keys move
+///   the selection (they stop at the ends), following the segments as drawn in either
+///   layout direction. A pointer highlights the segment under it.
+/// - **VoiceOver.** Each segment is a button, read with its label and, on the selected
+///   one, "selected", inside a group named by `title`. Buttons, not one adjustable
+///   element, because the label closure can draw anything: a button reads whatever its
+///   label says, icons' names included, with no second text to keep in step, and
+///   VoiceOver scrolls a cut-off segment into view when it reaches it.
+/// - **Reduce Motion.** The pill jumps instead of sliding, and the row jumps instead of
+///   scrolling smoothly.
+@available(iOS 18.0, *)
+public struct SegmentedPill<Option: Hashable, Label: View>: View {
+    private let options: [Option]
+    @Binding private var selection: Option
+    private let title: LocalizedStringKey
+    private let size: SegmentedPillSize
+    private let tint: Color
+    private let label: (Option, Bool) -> Label
+
+    @State private var position: ScrollPosition
+    @State private var viewportWidth: CGFloat = 0
+    /// Each segment's frame in the visible part of the row, as last measured.
+    @State private var segmentFrames: [Option: CGRect] = [:]
+    /// Counts the taps and key presses that changed the selection; the haptic follows it.
+    @State private var userSelections = 0
+    @Namespace private var pill
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+    @Environment(\.layoutDirection) private var layoutDirection
+
+    /// Creates a sliding segmented control.
+    ///
+    /// - Parameters:
+    ///   - options: The options, in order.
+    ///   - selection: The selected option.
+    ///   - title: What the control chooses, read by VoiceOver, such as "Sort".
+    ///   - size: How big the pills are drawn. Defaults to `.regular`.
+    ///   - tint: The pill's color, under white labels. Defaults to the accent color.
+    ///   - label: The label of an option; the second argument is true when it is selected.
+    public init(
+        _ options: [Option],
+        selection: Binding<Option>,
+        title: LocalizedStringKey,
+        size: SegmentedPillSize = .regular,
+        tint: Color = .accentColor,
+        @ViewBuilder label: @escaping (_ option: Option, _ isSelected: Bool) -> Label
+    ) {
+        self.options = options
+        self._selection = selection
+        self.title = title
+        self.size = size
+        self.tint = tint
+        self.label = label
+        // Segments are scroll targets by position, which is Sendable whatever Option is.
+        let start = SegmentedPillLogic.uniqueOptions(options).firstIndex(of: selection.wrappedValue) ?? 0
+        self._position = State(initialValue: ScrollPosition(id: start, anchor: .center))
+    }
+
+    public var body: some View {
+        let shown = SegmentedPillLogic.uniqueOptions(options)
+        let metrics = SegmentedPillLogic.metrics(for: size)
+        ScrollView(.horizontal) {
+            HStack(spacing: 2) {
+                ForEach(shown.indices, id: \.self) { index in
+                    segment(shown[index], metrics: metrics)
+                }
+            }
+            .padding(.horizontal, 4)
+            .background {
+                Capsule()
+                    .fill(.quaternary)
+                    .frame(height: metrics.pillHeight + 8)
+            }
+            .scrollTargetLayout()
+        }
+        .scrollIndicators(.hidden)
+        .scrollPosition($position)
+        .onScrollGeometryChange(for: CGFloat.self) { geometry in
+            geometry.containerSize.width
+        } action: { _, width in
+            viewportWidth = width
+        }
+        .focusable()
+        .onKeyPress(.leftArrow) { move(.left, in: shown) }
+        .onKeyPress(.rightArrow) { move(.right, in: shown) }
+        .onChange(of: selection) { _, newSelection in
+            reveal(newSelection, in: shown)
+        }
+        .onChange(of: shown, initial: true) { previousOptions, newOptions in
+            segmentFrames = segmentFrames.filter { newOptions.contains($0.key) }
+            let resolved = SegmentedPillLogic.resolvedSelection(selection, previousOptions: previousOptions, options: newOptions)
+            if let resolved, resolved != selection {
+                selection = resolved
+            }
+        }
+        .animation(reduceMotion ? nil : .snappy(duration: 0.25), value: selection)
+        .sensoryFeedback(.selection, trigger: userSelections)
+        .accessibilityElement(children: .contain)
+        .accessibilityLabel(Text(title))
+    }
+
+    private func segment(_ option: Option, metrics: SegmentedPillLogic.Metrics) -> some View {
+        let isSelected = option == selection
+        return Button {
+            select(option)
+        } label: {
+            label(option, isSelected)
+                .font(font)
+                .lineLimit(1)
+                .padding(.horizontal, metrics.horizontalPadding)
+                .frame(minWidth: metrics.touchTarget, minHeight: metrics.pillHeight)
+                .foregroundStyle(isSelected ? Color.white : Color.primary)
+                .background {
+                    if isSelected {
+                        Capsule()
+                            .fill(tint)
+                            .matchedGeometryEffect(id: "pill", in: pill)
+                    }
+                }
+                .frame(minHeight: metrics.touchTarget)
+                .contentShape(Rectangle())
+        }
+        .buttonStyle(.plain)
+        .hoverEffect(.highlight)
+        .accessibilityAddTraits(isSelected ? .isSelected : [])
+        .onGeometryChange(for: CGRect.self) { proxy in
+            proxy.frame(in: .scrollView(axis: .horizontal))
+        } action: { frame in
+            segmentFrames[option] = frame
+        }
+    }
+
+    private var font: Font {
+        switch size {
+        case .small: .footnote.weight(.semibold)
+        case .regular: .subheadline.weight(.semibold)
+        case .large: .body.weight(.semibold)
+        }
+    }
+
+    /// A tap or an arrow key: selects the option and, when that changed the selection,
+    /// plays the haptic.
+    private func select(_ option: Option) {
+        guard option != selection else { return }
+        selection = option
+        // A binding that keeps its value (a constant, say) changed nothing: stay silent.
+        if selection == option { userSelections += 1 }
+    }
+
+    private func move(_ key: SegmentedPillLogic.ArrowKey, in shown: [Option]) -> KeyPress.Result {
+        let direction: SegmentedPillLogic.Direction = layoutDirection == .rightToLeft ? .rightToLeft : .leftToRight
+        let index = shown.firstIndex(of: selection) ?? 0
+        let step = SegmentedPillLogic.step(for: key, direction: direction)
+        guard let target = SegmentedPillLogic.movedIndex(from: index, by: step, count: shown.count) else { return .ignored }
+        select(shown[target])
+        return .handled
+    }
+
+    /// Scrolls a cut-off selected segment to the middle of the row; leaves the row still
+    /// when the segment is already in full view.
+    private func reveal(_ option: Option, in shown: [Option]) {
+        guard let index = shown.firstIndex(of: option) else { return }
+        if let frame = segmentFrames[option],
+           SegmentedPillLogic.isFullyVisible(minX: frame.minX, maxX: frame.maxX, viewportWidth: viewportWidth) {
+            return
+        }
+        withAnimation(reduceMotion ? nil : .smooth(duration: 0.3)) {
+            position.scrollTo(id: index, anchor: .center)
+        }
+    }
+}
+#endif
+
+"""#,
+        "segmented-pill/SegmentedPillDemo.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A demo of ``SegmentedPill``: a short row of icon-and-text segments that fits, a long
+/// row of cities that scrolls and keeps the selection in view, and the three sizes.
+@available(iOS 18.0, *)
+struct SegmentedPillDemo: View {
+    enum Sort: Hashable, CaseIterable {
+        case newest, popular, nearby
+
+        var title: LocalizedStringKey {
+            switch self {
+            case .newest: "Newest"
+            case .popular: "Popular"
+            case .nearby: "Nearby"
+            }
+        }
+
+        var symbol: String {
+            switch self {
+            case .newest: "clock"
+            case .popular: "flame"
+            case .nearby: "location"
+            }
+        }
+    }
+
+    @State private var sort = Sort.newest
+    @State private var city = "Lisbon"
+    @State private var size = SegmentedPillSize.regular
+
+    private let cities = ["Amsterdam", "Berlin", "Cairo", "Dublin", "Lisbon", "Madrid", "Nairobi", "Oslo", "Paris", "Quito", "Rome", "Seoul"]
+
+    var body: some View {
+        NavigationStack {
+            VStack(alignment: .leading, spacing: 24) {
+                SegmentedPill(Sort.allCases, selection: $sort, title: "Sort", size: size) { sort, _ in
+                    Label(sort.title, systemImage: sort.symbol)
+                }
+                SegmentedPill(cities, selection: $city, title: "City", size: size, tint: .orange) { city, _ in
+                    Text(city)
+                }
+                Picker("Size", selection: $size) {
+                    Text("Small").tag(SegmentedPillSize.small)
+                    Text("Regular").tag(SegmentedPillSize.regular)
+                    Text("Large").tag(SegmentedPillSize.large)
+                }
+                .pickerStyle(.segmented)
+                Button("Select Seoul in code") { city = "Seoul" }
+                Spacer()
+            }
+            .padding()
+            .navigationTitle("Segments")
+        }
+    }
+}
+
+@available(iOS 18.0, *)
+#Preview("Sliding segmented control") {
+    SegmentedPillDemo()
+}
+
+@available(iOS 18.0, *)
+#Preview("Sliding segmented control, right to left") {
+    SegmentedPillDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
+
+"""#,
+        "segmented-pill/SegmentedPillLogic.swift": #"""
+/// How big a ``SegmentedPill`` is drawn. Every size keeps touch targets at least 44
+/// points tall; small and regular only draw a smaller pill inside that target.
+@available(iOS 18.0, *)
+public enum SegmentedPillSize: Hashable, CaseIterable, Sendable {
+    case small
+    case regular
+    case large
+}
+
+/// The pure decisions behind ``SegmentedPill``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs.
+@available(iOS 18.0, *)
+public enum SegmentedPillLogic {
+    /// The measurements of one size, in points.
+    public struct Metrics: Equatable, Sendable {
+        /// The height of the drawn pill and track.
+        public var pillHeight: Double
+        /// The space on each side of a segment's label inside its pill.
+        public var horizontalPadding: Double
+        /// The height and least width of each segment's touch target.
+        public var touchTarget: Double
+
+        public init(pillHeight: Double, horizontalPadding: Double, touchTarget: Double) {
+            self.pillHeight = pillHeight
+            self.horizontalPadding = horizontalPadding
+            self.touchTarget = touchTarget
+        }
+    }
+
+    /// The least touch target, from Apple's Human Interface Guidelines.
+    public static let minimumTouchTarget = 44.0
+
+    /// The measurements of `size`. The touch target is never below 44 points, whatever
+    /// the drawn height.
+    public static func metrics(for size: SegmentedPillSize) -> Metrics {
+        let (height, padding): (Double, Double)
+        switch size {
+        case .small: (height, padding) = (28, 10)
+        case .regular: (height, padding) = (36, 14)
+        case .large: (height, padding) = (48, 18)
+        }
+        return Metrics(pillHeight: height, horizontalPadding: padding, touchTarget: max(minimumTouchTarget, height))
+    }
+
+    /// An arrow key on a hardware keyboard.
+    public enum ArrowKey: Sendable, Equatable {
+        case left
+        case right
+    }
+
+    /// The direction the segments run in; the view maps SwiftUI's layout direction to it.
+    public enum Direction: Sendable, Equatable {
+        case leftToRight
+        case rightToLeft
+    }
+
+    /// How many segments an arrow key moves the selection, in reading order: the right
+    /// arrow moves forward left to right and back right to left, as the segments are drawn.
+    public static func step(for key: ArrowKey, direction: Direction) -> Int {
+        switch (key, direction) {
+        case (.right, .leftToRight), (.left, .rightToLeft): return 1
+        case (.left, .leftToRight), (.right, .rightToLeft): return -1
+        }
+    }
+
+    /// The index an arrow key moves to from `index`, or `nil` when it moves nowhere: past
+    /// either end (the selection stops there, as the system segmented control's does), or
+    /// with no segments. An index out of range is first brought into it.
+    public static func movedIndex(from index: Int, by step: Int, count: Int) -> Int? {
+        guard count > 0 else { return nil }
+        let current = min(max(index, 0), count - 1)
+        let target = current + step
+        guard (0..<count).contains(target), target != index else { return nil }
+        return target
+    }
+
+    /// Whether a segment spanning `minX`...`maxX`, measured from the leading edge of the
+    /// visible part of the row, is wholly visible with `margin` points to spare on each
+    /// side, so that the row only scrolls when the selected segment is cut off (or would
+    /// hide its neighbours). A row not laid out yet (no width) needs no scrolling; a
+    /// segment wider than the row never fits.
+    public static func isFullyVisible(minX: Double, maxX: Double, viewportWidth: Double, margin: Double = 16) -> Bool {
+        guard viewportWidth > 0, minX.isFinite, maxX.isFinite else { return true }
+        let margin = min(max(0, margin), viewportWidth / 2)
+        return minX >= margin - 0.5 && maxX <= viewportWidth - margin + 0.5
+    }
+
+    /// The option that should be selected after the options change from `previousOptions`
+    /// to `options`: a listed selection stays wherever it moved; a removed one passes to
+    /// the nearest survivor after it, else before it; an unknown one becomes the first
+    /// option; with no options the answer is `nil`.
+    public static func resolvedSelection<Option: Hashable>(_ selection: Option, previousOptions: [Option], options: [Option]) -> Option? {
+        guard let first = options.first else { return nil }
+        if options.contains(selection) { return selection }
+        guard let oldIndex = previousOptions.firstIndex(of: selection) else { return first }
+        if let next = previousOptions[(oldIndex + 1)...].first(where: options.contains) { return next }
+        if let previous = previousOptions[..<oldIndex].reversed().first(where: options.contains) { return previous }
+        return first
+    }
+
+    /// The options the control shows: each once, in its first position, so every segment
+    /// has a stable identity even when the caller passes a duplicate by mistake.
+    public static func uniqueOptions<Option: Hashable>(_ options: [Option]) -> [Option] {
+        var seen: Set<Option> = []
+        return options.filter { seen.insert($0).inserted }
+    }
+}
+
+"""#,
+        "segmented-pill/block.json": #"""
+{
+  "name": "segmented-pill",
+  "version": "1.0.0",
+  "title": {
+    "en": "Sliding Segmented Control",
+    "es": "Control segmentado deslizante"
+  },
+  "summary": {
+    "en": "A segmented control with a sliding pill, icons and text, three sizes with 44-point touch targets, and more segments than fit: the row scrolls and keeps the selected segment in view. Arrow keys move the selection on iPad with a keyboard.",
+    "es": "Un control segmentado con una píldora que se desliza, iconos y texto, tres tamaños con áreas táctiles de 44 puntos y más segmentos de los que caben: la fila se desplaza y mantiene visible el segmento seleccionado. Las flechas del teclado mueven la selección en iPad."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "18.0"
+  },
+  "level": "beginner",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "segmented control",
+      "segmented picker",
+      "sliding pill",
+      "pill",
+      "toggle buttons",
+      "scrollable segments",
+      "chips",
+      "filter",
+      "keyboard navigation",
+      "matchedgeometryeffect"
+    ],
+    "es": [
+      "pestañas",
+      "control segmentado",
+      "selector segmentado",
+      "píldora deslizante",
+      "píldora",
+      "segmentos desplazables",
+      "filtros",
+      "botones de opción",
+      "navegación por teclado"
+    ]
+  },
+  "api": [
+    {
+      "name": "options",
+      "type": "[Option]",
+      "default": null,
+      "description": "The options, in order; Option is Hashable, and a repeated one is shown once."
+    },
+    {
+      "name": "selection",
+      "type": "Binding<Option>",
+      "default": null,
+      "description": "The selected option; an unknown one becomes the first, a removed one passes to the option that takes its place. Taps and arrow keys that change it play the selection haptic."
+    },
+    {
+      "name": "title",
+      "type": "LocalizedStringKey",
+      "default": null,
+      "description": "What the control chooses, such as \"Sort\": the name VoiceOver reads for the group of segments."
+    },
+    {
+      "name": "size",
+      "type": "SegmentedPillSize",
+      "default": ".regular",
+      "description": ".small (28-point pill), .regular (36) or .large (48); every touch target is at least 44 × 44 points."
+    },
+    {
+      "name": "tint",
+      "type": "Color",
+      "default": ".accentColor",
+      "description": "The pill's color, drawn under white labels; pick one dark enough for white text."
+    },
+    {
+      "name": "label",
+      "type": "(Option, Bool) -> Label",
+      "default": null,
+      "description": "The label of an option, such as a Label with text and an SF Symbol; the Bool is true when it is selected."
+    }
+  ],
+  "files": [
+    {
+      "path": "SegmentedPill.swift",
+      "role": "component"
+    },
+    {
+      "path": "SegmentedPillLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "SegmentedPillDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "Each segment is a button read with its label and the selected trait, in a group named by title. Buttons rather than one adjustable element: the label closure can draw anything, and a button reads whatever its label says with no second text to keep in step; VoiceOver scrolls a cut-off segment into view when it reaches it. Arrow keys on a hardware keyboard move the selection, following the segments as drawn in either layout direction.",
+    "dynamicType": "Labels use the footnote, subheadline or body text style by size and grow with Dynamic Type; the row scrolls instead of truncating, and touch targets stay at least 44 × 44 points.",
+    "reduceMotion": "The pill jumps to the selected segment instead of sliding, and the row jumps instead of scrolling smoothly to reveal it."
+  }
+}
+
+"""#,
+        "sticky-header-tabs/StickyHeaderTabs.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A collapsing header over a scroll view whose tab row pins to the top when the header
+/// has scrolled away, the layout of profile and store pages. Each tab keeps its own scroll
+/// position.
+///
+/// ```swift
+/// enum Section: Hashable, CaseIterable { case posts, replies, media }
+///
+/// @State private var section = Section.posts
+///
+/// StickyHeaderTabs(Section.allCases, selection: $section) { section in
+///     Text(section.title)
+/// } header: { progress in
+///     ProfileHeader()
+///         .blur(radius: 8 * progress)      // your own effect, if any
+/// } content: { section in
+///     LazyVStack { ForEach(posts(in: section)) { PostRow($0) } }
+/// }
+/// .onRefresh { await model.reload() }
+/// ```
+///
+/// - **Collapse progress.** The header closure gets how far the header has scrolled away,
+///   from 0 (all showing) to 1 (gone, the row pinned). The block already fades the header
+///   as it goes, shrinks it slightly, and stretches it while the user pulls down.
+/// - **Switching tabs.** Each tab's scroll offset is remembered. While any of the header
+///   shows, switching keeps the header where it is and shows the new tab from its top;
+///   while the row is pinned, the new tab returns to where it was left and the row stays
+///   pinned. Short tabs get enough height to pin, so the header never jumps.
+/// - **Refresh.** ``onRefresh(_:)`` adds pull to refresh to the outer scroll view.
+/// - **Selection.** A selection that is not among the tabs becomes the first tab; when the
+///   selected tab is removed, the one that takes its place is selected.
+/// - **Accessibility.** The tab row is a tab bar to VoiceOver: each tab is a button read
+///   with its title, "selected" on the selected one, and its position, as in "2 of 3".
+///   Titles use a Dynamic Type text style and the row grows with them. With Reduce Motion
+///   on, the header only fades (no scaling or stretching) and the underline jumps.
+/// - **Right to left.** The first tab is on the right, and the underline follows.
+///
+/// The content of the selected tab is the scroll view's content: give it a lazy stack,
+/// not a `List` or another vertical `ScrollView`.
+@available(iOS 18.0, *)
+public struct StickyHeaderTabs<Tab: Hashable, Header: View, Content: View>: View {
+    private let tabs: [Tab]
+    @Binding private var selection: Tab
+    private let title: (Tab) -> Text
+    private let tint: Color
+    private let header: (Double) -> Header
+    private let content: (Tab) -> Content
+    private var refresh: (@Sendable () async -> Void)?
+
+    @State private var position = ScrollPosition(edge: .top)
+    /// The scroll offset from the top of the content, as last measured.
+    @State private var offset: CGFloat = 0
+    @State private var viewportHeight: CGFloat = 0
+    @State private var headerHeight: CGFloat = 0
+    @State private var tabRowHeight: CGFloat = 0
+    /// Where each tab was left, by tab.
+    @State private var savedOffsets: [Tab: Double] = [:]
+    /// Counts the taps that changed the selection; the haptic follows it and nothing else.
+    @State private var selectingTaps = 0
+    @Namespace private var underline
+    @Environment(\.accessibilityReduceMotion) private var reduceMotion
+
+    /// Creates a sticky header over tabbed content.
+    ///
+    /// - Parameters:
+    ///   - tabs: The tabs, in order; each must be unique.
+    ///   - selection: The selected tab.
+    ///   - tint: The underline color. Defaults to the accent color.
+    ///   - title: The title of a tab in the row.
+    ///   - header: The header, given its collapse progress from 0 to 1.
+    ///   - content: The content of a tab, scrolled by the outer scroll view.
+    public init(
+        _ tabs: [Tab],
+        selection: Binding<Tab>,
+        tint: Color = .accentColor,
+        title: @escaping (Tab) -> Text,
+        @ViewBuilder header: @escaping (_ progress: Double) -> Header,
+        @ViewBuilder content: @escaping (Tab) -> Content
+    ) {
+        self.tabs = tabs
+        self._selection = selection
+        self.tint = tint
+        self.title = title
+        self.header = header
+        self.content = content
+    }
+
+    /// Adds pull to refresh to the outer scroll view.
+    public func onRefresh(_ action: @escaping @Sendable () async -> Void) -> Self {
+        var copy = self
+        copy.refresh = action
+        return copy
+    }
+
+    public var body: some View {
+        let progress = StickyHeaderTabsLogic.collapseProgress(offset: offset, headerHeight: headerHeight)
+        let effect = StickyHeaderTabsLogic.headerEffect(
+            progress: progress, offset: offset, headerHeight: headerHeight, reduceMotion: reduceMotion)
+        refreshable(
+            ScrollView {
+                LazyVStack(spacing: 0, pinnedViews: [.sectionHeaders]) {
+                    header(progress)
+                        .opacity(effect.opacity)
+                        .scaleEffect(effect.scale, anchor: .bottom)
+                        .onGeometryChange(for: CGFloat.self) { proxy in
+                            proxy.size.height
+                        } action: { height in
+                            headerHeight = height
+                        }
+                    Section {
+                        content(selection)
+                            .id(selection)
+                            .frame(
+                                maxWidth: .infinity,
+                                minHeight: StickyHeaderTabsLogic.minimumContentHeight(
+                                    viewportHeight: viewportHeight, tabRowHeight: tabRowHeight),
+                                alignment: .top)
+                    } header: {
+                        tabRow
+                            .onGeometryChange(for: CGFloat.self) { proxy in
+                                proxy.size.height
+                            } action: { height in
+                                tabRowHeight = height
+                            }
+                    }
+                }
+            }
+            .scrollPosition($position)
+            .onScrollGeometryChange(for: CGFloat.self) { geometry in
+                geometry.contentOffset.y + geometry.contentInsets.top
+            } action: { _, newOffset in
+                offset = newOffset
+            }
+            .onScrollGeometryChange(for: CGFloat.self) { geometry in
+                geometry.containerSize.height - geometry.contentInsets.top - geometry.contentInsets.bottom
+            } action: { _, newHeight in
+                viewportHeight = newHeight
+            }
+        )
+        .onChange(of: selection) { previousTab, newTab in
+            switchTab(from: previousTab, to: newTab)
+        }
+        .onChange(of: tabs, initial: true) { previousTabs, newTabs in
+            savedOffsets = savedOffsets.filter { newTabs.contains($0.key) }
+            let resolved = StickyHeaderTabsLogic.resolvedSelection(selection, previousTabs: previousTabs, tabs: newTabs)
+            if let resolved, resolved != selection {
+                selection = resolved
+            }
+        }
+        .sensoryFeedback(.selection, trigger: selectingTaps)
+    }
+
+    /// The row of tabs that pins to the top.
+    private var tabRow: some View {
+        HStack(spacing: 0) {
+            ForEach(tabs, id: \.self) { tab in
+                let isSelected = tab == selection
+                Button {
+                    select(tab)
+                } label: {
+                    VStack(spacing: 6) {
+                        title(tab)
+                            .font(.subheadline.weight(.semibold))
+                            .foregroundStyle(isSelected ? HierarchicalShapeStyle.primary : HierarchicalShapeStyle.secondary)
+                            .lineLimit(1)
+                            .minimumScaleFactor(0.8)
+                        ZStack {
+                            if isSelected {
+                                Capsule()
+                                    .fill(tint)
+                                    .matchedGeometryEffect(id: "underline", in: underline)
+                            }
+                        }
+                        .frame(height: 3)
+                    }
+                    .padding(.top, 10)
+                    .frame(maxWidth: .infinity, minHeight: 44)
+                    .contentShape(Rectangle())
+                }
+                .buttonStyle(.plain)
+                .accessibilityAddTraits(isSelected ? .isSelected : [])
+            }
+        }
+        .padding(.horizontal)
+        .background(.bar)
+        .overlay(alignment: .bottom) {
+            Divider()
+        }
+        .animation(reduceMotion ? nil : .snappy(duration: 0.25), value: selection)
+        .accessibilityElement(children: .contain)
+        .accessibilityAddTraits(.isTabBar)
+    }
+
+    /// Pull to refresh on the outer scroll view, when the caller asked for it.
+    @ViewBuilder
+    private func refreshable(_ scrollView: some View) -> some View {
+        if let refresh {
+            scrollView.refreshable(action: refresh)
+        } else {
+            scrollView
+        }
+    }
+
+    /// A tap on a tab: selects it and, when that changed the selection, plays the haptic.
+    private func select(_ tab: Tab) {
+        guard tab != selection else { return }
+        selection = tab
+        // A binding that keeps its value (a constant, say) changed nothing: stay silent.
+        if selection == tab { selectingTaps += 1 }
+    }
+
+    /// Remembers where the old tab was left and puts the new one where it belongs, with
+    /// no animation, so the header stays still.
+    private func switchTab(from previousTab: Tab, to newTab: Tab) {
+        let target = StickyHeaderTabsLogic.offsetAfterSwitch(
+            currentOffset: offset, savedOffset: savedOffsets[newTab], pinThreshold: headerHeight)
+        savedOffsets = StickyHeaderTabsLogic.savedOffsets(savedOffsets, leaving: previousTab, at: offset, tabs: tabs)
+        position.scrollTo(y: target)
+    }
+}
+#endif
+
+"""#,
+        "sticky-header-tabs/StickyHeaderTabsDemo.swift": #"""
+#if os(iOS)
+import SwiftUI
+
+/// A profile-page demo of ``StickyHeaderTabs``: a header that fades and shrinks as it
+/// scrolls away, three tabs of different lengths (Likes is short, to show that switching
+/// to it never pulls the header back), and pull to refresh.
+@available(iOS 18.0, *)
+struct StickyHeaderTabsDemo: View {
+    enum Section: Hashable, CaseIterable {
+        case posts, replies, likes
+
+        var title: LocalizedStringKey {
+            switch self {
+            case .posts: "Posts"
+            case .replies: "Replies"
+            case .likes: "Likes"
+            }
+        }
+
+        var rowCount: Int {
+            switch self {
+            case .posts: 40
+            case .replies: 25
+            case .likes: 2
+            }
+        }
+    }
+
+    @State private var section = Section.posts
+    @State private var refreshes = 0
+
+    var body: some View {
+        NavigationStack {
+            StickyHeaderTabs(Section.allCases, selection: $section) { section in
+                Text(section.title)
+            } header: { progress in
+                ProfileHeader(refreshes: refreshes, progress: progress)
+            } content: { section in
+                LazyVStack(alignment: .leading, spacing: 0) {
+                    ForEach(0..<section.rowCount) { row in
+                        Text("\(row + 1). Something from \(section.title)")
+                            .padding()
+                        Divider()
+                    }
+                }
+            }
+            .onRefresh {
+                try? await Task.sleep(for: .seconds(1))
+                await MainActor.run { refreshes += 1 }
+            }
+            .navigationTitle("Profile")
+            .navigationBarTitleDisplayMode(.inline)
+        }
+    }
+}
+
+@available(iOS 18.0, *)
+private struct ProfileHeader: View {
+    let refreshes: Int
+    let progress: Double
+
+    var body: some View {
+        VStack(spacing: 8) {
+            Circle()
+                .fill(.orange)
+                .frame(width: 88, height: 88)
+                .overlay {
+                    Image(systemName: "person.fill")
+                        .font(.largeTitle)
+                        .foregroundStyle(.white)
+                }
+                .accessibilityHidden(true)
+            Text("Ada Example")
+                .font(.title2.bold())
+            Text("Refreshed \(refreshes) times")
+                .font(.subheadline)
+                .foregroundStyle(.secondary)
+        }
+        .frame(maxWidth: .infinity)
+        .padding(.vertical, 24)
+    }
+}
+
+@available(iOS 18.0, *)
+#Preview("Sticky header tabs") {
+    StickyHeaderTabsDemo()
+}
+
+@available(iOS 18.0, *)
+#Preview("Sticky header tabs, right to left") {
+    StickyHeaderTabsDemo()
+        .environment(\.layoutDirection, .rightToLeft)
+        .environment(\.locale, Locale(identifier: "ar"))
+}
+#endif
+
+"""#,
+        "sticky-header-tabs/StickyHeaderTabsLogic.swift": #"""
+/// The pure decisions behind ``StickyHeaderTabs``, kept apart from SwiftUI so they can be
+/// unit-tested anywhere Swift runs. Offsets are in points from the top of the scroll
+/// view's content: 0 at rest with the whole header showing, negative while pulling down.
+@available(iOS 18.0, *)
+public enum StickyHeaderTabsLogic {
+    /// How far the header has scrolled away, from 0 (all of it showing) to 1 (gone, the tab
+    /// row pinned): the offset over the header's height, clamped. Pulling down past the top
+    /// is still 0. A header with no height is collapsed (1) unless the view is at rest or
+    /// pulled down; an offset that is not a number counts as 0.
+    public static func collapseProgress(offset: Double, headerHeight: Double) -> Double {
+        guard offset.isFinite, offset > 0 else { return 0 }
+        guard headerHeight > 0, headerHeight.isFinite else { return 1 }
+        return min(1, offset / headerHeight)
+    }
+
+    /// Whether the tab row is pinned to the top: the header has scrolled all the way away.
+    /// Half a point of slack absorbs rounding in the measured offset.
+    public static func isPinned(offset: Double, pinThreshold: Double) -> Bool {
+        offset.isFinite && offset >= max(0, pinThreshold) - 0.5
+    }
+
+    /// How the header is drawn at `progress`, and while pulled down by `overscroll` points.
+    public struct HeaderEffect: Equatable, Sendable {
+        public var opacity: Double
+        public var scale: Double
+
+        public init(opacity: Double, scale: Double) {
+            self.opacity = opacity
+            self.scale = scale
+        }
+    }
+
+    /// The block's own header effect: the header fades as it collapses (fully transparent
+    /// when the row pins), shrinks by up to 10%, and stretches while pulled down, up to 50%
+    /// larger. With Reduce Motion there is no scaling at all, only the fade.
+    public static func headerEffect(progress: Double, offset: Double, headerHeight: Double, reduceMotion: Bool) -> HeaderEffect {
+        let progress = progress.isFinite ? min(max(progress, 0), 1) : 0
+        let opacity = 1 - progress
+        guard !reduceMotion else { return HeaderEffect(opacity: opacity, scale: 1) }
+        let overscroll = offset.isFinite ? max(0, -offset) : 0
+        if overscroll > 0, headerHeight > 0 {
+            return HeaderEffect(opacity: opacity, scale: min(1.5, 1 + overscroll / headerHeight))
+        }
+        return HeaderEffect(opacity: opacity, scale: 1 - 0.1 * progress)
+    }
+
+    /// Where the scroll view goes when the user switches tabs, so that the header never
+    /// jumps:
+    ///
+    /// - While any of the header shows (the row is not pinned), it stays exactly where it
+    ///   is, and the new tab is shown from its top. A pull-down counts as the top.
+    /// - While the row is pinned, the new tab returns to where it was left, but never to
+    ///   less than the pin threshold, so the row stays pinned; a tab never scrolled before
+    ///   starts just pinned.
+    public static func offsetAfterSwitch(currentOffset: Double, savedOffset: Double?, pinThreshold: Double) -> Double {
+        let threshold = max(0, pinThreshold)
+        let current = currentOffset.isFinite ? max(0, currentOffset) : 0
+        guard isPinned(offset: current, pinThreshold: threshold) else { return current }
+        guard let savedOffset, savedOffset.isFinite else { return threshold }
+        return max(savedOffset, threshold)
+    }
+
+    /// The remembered offset of each tab after leaving `tab` at `offset`: tabs that no
+    /// longer exist are forgotten, so a tab added again later starts fresh.
+    public static func savedOffsets<Tab: Hashable>(_ offsets: [Tab: Double], leaving tab: Tab, at offset: Double, tabs: [Tab]) -> [Tab: Double] {
+        var kept = offsets.filter { tabs.contains($0.key) }
+        if tabs.contains(tab), offset.isFinite { kept[tab] = max(0, offset) }
+        return kept
+    }
+
+    /// The least height a tab's content needs so that the view can always scroll far enough
+    /// to pin the row: the viewport minus the pinned row. Without it a short tab would pull
+    /// the header back down when selected.
+    public static func minimumContentHeight(viewportHeight: Double, tabRowHeight: Double) -> Double {
+        guard viewportHeight.isFinite, tabRowHeight.isFinite else { return 0 }
+        return max(0, viewportHeight - max(0, tabRowHeight))
+    }
+
+    /// The tab that should be selected after the tabs change from `previousTabs` to `tabs`:
+    /// a listed selection stays wherever it moved; a removed one passes to the nearest
+    /// survivor after it, else before it; an unknown one becomes the first tab; with no
+    /// tabs the answer is `nil`.
+    public static func resolvedSelection<Tab: Hashable>(_ selection: Tab, previousTabs: [Tab], tabs: [Tab]) -> Tab? {
+        guard let first = tabs.first else { return nil }
+        if tabs.contains(selection) { return selection }
+        guard let oldIndex = previousTabs.firstIndex(of: selection) else { return first }
+        if let next = previousTabs[(oldIndex + 1)...].first(where: tabs.contains) { return next }
+        if let previous = previousTabs[..<oldIndex].reversed().first(where: tabs.contains) { return previous }
+        return first
+    }
+}
+
+"""#,
+        "sticky-header-tabs/block.json": #"""
+{
+  "name": "sticky-header-tabs",
+  "version": "1.0.0",
+  "title": {
+    "en": "Sticky Header Tabs",
+    "es": "Pestañas con cabecera fija"
+  },
+  "summary": {
+    "en": "A collapsing header over a scroll view whose tab row pins to the top when the header scrolls away, with the collapse progress given to your header, each tab keeping its own scroll position without the header jumping, and pull to refresh.",
+    "es": "Una cabecera que se pliega sobre una vista desplazable cuya fila de pestañas queda fija arriba cuando la cabecera desaparece, con el progreso del pliegue para tu cabecera, cada pestaña con su propia posición de desplazamiento sin saltos y arrastrar para actualizar."
+  },
+  "category": "tabs",
+  "platforms": {
+    "iOS": "18.0"
+  },
+  "level": "advanced",
+  "origin": "Original work",
+  "tags": {
+    "en": [
+      "tabs",
+      "sticky header",
+      "collapsing header",
+      "pinned tabs",
+      "parallax header",
+      "profile page",
+      "stretchy header",
+      "scroll offset",
+      "pull to refresh",
+      "section headers",
+      "lazyvstack",
+      "scrollposition"
+    ],
+    "es": [
+      "pestañas",
+      "cabecera fija",
+      "cabecera plegable",
+      "pestañas fijas",
+      "encabezado",
+      "página de perfil",
+      "cabecera elástica",
+      "desplazamiento",
+      "arrastrar para actualizar",
+      "paralaje"
+    ]
+  },
+  "api": [
+    {
+      "name": "tabs",
+      "type": "[Tab]",
+      "default": null,
+      "description": "The tabs, in order; Tab is Hashable and each must be unique."
+    },
+    {
+      "name": "selection",
+      "type": "Binding<Tab>",
+      "default": null,
+      "description": "The selected tab; an unknown one becomes the first, a removed one passes to the tab that takes its place."
+    },
+    {
+      "name": "tint",
+      "type": "Color",
+      "default": ".accentColor",
+      "description": "The color of the sliding underline in the tab row."
+    },
+    {
+      "name": "title",
+      "type": "(Tab) -> Text",
+      "default": null,
+      "description": "A tab's title in the row, drawn in the subheadline style, primary when selected."
+    },
+    {
+      "name": "header",
+      "type": "(Double) -> Header",
+      "default": null,
+      "description": "The header, given its collapse progress from 0 (all showing) to 1 (scrolled away, row pinned); the block also fades it, shrinks it slightly and stretches it on pull-down."
+    },
+    {
+      "name": "content",
+      "type": "(Tab) -> Content",
+      "default": null,
+      "description": "The selected tab's content, scrolled by the outer scroll view (use a lazy stack, not a List); at least tall enough to pin the row."
+    },
+    {
+      "name": "onRefresh",
+      "type": "@Sendable () async -> Void",
+      "default": "none",
+      "description": "Modifier: pull to refresh on the outer scroll view; without it there is no refresh control."
+    }
+  ],
+  "files": [
+    {
+      "path": "StickyHeaderTabs.swift",
+      "role": "component"
+    },
+    {
+      "path": "StickyHeaderTabsLogic.swift",
+      "role": "logic"
+    },
+    {
+      "path": "StickyHeaderTabsDemo.swift",
+      "role": "demo"
+    }
+  ],
+  "authors": [
+    "blocks contributors"
+  ],
+  "license": "MIT",
+  "accessibility": {
+    "voiceOver": "The tab row is a tab bar: each tab is a button read with its title, the selected trait on the selected one and its position (2 of 3). The header is ordinary content, read before the row.",
+    "dynamicType": "Tab titles use the subheadline text style and the row grows with them; the pin point follows the measured header and row heights, and every tab is at least 44 points tall.",
+    "reduceMotion": "The header only fades as it collapses: no shrinking and no stretching on pull-down. The underline jumps to the selected tab instead of sliding."
+  }
+}
+
+"""#,
         "top-tabs/TopTabs.swift": #"""
 #if os(iOS)
 import SwiftUI
@@ -2721,6 +4910,22 @@ public enum TopTabsLogic {
             license: "MIT",
             accessibility: ["dynamicType": "System tab bar and sidebar text scales, with the large content viewer on the tab bar; the Browse list uses standard rows.", "reduceMotion": "The system's own transitions, which follow Reduce Motion.", "voiceOver": "The system tab bar and sidebar: tabs are read with their title, selection, position and badge."]
         ),
+        "floating-tab-bar": BlockManifest(
+            name: "floating-tab-bar",
+            version: "1.0.0",
+            title: ["en": "Floating Tab Bar", "es": "Barra de pestañas flotante"],
+            summary: ["en": "A custom bottom tab bar that floats over the content in a capsule, with a sliding selection pill, badges up to 99+, an optional raised centre action that is a button and not a tab, content insets from the safe area, and a bar that hides with the keyboard.", "es": "Una barra de pestañas inferior personalizada que flota sobre el contenido en una cápsula, con una píldora de selección que se desliza, insignias hasta 99+, un botón central elevado opcional que no es una pestaña, márgenes del área segura y una barra que se oculta con el teclado."],
+            category: "tabs",
+            platforms: ["iOS": "17.0"],
+            level: "beginner",
+            origin: "Original work",
+            tags: ["en": ["tabs", "tab bar", "custom tab bar", "floating tab bar", "bottom bar", "bottom navigation", "capsule", "center button", "floating action button", "badges", "matchedgeometryeffect", "safeareainset"], "es": ["pestañas", "barra de pestañas", "barra de pestañas personalizada", "barra flotante", "barra inferior", "navegación inferior", "cápsula", "botón central", "botón flotante", "insignias"]],
+            api: [APIParameter(name: "selection", type: "Binding<Value>", default: nil, description: "The selected tab's value (Value is Hashable); set it to switch tabs in code. An unknown value selects the first tab; a removed tab passes the selection to the one that takes its place."), APIParameter(name: "tabs", type: "[FloatingTab<Value>]", default: nil, description: "The tabs, in order; each has value, title (a LocalizedStringKey), systemImage and badge (.count(Int), 99+ past 99, or .text). Values must be unique; debug builds stop on a repeat."), APIParameter(name: "centerAction", type: "FloatingTabAction?", default: "nil", description: "A raised round button in the middle of the bar, with title, systemImage and action; a button, never a tab, so it does not change the selection."), APIParameter(name: "hidesWithKeyboard", type: "Bool", default: "true", description: "Whether the bar hides while the software keyboard is up; false keeps it above the keyboard."), APIParameter(name: "tint", type: "Color", default: ".accentColor", description: "The color of the selected tab, its pill and the centre action."), APIParameter(name: "content", type: "(Value) -> Content", default: nil, description: "The content for a tab's value; built the first time the tab is shown and kept, with the bar as a bottom safe area inset so scroll views inset their last row.")],
+            files: [BlockFile(path: "FloatingTabBar.swift", role: .component), BlockFile(path: "FloatingTabBarLogic.swift", role: .logic), BlockFile(path: "FloatingTabBarDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "Titles use the caption2 text style and grow up to the largest standard size, as the system tab bar does; at accessibility sizes touching and holding a tab or the centre action shows it in the large content viewer. Tabs are at least 48 points tall.", "reduceMotion": "The selection pill jumps to the selected tab instead of sliding, and the bar fades instead of sliding away when the keyboard comes up.", "voiceOver": "The tabs are a tab bar: each is a button read with its title, its badge, the selected trait on the selected one and its position (2 of 4). The centre action is outside the tab bar, so it never counts as a tab, and is read by its own title."]
+        ),
         "pager": BlockManifest(
             name: "pager",
             version: "1.0.0",
@@ -2769,6 +4974,54 @@ public enum TopTabsLogic {
             license: "MIT",
             accessibility: ["dynamicType": "Titles use the subheadline text style and grow with Dynamic Type; the strip scrolls, so long titles are never truncated, and touch targets grow toward 44 points without moving the layout.", "reduceMotion": "The row and the underline jump to the selected tab instead of sliding.", "voiceOver": "The strip is a tab bar to VoiceOver: each tab is read with its title, its position and, on the selected one, the selected trait."]
         ),
+        "search-tab-view": BlockManifest(
+            name: "search-tab-view",
+            version: "1.0.0",
+            title: ["en": "Tab View with Search and Accessory", "es": "Vista de pestañas con búsqueda y accesorio"],
+            summary: ["en": "The newest system tab bar assembled: a search tab with Tab(role: .search), a tab bar that minimizes on scroll, and a bottom accessory such as a mini player that adapts to the minimized bar, with selection and search text that survive size-class changes.", "es": "La barra de pestañas más nueva del sistema, montada: una pestaña de búsqueda con Tab(role: .search), una barra que se minimiza al desplazar y un accesorio inferior, como un minirreproductor, que se adapta a la barra minimizada, con selección y texto de búsqueda que sobreviven a los cambios de clase de tamaño."],
+            category: "tabs",
+            platforms: ["iOS": "26.0"],
+            level: "intermediate",
+            origin: "Original work",
+            tags: ["en": ["tabs", "tab view", "tab bar", "search tab", "search", "searchable", "minimize on scroll", "bottom accessory", "mini player", "liquid glass", "tabbarminimizebehavior", "tabviewbottomaccessory", "ios 26"], "es": ["pestañas", "vista de pestañas", "barra de pestañas", "pestaña de búsqueda", "búsqueda", "buscador", "minimizar al desplazar", "accesorio inferior", "minirreproductor", "reproductor"]],
+            api: [APIParameter(name: "selection", type: "Binding<Value>", default: nil, description: "The selected tab's value, the search tab's included (Value is Hashable); an unknown value selects the first tab, a removed tab passes the selection to the one that takes its place."), APIParameter(name: "searchText", type: "Binding<String>", default: nil, description: "The search field's text, kept when the user leaves search and across size-class changes."), APIParameter(name: "tabs", type: "[SearchTab<Value>]", default: nil, description: "The tabs before the search tab; each has value, title (a LocalizedStringKey), systemImage and badge (.count(Int), 99+ past 99, or .text). Values must be unique."), APIParameter(name: "search", type: "Value", default: nil, description: "The selection value of the search tab, a Tab(role: .search)."), APIParameter(name: "searchPrompt", type: "LocalizedStringKey", default: "\"Search\"", description: "The search field's placeholder."), APIParameter(name: "minimizeBehavior", type: "TabBarMinimizeBehavior", default: ".onScrollDown", description: "When the tab bar minimizes: .onScrollDown, .onScrollUp, .never or .automatic; the system minimizes on iPhone only."), APIParameter(name: "activatesSearchOnSelection", type: "Bool", default: "true", description: "Whether selecting the search tab opens the search field and dismissing search returns to the previous tab (tabViewSearchActivation(.searchTabSelection))."), APIParameter(name: "clearsSearchOnLeave", type: "Bool", default: "false", description: "Whether leaving the search tab clears the search text."), APIParameter(name: "content", type: "(Value) -> Content", default: nil, description: "The page for a tab's value; each tab wraps it in a NavigationStack."), APIParameter(name: "searchContent", type: "(String) -> SearchContent", default: nil, description: "The search tab's page for the current text, in a NavigationStack."), APIParameter(name: "accessory", type: "(SearchTabAccessoryStyle) -> Accessory", default: nil, description: "The bottom accessory (tabViewBottomAccessory), given .full above the full-size bar and .compact inline with the minimized one.")],
+            files: [BlockFile(path: "SearchTabView.swift", role: .component), BlockFile(path: "SearchTabViewLogic.swift", role: .logic), BlockFile(path: "SearchTabViewDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "System tab bar and search field text scales, with the large content viewer on the tab bar; the accessory's compact style keeps one line of text inline with the minimized bar.", "reduceMotion": "The system's own tab bar minimizing and search transitions, which follow Reduce Motion; the accessory's switch between full and compact styles cross-fades, and swaps at once with Reduce Motion on.", "voiceOver": "The system tab bar, search field and accessory container: tabs are read with their title, badge, selection and position, and the search tab as Search. Give icon-only accessory buttons an accessibility label, as the demo does."]
+        ),
+        "segmented-pill": BlockManifest(
+            name: "segmented-pill",
+            version: "1.0.0",
+            title: ["en": "Sliding Segmented Control", "es": "Control segmentado deslizante"],
+            summary: ["en": "A segmented control with a sliding pill, icons and text, three sizes with 44-point touch targets, and more segments than fit: the row scrolls and keeps the selected segment in view. Arrow keys move the selection on iPad with a keyboard.", "es": "Un control segmentado con una píldora que se desliza, iconos y texto, tres tamaños con áreas táctiles de 44 puntos y más segmentos de los que caben: la fila se desplaza y mantiene visible el segmento seleccionado. Las flechas del teclado mueven la selección en iPad."],
+            category: "tabs",
+            platforms: ["iOS": "18.0"],
+            level: "beginner",
+            origin: "Original work",
+            tags: ["en": ["tabs", "segmented control", "segmented picker", "sliding pill", "pill", "toggle buttons", "scrollable segments", "chips", "filter", "keyboard navigation", "matchedgeometryeffect"], "es": ["pestañas", "control segmentado", "selector segmentado", "píldora deslizante", "píldora", "segmentos desplazables", "filtros", "botones de opción", "navegación por teclado"]],
+            api: [APIParameter(name: "options", type: "[Option]", default: nil, description: "The options, in order; Option is Hashable, and a repeated one is shown once."), APIParameter(name: "selection", type: "Binding<Option>", default: nil, description: "The selected option; an unknown one becomes the first, a removed one passes to the option that takes its place. Taps and arrow keys that change it play the selection haptic."), APIParameter(name: "title", type: "LocalizedStringKey", default: nil, description: "What the control chooses, such as \"Sort\": the name VoiceOver reads for the group of segments."), APIParameter(name: "size", type: "SegmentedPillSize", default: ".regular", description: ".small (28-point pill), .regular (36) or .large (48); every touch target is at least 44 × 44 points."), APIParameter(name: "tint", type: "Color", default: ".accentColor", description: "The pill's color, drawn under white labels; pick one dark enough for white text."), APIParameter(name: "label", type: "(Option, Bool) -> Label", default: nil, description: "The label of an option, such as a Label with text and an SF Symbol; the Bool is true when it is selected.")],
+            files: [BlockFile(path: "SegmentedPill.swift", role: .component), BlockFile(path: "SegmentedPillLogic.swift", role: .logic), BlockFile(path: "SegmentedPillDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "Labels use the footnote, subheadline or body text style by size and grow with Dynamic Type; the row scrolls instead of truncating, and touch targets stay at least 44 × 44 points.", "reduceMotion": "The pill jumps to the selected segment instead of sliding, and the row jumps instead of scrolling smoothly to reveal it.", "voiceOver": "Each segment is a button read with its label and the selected trait, in a group named by title. Buttons rather than one adjustable element: the label closure can draw anything, and a button reads whatever its label says with no second text to keep in step; VoiceOver scrolls a cut-off segment into view when it reaches it. Arrow keys on a hardware keyboard move the selection, following the segments as drawn in either layout direction."]
+        ),
+        "sticky-header-tabs": BlockManifest(
+            name: "sticky-header-tabs",
+            version: "1.0.0",
+            title: ["en": "Sticky Header Tabs", "es": "Pestañas con cabecera fija"],
+            summary: ["en": "A collapsing header over a scroll view whose tab row pins to the top when the header scrolls away, with the collapse progress given to your header, each tab keeping its own scroll position without the header jumping, and pull to refresh.", "es": "Una cabecera que se pliega sobre una vista desplazable cuya fila de pestañas queda fija arriba cuando la cabecera desaparece, con el progreso del pliegue para tu cabecera, cada pestaña con su propia posición de desplazamiento sin saltos y arrastrar para actualizar."],
+            category: "tabs",
+            platforms: ["iOS": "18.0"],
+            level: "advanced",
+            origin: "Original work",
+            tags: ["en": ["tabs", "sticky header", "collapsing header", "pinned tabs", "parallax header", "profile page", "stretchy header", "scroll offset", "pull to refresh", "section headers", "lazyvstack", "scrollposition"], "es": ["pestañas", "cabecera fija", "cabecera plegable", "pestañas fijas", "encabezado", "página de perfil", "cabecera elástica", "desplazamiento", "arrastrar para actualizar", "paralaje"]],
+            api: [APIParameter(name: "tabs", type: "[Tab]", default: nil, description: "The tabs, in order; Tab is Hashable and each must be unique."), APIParameter(name: "selection", type: "Binding<Tab>", default: nil, description: "The selected tab; an unknown one becomes the first, a removed one passes to the tab that takes its place."), APIParameter(name: "tint", type: "Color", default: ".accentColor", description: "The color of the sliding underline in the tab row."), APIParameter(name: "title", type: "(Tab) -> Text", default: nil, description: "A tab's title in the row, drawn in the subheadline style, primary when selected."), APIParameter(name: "header", type: "(Double) -> Header", default: nil, description: "The header, given its collapse progress from 0 (all showing) to 1 (scrolled away, row pinned); the block also fades it, shrinks it slightly and stretches it on pull-down."), APIParameter(name: "content", type: "(Tab) -> Content", default: nil, description: "The selected tab's content, scrolled by the outer scroll view (use a lazy stack, not a List); at least tall enough to pin the row."), APIParameter(name: "onRefresh", type: "@Sendable () async -> Void", default: "none", description: "Modifier: pull to refresh on the outer scroll view; without it there is no refresh control.")],
+            files: [BlockFile(path: "StickyHeaderTabs.swift", role: .component), BlockFile(path: "StickyHeaderTabsLogic.swift", role: .logic), BlockFile(path: "StickyHeaderTabsDemo.swift", role: .demo)],
+            authors: ["blocks contributors"],
+            license: "MIT",
+            accessibility: ["dynamicType": "Tab titles use the subheadline text style and the row grows with them; the pin point follows the measured header and row heights, and every tab is at least 44 points tall.", "reduceMotion": "The header only fades as it collapses: no shrinking and no stretching on pull-down. The underline jumps to the selected tab instead of sliding.", "voiceOver": "The tab row is a tab bar: each tab is a button read with its title, the selected trait on the selected one and its position (2 of 3). The header is ordinary content, read before the row."]
+        ),
         "top-tabs": BlockManifest(
             name: "top-tabs",
             version: "1.0.0",
@@ -2788,7 +5041,7 @@ public enum TopTabsLogic {
     ]
 
     /// The block folders, sorted: what the embedded catalog lists without building `catalog`.
-    static let blockNames: [String] = ["adaptive-tabs", "pager", "picker-pages", "scrolling-strip", "top-tabs"]
+    static let blockNames: [String] = ["adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "search-tab-view", "segmented-pill", "sticky-header-tabs", "top-tabs"]
 
     static let templates: [String: String] = [
         "LICENSE.txt": #"""
