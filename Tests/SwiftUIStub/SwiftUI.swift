@@ -310,15 +310,6 @@ public struct GeometryProxy {
     public var body: Never { return fatalError() }
 }
 
-@available(iOS 14.0, *)
-@frozen nonisolated public struct LazyHStack<Content: View>: View {
-    public init(
-        alignment: VerticalAlignment = .center, spacing: CGFloat? = nil, pinnedViews: PinnedScrollableViews = .init(),
-        @ViewBuilder content: () -> Content
-    ) {}
-    public var body: Never { return fatalError() }
-}
-
 nonisolated public struct Divider: View {
     public init() {}
     public var body: Never { return fatalError() }
@@ -506,8 +497,6 @@ extension ShapeStyle where Self == Color {
     public static var clear: Color { Color.clear }
     public static var red: Color { Color.red }
     public static var white: Color { Color.white }
-    public static var black: Color { Color.black }
-    public static var blue: Color { Color.blue }
 }
 
 @available(iOS 15.0, *)
@@ -697,7 +686,6 @@ extension Binding: @unchecked Sendable where Value: Sendable {}
 public enum DynamicTypeSize: Hashable, Comparable, CaseIterable, Sendable {
     case xSmall, small, medium, large, xLarge, xxLarge, xxxLarge
     case accessibility1, accessibility2, accessibility3, accessibility4, accessibility5
-    public var isAccessibilitySize: Bool { self >= .accessibility1 }
 }
 
 public enum UserInterfaceSizeClass: Hashable, Sendable {
@@ -735,11 +723,6 @@ public struct EnvironmentValues {
     }
     @available(iOS 26.0, *)
     public var tabViewBottomAccessoryPlacement: TabViewBottomAccessoryPlacement? { nil }
-    @available(iOS 15.0, *)
-    public var dynamicTypeSize: DynamicTypeSize {
-        get { .large }
-        set {}
-    }
 }
 
 @available(iOS 14.0, *)
@@ -1435,35 +1418,17 @@ public struct SafeAreaRegions: OptionSet, Sendable {
 
 @available(iOS 18.0, *)
 public struct ScrollPosition: Equatable, Sendable {
-    public init(idType: (some Hashable & Sendable).Type = Never.self) {}
     public init(idType: (some Hashable & Sendable).Type = Never.self, edge: Edge) {}
-    public init(idType: (some Hashable & Sendable).Type = Never.self, point: CGPoint) {}
     public init(id: some Hashable & Sendable, anchor: UnitPoint? = nil) {}
-    public var edge: Edge? { nil }
-    public var point: CGPoint? { nil }
-    public var isPositionedByUser: Bool { false }
-    public mutating func scrollTo(edge: Edge) {}
-    public mutating func scrollTo(point: CGPoint) {}
-    public mutating func scrollTo(x: CGFloat) {}
     public mutating func scrollTo(y: CGFloat) {}
-    public mutating func scrollTo(x: CGFloat, y: CGFloat) {}
     public mutating func scrollTo(id: some Hashable & Sendable, anchor: UnitPoint? = nil) {}
 }
 
 @available(iOS 18.0, *)
 public struct ScrollGeometry: Equatable, Sendable {
     public var contentOffset: CGPoint
-    public var contentSize: CGSize
     public var contentInsets: EdgeInsets
     public var containerSize: CGSize
-    public var visibleRect: CGRect { .zero }
-    public var bounds: CGRect { .zero }
-    public init(contentOffset: CGPoint, contentSize: CGSize, contentInsets: EdgeInsets, containerSize: CGSize) {
-        self.contentOffset = contentOffset
-        self.contentSize = contentSize
-        self.contentInsets = contentInsets
-        self.containerSize = containerSize
-    }
 }
 
 // MARK: - Keyboard, focus and pointer
@@ -1472,19 +1437,12 @@ public struct ScrollGeometry: Equatable, Sendable {
 @frozen public struct KeyEquivalent: Hashable, Sendable {
     public var character: Character
     public init(_ character: Character) { self.character = character }
-    public static let upArrow = KeyEquivalent("\u{F700}")
-    public static let downArrow = KeyEquivalent("\u{F701}")
     public static let leftArrow = KeyEquivalent("\u{F702}")
     public static let rightArrow = KeyEquivalent("\u{F703}")
-    public static let `return` = KeyEquivalent("\r")
-    public static let space = KeyEquivalent(" ")
 }
 
 @available(iOS 17.0, *)
 public struct KeyPress: Sendable {
-    public let key: KeyEquivalent
-    public let characters: String
-
     public enum Result: Hashable, Sendable {
         case handled
         case ignored
@@ -1496,7 +1454,6 @@ public struct HoverEffect: Sendable {
     let name: String
     public static let automatic = HoverEffect(name: "automatic")
     public static let highlight = HoverEffect(name: "highlight")
-    public static let lift = HoverEffect(name: "lift")
 }
 
 // MARK: - Toolbars
@@ -1555,8 +1512,6 @@ extension View {
     @available(iOS 15.0, *)
     nonisolated public func foregroundStyle<S: ShapeStyle>(_ style: S) -> some View { self }
     nonisolated public func lineLimit(_ number: Int?) -> some View { self }
-    @available(iOS 15.0, *)
-    nonisolated public func dynamicTypeSize(_ size: DynamicTypeSize) -> some View { self }
     @available(iOS 15.0, *)
     nonisolated public func dynamicTypeSize<T: RangeExpression>(_ range: T) -> some View where T.Bound == DynamicTypeSize { self }
     nonisolated public func minimumScaleFactor(_ factor: CGFloat) -> some View { self }
