@@ -4,17 +4,23 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The two readers of `index.json`: clients read it whole (`RegistryIndex.decode`), the
-/// mirror one entry at a time (`MirrorIndexReader`) and then serves the same bytes to
+/// The readers of `index.json` and of the metadata files beside it (`blocks/<name>.json`,
+/// with every published version). Clients read the index whole (`RegistryIndex.decode`),
+/// the mirror one entry at a time (`MirrorIndexReader`) and then serves the same bytes to
 /// clients. Neither crashes; they accept exactly the same indexes with the same entries
-/// (a mirror must never serve an index its clients refuse, nor refuse one they read);
-/// the client reader gives what `JSONDecoder` gives; and what it reads survives the round
-/// trips `build` and `mirror` make (the index, and each entry's metadata file).
+/// (a mirror must never serve an index its clients refuse, nor refuse one they read),
+/// both skipping entries whose name is not a block name; clients keep no control
+/// character; the client reader gives what `JSONDecoder` gives; and what is read survives
+/// the round trips `build` and `mirror` make (the index, an entry's metadata, a metadata
+/// file with its versions).
 enum IndexTarget {
     static let target = FuzzTarget(name: "index", run: run)
 
     static func run(_ data: Data) {
-        _ = try? RegistryEntry.decode(metadata: data)
+        if let metadata = try? BlockMetadata.decode(data) {
+            // `build` writes a metadata file from what it read of the last one.
+            FuzzCheck.expect((try? BlockMetadata.decode(metadata.stableJSON)) == metadata, "a round trip of a metadata file through stableJSON changed it")
+        }
         let client = try? RegistryIndex.decode(data, location: "fuzz")
         let mirrored = mirrorEntries(data)
         guard let client else {
