@@ -5,7 +5,7 @@ import Testing
 /// The relevance table of issue 16 (`Fixtures/relevance.tsv`): queries as users type
 /// them, with the blocks that must be in the top 3 of the embedded catalog. A row only
 /// names the blocks it needs, so blocks added to the catalog do not break it unless they
-/// push a needed block out of the top 3. The score is printed, and must stay ≥ 95%.
+/// push a needed block out of the top 3. The score is printed, and must stay at or above `goal`.
 @Suite struct RelevanceTableTests {
     struct Row {
         var query: String
