@@ -79,12 +79,12 @@ import Testing
         // Every file counts as slow, so the build moves on every 16 blocks, up to the cap.
         let source = CatalogSource.folder(catalog)
         var builder = RegistryBuilder(output: folder.path("moving"), packager: BlockPackager(year: 2026), published: "2026-06-01T00:00:00Z")
-        builder.slowFileCreation = -1
+        builder.tuning.slowFileCreation = -1
         let report = try builder.build(try source.contents(of: try source.blockNames()))
         #expect(contents(of: folder.path("moving")) == contents(of: folder.path("steady")))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("moving").path).sorted() == ["archives", "blocks", "index.json", "index.json.gz"])
         // Moving needs the top-folder hint, which file systems such as tmpfs lack.
-        if FreshBuildFolder.spreadSubfolders(folder.path("moving").path) {
+        if Tuning.markTopOfTree(folder.path("moving").path) {
             #expect(report.stagingFolders == FreshBuildFolder.maximumFolders)
         }
     }

@@ -345,51 +345,6 @@ import Testing
         #expect(down.err.contains(nginx.baseURL + "/index.json"))
     }
 
-    @Test func aRemoteRegistryIsSearchedThroughAnIndexThatOneConditionalRequestKeepsFresh() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.cleanUp() }
-        let (catalog, nginx) = try servedRegistry(in: folder, blocks: 3)
-        defer { nginx.stop() }
-        let first = run(["--registry", nginx.baseURL, "search", "block", "--json"], in: folder)
-        #expect(first.code == 0 && first.out.contains("block-0002"), "\(first.err)")
-        #expect(filesUnder(folder.path("cache")).contains { $0.hasPrefix("blocks/search/") && $0.hasSuffix(".sqlite") })
-        let second = run(["--registry", nginx.baseURL, "search", "block", "--json"], in: folder)
-        #expect(second.out == first.out)
-        #expect(RegistryFixtures.waitForRequests(nginx, atLeast: 2) == ["GET /index.json 200", "GET /index.json 304"])
-
-        // A block published since: the index file changes, so the search index is rebuilt.
-        try writeBlock(in: folder, catalog: "Catalog", name: "wombat-pager",
-                       manifest: sampleManifestJSON(name: "wombat-pager", titleEnglish: "Wombat Pager", files: [("Wombat.swift", "component")]),
-                       files: ["Wombat.swift": "struct Wombat {}\n"])
-        try RegistryFixtures.build(catalog: catalog, output: folder.path("public"))
-        let third = run(["--registry", nginx.baseURL, "search", "wombat"], in: folder)
-        #expect(third.code == 0 && third.out.contains("wombat-pager"), "\(third.out) \(third.err)")
-        #expect(RegistryFixtures.waitForRequests(nginx, atLeast: 3).last == "GET /index.json 200")
-
-        nginx.stop()
-        let offline = run(["--registry", nginx.baseURL, "--offline", "search", "wombat"], in: folder)
-        #expect(offline.code == 0 && offline.out.contains("wombat-pager"), "\(offline.err)")
-        let down = run(["--registry", nginx.baseURL, "search", "wombat"], in: folder)
-        #expect(down.code == 1 && down.err.contains(nginx.baseURL + "/index.json"), "\(down.err)")
-    }
-
-    @Test func infoReadsOneBlocksMetadataNotTheWholeIndex() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.cleanUp() }
-        let (catalog, nginx) = try servedRegistry(in: folder, blocks: 3)
-        defer { nginx.stop() }
-        let info = run(["--registry", nginx.baseURL, "info", "block-0001"], in: folder)
-        #expect(info.code == 0 && info.out.contains("Block 1"), "\(info.err)")
-        #expect(RegistryFixtures.waitForRequests(nginx, atLeast: 1) == ["GET /blocks/block-0001.json 200"])
-        let unknown = run(["--registry", nginx.baseURL, "info", "block-0009"], in: folder)
-        #expect(unknown.code == 1 && unknown.err.contains("did you mean"), "\(unknown.err)")
-        for registry in [folder.path("public").path, catalog.path] {
-            let local = run(["--registry", registry, "info", "block-0002"], in: folder)
-            #expect(local.code == 0 && local.out.contains("Block 2"), "\(registry): \(local.err)")
-            #expect(run(["--registry", registry, "info", "block-0009"], in: folder).err.contains("did you mean"))
-        }
-    }
-
     @Test func metadataOfEveryAddedBlockIsOneCacheFileThatOfflineAddsRead() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// One archive format, as a plugin: how to recognize it, write it and read it.
 ///
 /// `Archives` looks codecs up by `ArchiveFormat`, so adding a format means adding a

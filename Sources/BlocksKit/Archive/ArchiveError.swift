@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Every way reading or writing an archive can be refused.
 ///
 /// Archives come from registries and from users' downloads, so reading treats each one as

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The archive formats a registry publishes. Each is a plugin behind `ArchiveCodec`.
 public enum ArchiveFormat: String, Sendable, CaseIterable, Codable {
     case tarGzip = "tar.gz"

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// What one header of an archive says, before any of its data is read.
 ///
 /// The libarchive layer turns each header into one of these; `ArchiveInventory` decides

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// One entry to write: a folder or a file, with its full path.
 struct ArchiveLayoutItem: Sendable, Equatable {
     enum Kind: Sendable, Equatable {

@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The front door for archives: write reproducible ones, read untrusted ones.
 ///
 /// Reading never touches the disk beyond the archive itself; callers get validated files

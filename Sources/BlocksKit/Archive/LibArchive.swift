@@ -1,12 +1,4 @@
 import BlocksArchive
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Where the bytes of an archive to read come from.
 public enum ArchiveSource: Sendable {
@@ -32,6 +24,7 @@ enum LibArchive {
         "libarchive (libarchive13) is not installed or lacks a needed function; "
         + "install it, for example with `apt-get install libarchive13`"
 
+    #if DEBUG
     /// Whether libarchive would load from the first of `candidates` that opens and has
     /// every function. Only for tests: the real list lives in the shim.
     static func libraryLoads(fromCandidates candidates: [String]) -> Bool {
@@ -41,6 +34,7 @@ enum LibArchive {
             blocks_archive_loads_from($0.baseAddress, $0.count)
         }
     }
+    #endif
 
     // MARK: Writing
 

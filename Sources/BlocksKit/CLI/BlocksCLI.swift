@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// An error that adds members to the `--json` object `BlocksCLI.report` prints beside
 /// `error`, so a failed command still prints one object with all a script needs.
 public protocol JSONReportingError: Error {
@@ -52,9 +43,9 @@ public enum BlocksCLI {
     /// dozen file reads), the environment is read once, and the transport is only a value
     /// here: libcurl is loaded on the first transfer, not before.
     public static func main() -> Never {
-        keepFreedMemory()
         setlocale(LC_CTYPE, "C.UTF-8")
         let environment = processEnvironment()
+        Tuning(environment: environment).applyToProcess()
         var context = CommandContext(
             standardOutput: FileDescriptorSink.standardOutput,
             standardError: FileDescriptorSink.standardError,
@@ -70,28 +61,6 @@ public enum BlocksCLI {
         // its state there), which the kernel makes moot: half a millisecond of each add.
         fflush(nil)
         _exit(code)
-    }
-
-    /// Memory a command frees stays in the process for its next allocation instead of going
-    /// back to the kernel, which would hand it out again as fresh pages to zero and fault in.
-    /// A command is short-lived and soon needs the memory again, so returning it gains nothing.
-    /// glibc's defaults made a build of 1,000 blocks take about 30,000 page faults and shrink
-    /// and grow its heap with `brk` throughout (each shrink a TLB flush on the other core);
-    /// with these it takes about 3,000 page faults and a quarter less CPU.
-    ///
-    /// `mallopt` is not in Swift's Glibc module, so it is looked up by name; its option
-    /// numbers are glibc's (`<malloc.h>`).
-    static func keepFreedMemory() {
-        #if os(Linux)
-        typealias SetMallocOption = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: SetMallocOption.self)
-        let trimThreshold: Int32 = -1, mmapThreshold: Int32 = -3
-        _ = mallopt(trimThreshold, 64 << 20)
-        // Setting the trim threshold stops glibc raising the mmap threshold as it goes, so it is
-        // set too: blocks of up to 4 MiB come from the heap and are reused.
-        _ = mallopt(mmapThreshold, 4 << 20)
-        #endif
     }
 
     /// The environment, read from `environ` once: `ProcessInfo`'s copy costs ten times as

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Everything a command needs from the outside world, injected so tests can run
 /// commands in-process with their own streams, environment, folder and transport.
 public struct CommandContext: Sendable {
@@ -64,10 +58,30 @@ public struct CommandContext: Sendable {
     public var helpWidth: Int { tableWidth ?? TerminalWidth.fallback }
 
     /// A path given on the command line, resolved against `-C`.
-    public func resolve(_ path: String) -> URL {
-        let expanded = path == "~" || path.hasPrefix("~/") ? homeDirectory + path.dropFirst() : path
-        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
-        return workingDirectory.appendingPathComponent(expanded).standardizedFileURL
+    public func resolve(_ path: String) -> URL { paths.resolve(path) }
+
+    /// How typed paths resolve: against `-C` and `$HOME`.
+    public var paths: PathContext { PathContext(workingDirectory: workingDirectory, homeDirectory: homeDirectory) }
+
+    /// The library's notices, on standard error as `note:` lines and warnings.
+    public var notices: NoticeHandler {
+        { [self] notice in
+            switch notice {
+            case .note(let line): note(line)
+            case .warning(let line): warn(line)
+            }
+        }
+    }
+
+    /// What the registry code needs from this command: its announcing transport, the
+    /// cache, `--offline`, its paths and its notices.
+    public var registryAccess: RegistryAccess {
+        RegistryAccess(transport: announcingTransport, cacheDirectory: cacheDirectory, offline: offline, paths: paths, notices: notices)
+    }
+
+    /// The registry this command reads (`RegistrySources.forProject`).
+    public func registrySource() throws -> RegistrySource {
+        try RegistrySources.forProject(option: registry, access: registryAccess)
     }
 
     /// The cache folder: `$XDG_CACHE_HOME/blocks`, else `~/.cache/blocks`.
@@ -81,5 +95,25 @@ public struct CommandContext: Sendable {
     /// `$HOME`, else the account's home folder.
     var homeDirectory: String {
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+    }
+}
+
+extension CommandContext {
+    /// The transport, telling a person at the terminal what a transfer is waiting for
+    /// (`CurlTransport.announcing`) on standard error. Scripts, pipes and `--quiet` get
+    /// the plain transport: the same waits, and the error at the end says what happened.
+    var announcingTransport: HTTPTransport {
+        guard !quiet, standardError.isTerminal, let curl = transport as? CurlTransport else { return transport }
+        let sink = standardError
+        return curl.announcing { line in sink.write("note: \(line)\n") }
+    }
+}
+
+extension CommandContext {
+    /// Asks on the terminal when a person can answer and the command allows it (`--yes`
+    /// does not), else nil, so the library fails with the choices instead of asking.
+    func chooser(allowPrompt: Bool) -> TargetFolder.Chooser? {
+        guard allowPrompt, isInteractive else { return nil }
+        return { question, options in Prompt.choose(question, options: options, context: self) }
     }
 }

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// An external command: `blocks foo` runs `blocks-foo` from PATH, git- or cargo-style.
 public struct Plugin: Sendable, Equatable {
     public var name: String
@@ -48,7 +42,7 @@ public enum Plugins {
     /// current folder passed off as a project. Returns its exit code.
     public static func run(_ plugin: Plugin, arguments: [String], context: CommandContext) throws -> Int32 {
         var environment = context.environment
-        environment["BLOCKS_REGISTRY"] = try RegistrySources.chosenLocation(context: context) ?? "embedded"
+        environment["BLOCKS_REGISTRY"] = try RegistrySources.chosenLocation(option: context.registry, workingDirectory: context.workingDirectory) ?? "embedded"
         environment["BLOCKS_PROJECT_ROOT"] = enclosingProject(of: context.workingDirectory)?.path
         return try ChildProcess.run(
             plugin.path, arguments: arguments, environment: environment, workingDirectory: context.workingDirectory.path

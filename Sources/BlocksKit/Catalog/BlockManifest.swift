@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The metadata of one block, as written in `Catalog/<name>/block.json`.
 ///
 /// It is the single description every other part reads: search ranks it, `info`

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Checks a whole catalog folder: every manifest, the files it lists, Swift files it
 /// forgot to list, and that every Swift file parses. It reports every problem it finds.
 public struct CatalogLinter {

@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A registry laid out like `Catalog/`: one folder per block with `block.json` and its
 /// Swift files. It serves both the catalog built into the binary and a maintainer's
 /// own folder given with `--registry DIR`.

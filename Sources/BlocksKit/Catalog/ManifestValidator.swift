@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// One thing wrong with a catalog, naming the file and the field so it can be fixed
 /// without guessing.
 public struct LintProblem: Sendable, Equatable, CustomStringConvertible, Codable {

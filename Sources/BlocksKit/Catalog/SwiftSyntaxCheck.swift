@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `swiftc -parse` over a catalog's Swift files, many files per compiler run and runs on
 /// every core, with each error traced back to its file.
 ///

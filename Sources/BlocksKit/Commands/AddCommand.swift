@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks add NAME...`: copies blocks into the project with the MIT header, records
 /// them in `blocks.lock`, and never overwrites a file the user changed unless told to.
 public enum AddCommand: Command {
@@ -43,9 +37,9 @@ public enum AddCommand: Command {
             let requests = try validatedRequests(arguments.positionals)
             names = requests.map(\.name)
             for request in requests { versions[request.name] = request.version }
-            source = try RegistrySources.open(context.registry ?? config?.registryLocation(root: root), context: context)
+            source = try RegistrySources.open(context.registry ?? config?.registryLocation(root: root), access: context.registryAccess)
         }
-        let mutex = dryRun ? nil : try ProjectMutex(root: root, context: context)
+        let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
         defer { mutex?.release() }
         if !dryRun { StagingArea.removeLeftovers(root: root) }
         let lock = try Lockfile.read(root: root)
@@ -59,7 +53,7 @@ public enum AddCommand: Command {
         var target: TargetFolder?
         func chosenTarget() throws -> TargetFolder {
             if let target { return target }
-            let resolved = try TargetFolder.resolve(root: root, config: config, pathOption: pathOption, context: context, allowPrompt: interactive)
+            let resolved = try TargetFolder.resolve(root: root, config: config, pathOption: pathOption, paths: context.paths, notices: context.notices, chooser: context.chooser(allowPrompt: interactive))
             target = resolved
             return resolved
         }
@@ -106,7 +100,7 @@ public enum AddCommand: Command {
             guard checksum.count == 64, checksum.allSatisfy(\.isHexDigit) else {
                 throw UsageError.invalidValue(option: "--sha256", value: checksum, expected: "64 hexadecimal digits")
             }
-            return try ArchiveFileSource.download(first, sha256: checksum, context: context)
+            return try ArchiveFileSource.download(first, sha256: checksum, access: context.registryAccess)
         }
         let url = context.resolve(first)
         if let checksum = arguments.value("sha256") {

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks build`: publishes a catalog as a static registry any HTTP server can host.
 public enum BuildCommand: Command {
     public static let spec = CommandSpec(
@@ -30,9 +24,10 @@ public enum BuildCommand: Command {
         let names = try source.blockNames()
         let blocks = try source.contents(of: names)
         let output = context.resolve(out)
-        let builder = RegistryBuilder(
+        var builder = RegistryBuilder(
             output: output, packager: BlockPackager(year: try BlockPackager.year(environment: context.environment)),
             published: try PublicationDate.stamp(environment: context.environment))
+        builder.tuning = Tuning(environment: context.environment)
         let started = Date()
         let report = try builder.build(blocks)
         let seconds = Date().timeIntervalSince(started)

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks diff [NAME...] [--upstream]`: what you changed in added blocks (base →
 /// working file), or with `--upstream` what the registry changed (base → newest), as
 /// unified diffs. Exits 0 when there is nothing to show and 1 when there is, like `diff`.

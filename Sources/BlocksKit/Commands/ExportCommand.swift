@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks export`: one archive of chosen blocks, to hand to someone or add offline.
 public enum ExportCommand: Command {
     public static let spec = CommandSpec(
@@ -36,7 +30,7 @@ public enum ExportCommand: Command {
         }
         let url = context.resolve(output)
         try confirmReplacing(url, force: arguments.flag("force"), context: context)
-        let source = try RegistrySources.forProject(context: context)
+        let source = try context.registrySource()
         let names = Array(Set(arguments.positionals)).sorted()
         let blocks = try source.contents(of: names)
         let exporter = BlockExporter(packager: BlockPackager(year: try BlockPackager.year(environment: context.environment)))

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks info NAME`: everything about one block, and its code with `--source`.
 public enum InfoCommand: Command {
     public static let spec = CommandSpec(
@@ -14,7 +8,7 @@ public enum InfoCommand: Command {
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let name = arguments.positionals[0]
-        let source = try RegistrySources.forProject(context: context)
+        let source = try context.registrySource()
         let manifest = try source.manifest(named: name)
         let showSource = arguments.flag("source")
         let files = showSource ? try source.contents(of: [name])[0].files : [:]

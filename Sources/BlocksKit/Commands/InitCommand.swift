@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks init`: writes `blocks.json` in the project root, fixing the folder blocks
 /// go to and the registry, so later commands need no flags.
 public enum InitCommand: Command {
@@ -17,13 +11,14 @@ public enum InitCommand: Command {
         var config = try ProjectConfig.read(root: root) ?? ProjectConfig()
         if arguments.value("path") != nil || config.path == nil {
             let target = try TargetFolder.resolve(
-                root: root, config: nil, pathOption: arguments.value("path"), context: context, allowPrompt: context.isInteractive)
+                root: root, config: nil, pathOption: arguments.value("path"), paths: context.paths, notices: context.notices,
+                chooser: context.chooser(allowPrompt: true))
             config.path = target.relativePath
         }
         if let registry = arguments.value("registry") {
             config.registry = try storedRegistry(registry, root: root, context: context)
         }
-        let mutex = try ProjectMutex(root: root, context: context)
+        let mutex = try ProjectMutex(root: root, notices: context.notices)
         defer { mutex.release() }
         StagingArea.removeLeftovers(root: root)
         let url = root.appendingPathComponent(ProjectConfig.fileName)
@@ -43,7 +38,7 @@ public enum InitCommand: Command {
     /// Checks that the registry opens, and stores a folder inside the project relative
     /// to the root, so the config still works when the project moves.
     static func storedRegistry(_ registry: String, root: URL, context: CommandContext) throws -> String {
-        _ = try RegistrySources.open(registry, context: context)
+        _ = try RegistrySources.open(registry, access: context.registryAccess)
         if registry == "embedded" || registry.contains("://") { return registry }
         let url = context.resolve(registry)
         return ProjectPaths.relative(url, to: root) ?? url.path

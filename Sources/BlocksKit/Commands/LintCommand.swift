@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks lint [DIR]`: validates a catalog before it is published.
 public enum LintCommand: Command {
     public static let spec = CommandSpec(

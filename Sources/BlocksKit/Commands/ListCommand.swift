@@ -1,15 +1,9 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks list`: every block, one line each.
 public enum ListCommand: Command {
     public static let spec = CommandSpec(name: "list", abstract: "List every block in the registry, one line each.")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let source = try RegistrySources.forProject(context: context)
+        let source = try context.registrySource()
         let manifests = try source.manifests()
         if context.json {
             context.print(try JSONOutput.encode(["registry": .string(source.location), "blocks": .array(manifests.map(BlockSummary.json))]))

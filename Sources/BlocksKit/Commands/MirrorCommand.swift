@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks mirror`: an offline copy of a registry for closed networks.
 public enum MirrorCommand: Command {
     public static let spec = CommandSpec(
@@ -42,7 +36,7 @@ public enum MirrorCommand: Command {
         let jobs = try arguments.integer("jobs") ?? 8
         guard (1...64).contains(jobs) else { throw UsageError.invalidValue(option: "--jobs", value: String(jobs), expected: "1 to 64") }
         let destination = context.resolve(arguments.positionals[1])
-        var mirror = try Mirror.make(source: arguments.positionals[0], destination: destination, context: context)
+        var mirror = try Mirror.make(source: arguments.positionals[0], destination: destination, access: context.registryAccess)
         mirror.jobs = jobs
         mirror.prune = arguments.flag("prune")
         let bar = ProgressBar(sink: context.standardError, label: "mirror")

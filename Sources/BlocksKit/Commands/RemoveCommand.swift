@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks remove NAME...`: deletes the block's unchanged files, keeps the ones you
 /// changed unless `--force`, removes the empty folders `add` made, and updates the lock.
 public enum RemoveCommand: Command {
@@ -17,7 +11,7 @@ public enum RemoveCommand: Command {
         var names: [String] = []
         for name in arguments.positionals where !names.contains(name) { names.append(name) }
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
-        let mutex = try ProjectMutex(root: root, context: context)
+        let mutex = try ProjectMutex(root: root, notices: context.notices)
         defer { mutex.release() }
         StagingArea.removeLeftovers(root: root)
         let lock = try Lockfile.read(root: root)

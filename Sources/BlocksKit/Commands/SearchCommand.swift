@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks search`: ranked search over every language of the registry's metadata.
 public enum SearchCommand: Command {
     public static let spec = CommandSpec(
@@ -32,7 +26,7 @@ public enum SearchCommand: Command {
             throw UsageError.invalidValue(option: "--level", value: level, expected: ManifestValidator.levels.joined(separator: ", "))
         }
         let limit = try arguments.integer("limit")
-        let source = try RegistrySources.forProject(context: context)
+        let source = try context.registrySource()
         // A large catalog folder is searched through an index in the cache; the embedded
         // catalog, or any source when the cache cannot be written, in memory.
         let index = try SearchIndex.open(for: source, cacheDirectory: context.cacheDirectory)

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks status`: what was added, whether each file is unchanged, modified or
 /// missing, and whether the registry has a newer version.
 public enum StatusCommand: Command {
@@ -48,7 +42,7 @@ public enum StatusCommand: Command {
         let groups = Dictionary(grouping: lock.blocks.keys.sorted()) { name in override ?? lock.blocks[name]?.registry ?? "embedded" }
         for (location, names) in groups.sorted(by: { $0.key < $1.key }) where override != nil || hasUpdateChannel(location) {
             do {
-                let manifests = try RegistrySources.open(location, context: context).manifests()
+                let manifests = try RegistrySources.open(location, access: context.registryAccess).manifests()
                 for manifest in manifests where names.contains(manifest.name) { latest[manifest.name] = manifest.version }
             } catch {
                 context.warn("cannot check \(location) for updates: \(ErrorText.line(for: error))")

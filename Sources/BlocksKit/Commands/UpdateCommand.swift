@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks update [NAME...]`: brings added blocks to the registry's newest version and
 /// keeps the user's changes, merging three ways from the base the lock records
 /// (see `UpdatePlan`). A conflict is never silent: it is written with markers, listed,
@@ -32,7 +26,7 @@ public enum UpdateCommand: Command {
         let settle: ThreeWayMerge.Side? = arguments.flag("theirs") ? .theirs : arguments.flag("ours") ? .ours : nil
         let dryRun = arguments.flag("dry-run")
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
-        let mutex = dryRun ? nil : try ProjectMutex(root: root, context: context)
+        let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
         defer { mutex?.release() }
         if !dryRun { StagingArea.removeLeftovers(root: root) }
         let lock = try Lockfile.read(root: root)
@@ -75,7 +69,7 @@ public enum UpdateCommand: Command {
         var contents: [String: BlockContent] = [:]
         var locations: [String: String] = [:]
         for (location, group) in groups.sorted(by: { $0.key < $1.key }) {
-            let source = try RegistrySources.open(location, context: context)
+            let source = try RegistrySources.open(location, access: context.registryAccess)
             for (name, content) in zip(group, try source.contents(of: group)) {
                 guard content.manifest.name == name else { throw InstallError.unexpectedBlock(requested: name, received: content.manifest.name) }
                 contents[name] = content

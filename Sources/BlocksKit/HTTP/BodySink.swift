@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Where the bytes of one response attempt go while they arrive: memory for small
 /// bodies such as `index.json`, or a `.part` file hashed on the fly for downloads, so
 /// a large archive never sits in memory and is never read twice.

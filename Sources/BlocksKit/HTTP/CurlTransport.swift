@@ -1,12 +1,4 @@
 import BlocksCurl
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The real transport: every transfer the tool makes goes through libcurl here, the
 /// only file that touches libcurl.
@@ -31,9 +23,6 @@ import Glibc
 /// after each call, so the next call to the same server reuses its kept-alive
 /// connections instead of opening new ones: `add` asks for metadata, then archives.
 public final class CurlTransport: HTTPTransport, Sendable {
-    /// The transport for the command line: `BLOCKS_TOKEN` from the process environment.
-    public static let shared = CurlTransport(environment: ProcessInfo.processInfo.environment)
-
     /// Loads libcurl (the shim opens it with dlopen on first use, so commands that never
     /// transfer never load it) and runs its process-wide setup, once. Nil when ready,
     /// else why not. `curl_global_cleanup` is never called: Foundation may use libcurl in
@@ -49,6 +38,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// Whether libcurl loaded with every function the transport calls.
     static var isLibraryAvailable: Bool { blocks_curl_available() }
 
+    #if DEBUG
     /// Whether libcurl would load from the first of `candidates` that opens and has every
     /// function. Only for tests: the real list lives in the shim.
     static func libraryLoads(fromCandidates candidates: [String]) -> Bool {
@@ -58,6 +48,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
             blocks_curl_loads_from($0.baseAddress, $0.count)
         }
     }
+    #endif
 
     private let token: String?
     public let settings: TransferSettings

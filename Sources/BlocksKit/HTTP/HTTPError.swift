@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Everything that can go wrong in a transfer, each saying what to try next.
 public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server answered with an error status.

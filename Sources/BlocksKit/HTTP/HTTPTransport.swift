@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// One GET request. Every transfer the tool makes is described by one of these.
 public struct HTTPRequest: Sendable, Equatable {
     public var url: String

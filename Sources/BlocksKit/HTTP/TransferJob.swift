@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// One request of a batch and its outcome across attempts: what a retry re-queues.
 final class TransferJob {
     let request: HTTPRequest

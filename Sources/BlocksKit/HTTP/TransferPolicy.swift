@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Which failures are worth another attempt, and how long to wait before it.
 /// Kept apart from libcurl so the rules can be tested without a network.
 public enum RetryPolicy {

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The knobs of every transfer: timeouts, retries and redirects. The defaults suit a
 /// person on a slow network; tests shrink them so that faults resolve in about a second.
 public struct TransferSettings: Sendable, Equatable {

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The exact bytes `add` (or the last `update`) wrote, kept in the cache by SHA-256 at
 /// `bases/<sha256>`, so `update` and `diff` can find each file's base offline. A base is
 /// used only when its bytes hash to what the lock records: a missing or damaged copy is

@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `blocks remove`: deletes the files `add` wrote that are still unchanged, keeps the
 /// ones the user changed unless forced, and removes the empty folders `add` created.
 ///

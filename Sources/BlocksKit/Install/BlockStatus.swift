@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What `blocks status` reports: for each locked block, each file's state against the
 /// hash in the lock, and whether its registry has a newer version.
 public struct BlockStatus: Sendable, Equatable {

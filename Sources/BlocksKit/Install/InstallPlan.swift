@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What `add` will do to each file, decided before anything is written, so that a
 /// conflict, a blocked folder or a bad path stops the run with the project untouched.
 public struct InstallPlan: Sendable {

@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Carries out an `InstallPlan` so that a kill at any moment leaves every file either
 /// old or new and a lock that names only files that exist.
 ///

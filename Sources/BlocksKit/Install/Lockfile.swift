@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks.lock`: what `add` wrote into the project, so that `status` can tell the
 /// user's changes from ours and `remove` never deletes work it did not write.
 ///

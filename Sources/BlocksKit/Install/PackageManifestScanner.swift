@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Reads what `add` needs from a `Package.swift` as plain text, never running it:
 /// the source targets (to choose `Sources/<Target>/Blocks`) and the `platforms:`
 /// deployment targets (to warn when a block needs a newer OS).

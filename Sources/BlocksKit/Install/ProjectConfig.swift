@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `blocks.json`, written by `blocks init`: where this project keeps its blocks and
 /// which registry it uses, so every later `add` agrees without flags.
 public struct ProjectConfig: Codable, Sendable, Equatable {

@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Finds the root of the user's project: the nearest folder upward that holds
 /// `blocks.json`, `blocks.lock`, `Package.swift`, an Xcode project or `.git`.
 public enum ProjectLocator {

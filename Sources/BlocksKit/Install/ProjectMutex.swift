@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// An exclusive lock on the project root folder itself (`flock` on its descriptor),
 /// so two `blocks` commands never change one project at once. It leaves no file
 /// behind, and the system drops it when the process ends, even by `kill -9`.
@@ -14,7 +5,7 @@ public final class ProjectMutex {
     private var descriptor: Int32
 
     /// Takes the lock, waiting a few seconds for another command to finish.
-    public init(root: URL, context: CommandContext) throws {
+    public init(root: URL, notices: NoticeHandler) throws {
         descriptor = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw InstallError.writeFailed(path: root.path, reason: String(cString: strerror(errno)))
@@ -24,7 +15,7 @@ public final class ProjectMutex {
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
             guard errno == EWOULDBLOCK || errno == EINTR else { break }
             if !waited {
-                context.note("Waiting for another blocks command to finish in \(root.path)...")
+                notices(.note("Waiting for another blocks command to finish in \(root.path)..."))
                 waited = true
             }
             usleep(50_000)

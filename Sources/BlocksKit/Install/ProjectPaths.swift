@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Path rules that keep every write inside the project: lexical checks for `..` and
 /// absolute paths, and a real-path check so a symbolic link cannot lead outside.
 public enum ProjectPaths {

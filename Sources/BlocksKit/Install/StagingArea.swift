@@ -1,16 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-private let systemRename = Glibc.rename
-#elseif canImport(Darwin)
-import Darwin
-private let systemRename = Darwin.rename
-#endif
-
 /// A private temporary folder inside the project root, so every staged file is on the
 /// same filesystem as its target and `rename` moves it into place atomically.
 /// Folders left by a killed run are removed by the next run, under `ProjectMutex`.

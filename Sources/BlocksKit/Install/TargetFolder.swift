@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The folder blocks are added to, and why it was chosen, which `add` prints.
 public struct TargetFolder: Sendable, Equatable {
     public var url: URL
@@ -11,27 +5,31 @@ public struct TargetFolder: Sendable, Equatable {
     public var relativePath: String
     public var reason: String
 
+    /// Asks a person to pick one of `options` (by index), or nil when they do not answer.
+    /// Passed only when someone can answer; without one, several targets are an error.
+    public typealias Chooser = (_ question: String, _ options: [String]) -> Int?
+
     /// Chooses the folder, in this order: `blocks.json`'s `path`; `--path`; for a SwiftPM
     /// package with exactly one source target, `Sources/<Target>/Blocks` (with several,
     /// ask on a terminal or fail listing them); `Blocks/` next to an Xcode project, or in
     /// the current folder.
     public static func resolve(
-        root: URL, config: ProjectConfig?, pathOption: String?, context: CommandContext, allowPrompt: Bool
+        root: URL, config: ProjectConfig?, pathOption: String?, paths: PathContext, notices: NoticeHandler, chooser: Chooser?
     ) throws -> TargetFolder {
         if let configured = config?.path, !configured.isEmpty {
             // Like --path, except that a relative path is from the root: an absolute one (or
             // one from ~) is taken as it is, and must be inside the project like any other.
             let absolute = configured.hasPrefix("/") || configured == "~" || configured.hasPrefix("~/")
             let folder = try inside(
-                absolute ? context.resolve(configured) : root.appendingPathComponent(configured), root: root,
+                absolute ? paths.resolve(configured) : root.appendingPathComponent(configured), root: root,
                 spelled: "\(configured) (the path in \(ProjectConfig.fileName))", option: nil)
-            if let pathOption, context.resolve(pathOption).standardizedFileURL != folder.url {
-                context.warn("--path \(pathOption) is ignored: \(ProjectConfig.fileName) sets the folder to \(folder.relativePath); change it with 'blocks init --path DIR'")
+            if let pathOption, paths.resolve(pathOption).standardizedFileURL != folder.url {
+                notices(.warning("--path \(pathOption) is ignored: \(ProjectConfig.fileName) sets the folder to \(folder.relativePath); change it with 'blocks init --path DIR'"))
             }
             return TargetFolder(url: folder.url, relativePath: folder.relativePath, reason: "from \(ProjectConfig.fileName)")
         }
         if let pathOption {
-            var folder = try inside(context.resolve(pathOption), root: root, spelled: pathOption, option: "--path")
+            var folder = try inside(paths.resolve(pathOption), root: root, spelled: pathOption, option: "--path")
             folder.reason = "from --path"
             return folder
         }
@@ -42,7 +40,7 @@ public struct TargetFolder: Sendable, Equatable {
                 return try named(target.path + "/Blocks", root: root, reason: "the package's only target, \(target.name)")
             }
             if targets.count > 1 {
-                let target = try choose(among: targets, context: context, allowPrompt: allowPrompt)
+                let target = try choose(among: targets, chooser: chooser)
                 return try named(target.path + "/Blocks", root: root, reason: "target \(target.name)")
             }
         }
@@ -50,7 +48,7 @@ public struct TargetFolder: Sendable, Equatable {
         if let project = names.sorted().first(where: { $0.hasSuffix(".xcodeproj") }) {
             return try named("Blocks", root: root, reason: "next to \(project)")
         }
-        let current = context.workingDirectory.appendingPathComponent("Blocks")
+        let current = paths.workingDirectory.appendingPathComponent("Blocks")
         var folder = try inside(current, root: root, spelled: current.path, option: nil)
         folder.reason = "in the current folder"
         return folder
@@ -69,11 +67,10 @@ public struct TargetFolder: Sendable, Equatable {
     }
 
     static func choose(
-        among targets: [PackageManifestScanner.Target], context: CommandContext, allowPrompt: Bool
+        among targets: [PackageManifestScanner.Target], chooser: Chooser?
     ) throws -> PackageManifestScanner.Target {
         let labels = targets.map { "\($0.name) (\($0.path)/Blocks)" }
-        guard allowPrompt, context.isInteractive,
-              let index = Prompt.choose("This package has several targets. Which one gets the blocks?", options: labels, context: context)
+        guard let chooser, let index = chooser("This package has several targets. Which one gets the blocks?", labels), targets.indices.contains(index)
         else { throw InstallError.severalTargets(targets.map(\.name)) }
         return targets[index]
     }

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// What `update` does to each file of each added block, decided before anything is
 /// written, as an `InstallPlan` that `InstallTransaction` carries out (staged, renamed,
 /// lock last). The rules:

@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Makes and keeps an offline copy of a registry.
 ///
 /// The destination is a consistent registry at every instant: archives arrive through
@@ -42,12 +33,12 @@ public struct Mirror {
 
     /// The upstream for a SOURCE argument: an http(s) URL or a registry folder, spelled
     /// any way `--registry` takes it (`RegistryLocation`).
-    public static func make(source: String, destination: URL, context: CommandContext) throws -> Mirror {
+    public static func make(source: String, destination: URL, access: RegistryAccess) throws -> Mirror {
         switch try RegistryLocation(source) {
         case .remote(let base):
-            return Mirror(upstream: HTTPMirrorUpstream(base: base, transport: context.announcingTransport), destination: destination)
+            return Mirror(upstream: HTTPMirrorUpstream(base: base, transport: access.transport), destination: destination)
         case .local(let path):
-            let folder = context.resolve(path)
+            let folder = access.paths.resolve(path)
             guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.json").path) else {
                 throw MirrorError.unreadableSource(source)
             }

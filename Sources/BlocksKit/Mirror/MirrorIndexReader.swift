@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Reads `index.json` one entry at a time.
 ///
 /// A 10,000-block index is ~20 MB; decoding it whole holds every manifest (and the

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// An exclusive lock on a mirror folder: a `FolderLock` on `DEST/.blocks-mirror.lock`.
 final class MirrorLock {
     private let lock: FolderLock

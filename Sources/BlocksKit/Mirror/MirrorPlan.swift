@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What a new upstream index asks of DEST, worked out one entry at a time so that no
 /// more than one decoded manifest is in memory.
 ///

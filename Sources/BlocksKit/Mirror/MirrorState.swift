@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What the mirror knows about DEST: the upstream index's ETag and, for each archive it
 /// verified, the hash and the file's size and modification time. A re-run stats the files
 /// instead of re-hashing them, and re-hashes only the ones that changed on disk.

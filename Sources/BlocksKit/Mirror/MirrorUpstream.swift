@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The registry a mirror copies from: HTTP(S) through the transport, or a folder.
 protocol MirrorUpstream {
     var location: String { get }

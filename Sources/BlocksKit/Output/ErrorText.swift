@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The text of any error for one line of output. The tool's own errors describe
 /// themselves; FileManager's `CocoaError`s have no readable description without full
 /// Foundation (which the tool does not link), so they are spelled out here.

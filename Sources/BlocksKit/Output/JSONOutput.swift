@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A JSON value, so commands can assemble `--json` output without ad-hoc types.
 public indirect enum JSONValue: Codable, Sendable, Equatable {
     case string(String)

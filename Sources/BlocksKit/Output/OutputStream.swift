@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Where a command writes. Injected so tests can run commands in-process and read
 /// exactly what a user would have seen.
 public protocol TextSink: AnyObject, Sendable {

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A one-line progress bar for long transfers: files, bytes, rate and ETA. It draws on
 /// stderr only when stderr is a terminal, at most ten times a second, and always within
 /// the terminal's width, asked at every draw so a resized window is followed.

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Lays out rows in aligned columns. The last column is never padded, so lines
 /// carry no trailing spaces when piped.
 ///

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension StringProtocol {
     /// The text without leading and trailing whitespace and newlines (Unicode's
     /// `White_Space`), for values read from headers, prompts and small files.

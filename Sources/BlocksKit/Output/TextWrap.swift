@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Fills text into lines of at most a given width, breaking only between words.
 ///
 /// Help, the API table of `info` and anything else that must fit a terminal share this one
@@ -75,12 +69,6 @@ public enum TerminalWidth {
     /// The width of the terminal on a file descriptor (the `TIOCGWINSZ` ioctl), or nil
     /// when it is not a terminal or does not say.
     public static func columns(descriptor: Int32) -> Int? {
-        #if os(Linux)
-        var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
-        #else
-        return nil
-        #endif
+        TerminalSize.columns(descriptor: descriptor)
     }
 }

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A registry inside one archive: an export (`blocks export`, one folder per block) or a
 /// single block's registry archive (`block.json` at the top). `blocks add ./tabs.zip`
 /// and `--registry tabs.tar.gz` read through it.
@@ -114,14 +108,14 @@ public struct ArchiveFileSource: RegistrySource {
     }
 
     /// Downloads an archive URL into the cache, checked against `sha256`, and opens it.
-    public static func download(_ remote: String, sha256: String?, context: CommandContext) throws -> ArchiveFileSource {
+    public static func download(_ remote: String, sha256: String?, access: RegistryAccess) throws -> ArchiveFileSource {
         guard let sha256 else {
             throw RegistryError.unreadable(location: remote, reason: "an archive from a URL needs --sha256 <hex> so its bytes can be checked")
         }
-        let cache = RegistryCache(root: context.cacheDirectory)
+        let cache = RegistryCache(root: access.cacheDirectory)
         let files = try cache.fetchArchives(
             [(url: remote, archive: RegistryArchive(path: remote, sha256: sha256.lowercased(), size: 64 * 1024 * 1024))],
-            transport: context.transport, offline: context.offline)
+            transport: access.transport, offline: access.offline)
         return try ArchiveFileSource(url: files[0], origin: remote)
     }
 }

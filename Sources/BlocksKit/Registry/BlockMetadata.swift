@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// One published version of a block, as its metadata file's `versions` list holds it.
 /// Published archives never change, so an entry here is written once and then copied,
 /// byte for byte, into every later metadata file: `add NAME@VERSION` and `update` find

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A registry made by `blocks build` (or a mirror of one), read from a folder or over
 /// HTTP(S). Both read `index.json` first; blocks come from the per-block archives, which
 /// are checked against the index's SHA-256 before anything is extracted.
@@ -15,13 +9,13 @@ public struct BuiltRegistrySource: RegistrySource {
     }
 
     public let root: Root
-    let context: CommandContext
+    let access: RegistryAccess
     /// The index, read once per command.
     private let indexCache = IndexMemo()
 
-    public init(root: Root, context: CommandContext) {
+    public init(root: Root, access: RegistryAccess) {
         self.root = root
-        self.context = context
+        self.access = access
     }
 
     public var location: String {
@@ -31,13 +25,13 @@ public struct BuiltRegistrySource: RegistrySource {
         }
     }
 
-    var cache: RegistryCache { RegistryCache(root: context.cacheDirectory) }
+    var cache: RegistryCache { RegistryCache(root: access.cacheDirectory) }
 
     /// The index, from disk, or over HTTP with a conditional GET and the cache behind it.
     public func index() throws -> RegistryIndex {
         if let index = indexCache.value { return index }
         let index: RegistryIndex
-        let warnDropped = { [context, location] (name: String) in context.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
+        let warnDropped = { [access, location] (name: String) in access.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
         switch root {
         case .folder(let url):
             let file = url.appendingPathComponent("index.json")
@@ -48,7 +42,7 @@ public struct BuiltRegistrySource: RegistrySource {
             // already, or found the registry unreachable: neither is asked twice.
             if let failure = indexCache.refreshFailure { throw failure }
             let data = try indexCache.currentFile.flatMap { FileManager.default.contents(atPath: $0.path) }
-                ?? cache.fetchIndex(url: url, transport: context.announcingTransport, offline: context.offline)
+                ?? cache.fetchIndex(url: url, transport: access.transport, offline: access.offline)
             index = try RegistryIndex.decode(data, location: url, dropped: warnDropped)
         }
         indexCache.value = index
@@ -62,7 +56,7 @@ public struct BuiltRegistrySource: RegistrySource {
     /// Reads each block's own metadata file rather than the whole index, so adding one
     /// block from a registry of thousands costs two small requests.
     public func contents(of names: [String]) throws -> [BlockContent] {
-        if case .remote = root { LibraryWarmUp.start(transport: context.transport, offline: context.offline) }
+        if case .remote = root { LibraryWarmUp.start(transport: access.transport, offline: access.offline) }
         let writes = BackgroundWrites()
         defer { writes.wait() }
         let entries = try metadataEntries(names, writes: writes)
@@ -117,7 +111,7 @@ public struct BuiltRegistrySource: RegistrySource {
         case .remote(let base):
             files = try cache.fetchArchives(
                 archives.map { (url: Self.join(base, $0.path), archive: $0) },
-                transport: context.announcingTransport, offline: context.offline, keepingBytes: true)
+                transport: access.transport, offline: access.offline, keepingBytes: true)
         }
         return files
     }
@@ -156,7 +150,7 @@ public struct BuiltRegistrySource: RegistrySource {
         case .remote(let base):
             data = try cache.fetchMetadata(
                 names.map { ManifestValidator.isValidName($0) ? Self.join(base, "blocks/\($0).json") : nil },
-                registry: base, transport: context.announcingTransport, offline: context.offline, writes: writes)
+                registry: base, transport: access.transport, offline: access.offline, writes: writes)
         }
         return try zip(names, data).map { name, bytes in
             guard let bytes else {
@@ -225,7 +219,7 @@ public struct BuiltRegistrySource: RegistrySource {
         guard case .remote(let base) = root else { return nil }
         if let file = indexCache.currentFile { return file }
         do {
-            let file = try cache.refreshIndex(url: Self.join(base, "index.json"), transport: context.announcingTransport, offline: context.offline).file
+            let file = try cache.refreshIndex(url: Self.join(base, "index.json"), transport: access.transport, offline: access.offline).file
             indexCache.currentFile = file
             return file
         } catch {

@@ -1,11 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 
 /// The download cache under `$XDG_CACHE_HOME/blocks`: indexes with their ETags, keyed by
@@ -168,16 +160,4 @@ public struct RegistryCache: Sendable {
         }
         return archives
     }
-}
-
-/// Cache writes that need not hold up a command: each runs on another thread, and the
-/// command waits for all of them before it ends, so none is cut off by the exit.
-final class BackgroundWrites: @unchecked Sendable {
-    private let group = DispatchGroup()
-
-    func start(_ write: @escaping @Sendable () -> Void) {
-        DispatchQueue.global(qos: .utility).async(group: group, execute: write)
-    }
-
-    func wait() { group.wait() }
 }

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `index.json` at a registry's root: every block's newest version with its archives.
 /// Schema: `Schemas/index.schema.json`. Everything a search needs is in here, so a
 /// remote registry costs one request before any archive is fetched.

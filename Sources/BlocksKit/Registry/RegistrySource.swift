@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Where blocks come from. Each kind of registry is a plugin behind this protocol,
 /// chosen from `--registry` by `RegistrySources.open`.
 public protocol RegistrySource: Sendable {

@@ -1,38 +1,32 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Picks the registry plugin for a `--registry` value: the embedded catalog by default,
 /// a catalog folder, a built registry folder, `file://`, `http(s)://`, or an archive file.
 public enum RegistrySources {
     /// The registry a command reads: `--registry` or `BLOCKS_REGISTRY`, else the one
     /// `blocks init` saved in the project's `blocks.json`, else the embedded catalog. Every
     /// command that reads blocks goes through here, so `list` shows what `add` would add.
-    public static func forProject(context: CommandContext) throws -> RegistrySource {
-        try open(chosenLocation(context: context), context: context)
+    public static func forProject(option: String?, access: RegistryAccess) throws -> RegistrySource {
+        try open(chosenLocation(option: option, workingDirectory: access.paths.workingDirectory), access: access)
     }
 
     /// The location `forProject` opens, unopened: `--registry` or `BLOCKS_REGISTRY`, else
     /// `blocks.json`'s, else nil for the embedded catalog. Plugins are told this one.
-    public static func chosenLocation(context: CommandContext) throws -> String? {
-        if let location = context.registry { return location }
-        let root = ProjectLocator.markedRoot(from: context.workingDirectory)
+    public static func chosenLocation(option: String?, workingDirectory: URL) throws -> String? {
+        if let option { return option }
+        let root = ProjectLocator.markedRoot(from: workingDirectory)
         return try root.flatMap { try ProjectConfig.read(root: $0)?.registryLocation(root: $0) }
     }
 
-    public static func open(_ location: String?, context: CommandContext) throws -> RegistrySource {
+    public static func open(_ location: String?, access: RegistryAccess) throws -> RegistrySource {
         let original = location ?? "embedded"
         switch try RegistryLocation(location) {
         case .embedded:
             return CatalogSource.embedded
         case .remote(let base):
-            return BuiltRegistrySource(root: .remote(base), context: context)
+            return BuiltRegistrySource(root: .remote(base), access: access)
         case .remoteArchive(let url, let checksum):
-            return try ArchiveFileSource.download(url, sha256: checksum, context: context)
+            return try ArchiveFileSource.download(url, sha256: checksum, access: access)
         case .local(let path):
-            let url = context.resolve(path)
+            let url = access.paths.resolve(path)
             let kind = PathKind(url.path)
             guard kind != .missing else {
                 throw RegistryError.unreadable(location: original, reason: "no such file or folder")
@@ -42,7 +36,7 @@ public enum RegistrySources {
                 throw RegistryError.unreadable(location: original, reason: "a registry is a folder, a URL, or a .tar.gz/.zip archive")
             }
             if FileManager.default.fileExists(atPath: url.appendingPathComponent("index.json").path) {
-                return BuiltRegistrySource(root: .folder(url), context: context)
+                return BuiltRegistrySource(root: .folder(url), access: access)
             }
             if CatalogSource.looksLikeCatalog(url) { return CatalogSource.folder(url) }
             throw RegistryError.unreadable(location: original, reason: "the folder has neither index.json nor <name>/block.json folders")

@@ -38,8 +38,3 @@ public struct PlatformFilter: Sendable, Equatable {
     }
 }
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif

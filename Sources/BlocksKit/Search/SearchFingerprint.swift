@@ -1,11 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 
 /// A registry source that can tell cheaply whether its blocks may have changed, so that
@@ -159,11 +151,7 @@ public enum SearchFingerprint {
         }
 
         mutating func add(_ info: stat) {
-            #if canImport(Darwin)
-            let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
-            #else
-            let (modified, changed) = (info.st_mtim, info.st_ctim)
-            #endif
+            let (modified, changed) = (info.modificationTime, info.statusChangeTime)
             let fields = (
                 Int64(info.st_size), Int64(modified.tv_sec), Int64(modified.tv_nsec),
                 Int64(changed.tv_sec), Int64(changed.tv_nsec), Int64(bitPattern: UInt64(info.st_ino)),

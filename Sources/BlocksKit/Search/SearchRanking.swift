@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The ranking behind `blocks search`, over any `SearchCorpus`, so the in-memory engine
 /// and the on-disk index rank alike by construction. In order:
 ///

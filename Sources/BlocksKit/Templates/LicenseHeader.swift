@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The MIT header every copied Swift file starts with: the SPDX line from
 /// `Templates/header.txt`, then the copyright line with the year and the holders.
 ///

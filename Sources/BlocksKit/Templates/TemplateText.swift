@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Fills `{{placeholder}}` slots in the text templates under `Templates/`, which the
 /// binary embeds so that it can write headers and licenses with no files beside it.
 public enum TemplateText {

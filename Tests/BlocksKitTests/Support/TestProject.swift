@@ -54,7 +54,7 @@ struct TestProject {
     /// the tree, even an empty folder or a leftover temporary file, changes it.
     func treeHash() throws -> String {
         var lines: [String] = []
-        let keys: [URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey]
+        let keys: [Foundation.URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey]
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys) else { return "" }
         for case let item as URL in walker {
             let relative = ProjectPaths.relative(item, to: root) ?? item.path
@@ -78,7 +78,7 @@ struct TestProject {
         let queue = AnswerQueue(answers)
         var context = CommandContext(
             standardOutput: output, standardError: errors, environment: environment,
-            workingDirectory: directory.map { url($0) } ?? root, transport: CurlTransport.shared,
+            workingDirectory: directory.map { url($0) } ?? root, transport: CurlTransport.forTests,
             isInteractive: interactive, readLine: { queue.next() })
         let code = BlocksCLI.run(arguments, context: &context)
         return CommandResult(code: code, output: output.text, errors: errors.text)

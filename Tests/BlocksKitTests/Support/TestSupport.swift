@@ -41,7 +41,7 @@ let testCacheFolder = FileManager.default.temporaryDirectory.appendingPathCompon
 /// A context whose streams are buffers, for running commands in-process.
 func makeContext(
     directory: URL, environment: [String: String] = [:], terminal: Bool = false,
-    transport: HTTPTransport = CurlTransport.shared
+    transport: HTTPTransport = CurlTransport.forTests
 ) -> (CommandContext, BufferSink, BufferSink) {
     let output = BufferSink(isTerminal: terminal)
     let errors = BufferSink(isTerminal: terminal)
@@ -56,8 +56,11 @@ func makeContext(
 }
 
 /// Runs a command line in-process and returns the exit code, stdout and stderr.
-func runBlocks(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:], terminal: Bool = false) -> (code: Int32, out: String, err: String) {
-    var (context, output, errors) = makeContext(directory: directory, environment: environment, terminal: terminal)
+func runBlocks(
+    _ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:], terminal: Bool = false,
+    transport: HTTPTransport = CurlTransport.forTests
+) -> (code: Int32, out: String, err: String) {
+    var (context, output, errors) = makeContext(directory: directory, environment: environment, terminal: terminal, transport: transport)
     let code = BlocksCLI.run(arguments, context: &context)
     return (code, output.text, errors.text)
 }
@@ -131,4 +134,10 @@ func runBinary(_ arguments: [String], in directory: URL = repositoryRoot, enviro
     var env = environment ?? ProcessInfo.processInfo.environment
     env["BLOCKS_REGISTRY"] = env["BLOCKS_REGISTRY"] ?? ""
     return try runProcess(blocksBinary, arguments, in: directory, environment: env)
+}
+
+extension CurlTransport {
+    /// One transport for the in-process tests, with the process's environment, as the
+    /// command line builds its own at start-up.
+    static let forTests = CurlTransport(environment: ProcessInfo.processInfo.environment)
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Why another program could not be started.
 public enum LaunchError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotStart(path: String, reason: String)

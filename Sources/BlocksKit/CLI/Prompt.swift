@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Questions asked on a terminal. They are written to standard error, so standard
 /// output stays clean, and read through the context, so tests can answer them.
 /// Every question gives up after a few unreadable answers or at end of input.

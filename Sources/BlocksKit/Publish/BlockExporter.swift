@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Lays out an export archive: one top folder holding a folder per block, the LICENSE, a
 /// README and `manifest.json` with every file's SHA-256.
 public struct BlockExporter: Sendable {

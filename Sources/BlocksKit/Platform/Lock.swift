@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A mutual-exclusion lock on a pthread mutex. Foundation's `NSLock` lives in the part
 /// of Foundation that links ICU's 30 MB into the binary and slows every start, and the
 /// standard library's `Mutex` needs macOS 15.

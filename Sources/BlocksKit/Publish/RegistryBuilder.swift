@@ -1,12 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes a static registry: per-block `.tar.gz` and `.zip` archives, a metadata file per
 /// block, and `index.json` last, so a server never serves an index naming a missing file.
@@ -26,8 +18,9 @@ public struct RegistryBuilder: Sendable {
     public let packager: BlockPackager
     /// The date stamped on each version this build publishes (`PublicationDate.stamp`).
     public var published: String
-    /// See `FreshBuildFolder.slowCreation`; tests lower it to make a build move folders.
-    var slowFileCreation = 250_000
+    /// The file-system knobs of a fresh build (`Tuning`); tests lower the slow-creation
+    /// threshold to make a build move folders.
+    public var tuning = Tuning()
 
     public init(output: URL, packager: BlockPackager, published: String = PublicationDate.iso8601(secondsSince1970: Int(Date().timeIntervalSince1970))) {
         self.output = output
@@ -60,7 +53,7 @@ public struct RegistryBuilder: Sendable {
         let lock = try Self.lockOutput(output)
         defer { withExtendedLifetime(lock) {} }
         // Also removes staging folders left by killed builds, so it runs for every build.
-        if let fresh = try FreshBuildFolder.begin(in: output, created: created, slowCreation: slowFileCreation) {
+        if let fresh = try FreshBuildFolder.begin(in: output, created: created, tuning: tuning) {
             return try buildFresh(blocks, into: fresh)
         }
         let previousIndexData = try? Data(contentsOf: output.appendingPathComponent("index.json"))
@@ -242,32 +235,5 @@ public struct RegistryBuilder: Sendable {
             guard let shipped = extracted.files[file.path], let source = block.files[file.path] else { return false }
             return LicenseHeader.strip(shipped) == source
         }
-    }
-}
-
-/// A parallel map over an array that keeps the order, for CPU-bound work.
-///
-/// Items are handed out in small batches from a shared counter rather than in one half
-/// per core, so a core slowed by other work on the machine (or by a slow file system
-/// call) does not leave the other idle at the end.
-enum ConcurrentMap {
-    static func map<Input: Sendable, Output: Sendable>(_ items: [Input], _ transform: @escaping @Sendable (Input) -> Output) -> [Output] {
-        // One item gains nothing from a second thread, and starting the pool costs more than `add` of one block.
-        guard items.count > 1 else { return items.map(transform) }
-        let batch = max(1, min(32, items.count / (8 * ProcessInfo.processInfo.activeProcessorCount)))
-        let batches = (items.count + batch - 1) / batch
-        let results = UnsafeMutableBufferPointer<Output>.allocate(capacity: items.count)
-        defer { results.deallocate() }
-        // Each batch writes only its own slots, so no lock is needed.
-        nonisolated(unsafe) let slots = results
-        DispatchQueue.concurrentPerform(iterations: batches) { index in
-            let start = index * batch
-            for position in start..<min(start + batch, items.count) {
-                slots.initializeElement(at: position, to: transform(items[position]))
-            }
-        }
-        let output = Array(results)
-        _ = results.deinitialize()
-        return output
     }
 }

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Writes a `JSONValue` in `StableJSON`'s layout, byte for byte what `JSONEncoder` with
 /// sorted keys, pretty printing and unescaped slashes gives, in a fraction of its time.
 /// A registry build writes 10,000 manifests and metadata files, and `JSONEncoder`'s

@@ -1,14 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension URL {
     /// The file or folder `name` inside this folder URL, joined as text.
     /// `appendingPathComponent` asks the file system whether the result is a folder (a

@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Where a build into an empty or missing output folder writes: a hidden staging folder
 /// inside the output, whose `archives/` and `blocks/` are renamed into place at the end,
 /// before `index.json` is written.
@@ -66,15 +57,15 @@ final class FreshBuildFolder: @unchecked Sendable {
     /// output holds: the caller holds the build lock (`RegistryBuilder.lockOutput`), so no
     /// live build owns them. Returns nil when the output holds anything else: that build
     /// must check what is published.
-    static func begin(in output: URL, created: Bool, slowCreation: Int = 250_000) throws -> FreshBuildFolder? {
+    static func begin(in output: URL, created: Bool, tuning: Tuning = Tuning()) throws -> FreshBuildFolder? {
         let path = output.path
         guard PathKind(path) == .folder, let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
         let leftovers = names.filter { $0.hasPrefix(stagingPrefix) }
         for name in leftovers { try? FileManager.default.removeItem(atPath: "\(path)/\(name)") }
         guard leftovers.count == names.count else { return nil }
         // A new folder lands somewhere else only where the output spreads its subfolders.
-        let mayMove = created && spreadSubfolders(path)
-        return FreshBuildFolder(output: path, first: try makeStaging(in: path), mayMove: mayMove, slowCreation: slowCreation)
+        let mayMove = created && tuning.spreadSubfolders && Tuning.markTopOfTree(path)
+        return FreshBuildFolder(output: path, first: try makeStaging(in: path), mayMove: mayMove, slowCreation: tuning.slowFileCreation)
     }
 
     /// Writes a new file under `relativePath` (such as `archives/x-1.0.0.zip`) in the
@@ -142,28 +133,6 @@ final class FreshBuildFolder: @unchecked Sendable {
             throw AtomicFile.Failure(path: made, reason: "cannot create the folder: \(reason)")
         }
         return folder
-    }
-
-    /// Marks a folder this build created as the top of unrelated trees (`chattr +T`), so
-    /// ext4's Orlov allocator places each new subfolder in a group chosen from its name
-    /// rather than next to its parent. Returns whether the file system took the flag;
-    /// file systems without it refuse the call.
-    static func spreadSubfolders(_ path: String) -> Bool {
-        #if os(Linux)
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        let getFlags: UInt = 0x8008_6601  // FS_IOC_GETFLAGS
-        let setFlags: UInt = 0x4008_6602  // FS_IOC_SETFLAGS
-        let topDirectory: Int32 = 0x0002_0000  // FS_TOPDIR_FL
-        var flags: Int32 = 0
-        guard ioctl(descriptor, getFlags, &flags) == 0 else { return false }
-        if flags & topDirectory != 0 { return true }
-        flags |= topDirectory
-        return ioctl(descriptor, setFlags, &flags) == 0
-        #else
-        return false
-        #endif
     }
 
     /// This thread's CPU time, user and system, in nanoseconds: unlike the clock, it does

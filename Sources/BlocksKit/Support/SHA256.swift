@@ -1,12 +1,4 @@
 import BlocksCrypto
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// SHA-256 through Nettle's libnettle, opened with dlopen on first use (see the shim), so
 /// commands that hash nothing never map it. Checksums guard every archive the tool
@@ -32,6 +24,7 @@ public enum SHA256 {
     /// Whether libnettle loaded with every function used here (loading it if needed).
     static var isLibraryAvailable: Bool { blocks_crypto_available() }
 
+    #if DEBUG
     /// Whether libnettle would load from the first of `candidates` that opens and has
     /// every function. Only for tests: the real list lives in the shim.
     static func libraryLoads(fromCandidates candidates: [String]) -> Bool {
@@ -41,6 +34,7 @@ public enum SHA256 {
             blocks_crypto_loads_from($0.baseAddress, $0.count)
         }
     }
+    #endif
 
     /// An incremental digest, for bytes that arrive in pieces.
     public final class Digest {

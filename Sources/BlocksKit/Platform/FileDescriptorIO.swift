@@ -1,19 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-#if canImport(Glibc)
-import Glibc
-private let systemWrite = Glibc.write
-private let systemRead = Glibc.read
-#elseif canImport(Darwin)
-import Darwin
-private let systemWrite = Darwin.write
-private let systemRead = Darwin.read
-#endif
-
 /// The one loop that writes a whole buffer to a descriptor, retrying when a signal
 /// interrupts it. Every writer (terminal output, downloads, staged and atomic files)
 /// goes through it.

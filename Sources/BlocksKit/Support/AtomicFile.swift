@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Writes a file all at once or not at all: a temporary file beside the target, then a
 /// rename over it. Readers, and a process killed at any instant, see the old bytes or the
 /// new ones, never a mix. Every file the tool writes goes through here.

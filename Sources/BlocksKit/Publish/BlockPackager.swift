@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Turns a block's source into the files that ship: each Swift file with its MIT header,
 /// the LICENSE, and the manifest. Build, export and the archive checks all share it, so
 /// every archive holds exactly the same bytes for the same block.

@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// An exclusive `flock`, taken at once or not at all, that the kernel drops when its holder
 /// dies: a lock left by a killed run never blocks the next one. The mirror locks a file in
 /// DEST (and writes its pid there, for the message); a build locks its output folder

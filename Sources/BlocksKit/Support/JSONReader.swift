@@ -1,14 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads JSON text into a `JSONValue` in one pass over its bytes.
 ///
 /// It exists for speed. `JSONDecoder` spends most of its time in generic dictionary

@@ -1,0 +1,43 @@
+// C functions whose names Foundation or the standard library also use (`read`, `write`,
+// `rename` are methods on many types), under names that cannot be mistaken for those.
+#if canImport(Glibc)
+let systemWrite = Glibc.write
+let systemRead = Glibc.read
+let systemRename = Glibc.rename
+#elseif canImport(Darwin)
+let systemWrite = Darwin.write
+let systemRead = Darwin.read
+let systemRename = Darwin.rename
+#endif
+
+extension stat {
+    /// When the file's contents last changed. The field is `st_mtim` in glibc and
+    /// `st_mtimespec` in Darwin.
+    var modificationTime: timespec {
+        #if canImport(Darwin)
+        st_mtimespec
+        #else
+        st_mtim
+        #endif
+    }
+
+    /// When the file's inode last changed (contents, mode, links or name).
+    var statusChangeTime: timespec {
+        #if canImport(Darwin)
+        st_ctimespec
+        #else
+        st_ctim
+        #endif
+    }
+}
+
+/// The terminal's size as the kernel reports it.
+enum TerminalSize {
+    /// The width of the terminal on a file descriptor (the `TIOCGWINSZ` ioctl), or nil
+    /// when it is not a terminal or does not say.
+    static func columns(descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}
