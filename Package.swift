@@ -17,8 +17,13 @@ let package = Package(
         ),
         .target(
             name: "BlocksKit",
-            dependencies: ["BlocksCurl", "BlocksArchive", "BlocksCrypto", "BlocksSQLite"]
+            dependencies: ["BlocksCurl", "BlocksArchive", "BlocksCrypto", "BlocksSQLite"],
+            plugins: ["EmbedCatalog"]
         ),
+        // Catalog/ and Templates/ go into the binary as string literals, generated on
+        // each build by this tool through the plugin: nothing generated is committed.
+        .executableTarget(name: "blocks-embed"),
+        .plugin(name: "EmbedCatalog", capability: .buildTool(), dependencies: ["blocks-embed"]),
         // Headers only, nothing linked: each shim opens its library with dlopen on first
         // use, so a command that never needs one never loads it (see BlocksLazyLoading/lazy_loading.h).
         // A pkg-config name would add a link line, so none is given.
@@ -89,7 +94,7 @@ let package = Package(
         .testTarget(
             name: "BlocksKitTests",
             dependencies: ["BlocksKit"],
-            exclude: ["Support/fault_server.py"]
+            exclude: ["Support/fault_server.py", "Fixtures/relevance.tsv"]
         ),
         .testTarget(
             name: "CatalogLogicTests",

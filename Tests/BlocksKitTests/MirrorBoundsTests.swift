@@ -302,4 +302,11 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
         lock.withLock { recorded += downloads.map(\.request) }
         return downloads.map { .failure(.status(url: $0.request.url, code: 404)) }
     }
+
+    func fetch(_ requests: [HTTPRequest], maxParallel: Int) -> [Result<HTTPResponse, HTTPError>] {
+        lock.withLock { recorded += requests }
+        return requests.map { .failure(.status(url: $0.url, code: 404)) }
+    }
+
+    func prepare() {}
 }

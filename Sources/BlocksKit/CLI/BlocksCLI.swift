@@ -221,5 +221,8 @@ public enum BlocksCLI {
         context.color = Style.shouldColor(
             isTerminal: context.standardOutput.isTerminal, environment: context.environment,
             noColorFlag: parsed.flag("no-color"))
+        context.errorColor = Style.shouldColor(
+            isTerminal: context.standardError.isTerminal, environment: context.environment,
+            noColorFlag: parsed.flag("no-color"))
     }
 }

@@ -18,6 +18,9 @@ public struct CommandContext: Sendable {
     public var json = false
     public var quiet = false
     public var color = false
+    /// Color on standard error: decided by whether standard error is a terminal, so
+    /// `blocks x > out.txt` in a terminal still shows a red `error:`.
+    public var errorColor = false
 
     public init(
         standardOutput: TextSink, standardError: TextSink, environment: [String: String],
@@ -35,7 +38,7 @@ public struct CommandContext: Sendable {
 
     /// The style for standard output: color only on a terminal and never with NO_COLOR.
     public var style: Style { Style(enabled: color) }
-    public var errorStyle: Style { Style(enabled: color && standardError.isTerminal) }
+    public var errorStyle: Style { Style(enabled: errorColor) }
 
     public func print(_ line: String = "") { standardOutput.write(line + "\n") }
     /// A diagnostic line on standard error, unless `--quiet`. Notes and warnings often

@@ -67,7 +67,7 @@ public struct CatalogSource: RegistrySource {
 
     public func manifests() throws -> [BlockManifest] {
         if case .embedded = storage {
-            // Generated as Swift values: no JSON to decode at start-up.
+            // Nine small files: decoding them in parallel would cost more than it saves.
             return try blockNames().map { try manifest(inFolder: $0) }
         }
         // Decoding is most of the work on big catalogs, and blocks are independent.
@@ -78,11 +78,16 @@ public struct CatalogSource: RegistrySource {
     /// The manifest in one block folder, with an error that names the file and the field.
     func manifest(inFolder name: String) throws -> BlockManifest {
         if case .embedded = storage {
-            guard let manifest = EmbeddedFiles.manifests[name] else {
+            guard let decoded = EmbeddedManifests.byFolder[name] else {
                 throw RegistryError.missingFile(block: name, path: "block.json")
             }
-            return manifest
+            return try decoded.get()
         }
+        return try decodeManifest(inFolder: name)
+    }
+
+    /// Reads and decodes one `block.json`, embedded or on disk, with the one reader.
+    fileprivate func decodeManifest(inFolder name: String) throws -> BlockManifest {
         let path = "\(name)/block.json"
         guard let data = file(path) else { throw RegistryError.missingFile(block: name, path: "block.json") }
         guard let manifest = BlockManifest.decode(data) else {
@@ -139,7 +144,7 @@ public struct CatalogSource: RegistrySource {
     func hasBlock(named name: String) -> Bool {
         switch storage {
         case .embedded:
-            return EmbeddedFiles.manifests[name] != nil
+            return EmbeddedFiles.catalog["\(name)/block.json"] != nil
         case .folder:
             return ManifestValidator.isValidName(name) && access("\(location)/\(name)/block.json", F_OK) == 0
         }
@@ -151,4 +156,17 @@ public struct CatalogSource: RegistrySource {
         case .folder(let url): return url.appendingPathComponent(relative).path
         }
     }
+}
+
+/// The embedded catalog's manifests, read from its `block.json` texts once, on first use,
+/// with the same reader and error as a folder catalog's, so there is one implementation
+/// of the manifest's fields. Nine manifests take about a tenth of a millisecond.
+enum EmbeddedManifests {
+    static let byFolder: [String: Result<BlockManifest, Error>] = {
+        var manifests: [String: Result<BlockManifest, Error>] = [:]
+        for name in EmbeddedFiles.blockNames {
+            manifests[name] = Result { try CatalogSource.embedded.decodeManifest(inFolder: name) }
+        }
+        return manifests
+    }()
 }

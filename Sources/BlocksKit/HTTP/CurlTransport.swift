@@ -61,7 +61,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// - Parameters:
     ///   - token: sent as `Authorization: Bearer <token>`; nil or empty sends nothing.
     ///   - settings: timeouts, retries and redirects.
-    ///   - log: receives one line per attempt and retry (for `--verbose`), never the token.
+    ///   - log: receives one line per attempt and retry (tests read it), never the token.
     ///   - notice: receives the waits worth telling a person about (see `notice`), never the token.
     public init(
         token: String? = nil, settings: TransferSettings = TransferSettings(),

@@ -80,11 +80,3 @@ public protocol HTTPTransport: Sendable {
     /// pays for it.
     func prepare()
 }
-
-extension HTTPTransport {
-    public func fetch(_ requests: [HTTPRequest], maxParallel: Int) -> [Result<HTTPResponse, HTTPError>] {
-        requests.map { request in Result { try get(request) }.mapError { $0 as? HTTPError ?? .transport(url: request.url, reason: "\($0)") } }
-    }
-
-    public func prepare() {}
-}

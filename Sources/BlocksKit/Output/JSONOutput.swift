@@ -76,10 +76,6 @@ public enum JSONOutput {
     public static func encode(_ object: [String: JSONValue]) throws -> String {
         String(decoding: StableJSONWriter.write(.object(object)), as: UTF8.self)
     }
-
-    public static func encodeValue<Value: Encodable>(_ value: Value) throws -> String {
-        String(decoding: try StableJSON.encoder().encode(value), as: UTF8.self)
-    }
 }
 
 /// The one layout for JSON files the tool writes (the lock, the config, manifests, the
