@@ -12,6 +12,10 @@ import Foundation
 /// The layout: two spaces per level, `"key" : value`, keys in the order of their UTF-8
 /// bytes, an empty array or object as an opening line, an empty line and a closing line,
 /// and only `"`, `\`, and control characters escaped.
+///
+/// `line` writes the same value on one line, `"key":value` with no spaces: the framing of
+/// protocols that carry one message per line, such as MCP over stdio. Strings escape
+/// every line break, so the only newline is the one a caller adds after the message.
 enum StableJSONWriter {
     static func write(_ value: JSONValue) -> [UInt8] {
         var output: [UInt8] = []
@@ -20,7 +24,15 @@ enum StableJSONWriter {
         return output
     }
 
-    private static func write(_ value: JSONValue, indent: Int, into output: inout [UInt8]) {
+    static func line(_ value: JSONValue) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(1024)
+        write(value, indent: nil, into: &output)
+        return output
+    }
+
+    /// `indent` nil writes the compact one-line form.
+    private static func write(_ value: JSONValue, indent: Int?, into output: inout [UInt8]) {
         switch value {
         case .string(let text): writeString(text, into: &output)
         case .int(let number): output.append(contentsOf: String(number).utf8)
@@ -33,23 +45,32 @@ enum StableJSONWriter {
         case .null: output.append(contentsOf: "null".utf8)
         case .array(let elements):
             writeContainer(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), count: elements.count, indent: indent, into: &output) {
-                position, output in write(elements[position], indent: indent + 2, into: &output)
+                position, output in write(elements[position], indent: indent.map { $0 + 2 }, into: &output)
             }
         case .object(let members):
             let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             writeContainer(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), count: keys.count, indent: indent, into: &output) {
                 position, output in
                 writeString(keys[position], into: &output)
-                output.append(contentsOf: " : ".utf8)
-                write(members[keys[position]]!, indent: indent + 2, into: &output)
+                output.append(contentsOf: (indent == nil ? ":" : " : ").utf8)
+                write(members[keys[position]]!, indent: indent.map { $0 + 2 }, into: &output)
             }
         }
     }
 
     private static func writeContainer(
-        open: UInt8, close: UInt8, count: Int, indent: Int, into output: inout [UInt8],
+        open: UInt8, close: UInt8, count: Int, indent: Int?, into output: inout [UInt8],
         element: (Int, inout [UInt8]) -> Void
     ) {
+        guard let indent else {
+            output.append(open)
+            for position in 0..<count {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                element(position, &output)
+            }
+            output.append(close)
+            return
+        }
         let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
         output.append(open)
         output.append(newline)
