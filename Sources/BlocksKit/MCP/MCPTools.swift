@@ -94,8 +94,8 @@ struct MCPToolCall: @unchecked Sendable {
 
     /// The context a command runs in: output captured, no terminal, no questions, the
     /// call's cancellable transport, and the registry the call names (else the server's).
-    func commandContext(workingDirectory: URL? = nil, registry: String? = nil) -> (CommandContext, CapturedOutput) {
-        let captured = CapturedOutput()
+    func commandContext(workingDirectory: URL? = nil, registry: String? = nil) -> (CommandContext, BufferSink) {
+        let captured = BufferSink()
         var command = context
         command.standardOutput = captured
         command.json = true
@@ -113,20 +113,11 @@ struct MCPToolCall: @unchecked Sendable {
         let (context, captured) = commandContext(workingDirectory: workingDirectory, registry: string("registry"))
         _ = try command.run(parsed, context: context)
         try cancellation.check()
-        guard case .object(let object) = try JSONReader.parse(captured.data) else {
+        guard case .object(let object) = try JSONReader.parse(Data(captured.text.utf8)) else {
             throw MCPToolError(message: "blocks \(command.spec.name) printed no JSON object")
         }
         return object
     }
-}
-
-/// Standard output of a command run for a tool, kept whole.
-final class CapturedOutput: TextSink, @unchecked Sendable {
-    private let lock = Lock()
-    private var bytes: [UInt8] = []
-    var isTerminal: Bool { false }
-    var data: Data { lock.withLock { Data(bytes) } }
-    func write(_ text: String) { lock.withLock { bytes.append(contentsOf: text.utf8) } }
 }
 
 /// Every tool, in the order `tools/list` gives them (always the same, so clients can cache).
