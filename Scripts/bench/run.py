@@ -93,6 +93,13 @@ def compare(name, ours, anchor, anchor_name, runs, goal, cwd=None, prepare=None,
           f"= {ratio:.2f}x (CPU {cpu_text(cpu_ratio)})", file=sys.stderr, flush=True)
 
 
+def mcp_search_median(registry):
+    """The median of a warm `search_blocks` call to one `blocks mcp`, from a small client."""
+    result = subprocess.run(["python3", os.path.join(ROOT, "Scripts/bench/mcp_client.py"), BLOCKS, registry, "50" if QUICK else "200"],
+                            env=ENV, capture_output=True, text=True, check=True)
+    return float(result.stdout.strip())
+
+
 def cpu_text(cpu_ratio):
     return "—" if cpu_ratio is None else f"{cpu_ratio:.2f}×"
 
@@ -165,6 +172,12 @@ def main():
         compare(f"search {size} blocks", [BLOCKS, "--registry", catalog, "search", "scroling", "tabs", "--limit", "10"],
                 ["grep", "-ril", "--include=block.json", "tabs", catalog], "grep -ril", small, None,
                 absolute_goal=0.050 if size == 10000 else None)
+
+    print("MCP server", file=sys.stderr)
+    for label, registry, goal in [("embedded", "", 0.002)] + [(f"{size} blocks", catalogs[size], 0.030) for size in sizes if size == 10000]:
+        median = mcp_search_median(registry)
+        rows.append((f"mcp search_blocks, warm ({label})", median, "goal", goal, median / goal, None, goal, median <= goal, 200, None))
+        print(f"  mcp search_blocks ({label}): median {median * 1000:.2f} ms", file=sys.stderr, flush=True)
 
     print("add", file=sys.stderr)
     project = os.path.join(WORK, "project")

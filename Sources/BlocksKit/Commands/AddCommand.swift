@@ -20,6 +20,23 @@ public enum AddCommand: Command {
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let result = try perform(arguments, context: context)
+        report(result.plan, outcome: result.outcome, target: result.target, warnings: result.warnings, dryRun: result.dryRun, context: context)
+        return 0
+    }
+
+    /// What one `add` planned and did: `run` prints it, and the MCP server's tools return it.
+    struct Result {
+        var plan: InstallPlan
+        var outcome: InstallTransaction.Outcome
+        var target: TargetFolder?
+        var warnings: [String]
+        var dryRun: Bool
+    }
+
+    /// Everything `add` does but print its report. `beforeWriting` runs once the plan is
+    /// settled and before the first write: the MCP server stops a cancelled call there.
+    static func perform(_ arguments: ParsedArguments, context: CommandContext, beforeWriting: () throws -> Void = {}) throws -> Result {
         let dryRun = arguments.flag("dry-run")
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
         let config = try ProjectConfig.read(root: root)
@@ -82,11 +99,11 @@ public enum AddCommand: Command {
         }
         var outcome = InstallTransaction.Outcome()
         if !dryRun {
+            try beforeWriting()
             outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
             BaseStore(cacheDirectory: context.cacheDirectory).storeBases(of: plan)
         }
-        report(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, context: context)
-        return 0
+        return Result(plan: plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun)
     }
 
     /// `blocks add ./tabs.zip` or `blocks add https://host/tabs.tar.gz --sha256 HEX`: every
@@ -201,22 +218,7 @@ public enum AddCommand: Command {
         dryRun: Bool, context: CommandContext
     ) {
         if context.json {
-            let blocks: [JSONValue] = plan.blocks.map { block in
-                .object([
-                    "name": .string(block.manifest.name),
-                    "version": .string(block.manifest.version),
-                    "folder": .string(block.folder),
-                    "files": .array(block.files.map { .object(["path": .string($0.path), "action": .string($0.action.rawValue)]) }),
-                ])
-            }
-            let object: [String: JSONValue] = [
-                "dryRun": .bool(dryRun),
-                "folder": target.map { .string($0.relativePath) } ?? .null,
-                "blocks": .array(blocks),
-                "warnings": .array(warnings.map { .string($0) }),
-                "deletedStaleFiles": .array(outcome.deletedStale.map { .string($0) }),
-                "keptStaleFiles": .array(outcome.keptStale.map { .string($0) }),
-            ]
+            let object = json(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun)
             context.print((try? JSONOutput.encode(object)) ?? "{}")
             return
         }
@@ -246,6 +248,28 @@ public enum AddCommand: Command {
             let wrote = block.files.contains { $0.action.writes }
             return (wrote ? "Added " : "Up to date: ") + "\(block.manifest.name) \(block.manifest.version) in \(block.folder)\n"
         }.joined())
+    }
+
+    /// The `--json` report, which the MCP server's `add_blocks` and `plan_add` return too.
+    static func json(
+        _ plan: InstallPlan, outcome: InstallTransaction.Outcome, target: TargetFolder?, warnings: [String], dryRun: Bool
+    ) -> [String: JSONValue] {
+        let blocks: [JSONValue] = plan.blocks.map { block in
+            .object([
+                "name": .string(block.manifest.name),
+                "version": .string(block.manifest.version),
+                "folder": .string(block.folder),
+                "files": .array(block.files.map { .object(["path": .string($0.path), "action": .string($0.action.rawValue)]) }),
+            ])
+        }
+        return [
+            "dryRun": .bool(dryRun),
+            "folder": target.map { .string($0.relativePath) } ?? .null,
+            "blocks": .array(blocks),
+            "warnings": .array(warnings.map { .string($0) }),
+            "deletedStaleFiles": .array(outcome.deletedStale.map { .string($0) }),
+            "keptStaleFiles": .array(outcome.keptStale.map { .string($0) }),
+        ]
     }
 
     static func note(for action: InstallPlan.Action) -> String {

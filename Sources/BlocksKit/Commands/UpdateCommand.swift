@@ -20,6 +20,16 @@ public enum UpdateCommand: Command {
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let (plan, outcome) = try perform(arguments, context: context)
+        report(plan, outcome: outcome, dryRun: arguments.flag("dry-run"), context: context)
+        return plan.conflicts.isEmpty ? 0 : 1
+    }
+
+    /// Everything `update` does but print its report. `beforeWriting` runs once the plan is
+    /// made and before the first write: the MCP server stops a cancelled call there.
+    static func perform(
+        _ arguments: ParsedArguments, context: CommandContext, beforeWriting: () throws -> Void = {}
+    ) throws -> (plan: UpdatePlan, outcome: InstallTransaction.Outcome) {
         if arguments.flag("theirs") && arguments.flag("ours") {
             throw UsageError.inapplicableOption("--ours", because: "--theirs already settles every conflict the other way")
         }
@@ -38,13 +48,13 @@ public enum UpdateCommand: Command {
             year: try TemplateText.currentYear(environment: context.environment), bases: bases, settle: settle)
         var outcome = InstallTransaction.Outcome()
         if !dryRun {
+            try beforeWriting()
             outcome = try InstallTransaction.apply(plan.install, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
             if bases.storeBases(of: plan.install) > 0 {
                 context.warn("could not keep every base in \(bases.folder.path); the next update may need --theirs or --ours")
             }
         }
-        report(plan, outcome: outcome, dryRun: dryRun, context: context)
-        return plan.conflicts.isEmpty ? 0 : 1
+        return (plan, outcome)
     }
 
     /// The names given, or every locked block with `--all` (or with no names). Each must be in the lock.
@@ -79,19 +89,23 @@ public enum UpdateCommand: Command {
         return (names.compactMap { contents[$0] }, locations)
     }
 
+    /// The `--json` report, which the MCP server's `update_blocks` returns too.
+    static func json(_ plan: UpdatePlan, dryRun: Bool) -> [String: JSONValue] {
+        [
+            "dryRun": .bool(dryRun),
+            "blocks": .array(plan.install.blocks.map { block in
+                .object(["name": .string(block.manifest.name), "version": .string(block.manifest.version)])
+            }),
+            "files": .array(plan.changes.map { .object(["path": .string($0.path), "change": .string($0.change)]) }),
+            "conflicts": .array(plan.conflicts.map { .object(["path": .string($0.path), "kind": .string($0.kind.rawValue)]) }),
+            "removed": .array(plan.removed.map { .string($0) }),
+        ]
+    }
+
     static func report(_ plan: UpdatePlan, outcome: InstallTransaction.Outcome, dryRun: Bool, context: CommandContext) {
         let conflicted = Dictionary(plan.conflicts.map { ($0.path, $0.kind) }, uniquingKeysWith: { first, _ in first })
         if context.json {
-            let object: [String: JSONValue] = [
-                "dryRun": .bool(dryRun),
-                "blocks": .array(plan.install.blocks.map { block in
-                    .object(["name": .string(block.manifest.name), "version": .string(block.manifest.version)])
-                }),
-                "files": .array(plan.changes.map { .object(["path": .string($0.path), "change": .string($0.change)]) }),
-                "conflicts": .array(plan.conflicts.map { .object(["path": .string($0.path), "kind": .string($0.kind.rawValue)]) }),
-                "removed": .array(plan.removed.map { .string($0) }),
-            ]
-            context.print((try? JSONOutput.encode(object)) ?? "{}")
+            context.print((try? JSONOutput.encode(json(plan, dryRun: dryRun))) ?? "{}")
             return
         }
         let style = context.style

@@ -98,10 +98,18 @@ public final class SearchIndex {
     }
 
     private static func inMemory(_ source: RegistrySource, reason: String?) throws -> SearchIndex {
+        if let catalog = source as? CatalogSource, catalog.isEmbedded {
+            return SearchIndex(source: source, corpus: try embeddedCorpus.get(), status: .inMemory(reason: reason), indexURL: nil)
+        }
         let manifests = try source.manifests()
         let corpus = InMemorySearchCorpus(manifests: manifests)
         return SearchIndex(source: source, corpus: corpus, status: .inMemory(reason: reason), indexURL: nil)
     }
+
+    /// The embedded catalog's corpus, built once a process: that catalog cannot change while
+    /// the binary runs, and a long-lived process (`blocks mcp`) searches it again and again;
+    /// building it was nearly all of a warm search's time.
+    private static let embeddedCorpus = Result { InMemorySearchCorpus(manifests: try CatalogSource.embedded.manifests()) }
 
     /// Reads every manifest and writes a fresh index, or keeps the corpus in memory when
     /// the cache cannot be written. The fingerprint was taken before the manifests were

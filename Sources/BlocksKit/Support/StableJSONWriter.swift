@@ -6,6 +6,10 @@
 /// The layout: two spaces per level, `"key" : value`, keys in the order of their UTF-8
 /// bytes, an empty array or object as an opening line, an empty line and a closing line,
 /// and only `"`, `\`, and control characters escaped.
+///
+/// `line` writes the same value on one line, `"key":value` with no spaces: the framing of
+/// protocols that carry one message per line, such as MCP over stdio. Strings escape
+/// every line break, so the only newline is the one a caller adds after the message.
 enum StableJSONWriter {
     static func write(_ value: JSONValue) -> [UInt8] {
         var output: [UInt8] = []
@@ -14,7 +18,15 @@ enum StableJSONWriter {
         return output
     }
 
-    private static func write(_ value: JSONValue, indent: Int, into output: inout [UInt8]) {
+    static func line(_ value: JSONValue) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(1024)
+        write(value, indent: nil, into: &output)
+        return output
+    }
+
+    /// `indent` nil writes the compact one-line form.
+    private static func write(_ value: JSONValue, indent: Int?, into output: inout [UInt8]) {
         switch value {
         case .string(let text): writeString(text, into: &output)
         case .int(let number): output.append(contentsOf: String(number).utf8)
@@ -27,23 +39,32 @@ enum StableJSONWriter {
         case .null: output.append(contentsOf: "null".utf8)
         case .array(let elements):
             writeContainer(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), count: elements.count, indent: indent, into: &output) {
-                position, output in write(elements[position], indent: indent + 2, into: &output)
+                position, output in write(elements[position], indent: indent.map { $0 + 2 }, into: &output)
             }
         case .object(let members):
             let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             writeContainer(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), count: keys.count, indent: indent, into: &output) {
                 position, output in
                 writeString(keys[position], into: &output)
-                output.append(contentsOf: " : ".utf8)
-                write(members[keys[position]]!, indent: indent + 2, into: &output)
+                output.append(contentsOf: (indent == nil ? ":" : " : ").utf8)
+                write(members[keys[position]]!, indent: indent.map { $0 + 2 }, into: &output)
             }
         }
     }
 
     private static func writeContainer(
-        open: UInt8, close: UInt8, count: Int, indent: Int, into output: inout [UInt8],
+        open: UInt8, close: UInt8, count: Int, indent: Int?, into output: inout [UInt8],
         element: (Int, inout [UInt8]) -> Void
     ) {
+        guard let indent else {
+            output.append(open)
+            for position in 0..<count {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                element(position, &output)
+            }
+            output.append(close)
+            return
+        }
         let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
         output.append(open)
         output.append(newline)
@@ -61,25 +82,38 @@ enum StableJSONWriter {
         output.append(close)
     }
 
+    /// Runs of bytes that need no escape are copied whole: most strings are one run.
     private static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
-            case 0x09: output.append(contentsOf: #"\t"#.utf8)
-            case 0x08: output.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
-            case 0..<0x20:
-                let digits = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: #"\u00"#.utf8)
-                output.append(digits[Int(byte >> 4)])
-                output.append(digits[Int(byte & 0x0F)])
-            default: output.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                writeEscape(byte, into: &output)
+                runStart = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    private static func writeEscape(_ byte: UInt8, into output: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+        case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+        case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+        case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+        case 0x09: output.append(contentsOf: #"\t"#.utf8)
+        case 0x08: output.append(contentsOf: #"\b"#.utf8)
+        case 0x0C: output.append(contentsOf: #"\f"#.utf8)
+        default:
+            let digits = Array("0123456789abcdef".utf8)
+            output.append(contentsOf: #"\u00"#.utf8)
+            output.append(digits[Int(byte >> 4)])
+            output.append(digits[Int(byte & 0x0F)])
+        }
     }
 }
