@@ -506,4 +506,6 @@ final class StuckTransport: HTTPTransport, @unchecked Sendable {
         let error = hang(requests.first?.url ?? "")
         return requests.map { _ in .failure(error) }
     }
+
+    func prepare() {}
 }

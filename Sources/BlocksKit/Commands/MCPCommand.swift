@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `blocks mcp`: serves the catalog and the project to coding assistants over the Model
 /// Context Protocol on standard input and output (see `MCPServer`). `blocks mcp config
 /// --client NAME` prints the entry that registers it with a client, and `--write` merges

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A JSON-RPC error the server answers with: the code, one sentence, and the optional
 /// `data` member. MCP's codes are JSON-RPC's five plus the ones its specification
 /// reserves (`-32020` to `-32099`); only those below are ever sent.

@@ -1,11 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 
 /// Why a tool call stopped before its end: the client sent `notifications/cancelled`.

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The read-only tools over a registry: `search_blocks`, `list_blocks` and `get_block`,
 /// each `blocks search|list|info --json` with the same arguments. They read the registry
 /// the call names, else the one the server was started with (`--registry`,

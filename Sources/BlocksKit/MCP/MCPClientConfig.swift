@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Problems with `blocks mcp config`.
 public enum MCPConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownClient(String, suggestion: String?)
@@ -43,11 +34,7 @@ public struct MCPClientConfig: Sendable, Equatable {
         MCPClientConfig(name: "vscode", serversKey: "servers", typed: true, file: ".vscode/mcp.json", global: false),
     ]
 
-    #if os(macOS)
-    static let claudeDesktopFile = "Library/Application Support/Claude/claude_desktop_config.json"
-    #else
-    static let claudeDesktopFile = ".config/Claude/claude_desktop_config.json"
-    #endif
+    static let claudeDesktopFile = ProgramPaths.claudeDesktopConfig
 
     /// The name servers are registered under.
     public static let serverName = "blocks"
@@ -108,12 +95,7 @@ public struct MCPClientConfig: Sendable, Equatable {
 
     /// This program's absolute path, so the client starts the same `blocks` whatever its PATH.
     public static func executablePath(fallback: String) -> String {
-        #if os(Linux)
-        if let resolved = realpath("/proc/self/exe", nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
-        #endif
+        if let resolved = ProgramPaths.runningExecutable() { return resolved }
         if fallback.hasPrefix("/") { return fallback }
         return "blocks"
     }

@@ -1,12 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The tools over one project: `project_status`, `plan_add`, `add_blocks`, `diff_block`
 /// and `update_blocks`, each the command of the same name run in the project folder.
 /// They write through the commands' own code, so the lock, the atomic transaction and the

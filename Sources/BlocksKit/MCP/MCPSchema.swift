@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The JSON Schemas the tools publish, and the check of a call's arguments against them.
 ///
 /// One schema is both what `tools/list` tells the model and what `tools/call` enforces, so

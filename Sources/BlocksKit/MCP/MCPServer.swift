@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Dispatch
 
 /// The Model Context Protocol server of `blocks mcp`: one JSON-RPC message per line in,

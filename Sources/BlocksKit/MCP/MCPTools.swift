@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// One tool the server offers: what `tools/list` says of it and the code `tools/call` runs.
 /// The tools are the command line's commands, called in-process with `--json` semantics, so
 /// a tool gives exactly what `blocks … --json` gives and keeps every guarantee it keeps.
