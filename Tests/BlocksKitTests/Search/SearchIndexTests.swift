@@ -75,7 +75,7 @@ import Testing
         let index = try fixture.open()
         #expect(try fixture.names("zebracorn", index) == [block])
         #expect(try fixture.names("cebricornios", index) == [block])
-        #expect(index.status == .built)
+        #expect(index.finalStatus() == .built)
         #expect(try fixture.open().status == .reused)
     }
 
@@ -123,7 +123,7 @@ import Testing
         }
         let index = try fixture.open()
         #expect(try fixture.names("carousel toolbar", index) == expected)
-        #expect(index.status == .built)
+        #expect(index.finalStatus() == .built)
         #expect(try fixture.open().status == .reused)
     }
 
@@ -137,8 +137,8 @@ import Testing
         let blocked = fixture.cache.path("not-a-folder")
         let index = try SearchIndex.open(for: fixture.source, cacheDirectory: blocked)
         #expect(try fixture.names("slider", index) == expected)
-        guard case .inMemory(let reason?) = index.status else {
-            Issue.record("expected an in-memory search with a reason, got \(index.status)")
+        guard case .inMemory(let reason?) = index.finalStatus() else {
+            Issue.record("expected an in-memory search with a reason, got \(index.finalStatus())")
             return
         }
         #expect(reason.contains("search"))
@@ -148,7 +148,7 @@ import Testing
         let cache = try TemporaryFolder("search-cache")
         defer { cache.cleanUp() }
         let index = try SearchIndex.open(for: CatalogSource.embedded, cacheDirectory: cache.url)
-        #expect(index.status == .inMemory(reason: nil))
+        #expect(index.finalStatus() == .inMemory(reason: nil))
         #expect(index.indexURL == nil)
         #expect(!FileManager.default.fileExists(atPath: cache.path("search").path))
     }

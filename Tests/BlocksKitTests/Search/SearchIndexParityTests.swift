@@ -58,7 +58,7 @@ import Testing
         let reference = ReferenceSearch(manifests: manifests)
         let engine = SearchEngine(manifests: manifests)
         let index = try SearchIndex.open(for: source, cacheDirectory: cache.url)
-        #expect(index.status == .built)
+        #expect(index.finalStatus() == .built)
         let reopened = try SearchIndex.open(for: source, cacheDirectory: cache.url)
 
         var nonEmpty = 0
@@ -86,7 +86,7 @@ import Testing
         let manifests = try source.manifests()
         let reference = ReferenceSearch(manifests: manifests)
         let index = try SearchIndex.open(for: source, cacheDirectory: cache.url)
-        #expect(index.status == .built)
+        #expect(index.finalStatus() == .built)
         for query in ["tabs", "pestanas", "scroling", "pager", "pagre", "swipe pages", "picker segmented", "badge", "zzzzzzzz", "top"] {
             let expected = reference.search(query, filters: .init(), limit: nil)
             #expect(Self.summary(try index.search(query)) == expected, "\(query)")
