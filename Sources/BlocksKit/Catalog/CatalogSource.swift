@@ -2,6 +2,9 @@
 /// Swift files. It serves both the catalog built into the binary and a maintainer's
 /// own folder given with `--registry DIR`.
 public struct CatalogSource: RegistrySource {
+    /// See `RegistrySource.searchFingerprinting`: fingerprinted by what it is read from.
+    public var searchFingerprinting: SearchFingerprinting? { self }
+
     enum Storage: Sendable {
         case embedded
         case folder(URL)

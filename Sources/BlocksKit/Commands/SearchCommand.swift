@@ -32,7 +32,7 @@ public enum SearchCommand: Command {
         let index = try SearchIndex.open(for: source, cacheDirectory: context.cacheDirectory)
         // Read after the query, which overlaps the index's freshness check.
         defer {
-            if case .inMemory(let reason?) = index.status { context.note("note: searched without an index (\(reason))") }
+            if case .inMemory(let reason?) = index.finalStatus() { context.note("note: searched without an index (\(reason))") }
         }
 
         if context.json {

@@ -511,19 +511,21 @@ extension RedirectPolicy {
 /// is counted in the next notice.
 private struct NoticeThrottle {
     let notice: (@Sendable (String) -> Void)?
-    let interval: TimeInterval
-    var last = Date.distantPast
+    var throttle: Throttle
     var heldBack = 0
+
+    init(notice: (@Sendable (String) -> Void)?, interval: TimeInterval) {
+        self.notice = notice
+        throttle = Throttle(interval: interval)
+    }
 
     mutating func say(_ line: String) {
         guard let notice else { return }
-        let now = Date()
-        guard now.timeIntervalSince(last) >= interval else {
+        guard throttle.allows() else {
             heldBack += 1
             return
         }
         notice(heldBack == 0 ? line : line + "; \(heldBack) more like it since the last note")
-        last = now
         heldBack = 0
     }
 }

@@ -6,7 +6,7 @@ public final class ProgressBar: @unchecked Sendable {
     private let label: String
     private let totalBytes: Int64?
     private let started = Date()
-    private var lastDraw = Date.distantPast
+    private var redraws = Throttle(interval: 0.1)
     private let lock = Lock()
     private var drewSomething = false
 
@@ -21,8 +21,7 @@ public final class ProgressBar: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let now = Date()
-        guard now.timeIntervalSince(lastDraw) >= 0.1 || progress.filesDone == progress.filesTotal else { return }
-        lastDraw = now
+        guard redraws.allows(at: now, force: progress.filesDone == progress.filesTotal) else { return }
         drewSomething = true
         let columns = sink.columns ?? TerminalWidth.fallback
         sink.write("\r\u{1B}[K" + Self.line(

@@ -2,6 +2,9 @@
 /// single block's registry archive (`block.json` at the top). `blocks add ./tabs.zip`
 /// and `--registry tabs.tar.gz` read through it.
 public struct ArchiveFileSource: RegistrySource {
+    /// See `RegistrySource.searchFingerprinting`: an archive is read whole and searched in memory.
+    public var searchFingerprinting: SearchFingerprinting? { nil }
+
     public let url: URL
     /// Where the archive came from when that is not `url`: the address it was downloaded
     /// from, which is what the lock records and messages name.

@@ -2,6 +2,9 @@
 /// HTTP(S). Both read `index.json` first; blocks come from the per-block archives, which
 /// are checked against the index's SHA-256 before anything is extracted.
 public struct BuiltRegistrySource: RegistrySource {
+    /// See `RegistrySource.searchFingerprinting`: fingerprinted by what it is read from.
+    public var searchFingerprinting: SearchFingerprinting? { self }
+
     /// Where the registry's files are.
     public enum Root: Sendable {
         case folder(URL)

@@ -16,6 +16,10 @@ public protocol RegistrySource: Sendable {
     /// published (its metadata file's `versions`); a catalog has only its current one.
     /// An unlisted version is `RegistryError.unknownVersion`, naming those there are.
     func contents(of name: String, version: String) throws -> BlockContent
+    /// How `search` knows whether its on-disk index of this source is current, or nil
+    /// when the source has no cheap fingerprint and is searched in memory. No default:
+    /// each source decides.
+    var searchFingerprinting: SearchFingerprinting? { get }
 }
 
 /// Problems with a registry or its contents.

@@ -37,8 +37,9 @@ public final class SearchIndex {
         case inMemory(reason: String?)
     }
 
-    /// How this search was served. Reading it settles a pending freshness check.
-    public var status: Status {
+    /// How this search was served. A method, not a property, because asking waits for the
+    /// pending freshness check and may rebuild a stale index.
+    public func finalStatus() -> Status {
         _ = try? settle()
         return settledStatus
     }
@@ -89,12 +90,11 @@ public final class SearchIndex {
         return index
     }
 
-    /// The source as a fingerprinting one, by casts to the concrete types: a cast to a
-    /// protocol scans every conformance in the binary the first time, at start-up.
+    /// The source as a fingerprinting one. Every source answers for itself (a protocol
+    /// requirement with no default), so a new source cannot silently lose its index; a
+    /// cast to the protocol would also scan every conformance in the binary at start-up.
     static func fingerprinting(_ source: RegistrySource) -> SearchFingerprinting? {
-        if let catalog = source as? CatalogSource { return catalog }
-        if let registry = source as? BuiltRegistrySource { return registry }
-        return nil
+        source.searchFingerprinting
     }
 
     private static func inMemory(_ source: RegistrySource, reason: String?) throws -> SearchIndex {

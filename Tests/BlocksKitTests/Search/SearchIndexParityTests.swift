@@ -74,7 +74,7 @@ import Testing
             #expect(index.suggestions(for: item.query) == reference.suggestions(for: item.query), "suggestions: \(item.query)")
             if expected.count > 1 { nonEmpty += 1 }
         }
-        #expect(reopened.status == .reused)
+        #expect(reopened.finalStatus() == .reused)
         // The table must exercise real rankings, not a run of empty results.
         #expect(nonEmpty >= 25)
     }
