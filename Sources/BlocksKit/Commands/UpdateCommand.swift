@@ -20,6 +20,7 @@ public enum UpdateCommand: Command {
         arguments: [ArgumentSpec("name", help: "The blocks to update (default: every added block, as with --all).", optional: true, variadic: true)],
         options: [
             OptionSpec("all", help: "Update every added block."),
+            OptionSpec("to", value: "version", help: "Update one block to this published version instead of the newest."),
             OptionSpec("dry-run", help: "Print the plan and the merged diffs; write nothing."),
             OptionSpec("theirs", help: "Settle conflicts by taking the new version's lines."),
             OptionSpec("ours", help: "Settle conflicts by keeping your lines."),
@@ -37,7 +38,7 @@ public enum UpdateCommand: Command {
         if !dryRun { StagingArea.removeLeftovers(root: root) }
         let lock = try Lockfile.read(root: root)
         let names = try chosenNames(arguments, lock: lock)
-        let (contents, locations) = try upstream(names: names, lock: lock, root: root, context: context)
+        let (contents, locations) = try upstream(names: names, lock: lock, root: root, context: context, version: try targetVersion(arguments, names: names))
         let bases = BaseStore(cacheDirectory: context.cacheDirectory)
         let plan = try UpdatePlan.make(
             contents: contents, registry: { locations[$0] ?? lock.blocks[$0]?.registry ?? "" }, root: root, lock: lock,
@@ -66,9 +67,22 @@ public enum UpdateCommand: Command {
         return names
     }
 
-    /// The newest content of each named block, from the registry on the command line (or
-    /// in `blocks.json`), else the one each block came from; and each block's registry location.
-    static func upstream(names: [String], lock: Lockfile, root: URL, context: CommandContext) throws -> ([BlockContent], [String: String]) {
+    /// `--to VERSION`, which names one block's version, so it needs exactly one NAME.
+    static func targetVersion(_ arguments: ParsedArguments, names: [String]) throws -> String? {
+        guard let version = arguments.value("to") else { return nil }
+        guard !arguments.flag("all"), names.count == 1, arguments.positionals.count == 1 else {
+            throw UsageError.missingOption("one block NAME", because: "--to \(version) names a version of one block")
+        }
+        guard AddCommand.isPlausibleVersion(version) else {
+            throw UsageError.invalidValue(option: "--to", value: version, expected: "a published version, such as 1.1.0")
+        }
+        return version
+    }
+
+    /// The newest content of each named block (or, with `version`, the one named block at
+    /// that published version), from the registry on the command line (or in
+    /// `blocks.json`), else the one each block came from; and each block's registry location.
+    static func upstream(names: [String], lock: Lockfile, root: URL, context: CommandContext, version: String? = nil) throws -> ([BlockContent], [String: String]) {
         let config = try ProjectConfig.read(root: root)
         let override = context.registry ?? config?.registryLocation(root: root)
         let groups = Dictionary(grouping: names) { override ?? lock.blocks[$0]?.registry ?? "embedded" }
@@ -76,7 +90,8 @@ public enum UpdateCommand: Command {
         var locations: [String: String] = [:]
         for (location, group) in groups.sorted(by: { $0.key < $1.key }) {
             let source = try RegistrySources.open(location, context: context)
-            for (name, content) in zip(group, try source.contents(of: group)) {
+            let fetched = try version.map { version in try group.map { try source.contents(of: $0, version: version) } } ?? source.contents(of: group)
+            for (name, content) in zip(group, fetched) {
                 guard content.manifest.name == name else { throw InstallError.unexpectedBlock(requested: name, received: content.manifest.name) }
                 contents[name] = content
                 locations[name] = source.location

@@ -60,6 +60,15 @@ public struct UpdatePlan: Sendable {
             for index in block.files.indices {
                 var file = block.files[index]
                 let entry = locked.file(at: file.path)
+                let base = entry.flatMap { bases.load(sha256: $0.sha256) }
+                // The same header step on both sides: the new version's header has the year
+                // it was built in, and takes the base's (or, without one, the file's), so a
+                // new year is no change to merge.
+                if let entry, let existing = file.existing,
+                   let year = LicenseHeader.year(in: String(decoding: base ?? existing, as: UTF8.self)) {
+                    file.content = LicenseHeader.settingYear(file.content, to: year)
+                    file.action = InstallPlan.decide(existing: existing, rendered: file.content, lockedHash: entry.sha256)
+                }
                 var change = file.action.rawValue
                 if file.action == .conflict, let existing = file.existing {
                     if let entry {
@@ -78,7 +87,7 @@ public struct UpdatePlan: Sendable {
                                     conflicts.append(Conflict(path: file.path, kind: .markers))
                                 }
                             }
-                        } else if let base = bases.load(sha256: entry.sha256) {
+                        } else if let base {
                             let merge = ThreeWayMerge(base: Array(base), ours: Array(existing), theirs: Array(file.content), labels: labels)
                             file.recorded = file.content
                             file.action = .overwrite
