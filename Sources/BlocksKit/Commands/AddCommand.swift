@@ -88,8 +88,9 @@ public enum AddCommand: Command {
         }
         var outcome = InstallTransaction.Outcome()
         if !dryRun {
-            outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
+            // Bases first: a run killed after the lock must leave the next update its bases.
             BaseStore(cacheDirectory: context.cacheDirectory).storeBases(of: plan)
+            outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
         }
         report(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, context: context)
         return 0

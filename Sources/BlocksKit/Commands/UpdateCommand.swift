@@ -45,10 +45,11 @@ public enum UpdateCommand: Command {
             year: try TemplateText.currentYear(environment: context.environment), bases: bases, settle: settle)
         var outcome = InstallTransaction.Outcome()
         if !dryRun {
-            outcome = try InstallTransaction.apply(plan.install, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
+            // Bases first: a run killed after the lock must leave the next update its bases.
             if bases.storeBases(of: plan.install) > 0 {
                 context.warn("could not keep every base in \(bases.folder.path); the next update may need --theirs or --ours")
             }
+            outcome = try InstallTransaction.apply(plan.install, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
         }
         report(plan, outcome: outcome, dryRun: dryRun, context: context)
         return plan.conflicts.isEmpty ? 0 : 1

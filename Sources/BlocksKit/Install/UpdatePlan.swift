@@ -88,7 +88,8 @@ public struct UpdatePlan: Sendable {
                                 }
                             }
                         } else if let base {
-                            let merge = ThreeWayMerge(base: Array(base), ours: Array(existing), theirs: Array(file.content), labels: labels)
+                            let ours = oursBeforeAnInterruptedRun(existing, labels: labels) ?? existing
+                            let merge = ThreeWayMerge(base: Array(base), ours: Array(ours), theirs: Array(file.content), labels: labels)
                             file.recorded = file.content
                             file.action = .overwrite
                             if merge.isClean {
@@ -117,6 +118,17 @@ public struct UpdatePlan: Sendable {
         }
         let install = InstallPlan(root: root, blocks: blocks, previousLock: lock)
         return UpdatePlan(install: install, changes: changes, conflicts: conflicts)
+    }
+
+    /// The user's side of a file that already holds the markers of this very update
+    /// (same base, same new version): a run killed after renaming it in, before the lock.
+    /// Merging that again would nest markers; merging the side recovered from them gives
+    /// the same bytes, so the re-run finishes the job. Nil for any other file.
+    static func oursBeforeAnInterruptedRun(_ existing: Data, labels: ThreeWayMerge.Labels) -> Data? {
+        let text = String(decoding: existing, as: UTF8.self)
+        guard text.contains("\n||||||| \(labels.base)"), text.contains("\n>>>>>>> \(labels.theirs)"),
+              let ours = ThreeWayMerge.settlingMarkers(Array(existing), taking: .ours) else { return nil }
+        return Data(ours)
     }
 
     /// No base to merge from: `--theirs` replaces the file, `--ours` keeps it, and
