@@ -120,8 +120,14 @@ import Testing
             let longestDelay = UInt32(min((paused ? pausedRun : longestRun) * 1.1, 2) * 1_000_000)
             let (process, output, errors) = try project.startBinary(["update"], environment: runEnvironment)
             var killed = false
+            // Every third run after a kill is let finish (within 60 s): the re-run under test.
+            let letFinish = killedLast && iteration % 3 == 2
             withExtendedLifetime((output, errors)) {
-                usleep(UInt32.random(in: 0...longestDelay, using: &generator))
+                if letFinish {
+                    for _ in 0..<6_000 where process.isRunning { usleep(10_000) }
+                } else {
+                    usleep(UInt32.random(in: 0...longestDelay, using: &generator))
+                }
                 if process.isRunning {
                     kill(process.processIdentifier, SIGKILL)
                     killed = true
