@@ -110,10 +110,11 @@ import Testing
         let dry = try registry.run(project, global + ["update", "--dry-run"])
         #expect(dry.code == 1, "\(dry.errors)")
         for line in ["merge           \(folder)Pager.swift", "update          \(folder)PagerDemo.swift", "create          \(folder)PagerExtra.swift",
-                     "conflict        \(folder)PagerLogic.swift (both changed it; markers written)", "remove          \(folder)PagerOld.swift",
+                     "conflict        \(folder)PagerLogic.swift (both changed it; markers would be written)", "remove          \(folder)PagerOld.swift",
                      "Dry run: nothing was written."] {
             #expect(dry.output.contains(line), "\(line) in \(dry.output)")
         }
+        #expect(dry.errors.contains("1 file would need you:\n  \(folder)PagerLogic.swift\nRun 'blocks update' and edit out the markers"), "\(dry.errors)")
         #expect(try project.treeHash() == untouched)
 
         let update = try registry.run(project, global + ["update"])

@@ -122,7 +122,7 @@ public enum UpdateCommand: Command {
             let label = change.paddedToWidth(15)
             let note = conflicted[path].map { kind -> String in
                 switch kind {
-                case .markers: return " (both changed it; markers written)"
+                case .markers: return dryRun ? " (both changed it; markers would be written)" : " (both changed it; markers written)"
                 case .missingBase: return " (no base kept for it, so no merge; run again with --theirs or --ours)"
                 case .existingFile: return " (new upstream, but you have a file there; run again with --theirs or --ours)"
                 }
@@ -144,15 +144,17 @@ public enum UpdateCommand: Command {
         } else {
             for block in plan.install.blocks {
                 let old = plan.install.previousLock.blocks[block.manifest.name]?.version ?? "?"
-                context.print(old == block.manifest.version && !block.files.contains { $0.action.writes }
-                    ? "Up to date: \(block.manifest.name) \(block.manifest.version)"
-                    : "Updated \(block.manifest.name) \(old) -> \(block.manifest.version)")
+                let wrote = block.files.contains { $0.action.writes }
+                context.print(old != block.manifest.version ? "Updated \(block.manifest.name) \(old) -> \(block.manifest.version)"
+                    : wrote ? "Settled \(block.manifest.name) \(old)" : "Up to date: \(block.manifest.name) \(old)")
             }
         }
         if !plan.conflicts.isEmpty {
-            context.warn("\(plan.conflicts.count) file\(plan.conflicts.count == 1 ? "" : "s") need\(plan.conflicts.count == 1 ? "s" : "") you:\n"
-                + plan.conflicts.map { "  \($0.path)" }.joined(separator: "\n")
-                + "\nEdit out the markers, or run 'blocks update --theirs' or '--ours'.")
+            let count = plan.conflicts.count
+            let files = plan.conflicts.map { "  \($0.path)" }.joined(separator: "\n")
+            context.warn(dryRun
+                ? "\(count) file\(count == 1 ? "" : "s") would need you:\n\(files)\nRun 'blocks update' and edit out the markers, or run it with --theirs or --ours."
+                : "\(count) file\(count == 1 ? "" : "s") need\(count == 1 ? "s" : "") you:\n\(files)\nEdit out the markers, or run 'blocks update --theirs' or '--ours'.")
         }
     }
 }
