@@ -66,7 +66,13 @@ public struct StagingArea {
     }
 
     /// Moves `source` over `target` in one step: readers see the old file or the new one.
+    /// An existing file is swapped with `source` (`FileExchange`), leaving the old bytes in
+    /// the staging folder, which is removed afterwards.
     public static func rename(_ source: URL, over target: URL, displayPath: String) throws {
+        if FileExchange.exchange(source.path, with: target.path) { return }
+        if errno == EISDIR {
+            throw InstallError.writeFailed(path: displayPath, reason: String(cString: strerror(EISDIR)))
+        }
         guard systemRename(source.path, target.path) == 0 else {
             throw InstallError.writeFailed(path: displayPath, reason: String(cString: strerror(errno)))
         }
