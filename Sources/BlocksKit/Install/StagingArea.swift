@@ -52,7 +52,11 @@ public struct StagingArea {
         .writeFailed(path: file.path, reason: "cannot write a temporary file (\(String(cString: strerror(code))))")
     }
 
+    /// Deletes the folder and what is in it: staged files not moved, and the old files
+    /// that exchanges left here, deleted in parallel (`ParallelRemoval`).
     public func remove() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        ParallelRemoval.removeAll(names.map { url.path + "/" + $0 })
         try? FileManager.default.removeItem(at: url)
     }
 
