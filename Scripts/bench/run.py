@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BLOCKS = os.path.join(ROOT, ".build/release/blocks")
@@ -151,9 +152,99 @@ def make_project(path):
         handle.write("struct App {}\n")
 
 
+def write_update_catalog(path, version):
+    """50 blocks of three files (component, logic, demo) at 1.0.0 or 1.1.0: 1.1.0 changes
+    line 5 of every file, which the user's edit (line 50) leaves alone, so each of the 150
+    files is a clean three-way merge."""
+    for index in range(50):
+        name = f"merge-block-{index:02d}"
+        type_name = f"MergeBlock{index:02d}"
+        files = [(f"{type_name}.swift", "component"), (f"{type_name}Logic.swift", "logic"), (f"{type_name}Demo.swift", "demo")]
+        folder = os.path.join(path, name)
+        os.makedirs(folder, exist_ok=True)
+        manifest = {
+            "name": name, "version": version,
+            "title": {"en": f"Merge block {index}", "es": f"Bloque {index}"},
+            "summary": {"en": "A block to update.", "es": "Un bloque que actualizar."},
+            "category": "tabs", "platforms": {"iOS": "17.0"}, "level": "beginner", "origin": "Original work",
+            "tags": {"en": ["tabs"], "es": ["pestañas"]}, "api": [],
+            "files": [{"path": file, "role": role} for file, role in files],
+            "authors": ["Benchmark Generator"], "license": "MIT",
+            "accessibility": {"voiceOver": "Buttons.", "dynamicType": "Scales.", "reduceMotion": "Jumps."},
+        }
+        with open(os.path.join(folder, "block.json"), "w", encoding="utf-8") as handle:
+            json.dump(manifest, handle, ensure_ascii=False, indent=2)
+        for number, (file, _) in enumerate(files):
+            lines = [f"// {type_name} file {number}, line {n}: {'changed upstream' if n == 5 and version != '1.0.0' else 'as published'}\n"
+                     for n in range(80)]
+            with open(os.path.join(folder, file), "w", encoding="utf-8") as handle:
+                handle.write("".join(lines))
+
+
+def bench_update(runs):
+    """`blocks update` of 50 modified blocks (150 files, each changed on both sides) from a
+    local registry, against `git merge-file` run on the same 150 (base, yours, theirs)."""
+    catalog = os.path.join(WORK, "update-catalog")
+    registry = os.path.join(WORK, "update-registry")
+    pristine = os.path.join(WORK, "update-pristine")
+    write_update_catalog(catalog, "1.0.0")
+    sh([BLOCKS, "build", "--catalog", catalog, "--out", registry])
+    make_project(pristine)
+    names = sorted(os.listdir(catalog))
+    sh([BLOCKS, "-C", pristine, "--registry", registry, "add", *names, "--yes"])
+    blocks = os.path.join(pristine, "Sources/App/Blocks")
+    triples = os.path.join(WORK, "merge-files")
+    os.makedirs(triples)
+    count = 0
+    for name in names:
+        for file in sorted(os.listdir(os.path.join(blocks, name))):
+            path = os.path.join(blocks, name, file)
+            with open(path, encoding="utf-8") as handle:
+                base = handle.read()
+            ours = base.replace("line 50: as published", "line 50: my change")
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(ours)
+            for side, text in (("base", base), ("ours", ours)):
+                with open(os.path.join(triples, f"{count}.{side}"), "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            count += 1
+    shutil.rmtree(catalog)
+    write_update_catalog(catalog, "1.1.0")
+    sh([BLOCKS, "build", "--catalog", catalog, "--out", registry])
+    # theirs: the new version as update sees it, from a throwaway project that adds 1.1.0.
+    newest = os.path.join(WORK, "update-newest")
+    make_project(newest)
+    sh([BLOCKS, "-C", newest, "--registry", registry, "add", *names, "--yes"])
+    count = 0
+    for name in names:
+        for file in sorted(os.listdir(os.path.join(newest, "Sources/App/Blocks", name))):
+            shutil.copyfile(os.path.join(newest, "Sources/App/Blocks", name, file), os.path.join(triples, f"{count}.theirs"))
+            count += 1
+    assert count == 150, count
+    project = os.path.join(WORK, "update-project")
+    merged = os.path.join(WORK, "merged")
+
+    def fresh():
+        discard(project)
+        discard(merged)
+        shutil.copytree(pristine, project, symlinks=True)
+        os.makedirs(merged)
+        os.sync()
+    # git merge-file -p writes the merge to stdout and exits 0 for a clean merge.
+    script = " && ".join(f"git merge-file -p {triples}/{i}.ours {triples}/{i}.base {triples}/{i}.theirs > {merged}/{i}"
+                         for i in range(count))
+    compare("update 50 modified blocks (local registry)", [BLOCKS, "-C", project, "update"],
+            script, "git merge-file x150", runs, 1.0, prepare=fresh)
+
+
 def main():
     if not os.path.exists(BLOCKS):
         raise SystemExit("build first: swift build -c release --static-swift-stdlib")
+    if "--only-update" in sys.argv:
+        bench_update(5 if QUICK else 21)
+        report()
+        shutil.rmtree(WORK, ignore_errors=True)
+        return
     floor = os.path.join(WORK, "floor")
     sh(["swiftc", "-O", "-static-stdlib", os.path.join(ROOT, "Scripts/bench/floor.swift"), "-o", floor])
     small = 5 if QUICK else 21
@@ -194,6 +285,9 @@ def main():
     sh([BLOCKS, "build", "--catalog", big, "--out", out])
     os.sync()
 
+    print("update", file=sys.stderr)
+    bench_update(heavy if QUICK else small)
+
     print("registry over nginx", file=sys.stderr)
     server = Nginx(out)
     try:
@@ -231,7 +325,6 @@ def main():
         mirror = os.path.join(WORK, "mirror")
         all_urls = os.path.join(WORK, "urls.txt")
         with open(os.path.join(out, "index.json")) as handle:
-            import json
             index = json.load(handle)
         with open(all_urls, "w") as handle:
             handle.write(f'url = "{server.url}/index.json"\noutput = "{WORK}/curl-mirror/index.json"\n')

@@ -108,6 +108,9 @@ public enum BlocksCLI {
         case let usage as UsageError:
             message = usage.description
             code = 64
+        case let failure as CommandFailure:
+            message = ErrorText.line(for: failure.underlying)
+            code = failure.exitCode
         default:
             message = ErrorText.line(for: error)
             code = 1
@@ -115,7 +118,7 @@ public enum BlocksCLI {
         let shown = TerminalText.escapedKeepingLines(message)
         context.standardError.write(style.apply(.red, "error: ") + shown + "\n")
         if json {
-            var members = (error as? JSONReportingError)?.jsonMembers ?? [:]
+            var members = ((error as? CommandFailure)?.underlying as? JSONReportingError ?? error as? JSONReportingError)?.jsonMembers ?? [:]
             members["error"] = .object(["message": .string(shown), "code": .int(Int(code))])
             context.print((try? JSONOutput.encode(members)) ?? #"{"error": {"message": "unprintable", "code": 1}}"#)
         }

@@ -100,8 +100,9 @@ public enum AddCommand: Command {
         var outcome = InstallTransaction.Outcome()
         if !dryRun {
             try beforeWriting()
-            outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
+            // Bases first: a run killed after the lock must leave the next update its bases.
             BaseStore(cacheDirectory: context.cacheDirectory).storeBases(of: plan)
+            outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
         }
         return Result(plan: plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun)
     }
@@ -139,13 +140,19 @@ public enum AddCommand: Command {
         }
     }
 
+    /// Whether text can name a published version: not empty, no spaces or control
+    /// characters. Whether the registry has it is the registry's answer.
+    static func isPlausibleVersion(_ version: String) -> Bool {
+        !version.isEmpty && !version.contains { $0.isWhitespace || $0.isASCII && $0.asciiValue! < 32 }
+    }
+
     /// `NAME` or `NAME@VERSION` arguments, each name once.
     static func validatedRequests(_ arguments: [String]) throws -> [(name: String, version: String?)] {
         var requests: [(name: String, version: String?)] = []
         for argument in arguments {
             let parts = argument.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             let name = parts[0], version = parts.count > 1 ? parts[1] : nil
-            if let version, version.isEmpty || version.contains(where: { $0.isWhitespace || $0.isASCII && $0.asciiValue! < 32 }) {
+            if let version, !isPlausibleVersion(version) {
                 throw UsageError.invalidValue(option: "<name>", value: argument, expected: "NAME or NAME@VERSION, such as 'pager@1.0.0'")
             }
             let checked = try validatedNames([name])[0]

@@ -1,16 +1,20 @@
 /// `blocks diff [NAME...] [--upstream]`: what you changed in added blocks (base →
 /// working file), or with `--upstream` what the registry changed (base → newest), as
-/// unified diffs. Exits 0 when there is nothing to show and 1 when there is, like `diff`.
+/// unified diffs. Exits 0 when there is nothing to show and 1 when there is, like `diff`;
+/// a failure exits 2 (a usage error 64), so a script can tell differences from trouble.
 public enum DiffCommand: Command {
     public static let spec = CommandSpec(
         name: "diff",
         abstract: "Show what you changed in added blocks, or with --upstream what the registry changed.",
         discussion: """
         The base is exactly what 'blocks add' (or the last 'blocks update') wrote. Exits 0
-        when there are no differences and 1 when there are.
+        when there are no differences, 1 when there are, and 2 when it fails.
         """,
         arguments: [ArgumentSpec("name", help: "The blocks to compare (default: every added block).", optional: true, variadic: true)],
-        options: [OptionSpec("upstream", help: "Compare the base with the registry's newest version instead of your files.")])
+        options: [
+            OptionSpec("upstream", help: "Compare the base with the registry's newest version instead of your files."),
+            OptionSpec("to", value: "version", help: "With --upstream, compare with this published version of one block instead of the newest."),
+        ])
 
     /// One file's comparison: its state and the diff, empty when there is none.
     struct Entry {
@@ -20,12 +24,20 @@ public enum DiffCommand: Command {
     }
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        try CommandFailure.exiting(with: 2) { try compare(arguments, context: context) }
+    }
+
+    static func compare(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
         let lock = try Lockfile.read(root: root)
         let names = try UpdateCommand.chosenNames(arguments, lock: lock)
         let bases = BaseStore(cacheDirectory: context.cacheDirectory)
+        let version = try UpdateCommand.targetVersion(arguments, names: names)
+        if version != nil && !arguments.flag("upstream") {
+            throw UsageError.inapplicableOption("--to", because: "without --upstream, diff compares the base with your files, not with a version")
+        }
         let entries = arguments.flag("upstream")
-            ? try upstreamEntries(names: names, lock: lock, root: root, bases: bases, context: context)
+            ? try upstreamEntries(names: names, lock: lock, root: root, bases: bases, context: context, version: version)
             : localEntries(names: names, lock: lock, root: root, bases: bases)
         let different = entries.contains { $0.state != "unchanged" }
         if context.json {
@@ -55,9 +67,9 @@ public enum DiffCommand: Command {
         }
     }
 
-    /// Base → the registry's newest version, with the header step applied as `update` does.
-    static func upstreamEntries(names: [String], lock: Lockfile, root: URL, bases: BaseStore, context: CommandContext) throws -> [Entry] {
-        let (contents, _) = try UpdateCommand.upstream(names: names, lock: lock, root: root, context: context)
+    /// Base → the registry's newest version (or `version`), with the header step applied as `update` does.
+    static func upstreamEntries(names: [String], lock: Lockfile, root: URL, bases: BaseStore, context: CommandContext, version: String? = nil) throws -> [Entry] {
+        let (contents, _) = try UpdateCommand.upstream(names: names, lock: lock, root: root, context: context, version: version)
         let plan = try UpdatePlan.make(
             contents: contents, registry: { lock.blocks[$0]?.registry ?? "" }, root: root, lock: lock,
             year: try TemplateText.currentYear(environment: context.environment), bases: bases, settle: nil)

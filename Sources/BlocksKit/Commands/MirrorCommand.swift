@@ -11,9 +11,10 @@ public enum MirrorCommand: Command {
         options: [
             OptionSpec("jobs", short: "j", value: "n", help: "Downloads in flight at once (default: 8)."),
             OptionSpec("prune", help: "Delete archives the upstream index no longer lists."),
+            OptionSpec("latest-only", help: "Mirror only each block's newest version (default: every published version)."),
             OptionSpec("verify", value: "dest", help: "Re-hash every archive in <dest> and report damage."),
         ],
-        usage: ["blocks mirror <source> <dest> [--jobs <n>] [--prune]", "blocks mirror --verify <dest>"])
+        usage: ["blocks mirror <source> <dest> [--jobs <n>] [--prune] [--latest-only]", "blocks mirror --verify <dest>"])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         if let verify = arguments.value("verify") {
@@ -39,6 +40,7 @@ public enum MirrorCommand: Command {
         var mirror = try Mirror.make(source: arguments.positionals[0], destination: destination, access: context.registryAccess)
         mirror.jobs = jobs
         mirror.prune = arguments.flag("prune")
+        mirror.latestOnly = arguments.flag("latest-only")
         let bar = ProgressBar(sink: context.standardError, label: "mirror")
         if !context.quiet && !context.json { mirror.progress = { bar.update($0) } }
         let started = Date()

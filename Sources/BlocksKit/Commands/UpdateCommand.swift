@@ -14,6 +14,7 @@ public enum UpdateCommand: Command {
         arguments: [ArgumentSpec("name", help: "The blocks to update (default: every added block, as with --all).", optional: true, variadic: true)],
         options: [
             OptionSpec("all", help: "Update every added block."),
+            OptionSpec("to", value: "version", help: "Update one block to this published version instead of the newest."),
             OptionSpec("dry-run", help: "Print the plan and the merged diffs; write nothing."),
             OptionSpec("theirs", help: "Settle conflicts by taking the new version's lines."),
             OptionSpec("ours", help: "Settle conflicts by keeping your lines."),
@@ -41,7 +42,7 @@ public enum UpdateCommand: Command {
         if !dryRun { StagingArea.removeLeftovers(root: root) }
         let lock = try Lockfile.read(root: root)
         let names = try chosenNames(arguments, lock: lock)
-        let (contents, locations) = try upstream(names: names, lock: lock, root: root, context: context)
+        let (contents, locations) = try upstream(names: names, lock: lock, root: root, context: context, version: try targetVersion(arguments, names: names))
         let bases = BaseStore(cacheDirectory: context.cacheDirectory)
         let plan = try UpdatePlan.make(
             contents: contents, registry: { locations[$0] ?? lock.blocks[$0]?.registry ?? "" }, root: root, lock: lock,
@@ -49,10 +50,11 @@ public enum UpdateCommand: Command {
         var outcome = InstallTransaction.Outcome()
         if !dryRun {
             try beforeWriting()
-            outcome = try InstallTransaction.apply(plan.install, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
+            // Bases first: a run killed after the lock must leave the next update its bases.
             if bases.storeBases(of: plan.install) > 0 {
                 context.warn("could not keep every base in \(bases.folder.path); the next update may need --theirs or --ours")
             }
+            outcome = try InstallTransaction.apply(plan.install, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
         }
         return (plan, outcome)
     }
@@ -70,9 +72,22 @@ public enum UpdateCommand: Command {
         return names
     }
 
-    /// The newest content of each named block, from the registry on the command line (or
-    /// in `blocks.json`), else the one each block came from; and each block's registry location.
-    static func upstream(names: [String], lock: Lockfile, root: URL, context: CommandContext) throws -> ([BlockContent], [String: String]) {
+    /// `--to VERSION`, which names one block's version, so it needs exactly one NAME.
+    static func targetVersion(_ arguments: ParsedArguments, names: [String]) throws -> String? {
+        guard let version = arguments.value("to") else { return nil }
+        guard !arguments.flag("all"), names.count == 1, arguments.positionals.count == 1 else {
+            throw UsageError.missingOption("one block NAME", because: "--to \(version) names a version of one block")
+        }
+        guard AddCommand.isPlausibleVersion(version) else {
+            throw UsageError.invalidValue(option: "--to", value: version, expected: "a published version, such as 1.1.0")
+        }
+        return version
+    }
+
+    /// The newest content of each named block (or, with `version`, the one named block at
+    /// that published version), from the registry on the command line (or in
+    /// `blocks.json`), else the one each block came from; and each block's registry location.
+    static func upstream(names: [String], lock: Lockfile, root: URL, context: CommandContext, version: String? = nil) throws -> ([BlockContent], [String: String]) {
         let config = try ProjectConfig.read(root: root)
         let override = context.registry ?? config?.registryLocation(root: root)
         let groups = Dictionary(grouping: names) { override ?? lock.blocks[$0]?.registry ?? "embedded" }
@@ -80,7 +95,8 @@ public enum UpdateCommand: Command {
         var locations: [String: String] = [:]
         for (location, group) in groups.sorted(by: { $0.key < $1.key }) {
             let source = try RegistrySources.open(location, access: context.registryAccess)
-            for (name, content) in zip(group, try source.contents(of: group)) {
+            let fetched = try version.map { version in try group.map { try source.contents(of: $0, version: version) } } ?? source.contents(of: group)
+            for (name, content) in zip(group, fetched) {
                 guard content.manifest.name == name else { throw InstallError.unexpectedBlock(requested: name, received: content.manifest.name) }
                 contents[name] = content
                 locations[name] = source.location
@@ -114,7 +130,7 @@ public enum UpdateCommand: Command {
             let label = change.paddedToWidth(15)
             let note = conflicted[path].map { kind -> String in
                 switch kind {
-                case .markers: return " (both changed it; markers written)"
+                case .markers: return dryRun ? " (both changed it; markers would be written)" : " (both changed it; markers written)"
                 case .missingBase: return " (no base kept for it, so no merge; run again with --theirs or --ours)"
                 case .existingFile: return " (new upstream, but you have a file there; run again with --theirs or --ours)"
                 }
@@ -136,15 +152,17 @@ public enum UpdateCommand: Command {
         } else {
             for block in plan.install.blocks {
                 let old = plan.install.previousLock.blocks[block.manifest.name]?.version ?? "?"
-                context.print(old == block.manifest.version && !block.files.contains { $0.action.writes }
-                    ? "Up to date: \(block.manifest.name) \(block.manifest.version)"
-                    : "Updated \(block.manifest.name) \(old) -> \(block.manifest.version)")
+                let wrote = block.files.contains { $0.action.writes }
+                context.print(old != block.manifest.version ? "Updated \(block.manifest.name) \(old) -> \(block.manifest.version)"
+                    : wrote ? "Settled \(block.manifest.name) \(old)" : "Up to date: \(block.manifest.name) \(old)")
             }
         }
         if !plan.conflicts.isEmpty {
-            context.warn("\(plan.conflicts.count) file\(plan.conflicts.count == 1 ? "" : "s") need\(plan.conflicts.count == 1 ? "s" : "") you:\n"
-                + plan.conflicts.map { "  \($0.path)" }.joined(separator: "\n")
-                + "\nEdit out the markers, or run 'blocks update --theirs' or '--ours'.")
+            let count = plan.conflicts.count
+            let files = plan.conflicts.map { "  \($0.path)" }.joined(separator: "\n")
+            context.warn(dryRun
+                ? "\(count) file\(count == 1 ? "" : "s") would need you:\n\(files)\nRun 'blocks update' and edit out the markers, or run it with --theirs or --ours."
+                : "\(count) file\(count == 1 ? "" : "s") need\(count == 1 ? "s" : "") you:\n\(files)\nEdit out the markers, or run 'blocks update --theirs' or '--ours'.")
         }
     }
 }

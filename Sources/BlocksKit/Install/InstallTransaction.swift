@@ -5,13 +5,17 @@
 /// 1. every new file is written into a staging folder inside the project root;
 /// 2. missing folders are created (undone if a later step fails);
 /// 3. each staged file is renamed over its target, one atomic step per file;
-/// 4. `blocks.lock` is written to the staging folder and renamed into place, last.
+/// 4. files the new version no longer lists are deleted, unless the user changed them;
+/// 5. `blocks.lock` is written to the staging folder and renamed into place, last.
 ///
 /// New files enter the lock only in step 4, after they exist. Files the old lock
 /// already names are replaced by rename, never deleted, so they always exist; between
 /// steps 3 and 4 their lock hash is the old one, which `status` reports as modified and
 /// which a re-run of the same `add` repairs, since the file then already holds exactly
-/// what it would write (a skip) and the new lock records it.
+/// what it would write (a skip) and the new lock records it. A kill between steps 4 and 5
+/// leaves the old lock naming a deleted file, which `status` shows as missing and the
+/// re-run drops; deleting after the lock would instead leave an untracked file no re-run
+/// could know to delete.
 public enum InstallTransaction {
     /// What the run did beyond the plan's own actions.
     public struct Outcome: Sendable, Equatable {
@@ -39,12 +43,15 @@ public enum InstallTransaction {
         }
         let createdFolders = try createFolders(plan.blocks.flatMap(\.foldersToCreate), root: root)
         var moved: [InstallPlan.File] = []
+        var outcome = Outcome()
         do {
             for (file, url) in staged {
                 try StagingArea.rename(url, over: file.url, displayPath: file.path)
                 moved.append(file)
                 if pauseBetweenSteps > 0 { usleep(pauseBetweenSteps) }
             }
+            outcome = removeStale(plan)
+            if pauseBetweenSteps > 0 && !outcome.deletedStale.isEmpty { usleep(pauseBetweenSteps) }
             let lockURL = try staging.stage(try newLock.encoded(), name: Lockfile.fileName)
             try StagingArea.rename(lockURL, over: root.appendingPathComponent(Lockfile.fileName), displayPath: Lockfile.fileName)
         } catch {
@@ -52,7 +59,7 @@ public enum InstallTransaction {
             removeEmpty(createdFolders, root: root)
             throw error
         }
-        return removeStale(plan)
+        return outcome
     }
 
     /// Creates the folders, outermost first. On failure removes what it made and throws.
@@ -99,8 +106,8 @@ public enum InstallTransaction {
         }
     }
 
-    /// After the lock no longer names them: deletes files an older version had that the
-    /// block no longer lists, unless the user changed them.
+    /// Just before the new lock, which no longer names them: deletes files an older
+    /// version had that the block no longer lists, unless the user changed them.
     static func removeStale(_ plan: InstallPlan) -> Outcome {
         var outcome = Outcome()
         for block in plan.blocks {

@@ -39,7 +39,11 @@ public struct StagingArea {
         .writeFailed(path: file.path, reason: "cannot write a temporary file (\(String(cString: strerror(code))))")
     }
 
+    /// Deletes the folder and what is in it: staged files not moved, and the old files
+    /// that exchanges left here, deleted in parallel (`ParallelRemoval`).
     public func remove() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        ParallelRemoval.removeAll(names.map { url.path + "/" + $0 })
         try? FileManager.default.removeItem(at: url)
     }
 
@@ -53,7 +57,13 @@ public struct StagingArea {
     }
 
     /// Moves `source` over `target` in one step: readers see the old file or the new one.
+    /// An existing file is swapped with `source` (`FileExchange`), leaving the old bytes in
+    /// the staging folder, which is removed afterwards.
     public static func rename(_ source: URL, over target: URL, displayPath: String) throws {
+        if FileExchange.exchange(source.path, with: target.path) { return }
+        if errno == EISDIR {
+            throw InstallError.writeFailed(path: displayPath, reason: String(cString: strerror(EISDIR)))
+        }
         guard systemRename(source.path, target.path) == 0 else {
             throw InstallError.writeFailed(path: displayPath, reason: String(cString: strerror(errno)))
         }

@@ -54,6 +54,15 @@ public struct UpdatePlan: Sendable {
             for index in block.files.indices {
                 var file = block.files[index]
                 let entry = locked.file(at: file.path)
+                let base = entry.flatMap { bases.load(sha256: $0.sha256) }
+                // The same header step on both sides: the new version's header has the year
+                // it was built in, and takes the base's (or, without one, the file's), so a
+                // new year is no change to merge.
+                if let entry, let existing = file.existing,
+                   let year = LicenseHeader.year(in: String(decoding: base ?? existing, as: UTF8.self)) {
+                    file.content = LicenseHeader.settingYear(file.content, to: year)
+                    file.action = InstallPlan.decide(existing: existing, rendered: file.content, lockedHash: entry.sha256)
+                }
                 var change = file.action.rawValue
                 if file.action == .conflict, let existing = file.existing {
                     if let entry {
@@ -72,8 +81,9 @@ public struct UpdatePlan: Sendable {
                                     conflicts.append(Conflict(path: file.path, kind: .markers))
                                 }
                             }
-                        } else if let base = bases.load(sha256: entry.sha256) {
-                            let merge = ThreeWayMerge(base: Array(base), ours: Array(existing), theirs: Array(file.content), labels: labels)
+                        } else if let base {
+                            let ours = oursBeforeAnInterruptedRun(existing, labels: labels) ?? existing
+                            let merge = ThreeWayMerge(base: Array(base), ours: Array(ours), theirs: Array(file.content), labels: labels)
                             file.recorded = file.content
                             file.action = .overwrite
                             if merge.isClean {
@@ -102,6 +112,17 @@ public struct UpdatePlan: Sendable {
         }
         let install = InstallPlan(root: root, blocks: blocks, previousLock: lock)
         return UpdatePlan(install: install, changes: changes, conflicts: conflicts)
+    }
+
+    /// The user's side of a file that already holds the markers of this very update
+    /// (same base, same new version): a run killed after renaming it in, before the lock.
+    /// Merging that again would nest markers; merging the side recovered from them gives
+    /// the same bytes, so the re-run finishes the job. Nil for any other file.
+    static func oursBeforeAnInterruptedRun(_ existing: Data, labels: ThreeWayMerge.Labels) -> Data? {
+        let text = String(decoding: existing, as: UTF8.self)
+        guard text.contains("\n||||||| \(labels.base)"), text.contains("\n>>>>>>> \(labels.theirs)"),
+              let ours = ThreeWayMerge.settlingMarkers(Array(existing), taking: .ours) else { return nil }
+        return Data(ours)
     }
 
     /// No base to merge from: `--theirs` replaces the file, `--ours` keeps it, and

@@ -20,6 +20,9 @@ public struct Mirror {
     public let destination: URL
     public var jobs = 8
     public var prune = false
+    /// Keep only each block's newest version (`--latest-only`); by default every
+    /// published version's archives are mirrored, as the metadata files list them.
+    public var latestOnly = false
     public var progress: (@Sendable (TransferProgress) -> Void)?
     /// Archives handed to the transport at a time. Each queued request costs a few URLs
     /// and a transfer job; batches keep that bounded for 20,000 archives, and cost only
@@ -59,8 +62,10 @@ public struct Mirror {
         var state = MirrorState.load(from: destination)
         let haveIndex = FileManager.default.fileExists(atPath: indexFile.path)
         var summary = Summary()
+        // Metadata written in the other mode, or before versions were mirrored, is fetched again.
+        let trusted = state.mode == mode
 
-        guard let (plan, etag) = try readIndex(ifNoneMatch: haveIndex ? state.etag : nil) else {
+        guard let (plan, etag) = try readIndex(ifNoneMatch: haveIndex && trusted ? state.etag : nil, trustingDest: trusted) else {
             // Unchanged upstream: one conditional request, plus a stat per archive to catch damage.
             let folder = destination.path
             let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, inFolder: folder) }
@@ -107,13 +112,20 @@ public struct Mirror {
     /// The upstream index as a plan, or nil when it is unchanged since `etag`. The index is
     /// read one entry at a time, and its bytes are staged and let go when this returns,
     /// before any archive is fetched, so memory stays flat however large it is.
-    private func readIndex(ifNoneMatch etag: String?) throws -> (plan: MirrorPlan, etag: String?)? {
+    private func readIndex(ifNoneMatch etag: String?, trustingDest: Bool) throws -> (plan: MirrorPlan, etag: String?)? {
         guard let fetched = try upstream.fetchIndex(ifNoneMatch: etag) else { return nil }
-        return (try MirrorPlan.read(fetched.data, location: upstream.url(for: "index.json"), destination: destination), fetched.etag)
+        let plan = try MirrorPlan.read(
+            fetched.data, location: upstream.url(for: "index.json"), destination: destination, latestOnly: latestOnly, trustingDest: trustingDest)
+        return (plan, fetched.etag)
     }
+
+    /// How the state file names this run's mode.
+    var mode: String { latestOnly ? "latest-only" : "every-version" }
 
     /// Fetches what the plan lacks, then puts the staged metadata and index in place.
     private func apply(_ plan: MirrorPlan, etag: String?, state: inout MirrorState, summary: inout Summary) throws -> Summary {
+        var plan = plan
+        try plan.fetchPendingMetadata(from: upstream, destination: destination, jobs: jobs)
         var wanted: [(path: String, sha256: String)] = []
         let folder = destination.path
         for archive in plan.archives {
@@ -134,6 +146,7 @@ public struct Mirror {
         let referenced = Set(plan.archives.map(\.path))
         state.records = state.records.filter { referenced.contains($0.key) }
         state.etag = etag
+        state.mode = mode
         if prune { summary.pruned = pruneUnreferenced(metadata: plan.metadata, referenced: referenced) }
         try state.save(to: destination)
         return summary
@@ -205,7 +218,10 @@ public struct Mirror {
             let entry = try MirrorIndexReader.entry(from: data, range: range, position: position, location: location)
             guard entry.hasValidName else { continue }
             metadata.insert(entry.metadata)
-            referenced.formUnion(entry.archives.values.map(\.path))
+            // Without its metadata file there is no telling which older archives are this
+            // block's, so nothing is deleted.
+            guard let held = MirrorPlan.heldArchives(of: entry, in: destination) else { return 0 }
+            referenced.formUnion(held.map(\.path))
         }
         return pruneUnreferenced(metadata: metadata, referenced: referenced)
     }
@@ -220,7 +236,8 @@ public struct Mirror {
             if (try? FileManager.default.removeItem(at: archives.appendingPathComponent(name))) != nil { removed += 1 }
         }
         let blocks = destination.appendingPathComponent("blocks")
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: blocks.path)) ?? [] where !metadata.contains("blocks/\(name)") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: blocks.path)) ?? []
+        where !metadata.contains("blocks/\(name)") && !metadata.contains("blocks/\(name.dropLast(".gz".count))") {
             try? FileManager.default.removeItem(at: blocks.appendingPathComponent(name))
         }
         return removed
@@ -256,7 +273,11 @@ public struct Mirror {
         for (position, range) in ranges.enumerated() {
             let entry = try MirrorIndexReader.entry(from: data, range: range, position: position, location: location)
             guard entry.hasValidName else { continue }
-            for archive in entry.archives.values.sorted(by: { $0.path < $1.path }) {
+            guard let archives = MirrorPlan.heldArchives(of: entry, in: destination) else {
+                problems.append("\(entry.metadata): missing or not valid metadata")
+                continue
+            }
+            for archive in archives {
                 guard RegistryArchive.isSafeRelativePath(archive.path) else {
                     throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")
                 }

@@ -23,6 +23,8 @@ public enum MirrorError: Error, Equatable, Sendable, CustomStringConvertible {
         public var fetched: Int
         /// Whether DEST holds a previous snapshot (an `index.json`) that is still in place.
         public var hasSnapshot: Bool
+        /// What failed to come: archives, or the metadata files listing every version.
+        public var noun = "archive"
 
         /// At most this many failures are spelled out.
         static let shownLimit = 3
@@ -51,10 +53,10 @@ public enum MirrorError: Error, Equatable, Sendable, CustomStringConvertible {
 
 extension MirrorError.FetchFailures: CustomStringConvertible {
     public var description: String {
-        var lines = ["\(count) of \(wanted) archive\(wanted == 1 ? "" : "s") could not be mirrored:"]
+        var lines = ["\(count) of \(wanted) \(noun)\(wanted == 1 ? "" : "s") could not be mirrored:"]
         lines += shown.map { "  " + $0 }
         if count > shown.count { lines.append("  … and \(count - shown.count) more") }
-        let kept = fetched == 0 ? "" : " The \(fetched) archive\(fetched == 1 ? "" : "s") fetched and verified in this run \(fetched == 1 ? "is" : "are") kept, so the next run fetches only the rest."
+        let kept = fetched == 0 || noun != "archive" ? "" : " The \(fetched) archive\(fetched == 1 ? "" : "s") fetched and verified in this run \(fetched == 1 ? "is" : "are") kept, so the next run fetches only the rest."
         if hasSnapshot {
             lines.append("The mirror still holds its previous consistent snapshot: its index.json was not changed and names only verified archives.\(kept) Run the mirror again when the source is back.")
         } else {

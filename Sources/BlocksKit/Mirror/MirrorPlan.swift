@@ -6,15 +6,24 @@
 /// DEST's registry changes until `commit`, which runs after every archive is verified:
 /// metadata files are renamed into place, then the index, last.
 struct MirrorPlan {
-    /// Every archive the index names, in index order (and by path within an entry).
+    /// Every archive the mirror is to hold, each once: every version's that the metadata
+    /// files list (only the newest with `--latest-only`), in index order.
     var archives: [(path: String, sha256: String)] = []
+    /// The paths in `archives`, so a version listed twice is fetched once.
+    var archivePaths: Set<String> = []
     /// Every per-block metadata path the index names.
     var metadata: Set<String> = []
-    /// Metadata paths whose new bytes wait in the staging folder.
+    /// Files waiting in the staging folder, relative to DEST, in the order `commit` moves
+    /// them: each metadata file's `.gz` before the file itself.
     var staged: [String] = []
     /// Entries skipped, archives, metadata and all, because their name is not a block
     /// name (`RegistryEntry.hasValidName`); the index itself is kept byte for byte.
     var skippedNames: [String] = []
+    /// Metadata files to fetch from upstream (`MirrorVersions`): their entry in the index
+    /// changed, or DEST does not have them as they are.
+    var pending: [PendingMetadata] = []
+    /// Whether the mirror keeps only each block's newest version.
+    var latestOnly = false
 
     static func stagingFolder(in destination: URL) -> URL {
         destination.appendingPathComponent(".blocks-mirror/incoming")
@@ -22,11 +31,15 @@ struct MirrorPlan {
 
     /// Checks `indexData` entry by entry and stages what changed. Throws on a broken index,
     /// leaving DEST's registry as it was.
-    static func read(_ indexData: Data, location: String, destination: URL) throws -> MirrorPlan {
+    ///
+    /// - Parameter trustingDest: false when DEST's metadata files were written in another
+    ///   mode (or by a version that did not mirror every version), so all are fetched again.
+    static func read(_ indexData: Data, location: String, destination: URL, latestOnly: Bool = false, trustingDest: Bool = true) throws -> MirrorPlan {
         let staging = stagingFolder(in: destination)
         try? FileManager.default.removeItem(at: staging)
         let (_, ranges) = try MirrorIndexReader.scan(indexData, location: location)
         var plan = MirrorPlan()
+        plan.latestOnly = latestOnly
         var folders = FolderCache()
         // Paths are joined as text: `URL.appendingPathComponent` stats every result to
         // decide whether it is a folder, 20,000 system calls for a 10,000-block index.
@@ -41,36 +54,73 @@ struct MirrorPlan {
             let decoded = ConcurrentMap.map(positions) { position in
                 Result {
                     let entry = try MirrorIndexReader.entry(from: indexData, range: ranges[position], position: position, location: location)
-                    // The same bytes `blocks build` writes.
-                    return (entry, entry.stableJSON)
+                    let held = trustingDest && entry.hasValidName && RegistryArchive.isSafeRelativePath(entry.metadata)
+                        ? Self.heldMetadata(of: entry, inFolder: destinationPath) : nil
+                    return (entry, held)
                 }
             }
             for result in decoded {
-                let (entry, data) = try result.get()
+                let (entry, held) = try result.get()
                 guard entry.hasValidName else {
                     plan.skippedNames.append(entry.manifest.name)
                     continue
                 }
-                for archive in entry.archives.values.sorted(by: { $0.path < $1.path }) {
-                    guard RegistryArchive.isSafeRelativePath(archive.path) else {
-                        throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")
-                    }
-                    plan.archives.append((archive.path, archive.sha256))
-                }
+                try plan.addArchives(of: entry.archives, location: location)
                 guard RegistryArchive.isSafeRelativePath(entry.metadata) else { continue }
                 plan.metadata.insert(entry.metadata)
-                if FileManager.default.contents(atPath: destinationPath + "/" + entry.metadata) != data {
-                    // A plain write: the staging folder is private to this run (under the lock,
-                    // emptied at the start), and the rename into DEST is the atomic step.
-                    let file = stagingPath + "/" + entry.metadata
-                    try folders.create(Self.folder(of: file))
-                    try Self.writePlain(data, to: file)
-                    plan.staged.append(entry.metadata)
+                guard let held else {
+                    plan.pending.append(PendingMetadata(path: entry.metadata, name: entry.manifest.name, entrySHA256: SHA256.hex(entry.stableJSON)))
+                    continue
+                }
+                let kept = latestOnly ? held.newestOnly : held
+                for version in kept.versions { try plan.addArchives(of: version.archives, location: location) }
+                if kept != held {
+                    try plan.stage(kept.stableJSON, at: entry.metadata, staging: stagingPath, folders: &folders)
+                } else if access(destinationPath + "/" + RegistryBuilder.gzipPath(entry.metadata), F_OK) != 0 {
+                    try plan.stage(gzipOf: held.stableJSON, at: entry.metadata, staging: stagingPath, folders: &folders)
                 }
             }
         }
+        try AtomicFile.write(try LibArchive.gzip(indexData, name: "index.json"), to: staging.appendingPathComponent(RegistryBuilder.gzipPath("index.json")))
         try AtomicFile.write(indexData, to: staging.appendingPathComponent("index.json"))
         return plan
+    }
+
+    /// Adds archives to fetch, each path once, refusing one that leaves the registry.
+    mutating func addArchives(of archives: [String: RegistryArchive], location: String) throws {
+        for archive in archives.values.sorted(by: { $0.path < $1.path }) {
+            guard RegistryArchive.isSafeRelativePath(archive.path) else {
+                throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")
+            }
+            if archivePaths.insert(archive.path).inserted { self.archives.append((archive.path, archive.sha256)) }
+        }
+    }
+
+    /// DEST's metadata file for the entry, when it describes exactly that entry (so its
+    /// versions are current: publishing changes the newest entry); else nil.
+    static func heldMetadata(of entry: RegistryEntry, inFolder folder: String) -> BlockMetadata? {
+        guard let data = FileManager.default.contents(atPath: folder + "/" + entry.metadata),
+              let held = try? BlockMetadata.decode(data), held.entry == entry else { return nil }
+        return held
+    }
+
+    /// Stages a metadata file and its `.gz`. A plain write: the staging folder is private
+    /// to this run (under the lock, emptied at the start), and the rename into DEST is the
+    /// atomic step.
+    mutating func stage(_ data: Data, at path: String, staging: String, folders: inout FolderCache) throws {
+        try stage(gzipOf: data, at: path, staging: staging, folders: &folders)
+        let file = staging + "/" + path
+        try Self.writePlain(data, to: file)
+        staged.append(path)
+    }
+
+    /// Stages only the `.gz` of a metadata file DEST already holds.
+    mutating func stage(gzipOf data: Data, at path: String, staging: String, folders: inout FolderCache) throws {
+        let gzipPath = RegistryBuilder.gzipPath(path)
+        let file = staging + "/" + gzipPath
+        try folders.create(Self.folder(of: file))
+        try Self.writePlain(try LibArchive.gzip(data, name: path), to: file)
+        staged.append(gzipPath)
     }
 
     /// Renames the staged metadata into place, then the index: from then on DEST's index
@@ -83,13 +133,15 @@ struct MirrorPlan {
         for path in staged {
             try Self.move(stagingPath + "/" + path, to: destinationPath + "/" + path, folders: &folders)
         }
+        let indexGzip = RegistryBuilder.gzipPath("index.json")
+        try Self.move(stagingPath + "/" + indexGzip, to: destinationPath + "/" + indexGzip, folders: &folders)
         try Self.move(stagingPath + "/index.json", to: destinationPath + "/index.json", folders: &folders)
         try? FileManager.default.removeItem(at: staging)
     }
 
     /// Writes without a temporary file or a flush (Foundation's `Data.write` flushes
     /// every file, which costs seconds for 10,000 of them).
-    private static func writePlain(_ data: Data, to file: String) throws {
+    static func writePlain(_ data: Data, to file: String) throws {
         let failure = FileDescriptorIO.writeFile(data, to: file, flags: O_CREAT | O_TRUNC, mode: 0o644)
         if failure != 0 { throw AtomicFile.Failure(path: file, reason: String(cString: strerror(failure))) }
     }
@@ -107,7 +159,7 @@ struct MirrorPlan {
     }
 
     /// Creates each folder once: 10,000 metadata files share one or two folders.
-    private struct FolderCache {
+    struct FolderCache {
         var made: Set<String> = []
 
         mutating func create(_ folder: String) throws {

@@ -15,6 +15,9 @@ struct MirrorState: Equatable {
     }
 
     var etag: String?
+    /// The mode DEST's metadata files were written in (`Mirror.mode`); nil for a mirror
+    /// made before modes, whose metadata lists only the newest version.
+    var mode: String?
     var records: [String: Record] = [:]
 
     static func file(in destination: URL) -> URL {
@@ -33,6 +36,8 @@ struct MirrorState: Equatable {
             let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
             if fields.count == 2, fields[0].elementsEqual("etag".utf8) {
                 state.etag = text(fields[1])
+            } else if fields.count == 2, fields[0].elementsEqual("mode".utf8) {
+                state.mode = text(fields[1])
             } else if fields.count == 5, fields[0].elementsEqual("archive".utf8), let size = number(fields[3]),
                       let modified = number(fields[4]) {
                 state.records[text(fields[1])] = Record(sha256: text(fields[2]), size: size, modified: modified)
@@ -47,6 +52,7 @@ struct MirrorState: Equatable {
         var data = Data(capacity: 64 + records.count * 160)
         data.append(contentsOf: "blocks-mirror-state\t1\n".utf8)
         if let etag { data.append(contentsOf: "etag\t\(etag)\n".utf8) }
+        if let mode { data.append(contentsOf: "mode\t\(mode)\n".utf8) }
         for path in records.keys.sorted() {
             guard let record = records[path] else { continue }
             data.append(contentsOf: "archive\t\(path)\t\(record.sha256)\t\(record.size)\t\(record.modified)\n".utf8)

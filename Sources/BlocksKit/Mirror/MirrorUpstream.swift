@@ -6,6 +6,8 @@ protocol MirrorUpstream {
     /// Fetches archives into place, each through a `.part` file checked against its hash.
     func fetch(_ downloads: [HTTPDownload], jobs: Int, progress: (@Sendable (TransferProgress) -> Void)?) -> [Result<HTTPResponse, HTTPError>]
     func url(for path: String) -> String
+    /// Small files (metadata) into memory, at most `jobs` at a time, one result each, in order.
+    func fetchFiles(_ paths: [String], jobs: Int) -> [Result<Data, HTTPError>]
 }
 
 /// An http(s) registry.

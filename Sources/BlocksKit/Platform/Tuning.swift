@@ -26,8 +26,25 @@ public struct Tuning: Sendable, Equatable {
     /// freed inodes, a millisecond or more.
     public var slowFileCreation = 250_000
 
+    /// A file `add` or `update` replaces is swapped with its staged copy (`renameat2`
+    /// exchange, `FileExchange`) instead of renamed over: on ext4 a rename over a file
+    /// starts writing the new file's blocks before it returns. `Scripts/benchmark
+    /// --only-update`: 150 renames cost 66–360 ms against 2 ms of exchanges
+    /// (docs/BENCHMARKS.md). Linux only; elsewhere, and where the file system refuses,
+    /// the file is renamed.
+    public var exchangeFiles = true
+
+    /// The staging folder's leftovers are deleted eight at a time (`ParallelRemoval`):
+    /// on a disk mounted with `discard` each delete waits for a trim. 150 files took
+    /// 350–480 ms one by one and 40–65 ms eight at a time (docs/BENCHMARKS.md).
+    public var parallelRemoval = true
+
     /// The knobs' names, as `BLOCKS_TUNING` spells them.
-    public static let knobNames = ["keep-freed-memory", "spread-subfolders"]
+    public static let knobNames = ["keep-freed-memory", "spread-subfolders", "exchange-files", "parallel-removal"]
+
+    /// The tuning of this process, set once at start-up by `applyToProcess`; in-process
+    /// tests keep the defaults.
+    nonisolated(unsafe) static var process = Tuning()
 
     public init() {}
 
@@ -39,14 +56,19 @@ public struct Tuning: Sendable, Equatable {
         if words.contains("off") {
             keepFreedMemory = false
             spreadSubfolders = false
+            exchangeFiles = false
+            parallelRemoval = false
             return
         }
         if words.contains("-keep-freed-memory") { keepFreedMemory = false }
         if words.contains("-spread-subfolders") { spreadSubfolders = false }
+        if words.contains("-exchange-files") { exchangeFiles = false }
+        if words.contains("-parallel-removal") { parallelRemoval = false }
     }
 
     /// Applies the process-wide knobs; called once at start-up.
     func applyToProcess() {
+        Self.process = self
         if keepFreedMemory { Self.keepFreedMemory() }
     }
 

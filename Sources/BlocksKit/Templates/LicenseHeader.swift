@@ -90,6 +90,19 @@ public enum LicenseHeader {
         return Data(lines[3].utf8)
     }
 
+    /// The bytes with the year of a header this tool wrote set to `year` (four digits);
+    /// bytes without such a header, or with that year already, are returned as they are.
+    /// `update` gives the registry's new version the year of the base it merges from, so
+    /// a version built in a later year does not change every file's header.
+    public static func settingYear(_ data: Data, to year: Int) -> Data {
+        guard (1000...9999).contains(year), let text = String(data: data, encoding: .utf8),
+              let current = self.year(in: text), current != year else { return data }
+        let lines = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+        var result = String(lines[0]) + "\n" + copyrightPrefix + String(year) + lines[1].dropFirst(copyrightPrefix.count + 4)
+        if lines.count > 2 { result += "\n" + lines[2] }
+        return Data(result.utf8)
+    }
+
     /// The year in a header this tool wrote: the copyright line right after the SPDX line.
     public static func year(in text: String) -> Int? {
         let lines = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)

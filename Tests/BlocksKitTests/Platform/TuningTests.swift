@@ -9,11 +9,13 @@ import Testing
         #expect(Tuning(environment: [:]) == Tuning())
         #expect(Tuning().keepFreedMemory && Tuning().spreadSubfolders)
         let off = Tuning(environment: ["BLOCKS_TUNING": "off"])
-        #expect(!off.keepFreedMemory && !off.spreadSubfolders)
+        #expect(!off.keepFreedMemory && !off.spreadSubfolders && !off.exchangeFiles && !off.parallelRemoval)
         let one = Tuning(environment: ["BLOCKS_TUNING": "-spread-subfolders, -unknown-knob"])
         #expect(one.keepFreedMemory && !one.spreadSubfolders)
         let other = Tuning(environment: ["BLOCKS_TUNING": "-keep-freed-memory"])
         #expect(!other.keepFreedMemory && other.spreadSubfolders)
+        let update = Tuning(environment: ["BLOCKS_TUNING": "-exchange-files,-parallel-removal"])
+        #expect(update.keepFreedMemory && !update.exchangeFiles && !update.parallelRemoval)
     }
 
     @Test func aBuildWithoutTuningWritesTheSameBytesInOneFolder() throws {
@@ -29,6 +31,31 @@ import Testing
         let report = try builder.build(try source.contents(of: try source.blockNames()))
         #expect(report.stagingFolders == 1)
         #expect(Self.files(in: folder.path("plain")) == Self.files(in: folder.path("tuned")))
+    }
+
+    /// `add --overwrite` replaces files by exchange and deletes the staging folder's
+    /// leftovers in parallel; with the knobs off it renames and deletes one by one, and the
+    /// project ends up with the same bytes.
+    @Test func replacingFilesWithoutTuningGivesTheSameProject() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        var trees: [[String: Data]] = []
+        for tuning in ["", "off"] {
+            let project = folder.path("app-\(tuning.isEmpty ? "tuned" : "plain")")
+            try folder.write("\(project.lastPathComponent)/Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
+            try folder.write("\(project.lastPathComponent)/Sources/App/App.swift", "struct App {}\n")
+            let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.url.path, "XDG_CACHE_HOME": folder.path("cache").path,
+                               "BLOCKS_TUNING": tuning, "SOURCE_DATE_EPOCH": "1790000000"]
+            #expect(try runBinary(["add", "pager", "top-tabs", "--yes"], in: project, environment: environment).code == 0)
+            for file in ["pager/Pager.swift", "pager/PagerLogic.swift", "top-tabs/TopTabs.swift"] {
+                try Data("// mine\n".utf8).write(to: project.appendingPathComponent("Sources/App/Blocks/" + file))
+            }
+            let again = try runBinary(["add", "pager", "top-tabs", "--yes", "--overwrite"], in: project, environment: environment)
+            #expect(again.code == 0, "\(again.err)")
+            trees.append(Self.files(in: project))
+        }
+        #expect(trees[0] == trees[1])
+        #expect(trees[0]["Sources/App/Blocks/pager/Pager.swift"].map { !String(decoding: $0, as: UTF8.self).contains("// mine") } == true)
     }
 
     /// Every file under a folder with its bytes.
