@@ -17,7 +17,12 @@ let package = Package(
         ),
         .target(
             name: "BlocksKit",
-            dependencies: ["BlocksCurl", "BlocksArchive", "BlocksCrypto", "BlocksSQLite"],
+            dependencies: [
+                "BlocksCurl", "BlocksArchive", "BlocksSQLite",
+                // SHA-256 comes from Nettle on Linux and from CommonCrypto on macOS
+                // (Sources/BlocksKit/Platform/Cryptography.swift).
+                .byName(name: "BlocksCrypto", condition: .when(platforms: [.linux])),
+            ],
             plugins: ["EmbedCatalog"]
         ),
         // Catalog/ and Templates/ go into the binary as string literals, generated on
@@ -26,23 +31,25 @@ let package = Package(
         .plugin(name: "EmbedCatalog", capability: .buildTool(), dependencies: ["blocks-embed"]),
         // Headers only, nothing linked: each shim opens its library with dlopen on first
         // use, so a command that never needs one never loads it (see BlocksLazyLoading/lazy_loading.h).
-        // A pkg-config name would add a link line, so none is given.
+        // A pkg-config name would add a link line, so none is given. macOS needs none of the
+        // providers: it ships libcurl, libarchive and SQLite, and the headers of the first and
+        // last; BlocksArchive declares what it uses of libarchive there (darwin_archive.h).
         .systemLibrary(
             name: "BlocksCurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
             name: "BlocksArchive",
-            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+            providers: [.apt(["libarchive-dev"])]
         ),
         .systemLibrary(
             name: "BlocksCrypto",
-            providers: [.apt(["nettle-dev"]), .brew(["nettle"])]
+            providers: [.apt(["nettle-dev"])]
         ),
         // The on-disk search index for large catalogs, lazily loaded like the others.
         .systemLibrary(
             name: "BlocksSQLite",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+            providers: [.apt(["libsqlite3-dev"])]
         ),
         // The blocks' pure logic files, compiled straight from Catalog/ so that the
         // tested code is exactly the code users copy.

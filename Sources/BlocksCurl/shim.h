@@ -31,7 +31,9 @@
     P(curl_multi_setopt)
 
 #if defined(__APPLE__)
-BLOCKS_LAZY_LIBRARY(curl, BLOCKS_CURL_FUNCTIONS, "libcurl.4.dylib", "libcurl.dylib")
+// The system's copy, which macOS ships with its header (in the dyld shared cache since
+// macOS 11, so dlopen finds it though no file is there).
+BLOCKS_LAZY_LIBRARY(curl, BLOCKS_CURL_FUNCTIONS, "/usr/lib/libcurl.4.dylib", "libcurl.4.dylib")
 #else
 BLOCKS_LAZY_LIBRARY(curl, BLOCKS_CURL_FUNCTIONS, "libcurl.so.4", "libcurl.so")
 #endif

@@ -32,7 +32,8 @@
     F(int, sqlite3_column_bytes, (sqlite3_stmt *statement, int column), (statement, column))
 
 #if defined(__APPLE__)
-BLOCKS_LAZY_LIBRARY(sqlite, BLOCKS_SQLITE_FUNCTIONS, "libsqlite3.dylib", "/opt/homebrew/opt/sqlite/lib/libsqlite3.dylib")
+// The system's copy, which macOS ships with its header.
+BLOCKS_LAZY_LIBRARY(sqlite, BLOCKS_SQLITE_FUNCTIONS, "/usr/lib/libsqlite3.dylib", "libsqlite3.dylib")
 #else
 BLOCKS_LAZY_LIBRARY(sqlite, BLOCKS_SQLITE_FUNCTIONS, "libsqlite3.so.0", "libsqlite3.so")
 #endif

@@ -38,6 +38,17 @@ enum Swiftc {
 /// with the default isolation and once with the main actor as the default isolation, at
 /// the block's minimum iOS. See the stub's header for what this does and does not prove.
 enum ViewTypeCheck {
+    /// Whether the stub is the only SwiftUI the compiler can find, as on Linux. On macOS a
+    /// module of that name built for the host would meet Apple's own and check iOS
+    /// availability against a macOS target, so the suite runs on Linux only.
+    static let stubIsTheOnlySwiftUI: Bool = {
+        #if os(Linux)
+        return true
+        #else
+        return false
+        #endif
+    }()
+
     static let repositoryRoot = SwiftParseTests.repositoryRoot
     static let stubFolder = repositoryRoot.appendingPathComponent("Tests/SwiftUIStub")
     static let catalogFolder = repositoryRoot.appendingPathComponent("Catalog")

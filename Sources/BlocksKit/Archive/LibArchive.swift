@@ -286,7 +286,7 @@ enum LibArchive {
 
     /// Made once and never freed: a locale object is read-only once created, so threads
     /// may share it, and building one per archive costs more than the archive.
-    nonisolated(unsafe) private static let utf8Locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
+    nonisolated(unsafe) private static let utf8Locale = newlocale(LC_CTYPE_MASK, UTF8Locale.characterTypeName, nil)
 }
 
 /// Collects libarchive's output; passed to its C callback as an opaque pointer.

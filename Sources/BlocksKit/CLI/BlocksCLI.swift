@@ -43,7 +43,7 @@ public enum BlocksCLI {
     /// dozen file reads), the environment is read once, and the transport is only a value
     /// here: libcurl is loaded on the first transfer, not before.
     public static func main() -> Never {
-        setlocale(LC_CTYPE, "C.UTF-8")
+        setlocale(LC_CTYPE, UTF8Locale.characterTypeName)
         let environment = processEnvironment()
         Tuning(environment: environment).applyToProcess()
         var context = CommandContext(
@@ -63,12 +63,12 @@ public enum BlocksCLI {
         _exit(code)
     }
 
-    /// The environment, read from `environ` once: `ProcessInfo`'s copy costs ten times as
-    /// much, a tenth of a millisecond of every start. The first of duplicate names wins, as
-    /// with `getenv`.
+    /// The environment, read from `environ` (`processEnvironmentBlock`) once: `ProcessInfo`'s
+    /// copy costs ten times as much, a tenth of a millisecond of every start. The first of
+    /// duplicate names wins, as with `getenv`.
     static func processEnvironment() -> [String: String] {
         var environment: [String: String] = [:]
-        var entry = environ
+        guard var entry = processEnvironmentBlock else { return environment }
         while let pointer = entry.pointee {
             let text = String(cString: pointer)
             if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {

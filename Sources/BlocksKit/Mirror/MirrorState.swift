@@ -66,7 +66,8 @@ struct MirrorState: Equatable {
     static func stamp(path: String) -> (size: Int64, modified: Int64)? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+        let modified = info.modificationTime
+        return (Int64(info.st_size), Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec))
     }
 
     /// True when the file is exactly as it was when it was last verified. The path is

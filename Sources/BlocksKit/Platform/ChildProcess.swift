@@ -33,7 +33,12 @@ enum ChildProcess {
             executable = String(cString: cwd) + "/" + executable
             free(cwd)
         }
+        // glibc's file actions are a struct; Darwin's are a pointer that init allocates.
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        #else
         var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if discardOutput { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
@@ -53,8 +58,9 @@ enum ChildProcess {
             for pointer in envp ?? [] { free(pointer) }
         }
         // glibc's posix_spawn_file_actions_addchdir_np is not visible to Swift, so the
-        // parent steps into the folder for the spawn and back out; the CLI runs a child
-        // from its main thread only.
+        // parent steps into the folder for the spawn and back out, which works the same on
+        // Darwin; the CLI runs a child from its main thread only. No spawn attributes are
+        // used, so their types (a struct in glibc, a pointer in Darwin) do not matter here.
         let savedDirectory = workingDirectory == nil ? -1 : open(".", O_RDONLY | O_CLOEXEC)
         if let workingDirectory, chdir(workingDirectory) != 0 {
             if savedDirectory >= 0 { close(savedDirectory) }
@@ -62,7 +68,7 @@ enum ChildProcess {
         }
         var child: pid_t = 0
         let status = envp.map { posix_spawn(&child, executable, &actions, nil, argv, $0) }
-            ?? posix_spawn(&child, executable, &actions, nil, argv, environ)
+            ?? posix_spawn(&child, executable, &actions, nil, argv, processEnvironmentBlock)
         if savedDirectory >= 0 {
             _ = fchdir(savedDirectory)
             close(savedDirectory)

@@ -41,3 +41,25 @@ enum TerminalSize {
         return Int(size.ws_col)
     }
 }
+
+/// The process's environment block, as `environ` holds it: "NAME=value" strings up to a
+/// null pointer. Darwin does not export `environ` to Swift; `_NSGetEnviron()` is its
+/// accessor there (crt_externs.h).
+var processEnvironmentBlock: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    #if canImport(Darwin)
+    _NSGetEnviron().pointee
+    #else
+    environ
+    #endif
+}
+
+/// The locale whose character type is UTF-8 and which is otherwise "C": what C libraries
+/// consult to convert file names. glibc names it "C.UTF-8"; macOS names its UTF-8
+/// character type "UTF-8" (the `LC_CTYPE` its Terminal sets).
+enum UTF8Locale {
+    #if canImport(Darwin)
+    static let characterTypeName = "UTF-8"
+    #else
+    static let characterTypeName = "C.UTF-8"
+    #endif
+}

@@ -1,8 +1,6 @@
-import BlocksCrypto
-
-/// SHA-256 through Nettle's libnettle, opened with dlopen on first use (see the shim), so
-/// commands that hash nothing never map it. Checksums guard every archive the tool
-/// publishes, caches and installs, and every file `add` records in `blocks.lock`.
+/// SHA-256 from the system (`SystemSHA256`: Nettle on Linux, loaded on first use, and
+/// CommonCrypto on macOS; see Platform/Cryptography.swift). Checksums guard every archive
+/// the tool publishes, caches and installs, and every file `add` records in `blocks.lock`.
 public enum SHA256 {
     /// The lowercase hex digest of some bytes.
     public static func hex(_ data: Data) -> String {
@@ -21,46 +19,31 @@ public enum SHA256 {
         return context.finish()
     }
 
-    /// Whether libnettle loaded with every function used here (loading it if needed).
-    static var isLibraryAvailable: Bool { blocks_crypto_available() }
+    /// Whether the system's SHA-256 can run (on Linux, whether libnettle loaded with every
+    /// function used, loading it if needed).
+    static var isLibraryAvailable: Bool { SystemSHA256.isAvailable }
 
     #if DEBUG
     /// Whether libnettle would load from the first of `candidates` that opens and has
-    /// every function. Only for tests: the real list lives in the shim.
+    /// every function (always false on macOS, which opens no library for it). Only for
+    /// tests: the real list lives in the shim.
     static func libraryLoads(fromCandidates candidates: [String]) -> Bool {
-        let names = candidates.map { strdup($0) }
-        defer { names.forEach { free($0) } }
-        return names.map { UnsafePointer($0) }.withUnsafeBufferPointer {
-            blocks_crypto_loads_from($0.baseAddress, $0.count)
-        }
+        SystemSHA256.loads(fromCandidates: candidates)
     }
     #endif
 
     /// An incremental digest, for bytes that arrive in pieces.
     public final class Digest {
-        private let context = UnsafeMutablePointer<sha256_ctx>.allocate(capacity: 1)
+        private let function: SystemSHA256
 
         public init() {
             SHA256.requireLibrary()
-            context.initialize(to: sha256_ctx())
-            blocks_nettle_sha256_init(context)
+            function = SystemSHA256()
         }
 
-        deinit {
-            context.deinitialize(count: 1)
-            context.deallocate()
-        }
+        public func update(_ bytes: UnsafeRawBufferPointer) { function.update(bytes) }
 
-        public func update(_ bytes: UnsafeRawBufferPointer) {
-            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-            blocks_nettle_sha256_update(context, bytes.count, base.assumingMemoryBound(to: UInt8.self))
-        }
-
-        public func finish() -> String {
-            var digest = [UInt8](repeating: 0, count: 32)
-            blocks_nettle_sha256_digest(context, digest.count, &digest)
-            return Self.hex(digest[...])
-        }
+        public func finish() -> String { Self.hex(function.finish()[...]) }
 
         /// Lowercase hex by table: `String(format:)` cost more than hashing a small file.
         private static func hex(_ bytes: ArraySlice<UInt8>) -> String {

@@ -148,7 +148,7 @@ struct ArchiveInteropTests {
             ("misnamed.tar.gz", ["--format", "zip", "-cf", output("misnamed.tar.gz"), "-C", tree.path, "my-block"]),
         ]
         for (name, arguments) in commands {
-            let run = try ArchiveTool.run(["bsdtar"] + arguments, environment: ["LC_ALL": "C.UTF-8"])
+            let run = try ArchiveTool.run(["bsdtar"] + arguments, environment: ["LC_ALL": HostTools.utf8Locale])
             #expect(run.status == 0, "\(name): \(run.errors)")
             let read = try Archives.read(scratch.path(name))
             #expect(read.topFolder == "my-block", "\(name)")

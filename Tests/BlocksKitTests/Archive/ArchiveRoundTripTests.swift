@@ -24,7 +24,7 @@ struct ArchiveRoundTripTests {
     ]
 
     /// UTF-8 so names print as themselves; UTC so listed dates do not depend on the machine.
-    static let utf8Environment = ["LC_ALL": "C.UTF-8", "TZ": "UTC"]
+    static let utf8Environment = ["LC_ALL": HostTools.utf8Locale, "TZ": "UTC"]
 
     @Test("our reader gets back exactly what was written", arguments: ArchiveFormat.allCases)
     func readsBack(_ format: ArchiveFormat) throws {

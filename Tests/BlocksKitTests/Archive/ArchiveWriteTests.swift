@@ -27,7 +27,8 @@ struct ArchiveWriteTests {
         .zip: "f274680da8ebf6974d9a6ec3e272eeb32662e54e6c4712d6abbd1cb6b957d884",
     ]
 
-    @Test("the bytes match the pinned digest from an earlier run", arguments: ArchiveFormat.allCases)
+    @Test("the bytes match the pinned digest from an earlier run",
+          .enabled(if: HostTools.isLinux, HostTools.needsDebianLibarchive), arguments: ArchiveFormat.allCases)
     func pinned(_ format: ArchiveFormat) throws {
         let bytes = try Archives.data(ArchiveSamples.entries, format: format)
         #expect(SHA256.hex(bytes) == Self.pinnedDigests[format])

@@ -128,11 +128,12 @@ import Testing
     }
 
     /// Promise 6: a second mirror on the same folder fails at once with a clear message.
-    @Test func aSecondMirrorOnTheSameFolderFailsAtOnce() throws {
+    @Test(.enabled(if: HostTools.hasFlock, HostTools.needsFlock))
+    func aSecondMirrorOnTheSameFolderFailsAtOnce() throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         try FileManager.default.createDirectory(at: setup.mirror, withIntermediateDirectories: true)
-        let holder = try Process.run(URL(fileURLWithPath: "/usr/bin/flock"), arguments: [setup.mirror.appendingPathComponent(".blocks-mirror.lock").path, "sleep", "5"])
+        let holder = try Process.run(URL(fileURLWithPath: HostTools.flock), arguments: [setup.mirror.appendingPathComponent(".blocks-mirror.lock").path, "sleep", "5"])
         defer { kill(holder.processIdentifier, SIGKILL) }
         // Wait (bounded) until flock holds the lock.
         for _ in 0..<100 where (try? MirrorLock(destination: setup.mirror)) != nil { usleep(20_000) }

@@ -89,7 +89,9 @@ import Testing
         let script = folder.url.appendingPathComponent("probe")
         try Data("#!/bin/sh\n[ \"$(pwd -P)\" = \"$EXPECTED\" ] && [ -z \"$HOME\" ] || exit 9\nexit 0\n".utf8).write(to: script)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        let resolved = URL(fileURLWithPath: folder.url.path).resolvingSymlinksInPath().path
+        // TemporaryFolder is already resolved by realpath, as `pwd -P` resolves it (Foundation's
+        // resolvingSymlinksInPath would turn macOS's /private/var back into /var).
+        let resolved = folder.url.path
         let before = FileManager.default.currentDirectoryPath
         let outcome = try ChildProcess.run(script.path, arguments: [], environment: ["EXPECTED": resolved], workingDirectory: folder.url.path)
         #expect(outcome.exitCode == 0)

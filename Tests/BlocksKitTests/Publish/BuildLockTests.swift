@@ -6,14 +6,15 @@ import Testing
 /// "another build is writing DIR" and touches nothing, rather than deleting the first
 /// one's live staging folder or failing with "No such file or directory".
 @Suite(.serialized) struct BuildLockTests {
-    @Test func aBuildIntoAFolderAnotherBuildHoldsFailsAtOnceAndTouchesNothing() throws {
+    @Test(.enabled(if: HostTools.hasFlock, HostTools.needsFlock))
+    func aBuildIntoAFolderAnotherBuildHoldsFailsAtOnceAndTouchesNothing() throws {
         let folder = try TemporaryFolder("build-lock")
         defer { folder.cleanUp() }
         let catalog = try RegistryFixtures.writeCatalog(in: folder, count: 3)
         let output = folder.path("public")
         // A live build: its staging folder, and the folder lock it holds.
         try folder.write("public/.blocks-staging-live/archives/x-1.0.0.zip", "being written\n")
-        let holder = try Process.run(URL(fileURLWithPath: "/usr/bin/flock"), arguments: [output.path, "sleep", "5"])
+        let holder = try Process.run(URL(fileURLWithPath: HostTools.flock), arguments: [output.path, "sleep", "5"])
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
         for _ in 0..<100 where (try? RegistryBuilder.lockOutput(output)) != nil { usleep(20_000) }
         let started = Date()

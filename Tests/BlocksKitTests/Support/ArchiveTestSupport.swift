@@ -6,7 +6,7 @@ final class ArchiveScratch {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory
+        url = HostTools.temporaryDirectory
             .appendingPathComponent("blocks-archive-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }

@@ -10,7 +10,7 @@ import Foundation
 /// Foundation's `terminate()` can be ignored by a child started from a test thread
 /// (its signal mask is inherited blocked), hence SIGKILL.
 final class Nginx: @unchecked Sendable {
-    static let executable = "/usr/sbin/nginx"
+    static let executable = HostTools.nginx
 
     let port: Int
     let root: URL
@@ -158,15 +158,17 @@ enum Loopback {
 
     /// A folder of its own under the temp folder.
     static func temporaryFolder(_ label: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory
+        // Resolved by realpath: Foundation's resolvingSymlinksInPath turns macOS's
+        // /private/var back into /var, a path the tool never reports.
+        let folder = HostTools.temporaryDirectory
             .appendingPathComponent("blocks-\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.resolvingSymlinksInPath()
+        return folder
     }
 
     /// A port that was free a moment ago (the kernel picks it; we release it at once).
     static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, HostTools.streamSocket, 0)
         guard descriptor >= 0 else { throw HarnessError("socket() failed") }
         defer { close(descriptor) }
         var address = loopbackAddress(port: 0)
@@ -186,7 +188,7 @@ enum Loopback {
 
     /// Whether something accepts TCP connections on 127.0.0.1:port right now.
     static func isListening(port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, HostTools.streamSocket, 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var address = loopbackAddress(port: port)
@@ -211,7 +213,7 @@ enum Loopback {
     static func kill(_ process: Process) {
         let pid = process.processIdentifier
         guard pid > 0 else { return }
-        _ = Glibc.kill(pid, SIGKILL)
+        HostTools.killProcess(pid)
         for _ in 0..<200 where process.isRunning { usleep(10_000) }
     }
 

@@ -11,7 +11,7 @@ struct TemporaryFolder {
     }
 
     init(_ label: String = "blocks") throws {
-        url = FileManager.default.temporaryDirectory
+        url = HostTools.temporaryDirectory
             .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
