@@ -32,7 +32,7 @@ public enum BuildCommand: Command {
         let report = try builder.build(blocks)
         let seconds = Date().timeIntervalSince(started)
         if context.json {
-            context.print(try JSONOutput.encode([
+            context.print(JSONOutput.encode([
                 "output": .string(output.path),
                 "catalog": .string(source.location),
                 "written": .array(report.written.map { .string($0) }),

@@ -41,7 +41,7 @@ public enum DiffCommand: Command {
             : localEntries(names: names, lock: lock, root: root, bases: bases)
         let different = entries.contains { $0.state != "unchanged" }
         if context.json {
-            context.print(try JSONOutput.encode([
+            context.print(JSONOutput.encode([
                 "upstream": .bool(arguments.flag("upstream")),
                 "files": .array(entries.map { .object(["path": .string($0.path), "state": .string($0.state)]) }),
             ]))

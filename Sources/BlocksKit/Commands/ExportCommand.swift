@@ -37,7 +37,7 @@ public enum ExportCommand: Command {
         let entries = try exporter.entries(for: blocks, folder: BlockExporter.folderName(for: url))
         try Archives.write(entries, format: format, to: url)
         if context.json {
-            context.print(try JSONOutput.encode([
+            context.print(JSONOutput.encode([
                 "output": .string(url.path), "format": .string(format.rawValue),
                 "blocks": .array(names.map { .string($0) }), "sha256": .string(try SHA256.hex(fileAt: url)),
             ]))

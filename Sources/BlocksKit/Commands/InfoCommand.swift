@@ -26,7 +26,7 @@ public enum InfoCommand: Command {
                 return .object(entry)
             })
             object["registry"] = .string(source.location)
-            context.print(try JSONOutput.encode(object))
+            context.print(JSONOutput.encode(object))
             return 0
         }
 

@@ -24,7 +24,7 @@ public enum InitCommand: Command {
         let url = root.appendingPathComponent(ProjectConfig.fileName)
         try StagingArea.writeAtomically(try config.encoded(), to: url, root: root, displayPath: ProjectConfig.fileName)
         if context.json {
-            context.print(try JSONOutput.encode([
+            context.print(JSONOutput.encode([
                 "config": .string(url.path),
                 "path": config.path.map { .string($0) } ?? .null,
                 "registry": config.registry.map { .string($0) } ?? .null,

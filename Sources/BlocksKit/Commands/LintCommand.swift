@@ -26,7 +26,7 @@ public enum LintCommand: Command {
             ]
             // A failure prints this object with its "error" member, from BlocksCLI.report.
             if !report.problems.isEmpty { throw CatalogError.lintFailed(problemCount: report.problems.count, report: object) }
-            context.print(try JSONOutput.encode(object))
+            context.print(JSONOutput.encode(object))
             return 0
         }
         // File names and fields come from the catalog, which may be someone else's.

@@ -6,7 +6,7 @@ public enum ListCommand: Command {
         let source = try context.registrySource()
         let manifests = try source.manifests()
         if context.json {
-            context.print(try JSONOutput.encode(["registry": .string(source.location), "blocks": .array(manifests.map(BlockSummary.json))]))
+            context.print(JSONOutput.encode(["registry": .string(source.location), "blocks": .array(manifests.map(BlockSummary.json))]))
             return 0
         }
         let rows = manifests.map { [$0.name, $0.version, BlockSummary.platformText($0), $0.level, $0.englishTitle] }

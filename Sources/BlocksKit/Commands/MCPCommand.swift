@@ -86,14 +86,14 @@ public enum MCPCommand: Command {
         if arguments.flag("write") {
             try client.write(command: command, to: file)
             if context.json {
-                context.print(try JSONOutput.encode(["client": .string(client.name), "file": .string(file.path), "written": .bool(true)]))
+                context.print(JSONOutput.encode(["client": .string(client.name), "file": .string(file.path), "written": .bool(true)]))
             } else {
                 context.print("Registered blocks with \(client.name) in \(file.path)")
             }
             return 0
         }
         if context.json {
-            context.print(try JSONOutput.encode(["client": .string(client.name), "file": .string(file.path), "entry": client.document(command: command)]))
+            context.print(JSONOutput.encode(["client": .string(client.name), "file": .string(file.path), "entry": client.document(command: command)]))
         } else {
             context.note("Add this to \(file.path) (or run 'blocks mcp config --client \(client.name) --write'):")
             context.standardOutput.write(String(decoding: StableJSON.data(client.document(command: command)), as: UTF8.self))

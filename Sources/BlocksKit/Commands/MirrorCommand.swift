@@ -22,7 +22,7 @@ public enum MirrorCommand: Command {
             let destination = context.resolve(verify)
             let (checked, problems) = try Mirror.verify(destination: destination)
             if context.json {
-                context.print(try JSONOutput.encode([
+                context.print(JSONOutput.encode([
                     "checked": .int(checked), "problems": .array(problems.map { .string($0) }), "ok": .bool(problems.isEmpty),
                 ]))
             } else if problems.isEmpty {
@@ -57,7 +57,7 @@ public enum MirrorCommand: Command {
             context.warn(RegistryEntry.unsafeNameWarning(name, location: arguments.positionals[0]))
         }
         if context.json {
-            context.print(try JSONOutput.encode([
+            context.print(JSONOutput.encode([
                 "fetched": .int(summary.fetched), "skipped": .int(summary.skipped), "pruned": .int(summary.pruned),
                 "bytes": .int(Int(summary.bytes)), "seconds": .double((seconds * 1000).rounded() / 1000),
                 "upToDate": .bool(summary.upToDate),

@@ -20,7 +20,7 @@ public enum NewCommand: Command {
             try AtomicFile.write(Data(text.utf8), to: folder.appendingPathComponent(path))
         }
         if context.json {
-            context.print(try JSONOutput.encode(["folder": .string(folder.path), "files": .array(files.keys.sorted().map { .string($0) })]))
+            context.print(JSONOutput.encode(["folder": .string(folder.path), "files": .array(files.keys.sorted().map { .string($0) })]))
         } else {
             context.print("Created \(folder.path) with \(files.keys.sorted().joined(separator: ", "))")
             context.print("Edit block.json, write the block, then run 'blocks lint'.")

@@ -28,7 +28,7 @@ public enum RemoveCommand: Command {
                     "removed": .bool(result.kept.isEmpty),
                 ])
             }
-            context.print(try JSONOutput.encode(["removed": .array(results)]))
+            context.print(JSONOutput.encode(["removed": .array(results)]))
             return 0
         }
         for result in removal.results {

@@ -38,7 +38,7 @@ public enum SearchCommand: Command {
         if context.json {
             let outcome = try index.search(query, filters: filters, limit: limit)
             let suggestions = outcome.hits.isEmpty && !query.isEmpty ? index.suggestions(for: query) : []
-            context.print(try JSONOutput.encode([
+            context.print(JSONOutput.encode([
                 "query": .string(query),
                 "partial": .bool(outcome.isPartial),
                 "results": .array(outcome.hits.map { hit in

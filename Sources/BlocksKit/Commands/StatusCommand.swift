@@ -12,7 +12,7 @@ public enum StatusCommand: Command {
         let latest = latestVersions(lock: lock, override: context.registry ?? config?.registryLocation(root: root), context: context)
         let statuses = BlockStatus.report(lock: lock, root: root, latestVersions: latest)
         if context.json {
-            context.print(try JSONOutput.encode(["root": .string(root.path), "blocks": .array(statuses.map(\.json))]))
+            context.print(JSONOutput.encode(["root": .string(root.path), "blocks": .array(statuses.map(\.json))]))
             return 0
         }
         guard !statuses.isEmpty else {

@@ -119,7 +119,7 @@ public struct BlockRemoval: Sendable, Equatable {
                 throw InstallError.writeFailed(path: Lockfile.fileName, reason: String(cString: strerror(errno)))
             }
         } else {
-            try StagingArea.writeAtomically(try lock.encoded(), to: lockURL, root: root, displayPath: Lockfile.fileName)
+            try StagingArea.writeAtomically(lock.encoded(), to: lockURL, root: root, displayPath: Lockfile.fileName)
         }
     }
 }

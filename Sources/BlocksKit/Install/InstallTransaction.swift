@@ -52,7 +52,7 @@ public enum InstallTransaction {
             }
             outcome = removeStale(plan)
             if pauseBetweenSteps > 0 && !outcome.deletedStale.isEmpty { usleep(pauseBetweenSteps) }
-            let lockURL = try staging.stage(try newLock.encoded(), name: Lockfile.fileName)
+            let lockURL = try staging.stage(newLock.encoded(), name: Lockfile.fileName)
             try StagingArea.rename(lockURL, over: root.appendingPathComponent(Lockfile.fileName), displayPath: Lockfile.fileName)
         } catch {
             undo(moved, staging: staging)

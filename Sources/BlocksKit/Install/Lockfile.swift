@@ -40,8 +40,12 @@ public struct Lockfile: Codable, Sendable, Equatable {
         }
     }
 
-    /// The format version, for readers of the future.
+    /// The format version. A reader refuses a lock newer than it knows (`newestLockVersion`)
+    /// rather than misread it and rewrite it in the older shape.
     public var lockVersion: Int
+
+    /// The newest `lockVersion` this tool reads and writes.
+    public static let newestLockVersion = 1
     public var blocks: [String: Block]
 
     public init(blocks: [String: Block] = [:]) {
@@ -63,6 +67,11 @@ public struct Lockfile: Codable, Sendable, Equatable {
             throw InstallError.unreadableLock(path: fileName, reason: "it is not a valid lock file (\(Self.summary(of: error)))")
         } catch {
             throw InstallError.unreadableLock(path: fileName, reason: "it could not be read")
+        }
+        guard (1...newestLockVersion).contains(lock.lockVersion) else {
+            throw InstallError.unreadableLock(
+                path: fileName,
+                reason: "it has lockVersion \(lock.lockVersion), and this blocks reads 1 to \(newestLockVersion); upgrade blocks, or nothing changes")
         }
         try lock.checkPaths(root: root)
         return lock
@@ -98,7 +107,7 @@ public struct Lockfile: Codable, Sendable, Equatable {
 
     /// The exact bytes to write: sorted keys, sorted files, a final newline. The same
     /// bytes as `StableJSON.data(self)`, written without `JSONEncoder`.
-    public func encoded() throws -> Data {
+    public func encoded() -> Data {
         StableJSON.data(jsonValue)
     }
 

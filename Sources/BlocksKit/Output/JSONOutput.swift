@@ -73,7 +73,7 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
 /// The one way commands print `--json`: a single object with sorted keys, so output is
 /// stable across runs and diffs cleanly.
 public enum JSONOutput {
-    public static func encode(_ object: [String: JSONValue]) throws -> String {
+    public static func encode(_ object: [String: JSONValue]) -> String {
         String(decoding: StableJSONWriter.write(.object(object)), as: UTF8.self)
     }
 }

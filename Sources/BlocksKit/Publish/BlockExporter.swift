@@ -39,7 +39,7 @@ public struct BlockExporter: Sendable {
         let readme = (EmbeddedFiles.templates["export-README.md"] ?? "")
             .replacing("{{count}}", with: String(names.count))
             .replacing("{{names}}", with: names.joined(separator: ", "))
-        let manifest = try JSONOutput.encode(["schemaVersion": .int(1), "blocks": .array(listing)]) + "\n"
+        let manifest = JSONOutput.encode(["schemaVersion": .int(1), "blocks": .array(listing)]) + "\n"
         entries += [
             ArchiveEntry(path: "\(folder)/LICENSE", data: packager.license(holders: holders)),
             ArchiveEntry(path: "\(folder)/README.md", data: Data(readme.utf8)),

@@ -51,7 +51,7 @@ import Testing
             #expect(try SHA256.hex(fileAt: project.url(file.path)) == file.sha256)
         }
         // Sorted keys and a stable encoding: the bytes on disk are the canonical ones.
-        #expect(try Data(contentsOf: project.url("blocks.lock")) == (try lock.encoded()))
+        #expect(try Data(contentsOf: project.url("blocks.lock")) == (lock.encoded()))
         #expect(project.read("blocks.lock")?.contains("\"createdFolders\" : [\n        \"Sources/App/Blocks\",") == true)
     }
 

@@ -116,6 +116,22 @@ import Testing
         #expect(result.errors.contains("names a block '../x', which is not a block name"), "\(result.errors)")
     }
 
+    @Test func aLockFromANewerBlocksIsRefusedAndLeftAlone() throws {
+        defer { cleanUp() }
+        #expect(try blocks(["add", "strip"]).code == 0)
+        let lock = try String(contentsOf: project.root.appendingPathComponent("blocks.lock"), encoding: .utf8)
+        let newer = lock.replacingOccurrences(of: "\"lockVersion\" : 1", with: "\"lockVersion\" : 99")
+        #expect(newer != lock)
+        try project.write("blocks.lock", newer)
+        let before = try everything()
+        for arguments in [["status"], ["add", "pager"], ["remove", "strip", "--force"]] {
+            let result = try blocks(arguments)
+            #expect(result.code == 1, "\(arguments): \(result.output)")
+            #expect(result.errors.contains("lockVersion 99"), "\(arguments): \(result.errors)")
+            #expect(try everything() == before, "\(arguments)")
+        }
+    }
+
     // MARK: - 3. a delete that fails is an error, and the lock keeps what is still there
 
     /// Runs the real binary as a user that file modes apply to: as `nobody` (owning the

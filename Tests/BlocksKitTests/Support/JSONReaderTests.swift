@@ -94,7 +94,7 @@ import Testing
         guard case .object(var members) = value else { return }
         members["numbers"] = nil
         #expect(try JSONReader.parse(Data(StableJSONWriter.write(.object(members)))) == .object(members))
-        #expect(try JSONOutput.encode(["b": .int(1), "a": .array([])]) == String(decoding: try StableJSON.encoder().encode(JSONValue.object(["b": .int(1), "a": .array([])])), as: UTF8.self))
+        #expect(JSONOutput.encode(["b": .int(1), "a": .array([])]) == String(decoding: try StableJSON.encoder().encode(JSONValue.object(["b": .int(1), "a": .array([])])), as: UTF8.self))
     }
 
     @Test func manifestsAndEntriesAreWrittenAsTheEncoderWritesThem() throws {
@@ -123,8 +123,8 @@ import Testing
                                     files: [Lockfile.File(path: "b.swift", sha256: "bb"), Lockfile.File(path: "a.swift", sha256: "aa")]),
             "top-tabs": Lockfile.Block(registry: "(embedded)", version: "0.1.0", folder: "Blocks/top-tabs", createdFolders: [], files: []),
         ])
-        #expect(try lock.encoded() == (try StableJSON.data(lock)))
-        #expect(try Lockfile().encoded() == (try StableJSON.data(Lockfile())))
+        #expect(lock.encoded() == (try StableJSON.data(lock)))
+        #expect(Lockfile().encoded() == (try StableJSON.data(Lockfile())))
     }
 
     @Test func aMisshapenEntryIsNamedByItsPath() throws {
