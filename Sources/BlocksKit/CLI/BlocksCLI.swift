@@ -120,7 +120,7 @@ public enum BlocksCLI {
         if json {
             var members = ((error as? CommandFailure)?.underlying as? JSONReportingError ?? error as? JSONReportingError)?.jsonMembers ?? [:]
             members["error"] = .object(["message": .string(shown), "code": .int(Int(code))])
-            context.print((try? JSONOutput.encode(members)) ?? #"{"error": {"message": "unprintable", "code": 1}}"#)
+            context.print(JSONOutput.encode(members))
         }
         return code
     }

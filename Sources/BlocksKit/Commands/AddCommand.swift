@@ -226,7 +226,7 @@ public enum AddCommand: Command {
     ) {
         if context.json {
             let object = json(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun)
-            context.print((try? JSONOutput.encode(object)) ?? "{}")
+            context.print(JSONOutput.encode(object))
             return
         }
         let style = context.style

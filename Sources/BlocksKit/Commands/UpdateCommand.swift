@@ -121,7 +121,7 @@ public enum UpdateCommand: Command {
     static func report(_ plan: UpdatePlan, outcome: InstallTransaction.Outcome, dryRun: Bool, context: CommandContext) {
         let conflicted = Dictionary(plan.conflicts.map { ($0.path, $0.kind) }, uniquingKeysWith: { first, _ in first })
         if context.json {
-            context.print((try? JSONOutput.encode(json(plan, dryRun: dryRun))) ?? "{}")
+            context.print(JSONOutput.encode(json(plan, dryRun: dryRun)))
             return
         }
         let style = context.style
