@@ -154,119 +154,125 @@ public final class CurlTransport: HTTPTransport, Sendable {
         defer {
             if multiIsHealthy { multiHandles.give(multi) } else { blocks_curl_multi_cleanup(multi) }
         }
-
-        var pending = jobs  // waiting for a slot or for their backoff to pass
-        var active: [UnsafeMutableRawPointer: Attempt] = [:]
-        var progressTracker = ProgressTracker(total: jobs.count, callback: progress)
-        var notices = NoticeThrottle(notice: notice, interval: jobs.count == 1 ? 0 : 2)
-        let limit = max(1, maxParallel)
-
-        while !pending.isEmpty || !active.isEmpty {
-            let now = Date()
-            // Start every job whose backoff has passed, while slots are free.
-            var index = 0
-            while active.count < limit, index < pending.count {
-                guard pending[index].notBefore <= now else {
-                    index += 1
-                    continue
-                }
-                let job = pending.remove(at: index)
-                switch start(job) {
-                case .success(let attempt):
-                    if blocks_curl_multi_add_handle(multi, attempt.handle) == CURLM_OK {
-                        active[attempt.handle] = attempt
-                    } else {
-                        attempt.sink.discard()
-                        attempt.release()
-                        finish(
-                            job,
-                            .failure(.transport(url: redact(job.request.url), reason: "libcurl refused the transfer")),
-                            &progressTracker)
-                    }
-                case .failure(let error):
-                    finish(job, .failure(error), &progressTracker)
-                }
-            }
-
-            var running: Int32 = 0
-            let performed = blocks_curl_multi_perform(multi, &running)
-            guard performed == CURLM_OK else {
-                // The multi handle itself broke (out of memory, say): end every transfer.
-                let reason = "libcurl failed: \(String(cString: blocks_curl_multi_strerror(performed)))"
-                for attempt in active.values {
-                    blocks_curl_multi_remove_handle(multi, attempt.handle)
-                    attempt.sink.discard()
-                    attempt.release()
-                    finish(
-                        attempt.job, .failure(.transport(url: attempt.job.request.url, reason: reason)),
-                        &progressTracker)
-                }
-                active.removeAll()
-                for job in pending {
-                    finish(job, .failure(.transport(url: job.request.url, reason: reason)), &progressTracker)
-                }
-                pending.removeAll()
+        var round = TransferRound(
+            pending: jobs, limit: max(1, maxParallel), progress: ProgressTracker(total: jobs.count, callback: progress),
+            notices: NoticeThrottle(notice: notice, interval: jobs.count == 1 ? 0 : 2))
+        while !round.isOver {
+            startReadyJobs(&round, on: multi)
+            guard perform(&round, on: multi) else {
                 multiIsHealthy = false
                 break
             }
-
-            var left: Int32 = 0
-            var concluded = false
-            while let message = blocks_curl_multi_info_read(multi, &left) {
-                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
-                    let attempt = active.removeValue(forKey: handle)
-                else { continue }
-                let code = message.pointee.data.result
-                blocks_curl_multi_remove_handle(multi, handle)
-                concluded = true
-                let outcome = conclude(attempt, code: code)
-                attempt.release()
-                if case .done(.success) = outcome { progressTracker.settle(bytes: attempt.sink.keptCount) }
-                switch outcome {
-                case .done(let result):
-                    finish(attempt.job, result, &progressTracker)
-                case .retry(let reason, let retryAfter):
-                    if RetryPolicy.waitIsTooLong(retryAfter: retryAfter, settings: settings),
-                       case .status(let url, let code)? = attempt.job.lastError, let retryAfter {
-                        finish(
-                            attempt.job, .failure(.retryLater(url: url, code: code, seconds: retryAfter, limit: settings.maxRetryDelay)),
-                            &progressTracker)
-                    } else if let delay = scheduleRetry(attempt.job, reason: reason, retryAfter: retryAfter, notices: &notices) {
-                        attempt.job.notBefore = Date().addingTimeInterval(delay)
-                        pending.append(attempt.job)
-                    } else {
-                        finish(
-                            attempt.job,
-                            .failure(
-                                attempt.job.lastError
-                                    ?? .transport(url: redact(attempt.job.request.url), reason: reason)),
-                            &progressTracker)
-                    }
-                }
-            }
-
-            progressTracker.report(activeBytes: active.values.reduce(0) { $0 + $1.sink.keptCount }, force: false)
-            if notice != nil { announceStalls(in: active.values, notices: &notices) }
-            if pending.isEmpty && active.isEmpty { break }
+            let concluded = collectFinishedTransfers(&round, on: multi)
+            round.progress.report(activeBytes: round.active.values.reduce(0) { $0 + $1.sink.keptCount }, force: false)
+            if notice != nil { announceStalls(in: round.active.values, notices: &round.notices) }
+            if round.isOver { break }
             // A finished transfer freed a slot: fill it now rather than after the next wait.
-            if concluded && !pending.isEmpty && active.count < limit { continue }
-
-            // Wait for network activity, or until the next backoff ends.
-            let nextStart = pending.map(\.notBefore).min()
-            var waitMilliseconds: Int32 = 1000
-            if let nextStart, active.count < limit {
-                let milliseconds = max(0, nextStart.timeIntervalSinceNow * 1000)
-                waitMilliseconds = Int32(min(1000, milliseconds.rounded(.up)))
-            }
-            if active.isEmpty {
-                if waitMilliseconds > 0 { usleep(UInt32(waitMilliseconds) * 1000) }
-            } else {
-                blocks_curl_multi_poll(multi, nil, 0, waitMilliseconds, nil)
-            }
+            if concluded && !round.pending.isEmpty && round.active.count < round.limit { continue }
+            waitForActivity(round, on: multi)
         }
-        progressTracker.report(activeBytes: 0, force: true)
+        round.progress.report(activeBytes: 0, force: true)
         return jobs.map {
             $0.result ?? .failure(.transport(url: redact($0.request.url), reason: "the transfer did not finish"))
+        }
+    }
+
+    /// Starts every pending job whose backoff has passed, while slots are free.
+    private func startReadyJobs(_ round: inout TransferRound, on multi: UnsafeMutableRawPointer) {
+        let now = Date()
+        var index = 0
+        while round.active.count < round.limit, index < round.pending.count {
+            guard round.pending[index].notBefore <= now else {
+                index += 1
+                continue
+            }
+            let job = round.pending.remove(at: index)
+            switch start(job) {
+            case .success(let attempt):
+                if blocks_curl_multi_add_handle(multi, attempt.handle) == CURLM_OK {
+                    round.active[attempt.handle] = attempt
+                } else {
+                    attempt.sink.discard()
+                    attempt.release()
+                    finish(job, .failure(.transport(url: redact(job.request.url), reason: "libcurl refused the transfer")), &round.progress)
+                }
+            case .failure(let error):
+                finish(job, .failure(error), &round.progress)
+            }
+        }
+    }
+
+    /// Lets libcurl move every transfer along. False when the multi handle itself broke (out
+    /// of memory, say): every transfer, running or waiting, has then failed with the reason.
+    private func perform(_ round: inout TransferRound, on multi: UnsafeMutableRawPointer) -> Bool {
+        var running: Int32 = 0
+        let performed = blocks_curl_multi_perform(multi, &running)
+        guard performed != CURLM_OK else { return true }
+        let reason = "libcurl failed: \(String(cString: blocks_curl_multi_strerror(performed)))"
+        for attempt in round.active.values {
+            blocks_curl_multi_remove_handle(multi, attempt.handle)
+            attempt.sink.discard()
+            attempt.release()
+            finish(attempt.job, .failure(.transport(url: attempt.job.request.url, reason: reason)), &round.progress)
+        }
+        round.active.removeAll()
+        for job in round.pending {
+            finish(job, .failure(.transport(url: job.request.url, reason: reason)), &round.progress)
+        }
+        round.pending.removeAll()
+        return false
+    }
+
+    /// Settles every transfer libcurl says is done: a result, or a retry scheduled after
+    /// its backoff. Returns whether any finished.
+    private func collectFinishedTransfers(_ round: inout TransferRound, on multi: UnsafeMutableRawPointer) -> Bool {
+        var left: Int32 = 0
+        var concluded = false
+        while let message = blocks_curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                let attempt = round.active.removeValue(forKey: handle)
+            else { continue }
+            let code = message.pointee.data.result
+            blocks_curl_multi_remove_handle(multi, handle)
+            concluded = true
+            let outcome = conclude(attempt, code: code)
+            attempt.release()
+            if case .done(.success) = outcome { round.progress.settle(bytes: attempt.sink.keptCount) }
+            switch outcome {
+            case .done(let result):
+                finish(attempt.job, result, &round.progress)
+            case .retry(let reason, let retryAfter):
+                retryOrGiveUp(attempt.job, reason: reason, retryAfter: retryAfter, &round)
+            }
+        }
+        return concluded
+    }
+
+    /// A failed attempt goes back to the pending jobs after its backoff, or, past the retry
+    /// budget or a `Retry-After` longer than we wait, ends with its last error.
+    private func retryOrGiveUp(_ job: TransferJob, reason: String, retryAfter: TimeInterval?, _ round: inout TransferRound) {
+        if RetryPolicy.waitIsTooLong(retryAfter: retryAfter, settings: settings),
+           case .status(let url, let code)? = job.lastError, let retryAfter {
+            finish(job, .failure(.retryLater(url: url, code: code, seconds: retryAfter, limit: settings.maxRetryDelay)), &round.progress)
+        } else if let delay = scheduleRetry(job, reason: reason, retryAfter: retryAfter, notices: &round.notices) {
+            job.notBefore = Date().addingTimeInterval(delay)
+            round.pending.append(job)
+        } else {
+            finish(job, .failure(job.lastError ?? .transport(url: redact(job.request.url), reason: reason)), &round.progress)
+        }
+    }
+
+    /// Waits for network activity, or until the next backoff ends, at most a second.
+    private func waitForActivity(_ round: TransferRound, on multi: UnsafeMutableRawPointer) {
+        var waitMilliseconds: Int32 = 1000
+        if let nextStart = round.pending.map(\.notBefore).min(), round.active.count < round.limit {
+            let milliseconds = max(0, nextStart.timeIntervalSinceNow * 1000)
+            waitMilliseconds = Int32(min(1000, milliseconds.rounded(.up)))
+        }
+        if round.active.isEmpty {
+            if waitMilliseconds > 0 { usleep(UInt32(waitMilliseconds) * 1000) }
+        } else {
+            blocks_curl_multi_poll(multi, nil, 0, waitMilliseconds, nil)
         }
     }
 
@@ -504,6 +510,25 @@ extension RedirectPolicy {
         let lowered = url.lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
     }
+}
+
+/// The state of one `run`: jobs waiting for a slot or for their backoff to pass, the
+/// transfers in flight by their easy handle, and what is reported while they go.
+private struct TransferRound {
+    var pending: [TransferJob]
+    var active: [UnsafeMutableRawPointer: Attempt] = [:]
+    let limit: Int
+    var progress: ProgressTracker
+    var notices: NoticeThrottle
+
+    init(pending: [TransferJob], limit: Int, progress: ProgressTracker, notices: NoticeThrottle) {
+        self.pending = pending
+        self.limit = limit
+        self.progress = progress
+        self.notices = notices
+    }
+
+    var isOver: Bool { pending.isEmpty && active.isEmpty }
 }
 
 /// Keeps a batch's notices to one every `interval` seconds: a server that dies under a
