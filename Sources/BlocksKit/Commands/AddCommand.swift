@@ -23,30 +23,26 @@ public enum AddCommand: Command {
         let dryRun = arguments.flag("dry-run")
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
         let config = try ProjectConfig.read(root: root)
-        let source: RegistrySource
-        let names: [String]
-        var versions: [String: String] = [:]
-        if let archive = try archiveSource(arguments, context: context) {
-            source = archive
-            names = try archive.manifests().map(\.name)
-        } else {
-            if arguments.value("sha256") != nil {
-                throw UsageError.inapplicableOption(
-                    "--sha256", because: "it checks an archive given by path or URL; a registry's blocks are checked against its index")
-            }
-            let requests = try validatedRequests(arguments.positionals)
-            names = requests.map(\.name)
-            for request in requests { versions[request.name] = request.version }
-            source = try RegistrySources.open(context.registry ?? config?.registryLocation(root: root), access: context.registryAccess)
+        var items: [InstallPlan.Item] = []
+        let archive = try archiveSource(arguments, context: context)
+        if archive == nil, arguments.value("sha256") != nil {
+            throw UsageError.inapplicableOption(
+                "--sha256", because: "it checks an archive given by path or URL; a registry's blocks are checked against its index")
         }
+        let requests = archive == nil ? try validatedRequests(arguments.positionals) : []
         let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
         defer { mutex?.release() }
         if !dryRun { StagingArea.removeLeftovers(root: root) }
         let lock = try Lockfile.read(root: root)
-        let contents = try requestedContents(names, versions: versions, from: source)
-        for (name, content) in zip(names, contents) where content.manifest.name != name {
-            throw InstallError.unexpectedBlock(requested: name, received: content.manifest.name)
+        if let archive {
+            items = try archive.contents(of: try archive.manifests().map(\.name)).map {
+                InstallPlan.Item(content: $0, reference: BlockReference(namespace: nil, name: $0.manifest.name), registry: archive.location)
+            }
+        } else {
+            let registries = try RegistrySet.forProject(option: context.registry, access: context.registryAccess)
+            items = try BlockResolution.items(for: requests, in: registries, lock: lock)
         }
+        let names = items.map(\.reference.description)
 
         let pathOption = arguments.value("path")
         let interactive = context.isInteractive && !arguments.flag("yes")
@@ -60,14 +56,14 @@ public enum AddCommand: Command {
         if pathOption != nil, config?.path == nil {
             for name in names {
                 guard let locked = lock.blocks[name] else { continue }
-                let wanted = try chosenTarget().url.appendingPathComponent(name).standardizedFileURL
+                let wanted = try chosenTarget().url.appendingPathComponent(BlockReference(name)?.folderPath ?? name).standardizedFileURL
                 if wanted != root.appendingPathComponent(locked.folder).standardizedFileURL {
                     throw InstallError.addedElsewhere(block: name, folder: locked.folder)
                 }
             }
         }
         var plan = try InstallPlan.make(
-            contents: contents, registry: source.location, root: root, lock: lock,
+            items: items, root: root, lock: lock,
             includeDemo: !arguments.flag("no-demo"), year: try TemplateText.currentYear(environment: context.environment),
             folderFor: { try chosenTarget().url.joining($0, isDirectory: true) })
         if let target, !context.json {
@@ -110,46 +106,44 @@ public enum AddCommand: Command {
         return try ArchiveFileSource(url: url)
     }
 
-    /// The named blocks, newest unless `versions` names one: the newest in one batch, the
-    /// others one by one through `contents(of:version:)`.
-    static func requestedContents(_ names: [String], versions: [String: String], from source: RegistrySource) throws -> [BlockContent] {
-        let newest = names.filter { versions[$0] == nil }
-        var byName = Dictionary(uniqueKeysWithValues: zip(newest, try source.contents(of: newest)))
-        for (name, version) in versions { byName[name] = try source.contents(of: name, version: version) }
-        return try names.map { name in
-            guard let content = byName[name] else { throw RegistryError.unknownBlock(name, suggestions: []) }
-            return content
-        }
-    }
-
-    /// `NAME` or `NAME@VERSION` arguments, each name once.
-    static func validatedRequests(_ arguments: [String]) throws -> [(name: String, version: String?)] {
-        var requests: [(name: String, version: String?)] = []
+    /// `NAME`, `@NAMESPACE/NAME`, each optionally with `@VERSION`, each block once.
+    static func validatedRequests(_ arguments: [String]) throws -> [BlockResolution.Request] {
+        var requests: [BlockResolution.Request] = []
         for argument in arguments {
-            let parts = argument.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            let name = parts[0], version = parts.count > 1 ? parts[1] : nil
+            // The version's `@` is the first one after the namespace's.
+            let searchFrom = argument.hasPrefix("@") ? argument.index(after: argument.startIndex) : argument.startIndex
+            let at = argument[searchFrom...].firstIndex(of: "@")
+            let name = String(argument[..<(at ?? argument.endIndex)])
+            let version = at.map { String(argument[argument.index(after: $0)...]) }
             if let version, version.isEmpty || version.contains(where: { $0.isWhitespace || $0.isASCII && $0.asciiValue! < 32 }) {
                 throw UsageError.invalidValue(option: "<name>", value: argument, expected: "NAME or NAME@VERSION, such as 'pager@1.0.0'")
             }
-            let checked = try validatedNames([name])[0]
-            if let existing = requests.first(where: { $0.name == checked }) {
+            let checked = try validatedReferences([name])[0]
+            if let existing = requests.first(where: { $0.reference == checked }) {
                 guard existing.version == version else {
                     throw UsageError.invalidValue(option: "<name>", value: argument, expected: "each block once")
                 }
                 continue
             }
-            requests.append((checked, version))
+            requests.append(BlockResolution.Request(reference: checked, version: version))
         }
         return requests
     }
 
     static func validatedNames(_ names: [String]) throws -> [String] {
-        var seen: [String] = []
-        for name in names where !seen.contains(name) {
-            guard ManifestValidator.isValidName(name) else {
-                throw UsageError.invalidValue(option: "<name>", value: name, expected: "a block name such as 'scrolling-strip' (lowercase letters, digits and dashes)")
+        try validatedReferences(names).map(\.description)
+    }
+
+    /// Block names, `pager` or `@acme/pager`, each once.
+    static func validatedReferences(_ names: [String]) throws -> [BlockReference] {
+        var seen: [BlockReference] = []
+        for name in names {
+            guard let reference = BlockReference(name) else {
+                throw UsageError.invalidValue(
+                    option: "<name>", value: name,
+                    expected: "a block name such as 'scrolling-strip' (lowercase letters, digits and dashes), or '@namespace/name' for a registry of blocks.json")
             }
-            seen.append(name)
+            if !seen.contains(reference) { seen.append(reference) }
         }
         return seen
     }
@@ -186,10 +180,10 @@ public enum AddCommand: Command {
         guard let text = try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8) else { return [] }
         let project = PackageManifestScanner.platforms(in: text)
         // Said once per version: a re-add of the same version stays quiet.
-        let fresh = plan.blocks.filter { plan.previousLock.blocks[$0.manifest.name]?.version != $0.manifest.version }
+        let fresh = plan.blocks.filter { plan.previousLock.blocks[$0.reference.description]?.version != $0.manifest.version }
         return PlatformSupport.warnings(for: fresh, project: project) + fresh.flatMap { block in
             PlatformCheck.gaps(block: block.manifest.platforms, project: project).map { gap in
-                "\(block.manifest.name) needs \(gap.platform) \(gap.blockMinimum), but Package.swift targets \(gap.platform) \(gap.projectMinimum). "
+                "\(block.reference) needs \(gap.platform) \(gap.blockMinimum), but Package.swift targets \(gap.platform) \(gap.projectMinimum). "
                     + "Its types are marked @available(\(gap.platform) \(gap.blockMinimum), *), so gate their use at the call site with "
                     + "'if #available(\(gap.platform) \(gap.blockMinimum), *)'. The block is added all the same."
             }
@@ -203,7 +197,10 @@ public enum AddCommand: Command {
         if context.json {
             let blocks: [JSONValue] = plan.blocks.map { block in
                 .object([
-                    "name": .string(block.manifest.name),
+                    "name": .string(block.reference.description),
+                    "namespace": block.reference.namespace.map { .string($0) } ?? .null,
+                    "registry": .string(block.registry),
+                    "requiredBy": .array(block.requiredBy.map { .string($0) }),
                     "version": .string(block.manifest.version),
                     "folder": .string(block.folder),
                     "files": .array(block.files.map { .object(["path": .string($0.path), "action": .string($0.action.rawValue)]) }),
@@ -244,7 +241,8 @@ public enum AddCommand: Command {
         }
         context.standardOutput.write(plan.blocks.map { block in
             let wrote = block.files.contains { $0.action.writes }
-            return (wrote ? "Added " : "Up to date: ") + "\(block.manifest.name) \(block.manifest.version) in \(block.folder)\n"
+            let needed = block.requested ? "" : " (needed by \(block.requiredBy.joined(separator: ", ")))"
+            return (wrote ? "Added " : "Up to date: ") + "\(block.reference) \(block.manifest.version) in \(block.folder)\(needed)\n"
         }.joined())
     }
 

@@ -16,6 +16,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case offline(url: String)
     /// The file could not be written.
     case file(path: String, reason: String)
+    /// A namespaced registry's header names `${VARIABLE}`, and the environment has none.
+    case unsetVariable(url: String, variable: String, namespace: String)
 
     public var description: String {
         switch self {
@@ -47,6 +49,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(url) is not in the cache and --offline forbids the network; run once online first"
         case .file(let path, let reason):
             return "could not write \(path): \(reason)"
+        case .unsetVariable(let url, let variable, let namespace):
+            return "GET \(url) needs \(variable), which is not set: a header of \(namespace) in blocks.json uses ${\(variable)}; export \(variable) and run again"
         }
     }
 }
