@@ -15,9 +15,11 @@ final class TeamServers {
 
     /// `publicBlocks` and `privateBlocks` become two built registries. The private server
     /// also redirects `/same/...` to itself and `/elsewhere/...` to the public server.
-    init(publicBlocks: [TestCatalog.Block], privateBlocks: [TestCatalog.Block]) throws {
+    /// `publicEarlier` is built into the public registry first, so it keeps those versions too.
+    init(publicBlocks: [TestCatalog.Block], privateBlocks: [TestCatalog.Block], publicEarlier: [TestCatalog.Block] = []) throws {
         folder = try TestProject.temporaryFolder("teams")
         let logFormat = "log_format headers '$request_uri auth=[$http_authorization] team=[$http_x_team_token]';"
+        if !publicEarlier.isEmpty { _ = try Self.built(publicEarlier, into: folder.appendingPathComponent("public")) }
         let publicRoot = try Self.built(publicBlocks, into: folder.appendingPathComponent("public"))
         publicServer = try Nginx(root: publicRoot, serverConfig: "access_log \(folder.path)/public-headers.log headers;", httpConfig: logFormat)
         let privateRoot = try Self.built(privateBlocks, into: folder.appendingPathComponent("private"))

@@ -24,6 +24,7 @@ public enum AddCommand: Command {
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
         let config = try ProjectConfig.read(root: root)
         var items: [InstallPlan.Item] = []
+        var resolution: BlockResolution.Outcome?
         let archive = try archiveSource(arguments, context: context)
         if archive == nil, arguments.value("sha256") != nil {
             throw UsageError.inapplicableOption(
@@ -40,7 +41,8 @@ public enum AddCommand: Command {
             }
         } else {
             let registries = try RegistrySet.forProject(option: context.registry, access: context.registryAccess)
-            items = try BlockResolution.items(for: requests, in: registries, lock: lock)
+            resolution = try BlockResolution.resolve(requests, in: registries, lock: lock)
+            items = resolution?.items ?? []
         }
         let names = items.map(\.reference.description)
 
@@ -66,6 +68,7 @@ public enum AddCommand: Command {
             items: items, root: root, lock: lock,
             includeDemo: !arguments.flag("no-demo"), year: try TemplateText.currentYear(environment: context.environment),
             folderFor: { try chosenTarget().url.joining($0, isDirectory: true) })
+        plan.lockRequiredBy = resolution?.lockRequiredBy ?? [:]
         if let target, !context.json {
             context.print("Target folder: \(target.relativePath) (\(target.reason))")
         }
@@ -81,7 +84,18 @@ public enum AddCommand: Command {
             outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
             BaseStore(cacheDirectory: context.cacheDirectory).storeBases(of: plan)
         }
-        report(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, context: context)
+        let packages = PackageSteps.plan(
+            resolution?.packages ?? [], root: root, targetFolder: plan.blocks.first.flatMap { block in
+                block.folder.hasSuffix("/" + block.reference.folderPath) ? String(block.folder.dropLast(block.reference.folderPath.count + 1)) : nil
+            }, swiftAvailable: PackageSteps.findSwift(environment: context.environment) != nil)
+        var packageFailure: String?
+        if !dryRun, !packages.commands.isEmpty, let swift = PackageSteps.findSwift(environment: context.environment),
+           let failure = packages.run(swift: swift, root: root) {
+            packageFailure = "\(failure.failed.text) failed: \(failure.reason); the blocks are added, so run it yourself"
+                + (failure.remaining.isEmpty ? "" : ", then " + failure.remaining.map(\.text).joined(separator: "; "))
+        }
+        report(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages, context: context)
+        if let packageFailure { context.warn(packageFailure) }
         return 0
     }
 
@@ -192,7 +206,7 @@ public enum AddCommand: Command {
 
     static func report(
         _ plan: InstallPlan, outcome: InstallTransaction.Outcome, target: TargetFolder?, warnings: [String],
-        dryRun: Bool, context: CommandContext
+        dryRun: Bool, packages: PackageSteps = PackageSteps(commands: [], manual: []), context: CommandContext
     ) {
         if context.json {
             let blocks: [JSONValue] = plan.blocks.map { block in
@@ -213,6 +227,8 @@ public enum AddCommand: Command {
                 "warnings": .array(warnings.map { .string($0) }),
                 "deletedStaleFiles": .array(outcome.deletedStale.map { .string($0) }),
                 "keptStaleFiles": .array(outcome.keptStale.map { .string($0) }),
+                "packageCommands": .array(packages.commands.map { .string($0.text) }),
+                "packagesToAddByHand": .array(packages.manual.map { .string($0) }),
             ]
             context.print((try? JSONOutput.encode(object)) ?? "{}")
             return
@@ -232,6 +248,8 @@ public enum AddCommand: Command {
         context.standardOutput.write(lines)
         for path in outcome.keptStale { context.warn("\(path) is no longer part of its block but you changed it, so it stays; it is no longer tracked") }
         for failure in outcome.failedStale { context.warn("could not delete \(failure), which is no longer part of its block; it is no longer tracked, so delete it yourself") }
+        for command in packages.commands { context.print((dryRun ? "  would run " : "  run       ") + command.text) }
+        for line in packages.manual { context.note("note: " + line) }
         if dryRun {
             for file in plan.allFiles where file.existing != nil && file.action != .skip {
                 context.standardOutput.write(diff(file))

@@ -82,7 +82,7 @@ public enum RegistryCommand: Command {
             context.print("Removed \(namespace).")
         }
         if action == "remove", !still.isEmpty {
-            context.note("blocks.lock still has \(still.joined(separator: ", ")) from \(namespace); they stay in the project, and 'blocks remove' removes them")
+            context.note("note: blocks.lock still has \(still.joined(separator: ", ")) from \(namespace); they stay in the project, and 'blocks remove' removes them")
         }
         return 0
     }

@@ -59,6 +59,9 @@ public struct InstallPlan: Sendable {
     public var root: URL
     public var blocks: [Block]
     public var previousLock: Lockfile
+    /// Blocks the lock has already that blocks of this run now need too, by lock key:
+    /// their files stay as they are, and the lock records the new dependents.
+    public var lockRequiredBy: [String: [String]] = [:]
 
     public var allFiles: [File] { blocks.flatMap(\.files) }
     public var conflicts: [File] { allFiles.filter { $0.action == .conflict } }
@@ -179,6 +182,11 @@ public struct InstallPlan: Sendable {
                 registry: block.registry, version: block.manifest.version, folder: block.folder,
                 createdFolders: Array(created), files: files, namespace: block.reference.namespace,
                 requiredBy: block.requiredBy, requested: block.requested)
+        }
+        for (key, dependents) in lockRequiredBy {
+            guard var block = lock.blocks[key] else { continue }
+            block.requiredBy = Array(Set(block.requiredBy + dependents)).sorted()
+            lock.blocks[key] = block
         }
         return lock
     }
