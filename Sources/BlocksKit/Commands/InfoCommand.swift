@@ -29,6 +29,7 @@ public enum InfoCommand: Command {
                 return .object(entry)
             })
             object["registry"] = .string(source.location)
+            object["dependencies"] = (manifest.dependencies ?? BlockDependencies()).jsonValue
             object["namespace"] = member.namespace.map { .string($0) } ?? .null
             object["name"] = .string(shownName)
             context.print(try JSONOutput.encode(object))
@@ -73,6 +74,22 @@ public enum InfoCommand: Command {
                 context.print(TextWrap.hanging(plain(value), firstPrefix: prefix, indent: indent.count * 2, width: width))
             } else {
                 context.print(prefix + plain(value))
+            }
+        }
+
+        if let dependencies = manifest.dependencies, !dependencies.isEmpty {
+            context.print()
+            context.print(style.apply(.bold, "Dependencies"))
+            for block in dependencies.blocks {
+                // Named as `add` will name it: a bare name is in this block's own registry.
+                let shown = BlockRequirement(block).map { requirement in
+                    requirement.reference.namespace == nil ? BlockRequirement(reference: member.reference(requirement.reference.name), versions: requirement.versions).description : requirement.description
+                } ?? block
+                context.print(indent + "block    " + plain(shown))
+            }
+            for package in dependencies.packages {
+                let version = package.exact.map { "exact \($0)" } ?? "from \(package.from ?? "?")"
+                context.print(indent + "package  " + plain("\(package.url) (\(version)): \(package.products.joined(separator: ", "))"))
             }
         }
 
