@@ -9,7 +9,7 @@ public enum AddCommand: Command {
         Sources/<Target>/Blocks for a package with one target, or Blocks/ next to an Xcode
         project or in the current folder. Each block goes into its own subfolder.
         """,
-        arguments: [ArgumentSpec("name", help: "The blocks to add, e.g. scrolling-strip or pager@1.0.0 (a published version; the newest without one), or an exported archive's path or URL.", variadic: true)],
+        arguments: [ArgumentSpec("name", help: "The blocks to add, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @acme/pager (a registry of blocks.json), or an exported archive's path or URL. The blocks they depend on come along.", variadic: true)],
         options: [
             OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project."),
             OptionSpec("dry-run", help: "Print the plan and the diffs; write nothing."),
