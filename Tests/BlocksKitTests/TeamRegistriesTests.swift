@@ -195,8 +195,13 @@ final class TeamServers {
         #expect(result.errors.split(separator: "\n").count == 1)
         #expect(try servers.project.treeHash() == before)
         #expect(!servers.log("private").contains("/blocks/pager.json"), "no request without the header")
-        // A registry that needs no variable still works.
-        #expect(try servers.blocks(["add", "strip", "--registry", servers.publicServer.baseURL], token: nil).code == 0)
+        // An unnamespaced name is not guessed from the registries that could be read.
+        let unsure = try servers.blocks(["add", "pager"], token: nil)
+        #expect(unsure.code == 1 && unsure.errors.contains("needs TEAM_TOKEN, which is not set"), "\(unsure.errors)")
+        #expect(try servers.project.treeHash() == before)
+        // What makes no request to @team needs no variable.
+        let listed = try servers.blocks(["registry", "list"], token: nil)
+        #expect(listed.code == 0 && listed.output.contains("Authorization (${TEAM_TOKEN})"), "\(listed.errors)")
     }
 
     @Test func aNameTwoRegistriesHaveIsRefusedWithBoth() throws {

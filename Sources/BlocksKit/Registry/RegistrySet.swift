@@ -73,6 +73,11 @@ public struct RegistrySet: Sendable {
             return (member, try Self.manifest(reference.name, in: member))
         }
         let answers = ConcurrentMap.map(members) { member in Result { try Self.manifest(reference.name, in: member) } }
+        // A registry that could not be read might have the name too: its error, rather
+        // than a guess among the others.
+        for answer in answers {
+            if case .failure(let error) = answer, !Self.isUnknownBlock(error) { throw error }
+        }
         let found = zip(members, answers).compactMap { member, answer in (try? answer.get()).map { (member, $0) } }
         if found.count == 1 { return found[0] }
         if found.count > 1 {
@@ -80,11 +85,7 @@ public struct RegistrySet: Sendable {
                 name: reference.name,
                 candidates: found.map { member, _ in "\(member.reference(reference.name)) (\(member.source.location))" })
         }
-        // Nowhere: the first failure that is not "no such block" (a registry that could
-        // not be read), else the default registry's, with its suggestions.
-        for answer in answers {
-            if case .failure(let error) = answer, !(error is RegistryError && Self.isUnknownBlock(error)) { throw error }
-        }
+        // Nowhere: the default registry's error, with its suggestions.
         _ = try answers[0].get()
         throw RegistryError.unknownBlock(reference.name, suggestions: [])
     }
