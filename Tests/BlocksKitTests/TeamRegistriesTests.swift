@@ -199,6 +199,10 @@ final class TeamServers {
         let unsure = try servers.blocks(["add", "pager"], token: nil)
         #expect(unsure.code == 1 && unsure.errors.contains("needs TEAM_TOKEN, which is not set"), "\(unsure.errors)")
         #expect(try servers.project.treeHash() == before)
+        // A wrong token is named by its variable, not BLOCKS_TOKEN.
+        let wrong = try servers.blocks(["add", "@team/pager"], token: "not-it")
+        #expect(wrong.code == 1 && wrong.errors.contains("failed with HTTP 401; check TEAM_TOKEN (used by the headers of @team in blocks.json)"), "\(wrong.errors)")
+        #expect(!wrong.errors.contains("not-it"))
         // What makes no request to @team needs no variable.
         let listed = try servers.blocks(["registry", "list"], token: nil)
         #expect(listed.code == 0 && listed.output.contains("Authorization (${TEAM_TOKEN})"), "\(listed.errors)")

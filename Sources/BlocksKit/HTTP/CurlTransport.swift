@@ -548,6 +548,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
         case .offline(let url): return .offline(url: redact(url))
         case .file(let path, let reason): return .file(path: path, reason: redact(reason))
         case .unsetVariable(let url, let variable, let namespace): return .unsetVariable(url: redact(url), variable: variable, namespace: namespace)
+        case .refusedHeaders(let url, let code, let namespace, let variables):
+            return .refusedHeaders(url: redact(url), code: code, namespace: namespace, variables: variables)
         }
     }
 }

@@ -143,8 +143,18 @@ struct NamespaceTransport: HTTPTransport {
         return .success(request)
     }
 
+    /// A 401 or 403 names this namespace's variables, not `BLOCKS_TOKEN`, which it never sends.
+    func explained(_ error: HTTPError) -> HTTPError {
+        guard case .status(let url, let code) = error, code == 401 || code == 403 else { return error }
+        return .refusedHeaders(url: url, code: code, namespace: registry.namespace, variables: registry.headers.flatMap(\.variables).reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
+    }
+
     func get(_ request: HTTPRequest) throws -> HTTPResponse {
-        try base.get(try credentialed(request).get())
+        do {
+            return try base.get(try credentialed(request).get())
+        } catch let error as HTTPError {
+            throw explained(error)
+        }
     }
 
     func download(
@@ -162,7 +172,7 @@ struct NamespaceTransport: HTTPTransport {
             }
         }
         guard failures.isEmpty else { return downloads.indices.map { .failure(failures[$0] ?? failures.values.first!) } }
-        return base.download(ready, maxParallel: maxParallel, progress: progress)
+        return base.download(ready, maxParallel: maxParallel, progress: progress).map { $0.mapError(explained) }
     }
 
     func fetch(_ requests: [HTTPRequest], maxParallel: Int) -> [Result<HTTPResponse, HTTPError>] {
@@ -170,7 +180,7 @@ struct NamespaceTransport: HTTPTransport {
         if let failure = prepared.first(where: { if case .failure = $0 { true } else { false } }), case .failure(let error) = failure {
             return requests.map { _ in .failure(error) }
         }
-        return base.fetch(prepared.map { try! $0.get() }, maxParallel: maxParallel)
+        return base.fetch(prepared.map { try! $0.get() }, maxParallel: maxParallel).map { $0.mapError(explained) }
     }
 
     func prepare() { base.prepare() }
