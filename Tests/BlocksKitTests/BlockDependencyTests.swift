@@ -91,6 +91,9 @@ import Testing
         #expect(unmet.code == 1)
         #expect(unmet.errors.contains("@pub/needs-new needs @pub/indicator@^2.0.0, but no published version meets it (there are 1.3.0, 1.0.0)"), "\(unmet.errors)")
         #expect(try servers.project.treeHash() == before)
+        // Narrowed to @team, a dependency in @pub still resolves.
+        let narrowed = try servers.blocks(["add", "badge", "--registry", "@team", "--dry-run"])
+        #expect(narrowed.code == 0 && narrowed.output.contains("pub/haptics"), "\(narrowed.output) \(narrowed.errors)")
         // An older version that the requirement allows is taken from the registry's history.
         let old = try servers.blocks(["add", "@pub/old-indicator"])
         #expect(old.output.contains("Added @pub/indicator 1.0.0"), "\(old.output) \(old.errors)")

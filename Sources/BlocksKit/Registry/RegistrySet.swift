@@ -17,10 +17,17 @@ public struct RegistrySet: Sendable {
     public let members: [Member]
     /// Every namespace `blocks.json` configures, narrowed or not.
     public let configuredNamespaces: [String]
+    /// Every namespaced registry, narrowed or not: a dependency may name any of them.
+    let namespaced: [Member]
 
     public init(members: [Member], configuredNamespaces: [String]) {
+        self.init(members: members, configuredNamespaces: configuredNamespaces, namespaced: members.filter { $0.namespace != nil })
+    }
+
+    init(members: [Member], configuredNamespaces: [String], namespaced: [Member]) {
         self.members = members
         self.configuredNamespaces = configuredNamespaces
+        self.namespaced = namespaced
     }
 
     /// True when more than one registry answers: results then carry their namespace.
@@ -39,14 +46,16 @@ public struct RegistrySet: Sendable {
         let namespaced = try root.flatMap { root in try config?.namespacedRegistries(root: root) } ?? []
         let configured = namespaced.map(\.namespace)
         if let option, option.hasPrefix("@") {
-            guard let chosen = namespaced.first(where: { $0.namespace == option }) else {
+            let opened = try namespaced.map { try open($0, access: access) }
+            guard let chosen = opened.first(where: { $0.namespace == option }) else {
                 throw NamespaceError.unknownNamespace(option, configured: configured)
             }
-            return RegistrySet(members: [try open(chosen, access: access)], configuredNamespaces: configured)
+            return RegistrySet(members: [chosen], configuredNamespaces: configured, namespaced: opened)
         }
         let location = try option ?? root.flatMap { try config?.registryLocation(root: $0) }
         let defaultMember = Member(namespace: nil, source: try RegistrySources.open(location, access: access))
-        return RegistrySet(members: [defaultMember] + (try namespaced.map { try open($0, access: access) }), configuredNamespaces: configured)
+        let opened = try namespaced.map { try open($0, access: access) }
+        return RegistrySet(members: [defaultMember] + opened, configuredNamespaces: configured, namespaced: opened)
     }
 
     /// A namespaced registry's source, reading through its own headers and never the token.
@@ -59,6 +68,7 @@ public struct RegistrySet: Sendable {
     /// The member a namespace names (nil: the default registry).
     public func member(namespace: String?) throws -> Member {
         if let found = members.first(where: { $0.namespace == namespace }) { return found }
+        if let namespace, let found = namespaced.first(where: { $0.namespace == namespace }) { return found }
         if let namespace { throw NamespaceError.unknownNamespace(namespace, configured: configuredNamespaces) }
         // Narrowed to one namespace: an unnamespaced name means a block of that one.
         return members[0]
