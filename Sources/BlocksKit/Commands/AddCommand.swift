@@ -144,10 +144,6 @@ public enum AddCommand: Command {
         return requests
     }
 
-    static func validatedNames(_ names: [String]) throws -> [String] {
-        try validatedReferences(names).map(\.description)
-    }
-
     /// Block names, `pager` or `@acme/pager`, each once.
     static func validatedReferences(_ names: [String]) throws -> [BlockReference] {
         var seen: [BlockReference] = []

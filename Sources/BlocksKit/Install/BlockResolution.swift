@@ -116,11 +116,6 @@ public enum BlockResolution {
         return Outcome(items: items, lockRequiredBy: lockRequiredBy, packages: packages)
     }
 
-    /// Only the requested blocks' items, for callers that want no dependencies' details.
-    public static func items(for requests: [Request], in registries: RegistrySet, lock: Lockfile) throws -> [InstallPlan.Item] {
-        try resolve(requests, in: registries, lock: lock).items
-    }
-
     /// One metadata round: every node of the level, grouped by registry, the registries
     /// in parallel; then each node's version, the newest its dependents allow.
     static func readMetadata(of keys: [String], into nodes: inout [String: Node]) throws {
