@@ -112,7 +112,7 @@ def free_port():
 
 
 class Nginx:
-    def __init__(self, root):
+    def __init__(self, root, server_config=""):
         self.folder = tempfile.mkdtemp(prefix="nginx-", dir=WORK)
         self.port = free_port()
         for temp in ["body", "proxy", "fastcgi", "uwsgi", "scgi"]:
@@ -126,7 +126,7 @@ http {{ access_log off; sendfile on; etag on; keepalive_requests 100000;
   client_body_temp_path {self.folder}/temp/body; proxy_temp_path {self.folder}/temp/proxy;
   fastcgi_temp_path {self.folder}/temp/fastcgi; uwsgi_temp_path {self.folder}/temp/uwsgi;
   scgi_temp_path {self.folder}/temp/scgi;
-  server {{ listen 127.0.0.1:{self.port}; root {root}; }} }}
+  server {{ listen 127.0.0.1:{self.port}; root {root}; {server_config} }} }}
 """)
         self.process = subprocess.Popen(["/usr/sbin/nginx", "-p", self.folder, "-e", f"{self.folder}/error.log", "-c", config],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -275,6 +275,9 @@ def main():
     compare("add scrolling-strip (fresh project)", [BLOCKS, "-C", project, "add", "scrolling-strip", "--yes"], [floor], "floor",
             small, 3.0, prepare=lambda: make_project(project))
 
+    print("add with dependencies from two registries", file=sys.stderr)
+    dependencies_case(project, small)
+
     print("build", file=sys.stderr)
     big = catalogs[sizes[-1]]
     out = os.path.join(WORK, "public")
@@ -349,6 +352,61 @@ def main():
 
     report()
     shutil.rmtree(WORK, ignore_errors=True)
+
+
+def dependencies_case(project, runs):
+    """`add @team/root`, which needs 10 blocks: 5 more in the private @team registry
+    (which answers only with its token) and 5 in the public @pub one, two levels deep,
+    against curl --parallel fetching the same 11 metadata files and 11 archives."""
+    import json
+    token = "bench-token"
+    graph = {
+        "team": {"root": ["t1", "t2", "t3", "t4", "t5", "@pub/p1", "@pub/p2", "@pub/p3"], "t1": ["@pub/p4"],
+                 "t2": [], "t3": [], "t4": [], "t5": []},
+        "pub": {"p1": ["p5"], "p2": [], "p3": [], "p4": [], "p5": []},
+    }
+    servers = {}
+    urls = []
+    try:
+        for registry, blocks in graph.items():
+            catalog = os.path.join(WORK, f"dependencies-{registry}")
+            discard(catalog)
+            for name, needs in blocks.items():
+                shutil.copytree(os.path.join(ROOT, "Catalog/pager"), os.path.join(catalog, name))
+                manifest_file = os.path.join(catalog, name, "block.json")
+                with open(manifest_file) as handle:
+                    manifest = json.load(handle)
+                manifest["name"] = name
+                if needs:
+                    manifest["dependencies"] = {"blocks": needs}
+                with open(manifest_file, "w") as handle:
+                    json.dump(manifest, handle)
+            out = os.path.join(WORK, f"dependencies-{registry}-out")
+            discard(out)
+            sh([BLOCKS, "build", "--catalog", catalog, "--out", out])
+            check = f'if ($http_authorization != "Bearer {token}") {{ return 401; }}' if registry == "team" else ""
+            servers[registry] = Nginx(out, check)
+            for name in blocks:
+                with open(os.path.join(out, "blocks", f"{name}.json")) as handle:
+                    metadata = json.load(handle)
+                urls.append(f"{servers[registry].url}/blocks/{name}.json")
+                urls += [f"{servers[registry].url}/{archive['path']}" for archive in metadata["archives"].values()][:1]
+        config = {"registries": {"@pub": servers["pub"].url,
+                                 "@team": {"url": servers["team"].url, "headers": {"Authorization": "Bearer ${TEAM_TOKEN}"}}}}
+        ENV["TEAM_TOKEN"] = token
+        def fresh():
+            make_project(project)
+            with open(os.path.join(project, "blocks.json"), "w") as handle:
+                json.dump(config, handle)
+            discard(ENV["XDG_CACHE_HOME"])
+        curl = " ".join(f"-o /dev/null {url}" for url in urls)
+        compare("add 1 block with 10 dependencies, two registries", [BLOCKS, "-C", project, "add", "@team/root", "--yes"],
+                f"curl -s --parallel --parallel-max 8 -H 'Authorization: Bearer {token}' {curl}", "curl --parallel", runs, 1.5,
+                prepare=fresh)
+    finally:
+        ENV.pop("TEAM_TOKEN", None)
+        for server in servers.values():
+            server.stop()
 
 
 def report():

@@ -31,7 +31,7 @@ public enum BlocksCLI {
     /// Every built-in command, in the order `--help` lists them.
     nonisolated(unsafe) public static let commands: [any Command.Type] = [
         SearchCommand.self, ListCommand.self, InfoCommand.self,
-        AddCommand.self, StatusCommand.self, UpdateCommand.self, DiffCommand.self, RemoveCommand.self, InitCommand.self,
+        AddCommand.self, StatusCommand.self, UpdateCommand.self, DiffCommand.self, RemoveCommand.self, InitCommand.self, RegistryCommand.self,
         ExportCommand.self, BuildCommand.self, LintCommand.self, NewCommand.self, MirrorCommand.self, MCPCommand.self,
     ]
 

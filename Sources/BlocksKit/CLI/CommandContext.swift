@@ -79,12 +79,18 @@ public struct CommandContext: Sendable {
     /// What the registry code needs from this command: its announcing transport, the
     /// cache, `--offline`, its paths and its notices.
     public var registryAccess: RegistryAccess {
-        RegistryAccess(transport: announcingTransport, cacheDirectory: cacheDirectory, offline: offline, paths: paths, notices: notices)
+        RegistryAccess(transport: announcingTransport, cacheDirectory: cacheDirectory, offline: offline, paths: paths, notices: notices, environment: environment)
     }
 
     /// The registry this command reads (`RegistrySources.forProject`).
     public func registrySource() throws -> RegistrySource {
         try RegistrySources.forProject(option: registry, access: registryAccess)
+    }
+
+    /// Every registry this command reads: the default one and blocks.json's namespaced
+    /// ones, or the one `--registry @namespace` names (`RegistrySet.forProject`).
+    public func registrySet() throws -> RegistrySet {
+        try RegistrySet.forProject(option: registry, access: registryAccess)
     }
 
     /// The cache folder: `$XDG_CACHE_HOME/blocks`, else `~/.cache/blocks`.

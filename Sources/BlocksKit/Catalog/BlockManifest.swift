@@ -17,13 +17,16 @@ public struct BlockManifest: Codable, Sendable, Equatable {
     public var authors: [String]
     public var license: String
     public var accessibility: [String: String]
+    /// Other blocks and Swift packages this block needs; nil when it needs none.
+    public var dependencies: BlockDependencies?
 
     public init(
         name: String, version: String, title: [String: String], summary: [String: String],
         category: String, platforms: [String: String], level: String, origin: String,
         tags: [String: [String]], api: [APIParameter], files: [BlockFile], authors: [String],
-        license: String, accessibility: [String: String]
+        license: String, accessibility: [String: String], dependencies: BlockDependencies? = nil
     ) {
+        self.dependencies = dependencies
         self.name = name
         self.version = version
         self.title = title
@@ -66,13 +69,17 @@ public struct BlockManifest: Codable, Sendable, Equatable {
         authors = try fields.strings("authors")
         license = try fields.string("license")
         accessibility = try fields.stringMap("accessibility")
+        switch fields.members["dependencies"] {
+        case nil, .null?: dependencies = nil
+        default: dependencies = try BlockDependencies(fields: try fields.object("dependencies"))
+        }
     }
 
     /// The manifest as `JSONValue`, with the keys and values its `Encodable` conformance
     /// writes (a parameter without a default has no `default` key).
     var jsonValue: JSONValue {
         func strings(_ map: [String: String]) -> JSONValue { .object(map.mapValues { .string($0) }) }
-        return .object([
+        var members: [String: JSONValue] = [
             "name": .string(name), "version": .string(version), "title": strings(title), "summary": strings(summary),
             "category": .string(category), "platforms": strings(platforms), "level": .string(level), "origin": .string(origin),
             "tags": .object(tags.mapValues { .array($0.map { .string($0) }) }),
@@ -85,7 +92,9 @@ public struct BlockManifest: Codable, Sendable, Equatable {
             }),
             "files": .array(files.map { .object(["path": .string($0.path), "role": .string($0.role.rawValue)]) }),
             "authors": .array(authors.map { .string($0) }), "license": .string(license), "accessibility": strings(accessibility),
-        ])
+        ]
+        if let dependencies { members["dependencies"] = dependencies.jsonValue }
+        return .object(members)
     }
 
     /// A `block.json` through `JSONReader`; nil when it is not JSON or not a manifest.

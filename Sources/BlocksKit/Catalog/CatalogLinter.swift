@@ -36,6 +36,8 @@ public struct CatalogLinter {
         var problems: [LintProblem] = []
         var blockCount = 0
         var swiftFiles: [String] = []
+        var names: Set<String> = []
+        var dependencies: [(file: String, index: Int, requirement: BlockRequirement)] = []
         for folderName in entries.sorted() where !folderName.hasPrefix(".") {
             let folder = root.appendingPathComponent(folderName)
             guard PathKind(folder.path) == .folder else { continue }
@@ -47,6 +49,11 @@ public struct CatalogLinter {
                 continue
             }
             problems += ManifestValidator.problems(in: data, file: shownManifest, folderName: folderName)
+            names.insert(folderName)
+            let texts = (try? JSONReader.parse(data))?["dependencies"]?["blocks"]?.strings ?? []
+            for (index, text) in texts.enumerated() {
+                if let requirement = BlockRequirement(text) { dependencies.append((shownManifest, index, requirement)) }
+            }
             let present = Self.swiftFiles(under: folder)
             // A manifest that is not JSON lists nothing: its one error is enough, without
             // every file of the block then "not listed".
@@ -65,6 +72,12 @@ public struct CatalogLinter {
             swiftFiles += present.map { folder.appendingPathComponent($0).path }
         }
         if blockCount == 0 { throw CatalogError.notACatalog(path: root.path) }
+        // A bare name is a block of this catalog; `@namespace/name` is another registry's,
+        // which the project that adds it names in blocks.json.
+        for (file, index, requirement) in dependencies where requirement.reference.namespace == nil && !names.contains(requirement.reference.name) {
+            let hint = EditDistance.suggestions(for: requirement.reference.name, in: names.sorted()).first.map { "; did you mean '\($0)'?" } ?? ""
+            problems.append(LintProblem(file: file, field: "dependencies.blocks[\(index)]", message: "names '\(requirement.reference.name)', which is not a block of this catalog\(hint)"))
+        }
         if let swiftCompiler, !swiftFiles.isEmpty {
             problems += try parseProblems(swiftFiles, compiler: swiftCompiler)
         }

@@ -215,6 +215,41 @@ public enum ManifestValidator {
         } else {
             report("files", "missing required field")
         }
+        if let value = root["dependencies"] { dependencyProblems(value, name: root["name"]?.string, report: report) }
         return problems
+    }
+
+    /// `dependencies`: each block requirement parses (and is not the block itself), and each
+    /// package has a URL, one of `from` and `exact`, and products. Whether a named block
+    /// exists is the linter's check, which sees the whole catalog.
+    static func dependencyProblems(_ value: JSONValue, name: String?, report: (String, String) -> Void) {
+        guard let dependencies = value.object else { return report("dependencies", "must be an object with \"blocks\" and \"packages\"") }
+        for key in dependencies.keys.sorted() where key != "blocks" && key != "packages" {
+            report("dependencies.\(key)", "unknown; dependencies has \"blocks\" and \"packages\"")
+        }
+        if let blocks = dependencies["blocks"] {
+            if let texts = blocks.strings {
+                for (index, text) in texts.enumerated() {
+                    guard let requirement = BlockRequirement(text) else {
+                        report("dependencies.blocks[\(index)]", DependencyError.malformedRequirement(text).description)
+                        continue
+                    }
+                    if requirement.reference.namespace == nil, requirement.reference.name == name {
+                        report("dependencies.blocks[\(index)]", "a block cannot depend on itself")
+                    }
+                }
+            } else {
+                report("dependencies.blocks", "must be a list of strings such as \"tab-indicator@^1.2\"")
+            }
+        }
+        if let packages = dependencies["packages"] {
+            guard let entries = packages.objects else { return report("dependencies.packages", "must be a list of {url, from or exact, products}") }
+            for (index, entry) in entries.enumerated() {
+                let package = PackageDependency(
+                    url: entry["url"]?.string ?? "", from: entry["from"]?.string, exact: entry["exact"]?.string,
+                    products: entry["products"]?.strings ?? [])
+                if let problem = package.problem { report("dependencies.packages[\(index)]", problem) }
+            }
+        }
     }
 }

@@ -9,7 +9,7 @@ public enum AddCommand: Command {
         Sources/<Target>/Blocks for a package with one target, or Blocks/ next to an Xcode
         project or in the current folder. Each block goes into its own subfolder.
         """,
-        arguments: [ArgumentSpec("name", help: "The blocks to add, e.g. scrolling-strip or pager@1.0.0 (a published version; the newest without one), or an exported archive's path or URL.", variadic: true)],
+        arguments: [ArgumentSpec("name", help: "The blocks to add, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @acme/pager (a registry of blocks.json), or an exported archive's path or URL. The blocks they depend on come along.", variadic: true)],
         options: [
             OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project."),
             OptionSpec("dry-run", help: "Print the plan and the diffs; write nothing."),
@@ -21,7 +21,10 @@ public enum AddCommand: Command {
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let result = try perform(arguments, context: context)
-        report(result.plan, outcome: result.outcome, target: result.target, warnings: result.warnings, dryRun: result.dryRun, context: context)
+        report(
+            result.plan, outcome: result.outcome, target: result.target, warnings: result.warnings, dryRun: result.dryRun,
+            packages: result.packages, context: context)
+        if let failure = result.packageFailure { context.warn(failure) }
         return 0
     }
 
@@ -32,6 +35,10 @@ public enum AddCommand: Command {
         var target: TargetFolder?
         var warnings: [String]
         var dryRun: Bool
+        /// The Swift packages the blocks need: commands run (or to run), and what to add by hand.
+        var packages: PackageSteps
+        /// Why running a package command failed, after the blocks were added.
+        var packageFailure: String?
     }
 
     /// Everything `add` does but print its report. `beforeWriting` runs once the plan is
@@ -40,30 +47,28 @@ public enum AddCommand: Command {
         let dryRun = arguments.flag("dry-run")
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
         let config = try ProjectConfig.read(root: root)
-        let source: RegistrySource
-        let names: [String]
-        var versions: [String: String] = [:]
-        if let archive = try archiveSource(arguments, context: context) {
-            source = archive
-            names = try archive.manifests().map(\.name)
-        } else {
-            if arguments.value("sha256") != nil {
-                throw UsageError.inapplicableOption(
-                    "--sha256", because: "it checks an archive given by path or URL; a registry's blocks are checked against its index")
-            }
-            let requests = try validatedRequests(arguments.positionals)
-            names = requests.map(\.name)
-            for request in requests { versions[request.name] = request.version }
-            source = try RegistrySources.open(context.registry ?? config?.registryLocation(root: root), access: context.registryAccess)
+        var items: [InstallPlan.Item] = []
+        var resolution: BlockResolution.Outcome?
+        let archive = try archiveSource(arguments, context: context)
+        if archive == nil, arguments.value("sha256") != nil {
+            throw UsageError.inapplicableOption(
+                "--sha256", because: "it checks an archive given by path or URL; a registry's blocks are checked against its index")
         }
+        let requests = archive == nil ? try validatedRequests(arguments.positionals) : []
         let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
         defer { mutex?.release() }
         if !dryRun { StagingArea.removeLeftovers(root: root) }
         let lock = try Lockfile.read(root: root)
-        let contents = try requestedContents(names, versions: versions, from: source)
-        for (name, content) in zip(names, contents) where content.manifest.name != name {
-            throw InstallError.unexpectedBlock(requested: name, received: content.manifest.name)
+        if let archive {
+            items = try archive.contents(of: try archive.manifests().map(\.name)).map {
+                InstallPlan.Item(content: $0, reference: BlockReference(namespace: nil, name: $0.manifest.name), registry: archive.location)
+            }
+        } else {
+            let registries = try RegistrySet.forProject(option: context.registry, access: context.registryAccess)
+            resolution = try BlockResolution.resolve(requests, in: registries, lock: lock)
+            items = resolution?.items ?? []
         }
+        let names = items.map(\.reference.description)
 
         let pathOption = arguments.value("path")
         let interactive = context.isInteractive && !arguments.flag("yes")
@@ -77,16 +82,17 @@ public enum AddCommand: Command {
         if pathOption != nil, config?.path == nil {
             for name in names {
                 guard let locked = lock.blocks[name] else { continue }
-                let wanted = try chosenTarget().url.appendingPathComponent(name).standardizedFileURL
+                let wanted = try chosenTarget().url.appendingPathComponent(BlockReference(name)?.folderPath ?? name).standardizedFileURL
                 if wanted != root.appendingPathComponent(locked.folder).standardizedFileURL {
                     throw InstallError.addedElsewhere(block: name, folder: locked.folder)
                 }
             }
         }
         var plan = try InstallPlan.make(
-            contents: contents, registry: source.location, root: root, lock: lock,
+            items: items, root: root, lock: lock,
             includeDemo: !arguments.flag("no-demo"), year: try TemplateText.currentYear(environment: context.environment),
             folderFor: { try chosenTarget().url.joining($0, isDirectory: true) })
+        plan.lockRequiredBy = resolution?.lockRequiredBy ?? [:]
         if let target, !context.json {
             context.print("Target folder: \(target.relativePath) (\(target.reason))")
         }
@@ -104,7 +110,17 @@ public enum AddCommand: Command {
             BaseStore(cacheDirectory: context.cacheDirectory).storeBases(of: plan)
             outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
         }
-        return Result(plan: plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun)
+        let packages = PackageSteps.plan(
+            resolution?.packages ?? [], root: root, targetFolder: plan.blocks.first.flatMap { block in
+                block.folder.hasSuffix("/" + block.reference.folderPath) ? String(block.folder.dropLast(block.reference.folderPath.count + 1)) : nil
+            }, swiftAvailable: PackageSteps.findSwift(environment: context.environment) != nil)
+        var packageFailure: String?
+        if !dryRun, !packages.commands.isEmpty, let swift = PackageSteps.findSwift(environment: context.environment),
+           let failure = packages.run(swift: swift, root: root) {
+            packageFailure = "\(failure.failed.text) failed: \(failure.reason); the blocks are added, so run it yourself"
+                + (failure.remaining.isEmpty ? "" : ", then " + failure.remaining.map(\.text).joined(separator: "; "))
+        }
+        return Result(plan: plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages, packageFailure: packageFailure)
     }
 
     /// `blocks add ./tabs.zip` or `blocks add https://host/tabs.tar.gz --sha256 HEX`: every
@@ -128,16 +144,28 @@ public enum AddCommand: Command {
         return try ArchiveFileSource(url: url)
     }
 
-    /// The named blocks, newest unless `versions` names one: the newest in one batch, the
-    /// others one by one through `contents(of:version:)`.
-    static func requestedContents(_ names: [String], versions: [String: String], from source: RegistrySource) throws -> [BlockContent] {
-        let newest = names.filter { versions[$0] == nil }
-        var byName = Dictionary(uniqueKeysWithValues: zip(newest, try source.contents(of: newest)))
-        for (name, version) in versions { byName[name] = try source.contents(of: name, version: version) }
-        return try names.map { name in
-            guard let content = byName[name] else { throw RegistryError.unknownBlock(name, suggestions: []) }
-            return content
+    /// `NAME`, `@NAMESPACE/NAME`, each optionally with `@VERSION`, each block once.
+    static func validatedRequests(_ arguments: [String]) throws -> [BlockResolution.Request] {
+        var requests: [BlockResolution.Request] = []
+        for argument in arguments {
+            // The version's `@` is the first one after the namespace's.
+            let searchFrom = argument.hasPrefix("@") ? argument.index(after: argument.startIndex) : argument.startIndex
+            let at = argument[searchFrom...].firstIndex(of: "@")
+            let name = String(argument[..<(at ?? argument.endIndex)])
+            let version = at.map { String(argument[argument.index(after: $0)...]) }
+            if let version, !isPlausibleVersion(version) {
+                throw UsageError.invalidValue(option: "<name>", value: argument, expected: "NAME or NAME@VERSION, such as 'pager@1.0.0'")
+            }
+            let checked = try validatedReferences([name])[0]
+            if let existing = requests.first(where: { $0.reference == checked }) {
+                guard existing.version == version else {
+                    throw UsageError.invalidValue(option: "<name>", value: argument, expected: "each block once")
+                }
+                continue
+            }
+            requests.append(BlockResolution.Request(reference: checked, version: version))
         }
+        return requests
     }
 
     /// Whether text can name a published version: not empty, no spaces or control
@@ -146,27 +174,7 @@ public enum AddCommand: Command {
         !version.isEmpty && !version.contains { $0.isWhitespace || $0.isASCII && $0.asciiValue! < 32 }
     }
 
-    /// `NAME` or `NAME@VERSION` arguments, each name once.
-    static func validatedRequests(_ arguments: [String]) throws -> [(name: String, version: String?)] {
-        var requests: [(name: String, version: String?)] = []
-        for argument in arguments {
-            let parts = argument.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            let name = parts[0], version = parts.count > 1 ? parts[1] : nil
-            if let version, !isPlausibleVersion(version) {
-                throw UsageError.invalidValue(option: "<name>", value: argument, expected: "NAME or NAME@VERSION, such as 'pager@1.0.0'")
-            }
-            let checked = try validatedNames([name])[0]
-            if let existing = requests.first(where: { $0.name == checked }) {
-                guard existing.version == version else {
-                    throw UsageError.invalidValue(option: "<name>", value: argument, expected: "each block once")
-                }
-                continue
-            }
-            requests.append((checked, version))
-        }
-        return requests
-    }
-
+    /// Plain block names (no namespace), each once: what the MCP tools accept.
     static func validatedNames(_ names: [String]) throws -> [String] {
         var seen: [String] = []
         for name in names where !seen.contains(name) {
@@ -174,6 +182,20 @@ public enum AddCommand: Command {
                 throw UsageError.invalidValue(option: "<name>", value: name, expected: "a block name such as 'scrolling-strip' (lowercase letters, digits and dashes)")
             }
             seen.append(name)
+        }
+        return seen
+    }
+
+    /// Block names, `pager` or `@acme/pager`, each once.
+    static func validatedReferences(_ names: [String]) throws -> [BlockReference] {
+        var seen: [BlockReference] = []
+        for name in names {
+            guard let reference = BlockReference(name) else {
+                throw UsageError.invalidValue(
+                    option: "<name>", value: name,
+                    expected: "a block name such as 'scrolling-strip' (lowercase letters, digits and dashes), or '@namespace/name' for a registry of blocks.json")
+            }
+            if !seen.contains(reference) { seen.append(reference) }
         }
         return seen
     }
@@ -210,10 +232,10 @@ public enum AddCommand: Command {
         guard let text = try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8) else { return [] }
         let project = PackageManifestScanner.platforms(in: text)
         // Said once per version: a re-add of the same version stays quiet.
-        let fresh = plan.blocks.filter { plan.previousLock.blocks[$0.manifest.name]?.version != $0.manifest.version }
+        let fresh = plan.blocks.filter { plan.previousLock.blocks[$0.reference.description]?.version != $0.manifest.version }
         return PlatformSupport.warnings(for: fresh, project: project) + fresh.flatMap { block in
             PlatformCheck.gaps(block: block.manifest.platforms, project: project).map { gap in
-                "\(block.manifest.name) needs \(gap.platform) \(gap.blockMinimum), but Package.swift targets \(gap.platform) \(gap.projectMinimum). "
+                "\(block.reference) needs \(gap.platform) \(gap.blockMinimum), but Package.swift targets \(gap.platform) \(gap.projectMinimum). "
                     + "Its types are marked @available(\(gap.platform) \(gap.blockMinimum), *), so gate their use at the call site with "
                     + "'if #available(\(gap.platform) \(gap.blockMinimum), *)'. The block is added all the same."
             }
@@ -222,10 +244,10 @@ public enum AddCommand: Command {
 
     static func report(
         _ plan: InstallPlan, outcome: InstallTransaction.Outcome, target: TargetFolder?, warnings: [String],
-        dryRun: Bool, context: CommandContext
+        dryRun: Bool, packages: PackageSteps = PackageSteps(commands: [], manual: []), context: CommandContext
     ) {
         if context.json {
-            let object = json(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun)
+            let object = json(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages)
             context.print(JSONOutput.encode(object))
             return
         }
@@ -244,6 +266,8 @@ public enum AddCommand: Command {
         context.standardOutput.write(lines)
         for path in outcome.keptStale { context.warn("\(path) is no longer part of its block but you changed it, so it stays; it is no longer tracked") }
         for failure in outcome.failedStale { context.warn("could not delete \(failure), which is no longer part of its block; it is no longer tracked, so delete it yourself") }
+        for command in packages.commands { context.print((dryRun ? "  would run " : "  run       ") + command.text) }
+        for line in packages.manual { context.note("note: " + line) }
         if dryRun {
             for file in plan.allFiles where file.existing != nil && file.action != .skip {
                 context.standardOutput.write(diff(file))
@@ -253,17 +277,22 @@ public enum AddCommand: Command {
         }
         context.standardOutput.write(plan.blocks.map { block in
             let wrote = block.files.contains { $0.action.writes }
-            return (wrote ? "Added " : "Up to date: ") + "\(block.manifest.name) \(block.manifest.version) in \(block.folder)\n"
+            let needed = block.requested ? "" : " (needed by \(block.requiredBy.joined(separator: ", ")))"
+            return (wrote ? "Added " : "Up to date: ") + "\(block.reference) \(block.manifest.version) in \(block.folder)\(needed)\n"
         }.joined())
     }
 
     /// The `--json` report, which the MCP server's `add_blocks` and `plan_add` return too.
     static func json(
-        _ plan: InstallPlan, outcome: InstallTransaction.Outcome, target: TargetFolder?, warnings: [String], dryRun: Bool
+        _ plan: InstallPlan, outcome: InstallTransaction.Outcome, target: TargetFolder?, warnings: [String], dryRun: Bool,
+        packages: PackageSteps = PackageSteps(commands: [], manual: [])
     ) -> [String: JSONValue] {
         let blocks: [JSONValue] = plan.blocks.map { block in
             .object([
-                "name": .string(block.manifest.name),
+                "name": .string(block.reference.description),
+                "namespace": block.reference.namespace.map { .string($0) } ?? .null,
+                "registry": .string(block.registry),
+                "requiredBy": .array(block.requiredBy.map { .string($0) }),
                 "version": .string(block.manifest.version),
                 "folder": .string(block.folder),
                 "files": .array(block.files.map { .object(["path": .string($0.path), "action": .string($0.action.rawValue)]) }),
@@ -276,6 +305,8 @@ public enum AddCommand: Command {
             "warnings": .array(warnings.map { .string($0) }),
             "deletedStaleFiles": .array(outcome.deletedStale.map { .string($0) }),
             "keptStaleFiles": .array(outcome.keptStale.map { .string($0) }),
+            "packageCommands": .array(packages.commands.map { .string($0.text) }),
+            "packagesToAddByHand": .array(packages.manual.map { .string($0) }),
         ]
     }
 

@@ -3,13 +3,16 @@ public enum InfoCommand: Command {
     public static let spec = CommandSpec(
         name: "info",
         abstract: "Show a block's metadata, platforms, tags, API and files.",
-        arguments: [ArgumentSpec("name", help: "The block's name, e.g. scrolling-strip.")],
+        arguments: [ArgumentSpec("name", help: "The block's name, e.g. scrolling-strip, or @namespace/name for a registry of blocks.json.")],
         options: [OptionSpec("source", help: "Also print the code of every file.")])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let name = arguments.positionals[0]
-        let source = try context.registrySource()
-        let manifest = try source.manifest(named: name)
+        let reference = try AddCommand.validatedReferences([arguments.positionals[0]])[0]
+        let registries = try context.registrySet()
+        let (member, manifest) = try registries.resolve(reference)
+        let source = member.source
+        let name = manifest.name
+        let shownName = member.reference(name).description
         let showSource = arguments.flag("source")
         let files = showSource ? try source.contents(of: [name])[0].files : [:]
 
@@ -26,6 +29,9 @@ public enum InfoCommand: Command {
                 return .object(entry)
             })
             object["registry"] = .string(source.location)
+            object["dependencies"] = (manifest.dependencies ?? BlockDependencies()).jsonValue
+            object["namespace"] = member.namespace.map { .string($0) } ?? .null
+            object["name"] = .string(shownName)
             context.print(JSONOutput.encode(object))
             return 0
         }
@@ -34,7 +40,7 @@ public enum InfoCommand: Command {
         // lines printed directly are escaped with `plain`.
         let style = context.style
         let plain = TerminalText.escaped
-        context.print(style.apply(.bold, plain(manifest.englishTitle)) + "  " + style.apply(.dim, plain("\(manifest.name) \(manifest.version)")))
+        context.print(style.apply(.bold, plain(manifest.englishTitle)) + "  " + style.apply(.dim, plain("\(shownName) \(manifest.version)")))
         let width = context.tableWidth
         func paragraph(_ text: String) -> [String] { width.map { TextWrap.lines(plain(text), width: $0) } ?? [plain(text)] }
         for line in paragraph(manifest.englishSummary) { context.print(line) }
@@ -68,6 +74,22 @@ public enum InfoCommand: Command {
                 context.print(TextWrap.hanging(plain(value), firstPrefix: prefix, indent: indent.count * 2, width: width))
             } else {
                 context.print(prefix + plain(value))
+            }
+        }
+
+        if let dependencies = manifest.dependencies, !dependencies.isEmpty {
+            context.print()
+            context.print(style.apply(.bold, "Dependencies"))
+            for block in dependencies.blocks {
+                // Named as `add` will name it: a bare name is in this block's own registry.
+                let shown = BlockRequirement(block).map { requirement in
+                    requirement.reference.namespace == nil ? BlockRequirement(reference: member.reference(requirement.reference.name), versions: requirement.versions).description : requirement.description
+                } ?? block
+                context.print(indent + "block    " + plain(shown))
+            }
+            for package in dependencies.packages {
+                let version = package.exact.map { "exact \($0)" } ?? "from \(package.from ?? "?")"
+                context.print(indent + "package  " + plain("\(package.url) (\(version)): \(package.products.joined(separator: ", "))"))
             }
         }
 

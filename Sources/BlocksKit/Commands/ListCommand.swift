@@ -1,15 +1,27 @@
 /// `blocks list`: every block, one line each.
 public enum ListCommand: Command {
-    public static let spec = CommandSpec(name: "list", abstract: "List every block in the registry, one line each.")
+    public static let spec = CommandSpec(
+        name: "list", abstract: "List every block in the registry, one line each.",
+        discussion: "With registries in blocks.json, every one of them: their blocks are named @namespace/name; --registry @namespace lists one.")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let source = try context.registrySource()
-        let manifests = try source.manifests()
+        let registries = try context.registrySet()
+        let listed = try registries.members.flatMap { member in try member.source.manifests().map { (member, $0) } }
         if context.json {
-            context.print(JSONOutput.encode(["registry": .string(source.location), "blocks": .array(manifests.map(BlockSummary.json))]))
+            let blocks: [JSONValue] = listed.map { member, manifest in
+                guard case .object(var object) = BlockSummary.json(manifest) else { return .null }
+                object["namespace"] = member.namespace.map { .string($0) } ?? .null
+                if let namespace = member.namespace { object["name"] = .string("\(namespace)/\(manifest.name)") }
+                return .object(object)
+            }
+            var object: [String: JSONValue] = ["registry": .string(registries.members[0].source.location), "blocks": .array(blocks)]
+            if registries.isSeveral || registries.members[0].namespace != nil { object["registries"] = registries.json }
+            context.print(JSONOutput.encode(object))
             return 0
         }
-        let rows = manifests.map { [$0.name, $0.version, BlockSummary.platformText($0), $0.level, $0.englishTitle] }
+        let rows = listed.map { member, manifest in
+            [member.reference(manifest.name).description, manifest.version, BlockSummary.platformText(manifest), manifest.level, manifest.englishTitle]
+        }
         for line in Table.render(rows, style: context.style, columnColors: [.bold, .dim, .cyan, .dim, nil], width: context.tableWidth) { context.print(line) }
         return 0
     }

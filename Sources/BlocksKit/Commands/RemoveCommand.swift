@@ -5,7 +5,10 @@ public enum RemoveCommand: Command {
         name: "remove",
         abstract: "Remove added blocks: delete their unchanged files and update blocks.lock.",
         arguments: [ArgumentSpec("name", help: "The blocks to remove.", variadic: true)],
-        options: [OptionSpec("force", short: "f", help: "Delete files you changed too.")])
+        options: [
+            OptionSpec("force", short: "f", help: "Delete files you changed too."),
+            OptionSpec("with-dependencies", help: "Also remove the blocks they depend on that nothing else needs."),
+        ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         var names: [String] = []
@@ -15,7 +18,14 @@ public enum RemoveCommand: Command {
         defer { mutex.release() }
         StagingArea.removeLeftovers(root: root)
         let lock = try Lockfile.read(root: root)
-        let removal = try BlockRemoval.plan(names: names, lock: lock, root: root, force: arguments.flag("force"))
+        for name in names where lock.blocks[name] == nil {
+            throw InstallError.notAdded(name, suggestions: EditDistance.suggestions(for: name, in: lock.blocks.keys.sorted()))
+        }
+        let choice = BlockRemoval.dependencyChoice(names: names, lock: lock, withDependencies: arguments.flag("with-dependencies"))
+        for kept in choice.kept {
+            context.note("note: kept \(kept.name): \(kept.neededBy.joined(separator: ", ")) still \(kept.neededBy.count == 1 ? "needs" : "need") it")
+        }
+        let removal = try BlockRemoval.plan(names: choice.remove, lock: lock, root: root, force: arguments.flag("force"))
         try removal.apply(root: root, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
 
         if context.json {
@@ -28,7 +38,10 @@ public enum RemoveCommand: Command {
                     "removed": .bool(result.kept.isEmpty),
                 ])
             }
-            context.print(JSONOutput.encode(["removed": .array(results)]))
+            context.print(JSONOutput.encode([
+                "removed": .array(results),
+                "keptForDependents": .array(choice.kept.map { .object(["name": .string($0.name), "neededBy": .array($0.neededBy.map { .string($0) })]) }),
+            ]))
             return 0
         }
         for result in removal.results {

@@ -26,7 +26,11 @@ public enum SearchCommand: Command {
             throw UsageError.invalidValue(option: "--level", value: level, expected: ManifestValidator.levels.joined(separator: ", "))
         }
         let limit = try arguments.integer("limit")
-        let source = try context.registrySource()
+        let registries = try context.registrySet()
+        if registries.isSeveral || registries.members[0].namespace != nil {
+            return try searchEach(registries, query: query, filters: filters, limit: limit, context: context)
+        }
+        let source = registries.members[0].source
         // A large catalog folder is searched through an index in the cache; the embedded
         // catalog, or any source when the cache cannot be written, in memory.
         let index = try SearchIndex.open(for: source, cacheDirectory: context.cacheDirectory)
@@ -44,6 +48,7 @@ public enum SearchCommand: Command {
                 "results": .array(outcome.hits.map { hit in
                     guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
                     object["score"] = .int(Int(hit.score.rounded()))
+                    object["namespace"] = .null
                     return .object(object)
                 }),
                 "suggestions": .array(suggestions.map { .string($0) }),
@@ -82,6 +87,55 @@ public enum SearchCommand: Command {
         }
         // One write for the whole table: thousands of lines cost one system call, not thousands.
         context.print(table)
+        return 0
+    }
+
+    /// Every registry of the set searched on its own index, the hits merged by score (a
+    /// registry with hits for every word outranks partial ones), each named as it is added:
+    /// `@acme/pager` for a namespaced registry's.
+    static func searchEach(
+        _ registries: RegistrySet, query: String, filters: SearchEngine.Filters, limit: Int?, context: CommandContext
+    ) throws -> Int32 {
+        var hits: [(member: RegistrySet.Member, hit: SearchEngine.Hit, partial: Bool)] = []
+        var suggestions: [String] = []
+        for member in registries.members {
+            let index = try SearchIndex.open(for: member.source, cacheDirectory: context.cacheDirectory)
+            let outcome = try index.search(query, filters: filters, limit: limit)
+            hits += outcome.hits.map { (member, $0, outcome.isPartial) }
+            if outcome.hits.isEmpty, !query.isEmpty { suggestions += index.suggestions(for: query) }
+        }
+        let isPartial = !hits.isEmpty && hits.allSatisfy(\.partial)
+        hits = hits.filter { $0.partial == isPartial }
+        hits.sort { $0.hit.score > $1.hit.score }
+        if let limit { hits = Array(hits.prefix(limit)) }
+        suggestions = Array(Set(suggestions)).sorted()
+        if context.json {
+            context.print(JSONOutput.encode([
+                "query": .string(query),
+                "partial": .bool(isPartial),
+                "results": .array(hits.map { member, hit, _ in
+                    guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
+                    object["score"] = .int(Int(hit.score.rounded()))
+                    object["namespace"] = member.namespace.map { .string($0) } ?? .null
+                    object["name"] = .string(member.reference(hit.manifest.name).description)
+                    return .object(object)
+                }),
+                "suggestions": .array(hits.isEmpty ? suggestions.map { .string($0) } : []),
+                "registries": registries.json,
+            ]))
+            return 0
+        }
+        if hits.isEmpty {
+            var line = query.isEmpty ? "No blocks match these filters." : "No blocks match '\(query)'."
+            if !suggestions.isEmpty { line += " Did you mean: " + suggestions.joined(separator: ", ") + "?" }
+            context.print(TerminalText.escaped(line))
+            return 0
+        }
+        if isPartial { context.note("No block matches every word of '\(query)'; showing the closest matches.") }
+        let rows = hits.map { member, hit, _ in
+            [member.reference(hit.manifest.name).description, BlockSummary.platformText(hit.manifest), hit.manifest.level, hit.manifest.englishTitle]
+        }
+        context.print(Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil], width: context.tableWidth).joined(separator: "\n"))
         return 0
     }
 }

@@ -12,7 +12,13 @@ public enum StatusCommand: Command {
         let latest = latestVersions(lock: lock, override: context.registry ?? config?.registryLocation(root: root), context: context)
         let statuses = BlockStatus.report(lock: lock, root: root, latestVersions: latest)
         if context.json {
-            context.print(JSONOutput.encode(["root": .string(root.path), "blocks": .array(statuses.map(\.json))]))
+            let blocks: [JSONValue] = statuses.map { status in
+                guard case .object(var object) = status.json else { return status.json }
+                object["dependencies"] = .array(dependencies(of: status.name, in: lock).map { .string($0) })
+                object["requiredBy"] = .array((lock.blocks[status.name]?.requiredBy ?? []).map { .string($0) })
+                return .object(object)
+            }
+            context.print(JSONOutput.encode(["root": .string(root.path), "blocks": .array(blocks)]))
             return 0
         }
         guard !statuses.isEmpty else {
@@ -29,8 +35,18 @@ public enum StatusCommand: Command {
                 let label = file.state.rawValue.paddedToWidth(10)
                 context.print("  " + style.apply(colors[file.state] ?? .dim, label) + file.path)
             }
+            let needs = dependencies(of: status.name, in: lock)
+            if !needs.isEmpty {
+                let named = needs.map { "\($0) \(lock.blocks[$0]?.version ?? "")" }.joined(separator: ", ")
+                context.print("  " + style.apply(.dim, "needs".paddedToWidth(10)) + named)
+            }
         }
         return 0
+    }
+
+    /// The locked blocks that `key` depends on: those whose `requiredBy` names it.
+    static func dependencies(of key: String, in lock: Lockfile) -> [String] {
+        lock.blocks.filter { $0.value.requiredBy.contains(key) }.keys.sorted()
     }
 
     /// The newest version of each locked block, from the registry given on the command
@@ -39,7 +55,20 @@ public enum StatusCommand: Command {
     /// (`hasUpdateChannel`) are not looked up.
     static func latestVersions(lock: Lockfile, override: String?, context: CommandContext) -> [String: String] {
         var latest: [String: String] = [:]
-        let groups = Dictionary(grouping: lock.blocks.keys.sorted()) { name in override ?? lock.blocks[name]?.registry ?? "embedded" }
+        // A namespaced block is asked of its namespace, through its headers, by its bare name.
+        let namespaced = Dictionary(grouping: lock.blocks.keys.sorted().filter { lock.blocks[$0]?.namespace != nil }) { lock.blocks[$0]!.namespace! }
+        if !namespaced.isEmpty, let registries = try? RegistrySet.forProject(option: nil, access: context.registryAccess) {
+            for (namespace, keys) in namespaced.sorted(by: { $0.key < $1.key }) {
+                do {
+                    let member = try registries.member(namespace: namespace)
+                    let names = keys.compactMap { BlockReference($0)?.name }
+                    for (manifest, _) in try member.source.publishedVersions(of: names) { latest[member.reference(manifest.name).description] = manifest.version }
+                } catch {
+                    context.warn("cannot check \(namespace) for updates: \(ErrorText.line(for: error))")
+                }
+            }
+        }
+        let groups = Dictionary(grouping: lock.blocks.keys.sorted().filter { lock.blocks[$0]?.namespace == nil }) { name in override ?? lock.blocks[name]?.registry ?? "embedded" }
         for (location, names) in groups.sorted(by: { $0.key < $1.key }) where override != nil || hasUpdateChannel(location) {
             do {
                 let manifests = try RegistrySources.open(location, access: context.registryAccess).manifests()

@@ -17,6 +17,12 @@ import BlocksCurl
 /// every message is scrubbed of the token. libcurl drops a custom `Authorization`
 /// header when a redirect leads to another host.
 ///
+/// A request with headers of its own (a namespaced registry's, which may hold any secret
+/// in any header) follows its redirects here rather than in libcurl, which would send
+/// every custom header but `Authorization` to any host: each hop is checked as libcurl
+/// would check it, and once a hop leaves the first URL's origin (scheme, host and port)
+/// neither those headers nor the token go with it again.
+///
 /// Transfers block the calling thread (commands are synchronous). Each call owns its
 /// libcurl handles from start to end, so one transport can serve several threads. The
 /// multi handle (and with it libcurl's cache of open connections) goes back to a pool
@@ -241,6 +247,11 @@ public final class CurlTransport: HTTPTransport, Sendable {
             switch outcome {
             case .done(let result):
                 finish(attempt.job, result, &round.progress)
+            case .redirect:
+                // Not a new attempt: the retry count is for failures.
+                attempt.job.attempts -= 1
+                attempt.job.notBefore = .distantPast
+                round.pending.append(attempt.job)
             case .retry(let reason, let retryAfter):
                 retryOrGiveUp(attempt.job, reason: reason, retryAfter: retryAfter, &round)
             }
@@ -325,9 +336,9 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// Creates the easy handle and the sink for the job's next attempt.
     private func start(_ job: TransferJob) -> Result<Attempt, HTTPError> {
         job.attempts += 1
-        let url = job.request.url
+        let url = job.url
         var headerLines: [String] = []
-        if let token {
+        if let token, job.request.sendsDefaultToken, job.staysOnOrigin {
             guard !containsControlCharacter(token) else {
                 return .failure(
                     .transport(
@@ -337,6 +348,16 @@ public final class CurlTransport: HTTPTransport, Sendable {
         }
         if let etag = job.request.ifNoneMatch, !etag.isEmpty, !containsControlCharacter(etag) {
             headerLines.append("If-None-Match: \(etag)")
+        }
+        if job.staysOnOrigin {
+            for header in job.request.headers {
+                // The name is checked where the configuration is read; a value with a line
+                // break would smuggle in a header of its own.
+                guard !containsControlCharacter(header.name + header.value) else {
+                    return .failure(.transport(url: redact(url), reason: "the header \(header.name) holds a control character"))
+                }
+                headerLines.append("\(header.name): \(header.value)")
+            }
         }
         let sink: BodySink
         do {
@@ -357,7 +378,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         blocks_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, RedirectPolicy.allowedProtocols)
         blocks_curl_setopt_string(
             handle, CURLOPT_REDIR_PROTOCOLS_STR, RedirectPolicy.allowedRedirectProtocols(for: url))
-        blocks_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+        blocks_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, job.followsRedirectsItself ? 0 : 1)
         blocks_curl_setopt_long(handle, CURLOPT_MAXREDIRS, settings.maxRedirects)
         blocks_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))
         blocks_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
@@ -381,6 +402,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
     private enum Outcome {
         case done(Result<HTTPResponse, HTTPError>)
         case retry(reason: String, retryAfter: TimeInterval?)
+        /// A redirect this transport follows itself: the job goes again to `job.url`.
+        case redirect
     }
 
     /// Turns a finished attempt into a result, a retry, or a renamed file.
@@ -420,6 +443,10 @@ public final class CurlTransport: HTTPTransport, Sendable {
             sink.discard()
             return .done(.success(HTTPResponse(status: 304, etag: etag ?? job.request.ifNoneMatch)))
         }
+        if job.followsRedirectsItself, RedirectPolicy.isRedirect(status) {
+            sink.discard()
+            return redirect(job, from: attempt)
+        }
         let succeeded = job.partFile == nil ? (200...299).contains(status) : status == 200
         guard succeeded else {
             sink.discard()
@@ -445,6 +472,33 @@ public final class CurlTransport: HTTPTransport, Sendable {
             return .done(.failure(.file(path: destination.path, reason: reason)))
         }
         return .done(.success(HTTPResponse(status: status, etag: etag, body: job.keepsBody ? sink.body : Data())))
+    }
+
+    /// The next hop of a redirect this transport follows itself, checked as libcurl checks
+    /// the hops it follows: at most `settings.maxRedirects`, only to http or https, and from
+    /// https only to https. Leaving the first URL's origin drops its headers for good.
+    private func redirect(_ job: TransferJob, from attempt: Attempt) -> Outcome {
+        let url = redact(job.request.url)
+        var location: UnsafeMutablePointer<CChar>?
+        blocks_curl_getinfo_string(attempt.handle, CURLINFO_REDIRECT_URL, &location)
+        var status = 0
+        blocks_curl_getinfo_long(attempt.handle, CURLINFO_RESPONSE_CODE, &status)
+        guard let target = location.map({ String(cString: $0) }), !target.isEmpty else {
+            return .done(.failure(.status(url: url, code: status)))
+        }
+        job.redirects += 1
+        guard job.redirects <= settings.maxRedirects else {
+            return .done(.failure(.transport(url: url, reason: "more than \(settings.maxRedirects) redirects")))
+        }
+        let allowed = RedirectPolicy.allowedRedirectProtocols(for: job.url).split(separator: ",")
+        guard let scheme = HTTPOrigin(target)?.scheme, allowed.contains(Substring(scheme)) else {
+            log?("GET \(url): refused a redirect to \(redact(target))")
+            return .done(.failure(.insecureRedirect(url: url)))
+        }
+        if HTTPOrigin(target) != HTTPOrigin(job.request.url) { job.staysOnOrigin = false }
+        log?("GET \(redact(job.url)): HTTP \(status), following to \(redact(target))")
+        job.url = target
+        return .redirect
     }
 
     /// libcurl results worth another attempt: the network or the server hiccuped.
@@ -499,6 +553,9 @@ public final class CurlTransport: HTTPTransport, Sendable {
         case .insecureRedirect(let url): return .insecureRedirect(url: redact(url))
         case .offline(let url): return .offline(url: redact(url))
         case .file(let path, let reason): return .file(path: path, reason: redact(reason))
+        case .unsetVariable(let url, let variable, let namespace): return .unsetVariable(url: redact(url), variable: variable, namespace: namespace)
+        case .refusedHeaders(let url, let code, let namespace, let variables):
+            return .refusedHeaders(url: redact(url), code: code, namespace: namespace, variables: variables)
         }
     }
 }

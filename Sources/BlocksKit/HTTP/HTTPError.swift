@@ -16,6 +16,10 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case offline(url: String)
     /// The file could not be written.
     case file(path: String, reason: String)
+    /// A namespaced registry's header names `${VARIABLE}`, and the environment has none.
+    case unsetVariable(url: String, variable: String, namespace: String)
+    /// A namespaced registry answered 401 or 403 to its own headers.
+    case refusedHeaders(url: String, code: Int, namespace: String, variables: [String])
 
     public var description: String {
         switch self {
@@ -47,6 +51,11 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(url) is not in the cache and --offline forbids the network; run once online first"
         case .file(let path, let reason):
             return "could not write \(path): \(reason)"
+        case .refusedHeaders(let url, let code, let namespace, let variables):
+            let check = variables.isEmpty ? "the headers of \(namespace) in blocks.json" : variables.joined(separator: ", ") + " (used by the headers of \(namespace) in blocks.json)"
+            return "GET \(url) failed with HTTP \(code); check \(check)"
+        case .unsetVariable(let url, let variable, let namespace):
+            return "GET \(url) needs \(variable), which is not set: a header of \(namespace) in blocks.json uses ${\(variable)}; export \(variable) and run again"
         }
     }
 }

@@ -5,11 +5,33 @@ public struct HTTPRequest: Sendable, Equatable {
     public var ifNoneMatch: String?
     /// A body larger than this fails the request instead of filling the disk.
     public var maxBodyBytes: Int64
+    /// A namespaced registry's own headers (`blocks.json` `registries`), already expanded.
+    /// They go only to the origin of `url`: a redirect to another origin drops them.
+    public var headers: [HTTPHeader]
+    /// Whether `BLOCKS_TOKEN` goes with the request: it is the default registry's
+    /// credential, so a namespaced registry's requests carry their own headers instead.
+    public var sendsDefaultToken: Bool
 
-    public init(url: String, ifNoneMatch: String? = nil, maxBodyBytes: Int64 = 256 * 1024 * 1024) {
+    public init(
+        url: String, ifNoneMatch: String? = nil, maxBodyBytes: Int64 = 256 * 1024 * 1024,
+        headers: [HTTPHeader] = [], sendsDefaultToken: Bool = true
+    ) {
         self.url = url
         self.ifNoneMatch = ifNoneMatch
         self.maxBodyBytes = maxBodyBytes
+        self.headers = headers
+        self.sendsDefaultToken = sendsDefaultToken
+    }
+}
+
+/// One request header. Its value may be a secret, so it is never part of a message.
+public struct HTTPHeader: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
     }
 }
 

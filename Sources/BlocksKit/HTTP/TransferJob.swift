@@ -9,9 +9,21 @@ final class TransferJob {
     var notBefore = Date.distantPast
     var lastError: HTTPError?
     var result: Result<HTTPResponse, HTTPError>?
+    /// Where the next attempt goes: the request's URL, or the hop a redirect named.
+    var url: String
+    /// Hops followed so far, when the transport follows them itself.
+    var redirects = 0
+    /// False once a redirect has led away from the request URL's origin: from then on
+    /// the request's headers and the token stay behind.
+    var staysOnOrigin = true
+
+    /// A request with headers of its own follows redirects in the transport, hop by hop,
+    /// so that they never reach another origin.
+    var followsRedirectsItself: Bool { !request.headers.isEmpty }
 
     init(request: HTTPRequest, destination: URL?, expectedSHA256: String?) {
         self.request = request
+        url = request.url
         self.destination = destination
         self.expectedSHA256 = expectedSHA256
     }

@@ -80,6 +80,11 @@ public enum RedirectPolicy {
     /// The protocols libcurl may use at all.
     public static let allowedProtocols = "http,https"
 
+    /// A status that sends the client elsewhere with a `Location` (304 is no redirect).
+    public static func isRedirect(_ status: Int) -> Bool {
+        [301, 302, 303, 307, 308].contains(status)
+    }
+
     /// The protocols a redirect from `url` may lead to, in libcurl's list syntax.
     public static func allowedRedirectProtocols(for url: String) -> String {
         url.lowercased().hasPrefix("https:") ? "https" : "http,https"

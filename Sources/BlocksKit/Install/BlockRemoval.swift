@@ -52,6 +52,12 @@ public struct BlockRemoval: Sendable, Equatable {
             }
             results.append(result)
         }
+        // The removed blocks no longer need anything.
+        for key in newLock.blocks.keys.sorted() {
+            guard var block = newLock.blocks[key], block.requiredBy.contains(where: names.contains) else { continue }
+            block.requiredBy.removeAll(where: names.contains)
+            newLock.blocks[key] = block
+        }
         // A created folder that still holds another block's folder passes to that block.
         var removable: [String] = []
         for folder in Set(folders).sorted() {
@@ -65,6 +71,34 @@ public struct BlockRemoval: Sendable, Equatable {
             }
         }
         return BlockRemoval(results: results, newLock: newLock, previousLock: lock, folders: removable)
+    }
+
+    /// Which of `names` may go, given what depends on what (`requiredBy`): a block another
+    /// added block still needs stays, with the blocks that need it; with
+    /// `withDependencies`, the blocks only the removed ones needed, and that were never
+    /// asked for by name, go too, transitively.
+    public static func dependencyChoice(names: [String], lock: Lockfile, withDependencies: Bool) -> (remove: [String], kept: [(name: String, neededBy: [String])]) {
+        var removing = names.filter { lock.blocks[$0] != nil }
+        var kept: [(name: String, neededBy: [String])] = []
+        // Settle the blocks others need: bounded by the count, each pass removes one at most.
+        for _ in 0...removing.count {
+            guard let blocked = removing.first(where: { name in
+                lock.blocks[name]!.requiredBy.contains { !removing.contains($0) && lock.blocks[$0] != nil }
+            }) else { break }
+            removing.removeAll { $0 == blocked }
+            kept.append((blocked, lock.blocks[blocked]!.requiredBy.filter { !removing.contains($0) && lock.blocks[$0] != nil }))
+        }
+        if withDependencies {
+            for _ in 0..<lock.blocks.count {
+                guard let orphan = lock.blocks.keys.sorted().first(where: { key in
+                    let block = lock.blocks[key]!
+                    return !removing.contains(key) && !block.requested && !block.requiredBy.isEmpty
+                        && block.requiredBy.allSatisfy { removing.contains($0) || lock.blocks[$0] == nil }
+                }) else { break }
+                removing.append(orphan)
+            }
+        }
+        return (removing, kept)
     }
 
     /// Writes the lock (or deletes it when no block is left), then deletes the files

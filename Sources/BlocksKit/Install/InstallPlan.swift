@@ -37,7 +37,13 @@ public struct InstallPlan: Sendable {
 
     public struct Block: Sendable {
         public var manifest: BlockManifest
+        /// How the lock keys it: `name`, or `@namespace/name` for a namespaced registry's.
+        public var reference: BlockReference
         public var registry: String
+        /// The lock keys of the blocks of this run and of the lock that need this one.
+        public var requiredBy: [String] = []
+        /// Asked for by name, rather than only as another block's dependency.
+        public var requested = true
         /// The block's folder, relative to the project root.
         public var folder: String
         /// Folders, relative to the root, that do not exist yet and will be created, outermost first.
@@ -53,26 +59,61 @@ public struct InstallPlan: Sendable {
     public var root: URL
     public var blocks: [Block]
     public var previousLock: Lockfile
+    /// Blocks the lock has already that blocks of this run now need too, by lock key:
+    /// their files stay as they are, and the lock records the new dependents.
+    public var lockRequiredBy: [String: [String]] = [:]
 
     public var allFiles: [File] { blocks.flatMap(\.files) }
     public var conflicts: [File] { allFiles.filter { $0.action == .conflict } }
 
-    /// Decides the action for every file of every block.
+    /// One block to add: its content, how the lock keys it, the registry it came from,
+    /// and, for a dependency, who needs it.
+    public struct Item: Sendable {
+        public var content: BlockContent
+        public var reference: BlockReference
+        public var registry: String
+        public var requiredBy: [String]
+        public var requested: Bool
+
+        public init(content: BlockContent, reference: BlockReference, registry: String, requiredBy: [String] = [], requested: Bool = true) {
+            self.content = content
+            self.reference = reference
+            self.registry = registry
+            self.requiredBy = requiredBy
+            self.requested = requested
+        }
+    }
+
+    /// Decides the action for every file of every block, all from one registry.
     /// - Parameter folderFor: the block's folder for a block the lock does not know yet.
     public static func make(
         contents: [BlockContent], registry: String, root: URL, lock: Lockfile, includeDemo: Bool,
+        year: Int, folderFor: (String) throws -> URL
+    ) throws -> InstallPlan {
+        try make(
+            items: contents.map { Item(content: $0, reference: BlockReference(namespace: nil, name: $0.manifest.name), registry: registry) },
+            root: root, lock: lock, includeDemo: includeDemo, year: year, folderFor: folderFor)
+    }
+
+    /// Decides the action for every file of every block, each from its own registry.
+    /// - Parameter folderFor: the folder for a block the lock does not know yet, from its
+    ///   `BlockReference.folderPath` (`pager`, or `acme/pager` for `@acme/pager`).
+    public static func make(
+        items: [Item], root: URL, lock: Lockfile, includeDemo: Bool,
         year: Int, folderFor: (String) throws -> URL
     ) throws -> InstallPlan {
         var blocks: [Block] = []
         var pendingFolders: Set<String> = []
         let paths = PathResolver(root: root)
         let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
-        for content in contents {
+        for item in items {
+            let content = item.content
             let manifest = content.manifest
             // Every source checks names already; the name becomes a folder, so check again here.
-            guard ManifestValidator.isValidName(manifest.name) else { throw InstallError.unsafeBlockName(manifest.name) }
-            let locked = lock.blocks[manifest.name]
-            let folderURL = try locked.map { try lockedFolder($0.folder, block: manifest.name, paths: paths) } ?? folderFor(manifest.name)
+            guard ManifestValidator.isValidName(manifest.name), item.reference.name == manifest.name else { throw InstallError.unsafeBlockName(manifest.name) }
+            let key = item.reference.description
+            let locked = lock.blocks[key]
+            let folderURL = try locked.map { try lockedFolder($0.folder, block: key, paths: paths) } ?? folderFor(item.reference.folderPath)
             guard let folder = ProjectPaths.relative(folderURL, to: root) else {
                 throw InstallError.pathEscapesProject(path: folderURL.path, root: root.path)
             }
@@ -98,13 +139,16 @@ public struct InstallPlan: Sendable {
                 let fileYear = existing.flatMap { String(data: $0, encoding: .utf8) }.flatMap(LicenseHeader.year(in:)) ?? year
                 let rendered = try LicenseHeader.apply(to: body, path: entry.path, year: fileYear, holders: holders)
                 let action = decide(existing: existing, rendered: rendered, lockedHash: locked?.file(at: path)?.sha256)
-                files.append(File(block: manifest.name, path: path, url: url, content: rendered, existing: existing, action: action))
+                files.append(File(block: key, path: path, url: url, content: rendered, existing: existing, action: action))
             }
             let planned = Set(files.map(\.path))
             let listed = Set(manifest.files.map { folder + "/" + $0.path })
             let previous = locked?.files ?? []
             blocks.append(Block(
-                manifest: manifest, registry: registry, folder: folder, foldersToCreate: folders, files: files,
+                manifest: manifest, reference: item.reference, registry: item.registry,
+                requiredBy: Array(Set(item.requiredBy + (locked?.requiredBy ?? []))).sorted(),
+                requested: item.requested || (locked?.requested ?? false),
+                folder: folder, foldersToCreate: folders, files: files,
                 staleFiles: previous.filter { !listed.contains($0.path) },
                 untouchedFiles: previous.filter { listed.contains($0.path) && !planned.contains($0.path) }))
         }
@@ -123,7 +167,8 @@ public struct InstallPlan: Sendable {
     public func lockAfter() -> Lockfile {
         var lock = previousLock
         for block in blocks {
-            let old = previousLock.blocks[block.manifest.name]
+            let key = block.reference.description
+            let old = previousLock.blocks[key]
             var files: [Lockfile.File] = block.untouchedFiles
             for file in block.files {
                 if file.action == .keep || file.action == .conflict {
@@ -133,9 +178,15 @@ public struct InstallPlan: Sendable {
                 }
             }
             let created = Set(old?.createdFolders ?? []).union(block.foldersToCreate)
-            lock.blocks[block.manifest.name] = Lockfile.Block(
+            lock.blocks[key] = Lockfile.Block(
                 registry: block.registry, version: block.manifest.version, folder: block.folder,
-                createdFolders: Array(created), files: files)
+                createdFolders: Array(created), files: files, namespace: block.reference.namespace,
+                requiredBy: block.requiredBy, requested: block.requested)
+        }
+        for (key, dependents) in lockRequiredBy {
+            guard var block = lock.blocks[key] else { continue }
+            block.requiredBy = Array(Set(block.requiredBy + dependents)).sorted()
+            lock.blocks[key] = block
         }
         return lock
     }

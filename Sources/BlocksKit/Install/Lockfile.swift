@@ -8,8 +8,17 @@ public struct Lockfile: Codable, Sendable, Equatable {
 
     /// One added block.
     public struct Block: Codable, Sendable, Equatable {
-        /// The registry it came from, as `RegistrySource.location` names it.
+        /// The registry it came from, as `RegistrySource.location` names it: for a
+        /// namespaced block, the URL `blocks.json` gives its namespace.
         public var registry: String
+        /// The namespace it came from (`@acme`), nil for the default registry. The lock
+        /// keys the block as `@acme/name`.
+        public var namespace: String?
+        /// The blocks that depend on this one, as the lock keys them; empty for a block
+        /// that was asked for by name. `remove` keeps a block while any of them is here.
+        public var requiredBy: [String]
+        /// Whether it was asked for by name (true) or added only as another's dependency.
+        public var requested: Bool
         public var version: String
         /// The block's folder, relative to the project root.
         public var folder: String
@@ -17,8 +26,14 @@ public struct Lockfile: Codable, Sendable, Equatable {
         public var createdFolders: [String]
         public var files: [File]
 
-        public init(registry: String, version: String, folder: String, createdFolders: [String], files: [File]) {
+        public init(
+            registry: String, version: String, folder: String, createdFolders: [String], files: [File],
+            namespace: String? = nil, requiredBy: [String] = [], requested: Bool = true
+        ) {
             self.registry = registry
+            self.namespace = namespace
+            self.requiredBy = Array(Set(requiredBy)).sorted()
+            self.requested = requested
             self.version = version
             self.folder = folder
             self.createdFolders = createdFolders.sorted()
@@ -26,6 +41,31 @@ public struct Lockfile: Codable, Sendable, Equatable {
         }
 
         public func file(at path: String) -> File? { files.first { $0.path == path } }
+
+        enum Keys: String, CodingKey { case registry, namespace, requiredBy, requested, version, folder, createdFolders, files }
+
+        /// Reads version 1 locks too, which have no namespace, requiredBy or requested.
+        public init(from decoder: Decoder) throws {
+            let object = try decoder.container(keyedBy: Keys.self)
+            self.init(
+                registry: try object.decode(String.self, forKey: .registry), version: try object.decode(String.self, forKey: .version),
+                folder: try object.decode(String.self, forKey: .folder), createdFolders: try object.decode([String].self, forKey: .createdFolders),
+                files: try object.decode([File].self, forKey: .files), namespace: try object.decodeIfPresent(String.self, forKey: .namespace),
+                requiredBy: try object.decodeIfPresent([String].self, forKey: .requiredBy) ?? [],
+                requested: try object.decodeIfPresent(Bool.self, forKey: .requested) ?? true)
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var object = encoder.container(keyedBy: Keys.self)
+            try object.encode(registry, forKey: .registry)
+            try object.encodeIfPresent(namespace, forKey: .namespace)
+            try object.encode(requiredBy, forKey: .requiredBy)
+            try object.encode(requested, forKey: .requested)
+            try object.encode(version, forKey: .version)
+            try object.encode(folder, forKey: .folder)
+            try object.encode(createdFolders, forKey: .createdFolders)
+            try object.encode(files, forKey: .files)
+        }
     }
 
     /// One written file: its path relative to the project root and the SHA-256 of
@@ -40,16 +80,17 @@ public struct Lockfile: Codable, Sendable, Equatable {
         }
     }
 
-    /// The format version. A reader refuses a lock newer than it knows (`newestLockVersion`)
-    /// rather than misread it and rewrite it in the older shape.
+    /// The format version, for readers of the future. Version 2 added each block's
+    /// `namespace`, `requiredBy` and `requested`; version 1 locks are read as blocks of the
+    /// default registry that were each asked for by name.
     public var lockVersion: Int
-
-    /// The newest `lockVersion` this tool reads and writes.
-    public static let newestLockVersion = 1
     public var blocks: [String: Block]
 
+    /// The version this build writes, and the newest it reads.
+    public static let currentVersion = 2
+
     public init(blocks: [String: Block] = [:]) {
-        self.lockVersion = 1
+        self.lockVersion = Self.currentVersion
         self.blocks = blocks
     }
 
@@ -68,13 +109,13 @@ public struct Lockfile: Codable, Sendable, Equatable {
         } catch {
             throw InstallError.unreadableLock(path: fileName, reason: "it could not be read")
         }
-        guard (1...newestLockVersion).contains(lock.lockVersion) else {
-            throw InstallError.unreadableLock(
-                path: fileName,
-                reason: "it has lockVersion \(lock.lockVersion), and this blocks reads 1 to \(newestLockVersion); upgrade blocks, or nothing changes")
+        guard lock.lockVersion <= currentVersion else {
+            throw InstallError.unreadableLock(path: fileName, reason: "it is lock version \(lock.lockVersion), written by a newer blocks; update blocks")
         }
         try lock.checkPaths(root: root)
-        return lock
+        var current = lock
+        current.lockVersion = currentVersion
+        return current
     }
 
     /// Refuses a lock that names a path `add` could not have written: a block's name must
@@ -91,7 +132,7 @@ public struct Lockfile: Codable, Sendable, Equatable {
                 }
                 guard paths.admits(path) else { throw InstallError.pathEscapesProject(path: path, root: root.path) }
             }
-            guard ManifestValidator.isValidName(name) else {
+            guard BlockReference.isValidKey(name) else {
                 throw InstallError.unsafeLockEntry(block: name, kind: "name", path: name, folder: folder)
             }
             try check(folder, kind: "folder", onPath: true)
@@ -115,11 +156,14 @@ public struct Lockfile: Codable, Sendable, Equatable {
         .object([
             "lockVersion": .int(lockVersion),
             "blocks": .object(blocks.mapValues { block in
-                .object([
+                var members: [String: JSONValue] = [
                     "registry": .string(block.registry), "version": .string(block.version), "folder": .string(block.folder),
+                    "requiredBy": .array(block.requiredBy.map { .string($0) }), "requested": .bool(block.requested),
                     "createdFolders": .array(block.createdFolders.map { .string($0) }),
                     "files": .array(block.files.map { .object(["path": .string($0.path), "sha256": .string($0.sha256)]) }),
-                ])
+                ]
+                if let namespace = block.namespace { members["namespace"] = .string(namespace) }
+                return .object(members)
             }),
         ])
     }

@@ -7,10 +7,48 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     public var path: String?
     /// A registry URL, `embedded`, or a folder (relative paths are from the project root).
     public var registry: String?
+    /// Namespaced registries, `@acme` to a location or to `{ "url", "headers" }`; see
+    /// `namespacedRegistries(root:)`.
+    public var registries: [String: RegistryEntry]?
 
-    public init(path: String? = nil, registry: String? = nil) {
+    public init(path: String? = nil, registry: String? = nil, registries: [String: RegistryEntry]? = nil) {
         self.path = path
         self.registry = registry
+        self.registries = registries
+    }
+
+    /// One value of `registries`: a location as a string, or an object with `url` and
+    /// `headers`. Written back the way it came: a string when it has no headers.
+    public struct RegistryEntry: Codable, Sendable, Equatable {
+        public var url: String
+        public var headers: [String: String]
+
+        public init(url: String, headers: [String: String] = [:]) {
+            self.url = url
+            self.headers = headers
+        }
+
+        enum Keys: String, CodingKey { case url, headers }
+
+        public init(from decoder: Decoder) throws {
+            if let url = try? decoder.singleValueContainer().decode(String.self) {
+                self.init(url: url)
+                return
+            }
+            let object = try decoder.container(keyedBy: Keys.self)
+            self.init(url: try object.decode(String.self, forKey: .url), headers: try object.decodeIfPresent([String: String].self, forKey: .headers) ?? [:])
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            if headers.isEmpty {
+                var single = encoder.singleValueContainer()
+                try single.encode(url)
+                return
+            }
+            var object = encoder.container(keyedBy: Keys.self)
+            try object.encode(url, forKey: .url)
+            try object.encode(headers, forKey: .headers)
+        }
     }
 
     /// The config in a project root, or nil when there is none.
@@ -20,7 +58,28 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         do {
             return try JSONDecoder().decode(ProjectConfig.self, from: Data(contentsOf: url))
         } catch {
-            throw InstallError.unreadableConfig(path: fileName, reason: "it is not valid JSON with optional \"path\" and \"registry\" strings")
+            throw InstallError.unreadableConfig(
+                path: fileName, reason: "it is not valid JSON with optional \"path\" and \"registry\" strings and a \"registries\" object")
+        }
+    }
+
+    /// `registries`, checked and in namespace order, each location as `RegistrySources.open`
+    /// takes it (a relative folder made absolute from the project root). A bad namespace,
+    /// header name or `${...}` stops here, naming it, before any request is made.
+    public func namespacedRegistries(root: URL) throws -> [NamespacedRegistry] {
+        try (registries ?? [:]).sorted { $0.key < $1.key }.map { namespace, entry in
+            func problem(_ reason: String) -> InstallError { .unreadableConfig(path: Self.fileName, reason: "registries.\(namespace) " + reason) }
+            guard NamespacedRegistry.isValidNamespace(namespace) else {
+                throw problem("is not a namespace: it is @ and lowercase letters, digits and dashes, as in @acme")
+            }
+            guard !entry.url.isEmpty, entry.url != "embedded" else { throw problem("needs a url") }
+            let headers = try entry.headers.map { name, value in
+                guard NamespacedRegistry.isValidHeaderName(name) else { throw problem("has a header named '\(name)', which is not a header name") }
+                let header = HeaderTemplate(name: name, value: value)
+                do { _ = try HeaderTemplate.pieces(of: value) } catch { throw problem("header \(name) has a malformed ${...}; write ${VARIABLE}") }
+                return header
+            }
+            return NamespacedRegistry(namespace: namespace, url: Self.location(entry.url, root: root), headers: headers)
         }
     }
 
@@ -32,6 +91,11 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     /// absolute from the project root, so the config works from any subfolder.
     public func registryLocation(root: URL) -> String? {
         guard let registry, !registry.isEmpty else { return nil }
+        return Self.location(registry, root: root)
+    }
+
+    /// A location from this file: a relative folder is from the project root.
+    static func location(_ registry: String, root: URL) -> String {
         if registry == "embedded" || registry.contains("://") || registry.hasPrefix("/") || registry.hasPrefix("~") {
             return registry
         }

@@ -15,6 +15,9 @@ public struct BuiltRegistrySource: RegistrySource {
     let access: RegistryAccess
     /// The index, read once per command.
     private let indexCache = IndexMemo()
+    /// Metadata files already read by this source: resolving dependencies reads them
+    /// first, and `contents(of:)` then asks only for the archives.
+    private let metadataMemo = MetadataMemo()
 
     public init(root: Root, access: RegistryAccess) {
         self.root = root
@@ -142,8 +145,25 @@ public struct BuiltRegistrySource: RegistrySource {
         try metadataFiles(names, writes: writes).map(\.entry)
     }
 
-    /// `blocks/<name>.json` for each name with every version it lists, checked.
+    /// The newest manifest and every published version of each block, from its metadata
+    /// file, which is kept for the rest of the command.
+    public func publishedVersions(of names: [String]) throws -> [(manifest: BlockManifest, versions: [String])] {
+        try metadataFiles(names).map { ($0.entry.manifest, $0.versions.map(\.version)) }
+    }
+
+    /// `blocks/<name>.json` for each name with every version it lists, checked; those
+    /// this source has read before are not read again.
     func metadataFiles(_ names: [String], writes: BackgroundWrites? = nil) throws -> [BlockMetadata] {
+        let known = metadataMemo.values(for: names)
+        let missing = names.filter { known[$0] == nil }
+        let fetched = missing.isEmpty ? [] : try fetchMetadataFiles(missing, writes: writes)
+        var all = known
+        for metadata in fetched { all[metadata.entry.manifest.name] = metadata }
+        metadataMemo.store(fetched)
+        return names.map { all[$0]! }
+    }
+
+    private func fetchMetadataFiles(_ names: [String], writes: BackgroundWrites?) throws -> [BlockMetadata] {
         var data: [Data?]
         switch root {
         case .folder(let url):
@@ -229,6 +249,20 @@ public struct BuiltRegistrySource: RegistrySource {
             indexCache.refreshFailure = error
             throw error
         }
+    }
+}
+
+/// The metadata files one source has read, by block name.
+final class MetadataMemo: @unchecked Sendable {
+    private let lock = Lock()
+    private var stored: [String: BlockMetadata] = [:]
+
+    func values(for names: [String]) -> [String: BlockMetadata] {
+        lock.withLock { stored.filter { names.contains($0.key) } }
+    }
+
+    func store(_ files: [BlockMetadata]) {
+        lock.withLock { for file in files { stored[file.entry.manifest.name] = file } }
     }
 }
 

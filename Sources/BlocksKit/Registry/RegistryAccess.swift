@@ -14,9 +14,15 @@ public struct RegistryAccess: Sendable {
     public var offline: Bool
     public var paths: PathContext
     public var notices: NoticeHandler
+    /// Where a namespaced registry's `${VARIABLE}` headers are expanded from, at each request.
+    public var environment: [String: String]
 
-    public init(transport: HTTPTransport, cacheDirectory: URL, offline: Bool = false, paths: PathContext, notices: @escaping NoticeHandler = { _ in }) {
+    public init(
+        transport: HTTPTransport, cacheDirectory: URL, offline: Bool = false, paths: PathContext,
+        notices: @escaping NoticeHandler = { _ in }, environment: [String: String] = [:]
+    ) {
         self.transport = transport
+        self.environment = environment
         self.cacheDirectory = cacheDirectory
         self.offline = offline
         self.paths = paths

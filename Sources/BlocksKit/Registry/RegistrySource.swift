@@ -20,6 +20,10 @@ public protocol RegistrySource: Sendable {
     /// when the source has no cheap fingerprint and is searched in memory. No default:
     /// each source decides.
     var searchFingerprinting: SearchFingerprinting? { get }
+    /// The newest manifest and every published version of each named block, newest
+    /// first, for choosing a version a dependency's requirement allows. A built registry
+    /// reads one metadata file per block, in parallel; others have one version each.
+    func publishedVersions(of names: [String]) throws -> [(manifest: BlockManifest, versions: [String])]
 }
 
 /// Problems with a registry or its contents.
@@ -73,6 +77,22 @@ extension RegistrySource {
 
     public func manifest(named name: String) throws -> BlockManifest {
         try manifestAmongAll(named: name)
+    }
+
+    public func publishedVersions(of names: [String]) throws -> [(manifest: BlockManifest, versions: [String])] {
+        // One name: the source's own way to read one manifest; more: every manifest once.
+        if names.count == 1 {
+            let manifest = try manifest(named: names[0])
+            return [(manifest, [manifest.version])]
+        }
+        let all = try manifests()
+        let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return try names.map { name in
+            guard let manifest = byName[name] else {
+                throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: all.map(\.name)))
+            }
+            return (manifest, [manifest.version])
+        }
     }
 
     /// The manifest of one block, or an error with the nearest names, from `manifests()`.

@@ -5,7 +5,9 @@ public enum RegistrySources {
     /// `blocks init` saved in the project's `blocks.json`, else the embedded catalog. Every
     /// command that reads blocks goes through here, so `list` shows what `add` would add.
     public static func forProject(option: String?, access: RegistryAccess) throws -> RegistrySource {
-        try open(chosenLocation(option: option, workingDirectory: access.paths.workingDirectory), access: access)
+        // `--registry @acme`: that namespaced registry of blocks.json, with its headers.
+        if let option, option.hasPrefix("@") { return try RegistrySet.forProject(option: option, access: access).members[0].source }
+        return try open(chosenLocation(option: option, workingDirectory: access.paths.workingDirectory), access: access)
     }
 
     /// The location `forProject` opens, unopened: `--registry` or `BLOCKS_REGISTRY`, else

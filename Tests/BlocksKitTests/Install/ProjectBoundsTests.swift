@@ -120,14 +120,14 @@ import Testing
         defer { cleanUp() }
         #expect(try blocks(["add", "strip"]).code == 0)
         let lock = try String(contentsOf: project.root.appendingPathComponent("blocks.lock"), encoding: .utf8)
-        let newer = lock.replacingOccurrences(of: "\"lockVersion\" : 1", with: "\"lockVersion\" : 99")
+        let newer = lock.replacingOccurrences(of: "\"lockVersion\" : \(Lockfile.currentVersion)", with: "\"lockVersion\" : 99")
         #expect(newer != lock)
         try project.write("blocks.lock", newer)
         let before = try everything()
         for arguments in [["status"], ["add", "pager"], ["remove", "strip", "--force"]] {
             let result = try blocks(arguments)
             #expect(result.code == 1, "\(arguments): \(result.output)")
-            #expect(result.errors.contains("lockVersion 99"), "\(arguments): \(result.errors)")
+            #expect(result.errors.contains("lock version 99"), "\(arguments): \(result.errors)")
             #expect(try everything() == before, "\(arguments)")
         }
     }

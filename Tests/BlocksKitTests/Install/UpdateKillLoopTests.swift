@@ -14,7 +14,7 @@ import Testing
     static let fileCount = 24
     static let stepPause: UInt32 = 4_000
     static let iterations = 30
-    static let extraIterations = 30
+    static let extraIterations = 50
     /// Kills that must land while files are being replaced, and runs that must finish
     /// after a kill, or the loop did not test what it claims.
     static let requiredMidRun = 3
@@ -111,13 +111,18 @@ import Testing
         let pausedRun = longestRun + Double((Self.fileCount + 2) * Int(Self.stepPause)) / 1_000_000
         var kills = 0, mixed = 0, resumes = 0, runs = 0
         var killedLast = false
+        // The runs' length as last seen: a reference run on a busy machine can take several
+        // times longer than the runs after it, and delays drawn from it would miss them all.
+        var observedRun = longestRun
         for iteration in 0..<(Self.iterations + Self.extraIterations) {
             if iteration >= Self.iterations && mixed >= Self.requiredMidRun && resumes >= Self.requiredResumes { break }
             runs += 1
             var runEnvironment = environment
             let paused = iteration % 4 != 3
             if paused { runEnvironment["BLOCKS_TEST_STEP_PAUSE_US"] = String(Self.stepPause) }
-            let longestDelay = UInt32(min((paused ? pausedRun : longestRun) * 1.1, 2) * 1_000_000)
+            let expected = paused ? observedRun + (pausedRun - longestRun) : observedRun
+            let longestDelay = UInt32(min(expected * 1.1, 2) * 1_000_000)
+            let started = Date()
             let (process, output, errors) = try project.startBinary(["update"], environment: runEnvironment)
             var killed = false
             // Every third run after a kill is let finish (within 60 s): the re-run under test.
@@ -133,6 +138,10 @@ import Testing
                     killed = true
                 }
                 process.waitUntilExit()
+            }
+            if !killed {
+                let elapsed = Date().timeIntervalSince(started) - (paused ? pausedRun - longestRun : 0)
+                observedRun = max(0.05, min(observedRun, elapsed) * 0.5 + observedRun * 0.5)
             }
             let context = "iteration \(iteration)\(killed ? " (killed)" : "")"
             let now = try Self.snapshot(project)

@@ -29,8 +29,9 @@ final class Nginx: @unchecked Sendable {
         baseURL + "/" + (path.hasPrefix("/") ? String(path.dropFirst()) : path)
     }
 
-    /// Starts nginx serving `root`. `serverConfig` is pasted inside the `server` block.
-    init(root: URL, serverConfig: String = "", tls: Bool = false) throws {
+    /// Starts nginx serving `root`. `serverConfig` is pasted inside the `server` block,
+    /// `httpConfig` (a `log_format`, say) inside the `http` block before it.
+    init(root: URL, serverConfig: String = "", httpConfig: String = "", tls: Bool = false) throws {
         self.root = root
         folder = try Loopback.temporaryFolder("nginx")
         do {
@@ -43,7 +44,7 @@ final class Nginx: @unchecked Sendable {
         attempts: for _ in 0..<3 {
             let port = try Loopback.freePort()
             let process = try Self.launch(
-                folder: folder, root: root, port: port, serverConfig: serverConfig, tls: tls)
+                folder: folder, root: root, port: port, serverConfig: serverConfig, httpConfig: httpConfig, tls: tls)
             switch Loopback.waitUntilListening(port: port, process: process) {
             case .listening:
                 self.port = port
@@ -83,7 +84,7 @@ final class Nginx: @unchecked Sendable {
         return certificate
     }
 
-    private static func launch(folder: URL, root: URL, port: Int, serverConfig: String, tls: Bool) throws -> Process {
+    private static func launch(folder: URL, root: URL, port: Int, serverConfig: String, httpConfig: String, tls: Bool) throws -> Process {
         for temp in ["body", "proxy", "fastcgi", "uwsgi", "scgi"] {
             try FileManager.default.createDirectory(
                 at: folder.appendingPathComponent("temp/\(temp)"), withIntermediateDirectories: true)
@@ -112,6 +113,7 @@ final class Nginx: @unchecked Sendable {
                 default_type application/octet-stream;
                 sendfile on;
                 etag on;
+                \(httpConfig)
                 server {
                     listen 127.0.0.1:\(port)\(tls ? " ssl" : "");
                     \(tls ? "ssl_certificate \(path)/cert.pem; ssl_certificate_key \(path)/key.pem;" : "")

@@ -1,0 +1,216 @@
+/// What a block needs besides its own files, as `block.json`'s `dependencies` says it:
+/// other blocks (by name or `@namespace/name`, optionally with a version requirement,
+/// `"tab-indicator@^1.2"`) and Swift packages. `add` brings the blocks along and adds the
+/// packages to `Package.swift`.
+public struct BlockDependencies: Codable, Sendable, Equatable {
+    /// `name`, `@namespace/name`, each optionally followed by `@REQUIREMENT`.
+    public var blocks: [String]
+    public var packages: [PackageDependency]
+
+    public init(blocks: [String] = [], packages: [PackageDependency] = []) {
+        self.blocks = blocks
+        self.packages = packages
+    }
+
+    enum Keys: String, CodingKey { case blocks, packages }
+
+    public init(from decoder: Decoder) throws {
+        let object = try decoder.container(keyedBy: Keys.self)
+        self.init(
+            blocks: try object.decodeIfPresent([String].self, forKey: .blocks) ?? [],
+            packages: try object.decodeIfPresent([PackageDependency].self, forKey: .packages) ?? [])
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: Keys.self)
+        if !blocks.isEmpty { try object.encode(blocks, forKey: .blocks) }
+        if !packages.isEmpty { try object.encode(packages, forKey: .packages) }
+    }
+
+    var isEmpty: Bool { blocks.isEmpty && packages.isEmpty }
+
+    /// Read by `JSONReader`, with the same result as the `Decodable` conformance.
+    init(fields: JSONFields) throws(JSONFields.Problem) {
+        blocks = fields.members["blocks"] == nil ? [] : try fields.strings("blocks")
+        packages = []
+        if fields.members["packages"] != nil {
+            for package in try fields.objects("packages") {
+                packages.append(PackageDependency(
+                    url: try package.string("url"), from: try package.optionalString("from"), exact: try package.optionalString("exact"),
+                    products: try package.strings("products")))
+            }
+        }
+    }
+
+    var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [:]
+        if !blocks.isEmpty { members["blocks"] = .array(blocks.map { .string($0) }) }
+        if !packages.isEmpty { members["packages"] = .array(packages.map(\.jsonValue)) }
+        return .object(members)
+    }
+
+    /// Each block dependency parsed; the first that does not parse is the error.
+    public func blockRequirements() throws(DependencyError) -> [BlockRequirement] {
+        try blocks.map { (text) throws(DependencyError) in
+            guard let requirement = BlockRequirement(text) else { throw .malformedRequirement(text) }
+            return requirement
+        }
+    }
+}
+
+/// A Swift package a block needs: SwiftPM's own terms, a URL and `from` (up to the next
+/// major version) or `exact`, and the products the block's code imports.
+public struct PackageDependency: Codable, Sendable, Equatable {
+    public var url: String
+    public var from: String?
+    public var exact: String?
+    public var products: [String]
+
+    public init(url: String, from: String? = nil, exact: String? = nil, products: [String]) {
+        self.url = url
+        self.from = from
+        self.exact = exact
+        self.products = products
+    }
+
+    enum Keys: String, CodingKey { case url, from, exact, products }
+
+    public func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: Keys.self)
+        try object.encode(url, forKey: .url)
+        try object.encodeIfPresent(from, forKey: .from)
+        try object.encodeIfPresent(exact, forKey: .exact)
+        try object.encode(products, forKey: .products)
+    }
+
+    var jsonValue: JSONValue {
+        var members: [String: JSONValue] = ["url": .string(url), "products": .array(products.map { .string($0) })]
+        if let from { members["from"] = .string(from) }
+        if let exact { members["exact"] = .string(exact) }
+        return .object(members)
+    }
+
+    /// The name SwiftPM gives a package from its URL: the last path component without `.git`.
+    public var identity: String {
+        var last = url.split(separator: "/").last.map(String.init) ?? url
+        if last.lowercased().hasSuffix(".git") { last.removeLast(4) }
+        return last
+    }
+
+    /// What is wrong with it, or nil: the URL must be an http(s), ssh or file URL (or
+    /// `git@host:path`), exactly one of `from` and `exact` a semantic version, and at
+    /// least one product named.
+    public var problem: String? {
+        let lower = url.lowercased()
+        let isURL = ["https://", "http://", "ssh://", "file://"].contains { lower.hasPrefix($0) && lower.count > $0.count }
+            || (lower.hasPrefix("git@") && lower.contains(":"))
+        if !isURL || url.contains(where: \.isWhitespace) { return "'\(url)' is not a package URL" }
+        switch (from, exact) {
+        case (let version?, nil), (nil, let version?):
+            if !ManifestValidator.isSemanticVersion(version) { return "'\(version)' is not a semantic version such as 1.0.0" }
+        default: return "\(url) needs exactly one of \"from\" and \"exact\""
+        }
+        if products.isEmpty || products.contains(where: \.isEmpty) { return "\(url) names no product" }
+        return nil
+    }
+}
+
+/// `tab-indicator`, `@acme/pager`, `tab-indicator@^1.2`: a block and the versions of it
+/// that will do.
+public struct BlockRequirement: Sendable, Equatable, CustomStringConvertible {
+    public var reference: BlockReference
+    public var versions: VersionRequirement
+
+    public init(reference: BlockReference, versions: VersionRequirement = .any) {
+        self.reference = reference
+        self.versions = versions
+    }
+
+    /// Nil when the name or the requirement does not parse.
+    public init?(_ text: String) {
+        let searchFrom = text.hasPrefix("@") ? text.index(after: text.startIndex) : text.startIndex
+        let at = text[searchFrom...].firstIndex(of: "@")
+        guard let reference = BlockReference(String(text[..<(at ?? text.endIndex)])) else { return nil }
+        var versions = VersionRequirement.any
+        if let at {
+            guard let parsed = VersionRequirement(String(text[text.index(after: at)...])) else { return nil }
+            versions = parsed
+        }
+        self.init(reference: reference, versions: versions)
+    }
+
+    public var description: String { versions == .any ? reference.description : "\(reference)@\(versions)" }
+}
+
+/// Which versions of a block a dependency accepts, in npm's and SwiftPM's familiar terms:
+/// `^1.2` (1.2.0 up to, not including, 2.0.0; `^0.3` stays below 0.4), `~1.2` (below 1.3),
+/// `>=1.2`, an exact `1.2.3`, or any.
+public enum VersionRequirement: Sendable, Equatable, CustomStringConvertible {
+    case any
+    case exact(String)
+    case caret(String)
+    case tilde(String)
+    case atLeast(String)
+
+    /// Nil when it is none of the forms; a partial version (`1`, `1.2`) is padded with zeros.
+    public init?(_ text: String) {
+        func version(_ rest: Substring) -> String? {
+            let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
+            guard (1...3).contains(parts.count) else { return ManifestValidator.isSemanticVersion(String(rest)) ? String(rest) : nil }
+            let padded = (parts.map(String.init) + ["0", "0"]).prefix(3).joined(separator: ".")
+            return ManifestValidator.isSemanticVersion(padded) ? padded : nil
+        }
+        if text == "*" { self = .any; return }
+        if text.hasPrefix(">="), let v = version(text.dropFirst(2)) { self = .atLeast(v); return }
+        if text.hasPrefix("^"), let v = version(text.dropFirst()) { self = .caret(v); return }
+        if text.hasPrefix("~"), let v = version(text.dropFirst()) { self = .tilde(v); return }
+        if ManifestValidator.isSemanticVersion(text) { self = .exact(text); return }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case .any: return "*"
+        case .exact(let v): return v
+        case .caret(let v): return "^" + v
+        case .tilde(let v): return "~" + v
+        case .atLeast(let v): return ">=" + v
+        }
+    }
+
+    /// Whether a published version meets the requirement.
+    public func isSatisfied(by version: String) -> Bool {
+        switch self {
+        case .any: return true
+        case .exact(let wanted): return VersionComparison.compare(version, wanted) == 0
+        case .atLeast(let lowest): return VersionComparison.compare(version, lowest) >= 0
+        case .caret(let lowest), .tilde(let lowest):
+            guard VersionComparison.compare(version, lowest) >= 0 else { return false }
+            let low = lowest.split(separator: ".").prefix(3).compactMap { Int($0.prefix { $0.isNumber }) }
+            guard low.count == 3 else { return false }
+            let upper: [Int]
+            if case .tilde = self { upper = [low[0], low[1] + 1, 0] } else if low[0] > 0 { upper = [low[0] + 1, 0, 0] } else if low[1] > 0 { upper = [0, low[1] + 1, 0] } else { upper = [0, 0, low[2] + 1] }
+            return VersionComparison.compare(version, upper.map(String.init).joined(separator: ".")) < 0
+        }
+    }
+}
+
+/// Problems with what blocks depend on.
+public enum DependencyError: Error, Equatable, Sendable, CustomStringConvertible {
+    case malformedRequirement(String)
+    /// Blocks that need each other, in the order the cycle runs, the first again at the end.
+    case cycle([String])
+    /// No published version meets what the dependents ask for.
+    case unsatisfiable(block: String, requirement: String, requiredBy: String, available: [String])
+
+    public var description: String {
+        switch self {
+        case .malformedRequirement(let text):
+            return "'\(text)' is not a block dependency: write a name or @namespace/name, optionally with @VERSION, @^1.2, @~1.2 or @>=1.2"
+        case .cycle(let names):
+            return "the blocks depend on each other in a cycle: " + names.joined(separator: " -> ") + "; nothing was added"
+        case .unsatisfiable(let block, let requirement, let requiredBy, let available):
+            return "\(requiredBy) needs \(block)@\(requirement), but no published version meets it (there are \(available.joined(separator: ", "))); nothing was added"
+        }
+    }
+}

@@ -1,0 +1,128 @@
+/// `blocks registry add|list|remove`: the namespaced registries of `blocks.json`, edited
+/// in place (atomically, in the same stable layout `blocks init` writes) so a team can
+/// use its private registry next to the default one.
+public enum RegistryCommand: Command {
+    public static let spec = CommandSpec(
+        name: "registry",
+        abstract: "Add, list or remove the namespaced registries in blocks.json.",
+        discussion: """
+        A namespaced registry's blocks are named @namespace/name. A header's value may use
+        ${VARIABLE}, expanded from the environment at each request and sent only to that
+        registry's origin; blocks.json keeps it as written, and blocks never prints it expanded.
+        """,
+        arguments: [
+            ArgumentSpec("action", help: "add, list or remove."),
+            ArgumentSpec("namespace", help: "@ and a name, e.g. @acme.", optional: true),
+            ArgumentSpec("url", help: "For add: the registry's URL or folder.", optional: true),
+        ],
+        options: [OptionSpec("header", value: "Name: value", help: "For add: a header its requests carry, e.g. \"Authorization: Bearer ${ACME_TOKEN}\"; repeatable.")],
+        usage: [
+            "blocks registry add <namespace> <url> [--header \"Name: value\"]...",
+            "blocks registry list",
+            "blocks registry remove <namespace>",
+        ])
+
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        let positionals = arguments.positionals
+        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
+        let action = positionals[0]
+        let expected: Int
+        switch action {
+        case "list": expected = 1
+        case "add": expected = 3
+        case "remove": expected = 2
+        default: throw UsageError.invalidValue(option: "<action>", value: action, expected: "add, list or remove")
+        }
+        if positionals.count > expected { throw UsageError.unexpectedArgument(positionals[expected]) }
+        if positionals.count < expected { throw UsageError.missingArgument(expected == 3 && positionals.count == 2 ? "url" : "namespace") }
+        if action != "add", arguments.values["header"] != nil {
+            throw UsageError.inapplicableOption("--header", because: "headers are given when a registry is added")
+        }
+        if action == "list" { return try list(root: root, context: context) }
+
+        let namespace = positionals[1]
+        guard NamespacedRegistry.isValidNamespace(namespace) else { throw NamespaceError.invalidNamespace(namespace) }
+        let mutex = try ProjectMutex(root: root, notices: context.notices)
+        defer { mutex.release() }
+        StagingArea.removeLeftovers(root: root)
+        var config = try ProjectConfig.read(root: root) ?? ProjectConfig()
+        var registries = config.registries ?? [:]
+        if action == "add" {
+            if let existing = registries[namespace] { throw NamespaceError.alreadyConfigured(namespace, url: existing.url) }
+            var headers: [String: String] = [:]
+            for line in arguments.values["header"] ?? [] {
+                guard let header = HeaderTemplate(line: line), (try? HeaderTemplate.pieces(of: header.value)) != nil else {
+                    throw NamespaceError.invalidHeader(line)
+                }
+                headers[header.name] = header.value
+            }
+            let stored = try InitCommand.storedRegistry(positionals[2], root: root, context: context)
+            registries[namespace] = ProjectConfig.RegistryEntry(url: stored, headers: headers)
+            let literal = headers.filter { HeaderTemplate(name: $0.key, value: $0.value).variables.isEmpty }.keys.sorted()
+            if !literal.isEmpty {
+                context.warn("blocks.json keeps the header \(literal.joined(separator: ", ")) as written; put a secret in an environment variable and write ${VARIABLE}")
+            }
+        } else {
+            guard registries.removeValue(forKey: namespace) != nil else {
+                throw NamespaceError.unknownNamespace(namespace, configured: registries.keys.sorted())
+            }
+        }
+        config.registries = registries.isEmpty ? nil : registries
+        // Checked as every command will read it, before it is written.
+        _ = try config.namespacedRegistries(root: root)
+        try StagingArea.writeAtomically(try config.encoded(), to: root.appendingPathComponent(ProjectConfig.fileName), root: root, displayPath: ProjectConfig.fileName)
+
+        let still = try Lockfile.read(root: root).blocks.filter { $0.value.namespace == namespace }.keys.sorted()
+        if context.json {
+            context.print(try JSONOutput.encode(["action": .string(action), "namespace": .string(namespace), "registries": entriesJSON(config, root: root)]))
+        } else if action == "add" {
+            let names = (registries[namespace]?.headers.keys.sorted() ?? [])
+            context.print("Added \(namespace): \(registries[namespace]?.url ?? "")" + (names.isEmpty ? "" : " (headers: \(names.joined(separator: ", ")))") + ".")
+        } else {
+            context.print("Removed \(namespace).")
+        }
+        if action == "remove", !still.isEmpty {
+            context.note("note: blocks.lock still has \(still.joined(separator: ", ")) from \(namespace); they stay in the project, and 'blocks remove' removes them")
+        }
+        return 0
+    }
+
+    /// The default registry and each namespaced one, with the names of their headers and
+    /// the variables those use, never a value.
+    static func list(root: URL, context: CommandContext) throws -> Int32 {
+        let config = try ProjectLocator.markedRoot(from: context.workingDirectory).flatMap { try ProjectConfig.read(root: $0) }
+        if context.json {
+            context.print(try JSONOutput.encode([
+                "default": .string(context.registry ?? config?.registry ?? "embedded"),
+                "registries": config.map { try entriesJSON($0, root: root) } ?? .array([]),
+            ]))
+            return 0
+        }
+        var rows = [["(default)", context.registry ?? config?.registry ?? "embedded", ""]]
+        for registry in try config?.namespacedRegistries(root: root) ?? [] {
+            rows.append([registry.namespace, config?.registries?[registry.namespace]?.url ?? registry.url, headerText(registry.headers)])
+        }
+        for line in Table.render(rows, style: context.style, columnColors: [.bold, nil, .dim], width: context.tableWidth) { context.print(line) }
+        return 0
+    }
+
+    /// `Authorization (${ACME_TOKEN})`: a header's name and the variables it reads.
+    static func headerText(_ headers: [HeaderTemplate]) -> String {
+        headers.map { header in
+            let variables = header.variables
+            return header.name + (variables.isEmpty ? "" : " (" + variables.map { "${\($0)}" }.joined(separator: ", ") + ")")
+        }.joined(separator: ", ")
+    }
+
+    static func entriesJSON(_ config: ProjectConfig, root: URL) throws -> JSONValue {
+        .array(try config.namespacedRegistries(root: root).map { registry in
+            .object([
+                "namespace": .string(registry.namespace),
+                "url": .string(config.registries?[registry.namespace]?.url ?? registry.url),
+                "headers": .array(registry.headers.map { header in
+                    .object(["name": .string(header.name), "variables": .array(header.variables.map { .string($0) })])
+                }),
+            ])
+        })
+    }
+}

@@ -1,0 +1,106 @@
+/// The Swift packages added blocks need, turned into what to do about them: in a SwiftPM
+/// project, SwiftPM's own `swift package add-dependency` and `add-target-dependency`
+/// (they ship with the toolchain and edit `Package.swift` without running it); without
+/// `swift`, or in an Xcode project, what to add and where, for a person to do.
+public struct PackageSteps: Sendable, Equatable {
+    /// One command line to run in the project root, starting with `swift`.
+    public struct Command: Sendable, Equatable {
+        public var arguments: [String]
+        /// The block that needs it, for messages.
+        public var requiredBy: String
+
+        public var text: String { (["swift"] + arguments).map(Self.quoted).joined(separator: " ") }
+
+        static func quoted(_ word: String) -> String {
+            word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:@=+".contains($0) } ? word : "'" + word.replacing("'", with: "'\\''") + "'"
+        }
+    }
+
+    /// The commands SwiftPM will run, in order; empty when nothing is left to add.
+    public var commands: [Command]
+    /// For a person, when blocks cannot make the edit itself: one line per package.
+    public var manual: [String]
+
+    /// - Parameters:
+    ///   - packages: each package and the block that needs it.
+    ///   - targetFolder: the folder blocks go to, relative to the root; under
+    ///     `Sources/<Target>/` it names the target the products are added to.
+    ///   - swiftAvailable: whether a `swift` executable was found.
+    public static func plan(
+        _ packages: [(package: PackageDependency, requiredBy: String)], root: URL, targetFolder: String?, swiftAvailable: Bool
+    ) -> PackageSteps {
+        guard !packages.isEmpty else { return PackageSteps(commands: [], manual: []) }
+        let manifest = try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let target = targetFolder.flatMap(Self.targetName)
+        var commands: [Command] = []
+        var manual: [String] = []
+        var addedURLs: Set<String> = []
+        var addedProducts: Set<String> = []
+        for (package, requiredBy) in packages {
+            let requirement = package.exact.map { ["--exact", $0] } ?? ["--from", package.from ?? "0.0.0"]
+            let spoken = package.exact.map { "exact: \"\($0)\"" } ?? "from: \"\(package.from ?? "0.0.0")\""
+            guard let manifest, swiftAvailable, let target else {
+                let place = manifest == nil ? "your Xcode project (File > Add Package Dependencies…)" : "Package.swift"
+                let products = package.products.joined(separator: ", ")
+                manual.append("\(requiredBy) needs the package \(package.url) (\(spoken)) with \(products): add it to \(place)"
+                    + (target.map { " and the products to the target \($0)" } ?? " and the products to the target that holds the block"))
+                continue
+            }
+            let known = Self.mentions(manifest, url: package.url)
+            if !known, addedURLs.insert(Self.normalized(package.url)).inserted {
+                commands.append(Command(arguments: ["package", "add-dependency", package.url] + requirement, requiredBy: requiredBy))
+            }
+            for product in package.products {
+                let already = known && manifest.contains("\"\(product)\"")
+                guard !already, addedProducts.insert(package.identity + "/" + product).inserted else { continue }
+                commands.append(Command(
+                    arguments: ["package", "add-target-dependency", product, target, "--package", package.identity], requiredBy: requiredBy))
+            }
+        }
+        return PackageSteps(commands: commands, manual: manual)
+    }
+
+    /// `Sources/App/Blocks` is in the target `App`.
+    static func targetName(_ folder: String) -> String? {
+        let parts = folder.split(separator: "/")
+        guard parts.count >= 2, parts[0] == "Sources" else { return nil }
+        return String(parts[1])
+    }
+
+    /// Whether Package.swift already names the package, with or without `.git`.
+    static func mentions(_ manifest: String, url: String) -> Bool {
+        let bare = normalized(url)
+        return manifest.contains("\"\(bare)\"") || manifest.contains("\"\(bare).git\"")
+    }
+
+    static func normalized(_ url: String) -> String {
+        url.lowercased().hasSuffix(".git") ? String(url.dropLast(4)) : url
+    }
+
+    /// `swift` on PATH, as `lint` finds `swiftc`.
+    public static func findSwift(environment: [String: String]) -> URL? {
+        for folder in (environment["PATH"] ?? "").split(separator: ":") {
+            let path = "\(folder)/swift"
+            if FileManager.default.isExecutableFile(atPath: path) { return URL(fileURLWithPath: path) }
+        }
+        return nil
+    }
+
+    /// Runs the commands in order in the root; the first that fails stops the rest and
+    /// is returned with SwiftPM's own words, and those after it.
+    public func run(swift: URL, root: URL) -> (failed: Command, reason: String, remaining: [Command])? {
+        for (position, command) in commands.enumerated() {
+            let outcome: ChildProcess.Outcome
+            do {
+                outcome = try ChildProcess.run(swift.path, arguments: command.arguments, workingDirectory: root.path, discardOutput: true, captureErrors: true)
+            } catch {
+                return (command, "\(error)", Array(commands[(position + 1)...]))
+            }
+            if outcome.exitCode != 0 {
+                let reason = outcome.standardError.split(separator: "\n").last.map(String.init) ?? "exit code \(outcome.exitCode)"
+                return (command, reason, Array(commands[(position + 1)...]))
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,116 @@
+/// Every registry one command reads: the default one (`--registry`, `BLOCKS_REGISTRY`,
+/// `blocks.json`'s `registry`, else the embedded catalog) and each namespaced one of
+/// `blocks.json`'s `registries`, each reading through its own credentials. `--registry
+/// @acme` narrows it to that one. Commands that name one block resolve it here, so that
+/// a name means the same block whichever registry answers first.
+public struct RegistrySet: Sendable {
+    /// One registry of the set: its namespace (nil for the default) and its source.
+    public struct Member: Sendable {
+        public let namespace: String?
+        public let source: RegistrySource
+
+        /// How a block of this registry is typed: `name` or `@namespace/name`.
+        public func reference(_ name: String) -> BlockReference { BlockReference(namespace: namespace, name: name) }
+    }
+
+    /// The default registry first (unless narrowed away), then the namespaces in order.
+    public let members: [Member]
+    /// Every namespace `blocks.json` configures, narrowed or not.
+    public let configuredNamespaces: [String]
+    /// Every namespaced registry, narrowed or not: a dependency may name any of them.
+    let namespaced: [Member]
+
+    public init(members: [Member], configuredNamespaces: [String]) {
+        self.init(members: members, configuredNamespaces: configuredNamespaces, namespaced: members.filter { $0.namespace != nil })
+    }
+
+    init(members: [Member], configuredNamespaces: [String], namespaced: [Member]) {
+        self.members = members
+        self.configuredNamespaces = configuredNamespaces
+        self.namespaced = namespaced
+    }
+
+    /// True when more than one registry answers: results then carry their namespace.
+    public var isSeveral: Bool { members.count > 1 }
+
+    /// Each member's namespace (null for the default) and location, for `--json`. Never a
+    /// header: those may hold secrets.
+    public var json: JSONValue {
+        .array(members.map { .object(["namespace": $0.namespace.map { .string($0) } ?? .null, "location": .string($0.source.location)]) })
+    }
+
+    /// The project's registries, as `RegistrySources.forProject` chooses the default one.
+    public static func forProject(option: String?, access: RegistryAccess) throws -> RegistrySet {
+        let root = ProjectLocator.markedRoot(from: access.paths.workingDirectory)
+        let config = try root.flatMap { try ProjectConfig.read(root: $0) }
+        let namespaced = try root.flatMap { root in try config?.namespacedRegistries(root: root) } ?? []
+        let configured = namespaced.map(\.namespace)
+        if let option, option.hasPrefix("@") {
+            let opened = try namespaced.map { try open($0, access: access) }
+            guard let chosen = opened.first(where: { $0.namespace == option }) else {
+                throw NamespaceError.unknownNamespace(option, configured: configured)
+            }
+            return RegistrySet(members: [chosen], configuredNamespaces: configured, namespaced: opened)
+        }
+        let location = try option ?? root.flatMap { try config?.registryLocation(root: $0) }
+        let defaultMember = Member(namespace: nil, source: try RegistrySources.open(location, access: access))
+        let opened = try namespaced.map { try open($0, access: access) }
+        return RegistrySet(members: [defaultMember] + opened, configuredNamespaces: configured, namespaced: opened)
+    }
+
+    /// A namespaced registry's source, reading through its own headers and never the token.
+    static func open(_ registry: NamespacedRegistry, access: RegistryAccess) throws -> Member {
+        var own = access
+        own.transport = NamespaceTransport(base: access.transport, registry: registry, environment: access.environment)
+        return Member(namespace: registry.namespace, source: try RegistrySources.open(registry.url, access: own))
+    }
+
+    /// The member a namespace names (nil: the default registry).
+    public func member(namespace: String?) throws -> Member {
+        if let found = members.first(where: { $0.namespace == namespace }) { return found }
+        if let namespace, let found = namespaced.first(where: { $0.namespace == namespace }) { return found }
+        if let namespace { throw NamespaceError.unknownNamespace(namespace, configured: configuredNamespaces) }
+        // Narrowed to one namespace: an unnamespaced name means a block of that one.
+        return members[0]
+    }
+
+    /// The registry that has the block, and its manifest. `@acme/pager` asks `@acme`
+    /// only; `pager` asks every registry of the set at once and is refused, with each
+    /// candidate, when more than one has it.
+    public func resolve(_ reference: BlockReference) throws -> (member: Member, manifest: BlockManifest) {
+        if reference.namespace != nil || members.count == 1 {
+            let member = try member(namespace: reference.namespace)
+            return (member, try Self.manifest(reference.name, in: member))
+        }
+        let answers = ConcurrentMap.map(members) { member in Result { try Self.manifest(reference.name, in: member) } }
+        // A registry that could not be read might have the name too: its error, rather
+        // than a guess among the others.
+        for answer in answers {
+            if case .failure(let error) = answer, !Self.isUnknownBlock(error) { throw error }
+        }
+        let found = zip(members, answers).compactMap { member, answer in (try? answer.get()).map { (member, $0) } }
+        if found.count == 1 { return found[0] }
+        if found.count > 1 {
+            throw NamespaceError.ambiguous(
+                name: reference.name,
+                candidates: found.map { member, _ in "\(member.reference(reference.name)) (\(member.source.location))" })
+        }
+        // Nowhere: the default registry's error, with its suggestions.
+        _ = try answers[0].get()
+        throw RegistryError.unknownBlock(reference.name, suggestions: [])
+    }
+
+    /// One member's manifest, an unknown name spelled with the member's namespace.
+    static func manifest(_ name: String, in member: Member) throws -> BlockManifest {
+        do {
+            return try member.source.manifest(named: name)
+        } catch RegistryError.unknownBlock(let unknown, let suggestions) where member.namespace != nil {
+            throw RegistryError.unknownBlock(member.reference(unknown).description, suggestions: suggestions.map { member.reference($0).description })
+        }
+    }
+
+    static func isUnknownBlock(_ error: Error) -> Bool {
+        if case RegistryError.unknownBlock = error { return true }
+        return false
+    }
+}
