@@ -1,0 +1,51 @@
+/// The compact JSON the index page searches in, embedded in the page (a `file://` page
+/// may not fetch a file beside it).
+///
+/// It holds the very words `blocks search` matches: the vocabulary and postings of
+/// `InMemorySearchCorpus`, which `SearchWords` fills through `TextNormalizer`, with the
+/// field weights and the ranking's constants, so the page's script (`SiteScript`)
+/// repeats `SearchRanking` over the same data rather than keeping rules of its own.
+/// Blocks are in name order, which is also the order of the cards on the page.
+///
+/// Layout, to stay small for 10,000 blocks: `words` is the sorted vocabulary, and
+/// `postings[i]` the postings of `words[i]` (block × 8 + field, as `SearchPosting`
+/// packs them) in ascending order, each written as the difference from the one before.
+enum SiteSearchData {
+    static let formatVersion = 1
+
+    /// The data for manifests already sorted by name.
+    static func json(sortedManifests manifests: [BlockManifest]) -> JSONValue {
+        let corpus = InMemorySearchCorpus(manifests: manifests)
+        var words: [JSONValue] = []
+        var postings: [JSONValue] = []
+        words.reserveCapacity(corpus.vocabulary.count)
+        postings.reserveCapacity(corpus.vocabulary.count)
+        for index in 0..<corpus.vocabulary.count {
+            words.append(.string(corpus.vocabulary[index]))
+            var previous: UInt32 = 0
+            let values = corpus.postingLists[index].map(\.rawValue).sorted()
+            postings.append(.array(values.map { value in
+                defer { previous = value }
+                return .int(Int(value - previous))
+            }))
+        }
+        let blocks: [JSONValue] = zip(manifests, corpus.records).map { manifest, record in
+            .object([
+                "n": .string(manifest.name),
+                "p": .object(record.platforms.mapValues { .string($0) }),
+                "l": .string(record.level),
+                "c": .string(record.foldedCategory),
+            ])
+        }
+        return .object([
+            "version": .int(formatVersion),
+            "weights": .array(SearchEngine.Field.allCases.map { .double($0.weight) }),
+            "otherFieldsShare": .double(SearchEngine.otherFieldsShare),
+            "adjacencyShare": .double(SearchRanking.adjacencyShare),
+            "functionWords": .array(SearchWords.functionWords.sorted().map { .string($0) }),
+            "words": .array(words),
+            "postings": .array(postings),
+            "blocks": .array(blocks),
+        ])
+    }
+}
