@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "BlocksKitTests",
             dependencies: ["BlocksKit"],
-            exclude: ["Support/fault_server.py"]
+            exclude: ["Support/fault_server.py", "Support/cdp_driver.py"]
         ),
         .testTarget(
             name: "CatalogLogicTests",
