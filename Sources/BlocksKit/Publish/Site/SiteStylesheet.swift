@@ -117,7 +117,7 @@ table { border-collapse: collapse; width: 100%; }
 caption { text-align: left; color: var(--muted); padding-bottom: .5rem; }
 th, td { text-align: left; vertical-align: top; padding: .375rem .5rem; border-bottom: 1px solid var(--border); }
 code, pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: .875rem; }
-td code { overflow-wrap: anywhere; }
+th code, td code { overflow-wrap: anywhere; }
 .command { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; }
 .command code { background: var(--code-bg); color: var(--code-fg); padding: .375rem .625rem; border-radius: .375rem; border: 1px solid var(--border); }
 .file-head { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: .5rem; }
