@@ -240,7 +240,7 @@ struct SiteBrowserTests {
             ["viewport": [1200, 900]],
             ["open": Self.fileURL + "/index.html"],
             ["eval": background, "name": "light"],
-            ["type": "pestañas", "selector": "#q"],
+            ["type": "pestañas ipad", "selector": "#q"],
             ["screenshot": shots[0]],
             ["open": Self.fileURL + "/blocks/scrolling-strip/index.html"],
             ["eval": "document.getElementById('files').scrollIntoView()"],
