@@ -261,6 +261,45 @@ struct SiteBrowserTests {
         }
     }
 
+    @Test func aLargeCatalogShowsAPageOfCardsAndMakesTheRestFromTheData() throws {
+        let folder = try TemporaryFolder("site-large")
+        defer { folder.cleanUp() }
+        let catalog = try RegistryFixtures.writeCatalog(in: folder, count: 250)
+        let output = folder.path("public")
+        try SiteFixtures.build(catalog: catalog, into: output)
+        let index = output.appendingPathComponent("index.html")
+        #expect(try SiteFixtures.html5libErrors([index]) == "")
+        let html = try String(contentsOf: index, encoding: .utf8)
+        // Without a script every block is still linked, from the noscript list.
+        #expect(html.components(separatedBy: "<li class=\"card\"").count - 1 == SitePages.staticCards)
+        #expect(html.contains("<li><a href=\"blocks/block-0249/index.html\">"))
+        let count = "document.querySelectorAll('#cards > li').length"
+        let outcome = try Chromium.run([
+            ["open": "file://" + index.path],
+            ["eval": "[\(count), document.getElementById('more').hidden]", "name": "start"],
+            ["click": "#more"],
+            ["eval": "[\(count), document.getElementById('more').hidden]", "name": "second"],
+            ["click": "#more"],
+            ["eval": "[\(count), document.getElementById('more').hidden]", "name": "third"],
+            ["type": "block 240", "selector": "#q"],
+            ["eval": Self.visibleCards, "name": "found"],
+            ["eval": "document.getElementById('block-block-0240').outerHTML", "name": "made"],
+            ["eval": "document.querySelector('#status [lang=en]').textContent", "name": "status"],
+        ])
+        Self.expectClean(outcome)
+        #expect(outcome.value("start") == .array([.int(SitePages.staticCards), .bool(false)]))
+        #expect(outcome.value("second") == .array([.int(2 * SitePages.staticCards), .bool(false)]))
+        #expect(outcome.value("third") == .array([.int(250), .bool(true)]))
+        let manifests = try CatalogSource.folder(catalog).manifests()
+        let expected = SearchEngine(manifests: manifests).search("block 240").hits.map(\.manifest.name)
+        #expect(outcome.strings("found") == expected)
+        #expect(outcome.strings("found").first == "block-0240")
+        // A card made in the page is the very card the build writes.
+        let manifest = try #require(manifests.first { $0.name == "block-0240" })
+        #expect(outcome.string("made") == SitePages.card(manifest))
+        #expect(outcome.string("status") == (expected.count == 1 ? "1 block" : "\(expected.count) blocks"))
+    }
+
     @Test func firstResultsShowWithin200Milliseconds() throws {
         // The best of three loads in one warm browser: the goal is the page's, not the
         // start-up of a browser on a busy machine.

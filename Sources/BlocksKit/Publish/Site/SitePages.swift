@@ -85,6 +85,12 @@ enum SitePages {
 
     // MARK: - The index
 
+    /// How many cards the index page holds as HTML, and how many more each "Show more"
+    /// adds. The cards of a larger catalog travel as HTML strings inside the search data
+    /// and are parsed only when shown: 10,000 cards in the page's DOM cost Chromium
+    /// seconds before the first paint.
+    static let staticCards = 100
+
     /// The index page for manifests already sorted by name (the order of the search data).
     static func index(_ manifests: [BlockManifest]) -> String {
         var main = """
@@ -101,16 +107,28 @@ enum SitePages {
             \(select(id: "category", label: SiteText.category, any: SiteText.anyCategory, options: categoryOptions(manifests)))
             </fieldset>
             </form>
-            <noscript><p>\(SiteText.noScript.html)</p></noscript>
             <h2 id="blocks-heading">\(SiteText.blocksList.html)</h2>
             \(status(count: manifests.count))
-            <ul id="cards" class="cards" aria-labelledby="blocks-heading">
+            <ul id="cards" class="cards" aria-labelledby="blocks-heading" data-page-size="\(staticCards)" data-total="\(manifests.count)">
 
             """
         main.reserveCapacity(manifests.count * 1200)
-        for manifest in manifests { main += card(manifest) }
-        main += "</ul>\n<script type=\"application/json\" id=\"search-data\">"
-        main += HTMLEscaping.scriptJSON(SiteSearchData.json(sortedManifests: manifests))
+        let shown = manifests.prefix(staticCards)
+        for manifest in shown { main += card(manifest) + "\n" }
+        main += "</ul>\n"
+        main += "<p><button type=\"button\" id=\"more\" hidden>\(SiteText.showMore.html)</button></p>\n"
+        // Without a script, every block is still one link away.
+        main += "<noscript>\n<p>\(SiteText.noScript.html)</p>\n"
+        if manifests.count > shown.count {
+            main += "<ul class=\"all-blocks\">"
+            for manifest in manifests.dropFirst(staticCards) {
+                main += "<li><a href=\"\(SiteBuilder.pagePath(manifest.name))\">\(SiteText(manifest.title, in: manifest).html)</a> <code>\(escape(manifest.name))</code></li>\n"
+            }
+            main += "</ul>\n"
+        }
+        main += "</noscript>\n<script type=\"application/json\" id=\"search-data\">"
+        let later = manifests.dropFirst(staticCards).map(card)
+        main += HTMLEscaping.scriptJSON(SiteSearchData.json(sortedManifests: manifests, staticCards: shown.count, laterCards: later))
         main += "</script>\n</main>\n"
         return page(title: SiteText("SwiftUI blocks · blocks", "Bloques de SwiftUI · blocks"), description: SiteText.tagline.en, prefix: "", main: main)
     }
@@ -179,7 +197,7 @@ enum SitePages {
         html += "<ul class=\"meta\"><li class=\"badge\">\(escape(platformText(manifest)))</li><li class=\"level\">\(SiteText.level(manifest.level).html)</li><li class=\"level\"><code>\(name)</code></li></ul>"
         html += tagList(manifest.tags["en"] ?? [], lang: "en", translated: true)
         html += tagList(manifest.tags["es"] ?? manifest.tags["en"] ?? [], lang: "es", translated: true)
-        return html + "</li>\n"
+        return html + "</li>"
     }
 
     // MARK: - A block's page

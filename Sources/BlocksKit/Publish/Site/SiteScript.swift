@@ -80,23 +80,16 @@ enum SiteScript {
   setLanguage(current(), false);
 
   var dataElement = document.getElementById("search-data");
-  if (dataElement) startSearch(JSON.parse(dataElement.textContent));
+  if (dataElement) startIndex(dataElement);
 
-  function startSearch(data) {
+  // The ranking over the page's search data (SiteSearchData).
+  function makeSearch(data) {
     var words = data.words, blocks = data.blocks, count = blocks.length;
     var weights = data.weights, fieldCount = weights.length;
     var functionWords = new Set(data.functionWords);
     var postingCache = new Array(words.length);
     var asciiOnly = /^[\x00-\x7f]*$/;
     var wordIsASCII = words.map(function (word) { return asciiOnly.test(word); });
-    var list = document.getElementById("cards");
-    var cards = Array.prototype.slice.call(list.children);
-    var input = document.getElementById("q");
-    var platform = document.getElementById("platform");
-    var level = document.getElementById("level");
-    var category = document.getElementById("category");
-    var status = document.getElementById("status");
-    var visible = new Uint8Array(count).fill(1);
 
     // TextNormalizer.fold: case folded where case folding changes a character (upper,
     // then lower, so ß gives ss), decomposed, and combining accents after a base dropped.
@@ -159,8 +152,8 @@ enum SiteScript {
     function postings(index) {
       var cached = postingCache[index];
       if (cached) return cached;
-      var deltas = data.postings[index], values = new Array(deltas.length), value = 0;
-      for (var i = 0; i < deltas.length; i++) { value += deltas[i]; values[i] = value; }
+      var deltas = data.postings[index].split(","), values = new Array(deltas.length), value = 0;
+      for (var i = 0; i < deltas.length; i++) { value += parseInt(deltas[i], 36); values[i] = value; }
       postingCache[index] = values;
       return values;
     }
@@ -262,12 +255,43 @@ enum SiteScript {
       return { blocks: ranked, partial: partial && ranked.length > 0 };
     }
 
-    function readFilters() {
+    function parseFilters(given) {
       var chosen = {};
-      if (platform.value) { var parts = platform.value.split(" "); chosen.platform = { name: parts[0], version: versionParts(parts[1]) }; }
-      if (level.value) chosen.level = level.value;
-      if (category.value) chosen.category = category.value;
+      if (given.platform) { var parts = given.platform.split(" "); chosen.platform = { name: parts[0], version: versionParts(parts[1] || "0") }; }
+      if (given.level) chosen.level = given.level;
+      if (given.category) chosen.category = given.category;
       return chosen;
+    }
+
+    return {
+      count: count,
+      name: function (block) { return blocks[block].n; },
+      // The HTML of a card the page does not hold (SitePages.card).
+      cardHTML: function (block) { return data.cards[block - data.staticCards]; },
+      rank: function (query, filters) { return rank(query, parseFilters(filters || {})); }
+    };
+  }
+
+  // The index page: cards, search box, filters, status line and "Show more".
+  function startIndex(dataElement) {
+    var list = document.getElementById("cards");
+    var more = document.getElementById("more");
+    var input = document.getElementById("q");
+    var selects = { platform: document.getElementById("platform"), level: document.getElementById("level"), category: document.getElementById("category") };
+    var status = document.getElementById("status");
+    var pageSize = Math.max(1, parseInt(list.getAttribute("data-page-size"), 10) || 100);
+    var total = parseInt(list.getAttribute("data-total"), 10) || list.children.length;
+    var cards = Array.prototype.slice.call(list.children);
+    var search = null, current = null, limit = pageSize;
+
+    // The data is parsed once, when first needed (or right after the first paint).
+    function engine() {
+      if (!search) search = makeSearch(JSON.parse(dataElement.textContent));
+      return search;
+    }
+
+    function filters() {
+      return { platform: selects.platform.value, level: selects.level.value, category: selects.category.value };
     }
 
     function say(key, number) {
@@ -279,40 +303,66 @@ enum SiteScript {
       }
     }
 
-    function show(outcome) {
-      var wanted = new Uint8Array(count), fragment = document.createDocumentFragment();
-      outcome.blocks.forEach(function (block) { wanted[block] = 1; fragment.appendChild(cards[block]); });
-      list.insertBefore(fragment, list.firstChild);
-      for (var i = 0; i < count; i++) if (wanted[i] !== visible[i]) { cards[i].hidden = !wanted[i]; visible[i] = wanted[i]; }
-      var shown = outcome.blocks.length;
-      if (shown === 0) say("none", 0);
-      else if (outcome.partial) say("partial", shown);
-      else say(shown === 1 ? "one" : "many", shown);
+    // Cards not in the page yet are made from their HTML, all in one parse.
+    function ensureCards(ids) {
+      var missing = ids.filter(function (id) { return !cards[id]; });
+      if (missing.length === 0) return;
+      var template = document.createElement("template");
+      template.innerHTML = missing.map(function (id) { return engine().cardHTML(id); }).join("");
+      var made = template.content.children;
+      for (var i = 0; i < missing.length; i++) cards[missing[i]] = made[i];
     }
 
-    function update() { show(rank(input.value, readFilters())); }
+    function show(outcome) {
+      current = outcome;
+      var ids = outcome.blocks.slice(0, limit);
+      ensureCards(ids);
+      var fragment = document.createDocumentFragment();
+      ids.forEach(function (id) { fragment.appendChild(cards[id]); });
+      list.replaceChildren(fragment);
+      more.hidden = outcome.blocks.length <= ids.length;
+      var found = outcome.blocks.length;
+      if (found === 0) say("none", 0);
+      else if (outcome.partial) say("partial", found);
+      else say(found === 1 ? "one" : "many", found);
+    }
+
+    function update() {
+      limit = pageSize;
+      show(engine().rank(input.value, filters()));
+    }
 
     // The page's own search, for tests and for anyone scripting the page: block names, best first.
-    window.blocksSearch = function (query, filters) {
-      var chosen = {};
-      filters = filters || {};
-      if (filters.platform) { var parts = filters.platform.split(" "); chosen.platform = { name: parts[0], version: versionParts(parts[1]) }; }
-      if (filters.level) chosen.level = filters.level;
-      if (filters.category) chosen.category = filters.category;
-      var outcome = rank(query, chosen);
-      return { names: outcome.blocks.map(function (block) { return blocks[block].n; }), partial: outcome.partial };
+    window.blocksSearch = function (query, given) {
+      var search = engine(), outcome = search.rank(query, given);
+      return { names: outcome.blocks.map(search.name), partial: outcome.partial };
     };
 
-    var parameters = new URLSearchParams(window.location.search);
-    if (parameters.has("q")) input.value = parameters.get("q");
-    [["platform", platform], ["level", level], ["category", category]].forEach(function (pair) {
-      if (parameters.has(pair[0])) pair[1].value = parameters.get(pair[0]);
-    });
     input.addEventListener("input", update);
-    [platform, level, category].forEach(function (select) { select.addEventListener("change", update); });
+    Object.keys(selects).forEach(function (key) { selects[key].addEventListener("change", update); });
     input.form.addEventListener("submit", function (event) { event.preventDefault(); update(); });
-    update();
+    more.addEventListener("click", function () {
+      limit += pageSize;
+      show(current || engine().rank("", {}));
+    });
+
+    var parameters = new URLSearchParams(window.location.search);
+    var asked = false;
+    if (parameters.has("q")) { input.value = parameters.get("q"); asked = true; }
+    Object.keys(selects).forEach(function (key) {
+      if (parameters.has(key)) { selects[key].value = parameters.get(key); asked = true; }
+    });
+    if (asked) {
+      update();
+    } else {
+      // Every block in name order: the page already shows the first of them.
+      more.hidden = total <= cards.length;
+    }
     if (window.performance && performance.mark) performance.mark("blocks-first-results");
+    setTimeout(function () {
+      engine();
+      if (window.performance && performance.mark) performance.mark("blocks-search-ready");
+    }, 0);
   }
 })();
 

@@ -7,14 +7,18 @@
 /// repeats `SearchRanking` over the same data rather than keeping rules of its own.
 /// Blocks are in name order, which is also the order of the cards on the page.
 ///
-/// Layout, to stay small for 10,000 blocks: `words` is the sorted vocabulary, and
-/// `postings[i]` the postings of `words[i]` (block × 8 + field, as `SearchPosting`
-/// packs them) in ascending order, each written as the difference from the one before.
+/// Layout, to stay small and quick to parse for 10,000 blocks: `words` is the sorted
+/// vocabulary, and `postings[i]` the postings of `words[i]` (block × 8 + field, as
+/// `SearchPosting` packs them) in ascending order, each the difference from the one
+/// before, in base 36, joined by commas into one string: a browser parses one string
+/// per word far faster than an array of numbers, and splits it only for words a query
+/// matches. `cards` holds the HTML of the cards the page does not (`SitePages.staticCards`).
 enum SiteSearchData {
     static let formatVersion = 1
 
-    /// The data for manifests already sorted by name.
-    static func json(sortedManifests manifests: [BlockManifest]) -> JSONValue {
+    /// The data for manifests already sorted by name; the first `staticCards` cards are
+    /// in the page, `laterCards` are the others' HTML.
+    static func json(sortedManifests manifests: [BlockManifest], staticCards: Int, laterCards: [String]) -> JSONValue {
         let corpus = InMemorySearchCorpus(manifests: manifests)
         var words: [JSONValue] = []
         var postings: [JSONValue] = []
@@ -23,11 +27,13 @@ enum SiteSearchData {
         for index in 0..<corpus.vocabulary.count {
             words.append(.string(corpus.vocabulary[index]))
             var previous: UInt32 = 0
-            let values = corpus.postingLists[index].map(\.rawValue).sorted()
-            postings.append(.array(values.map { value in
-                defer { previous = value }
-                return .int(Int(value - previous))
-            }))
+            var packed = ""
+            for value in corpus.postingLists[index].map(\.rawValue).sorted() {
+                if !packed.isEmpty { packed += "," }
+                packed += String(value - previous, radix: 36)
+                previous = value
+            }
+            postings.append(.string(packed))
         }
         let blocks: [JSONValue] = zip(manifests, corpus.records).map { manifest, record in
             .object([
@@ -46,6 +52,8 @@ enum SiteSearchData {
             "words": .array(words),
             "postings": .array(postings),
             "blocks": .array(blocks),
+            "staticCards": .int(staticCards),
+            "cards": .array(laterCards.map { .string($0) }),
         ])
     }
 }
