@@ -127,7 +127,7 @@ enum SitePages {
             main += "</ul>\n"
         }
         main += "</noscript>\n<script type=\"application/json\" id=\"search-data\">"
-        let later = manifests.dropFirst(staticCards).map(card)
+        let later = ConcurrentMap.map(Array(manifests.dropFirst(staticCards)), card)
         main += HTMLEscaping.scriptJSON(SiteSearchData.json(sortedManifests: manifests, staticCards: shown.count, laterCards: later))
         main += "</script>\n</main>\n"
         return page(title: SiteText("SwiftUI blocks · blocks", "Bloques de SwiftUI · blocks"), description: SiteText.tagline.en, prefix: "", main: main)

@@ -1,8 +1,9 @@
 /// The compact JSON the index page searches in, embedded in the page (a `file://` page
 /// may not fetch a file beside it).
 ///
-/// It holds the very words `blocks search` matches: the vocabulary and postings of
-/// `InMemorySearchCorpus`, which `SearchWords` fills through `TextNormalizer`, with the
+/// It holds the very words `blocks search` matches: the vocabulary and postings that
+/// `InMemorySearchCorpus` makes from `SearchWords.fieldWords` (through `TextNormalizer`),
+/// here with each manifest's words found on every core, with the
 /// field weights and the ranking's constants, so the page's script (`SiteScript`)
 /// repeats `SearchRanking` over the same data rather than keeping rules of its own.
 /// Blocks are in name order, which is also the order of the cards on the page.
@@ -19,24 +20,33 @@ enum SiteSearchData {
     /// The data for manifests already sorted by name; the first `staticCards` cards are
     /// in the page, `laterCards` are the others' HTML.
     static func json(sortedManifests manifests: [BlockManifest], staticCards: Int, laterCards: [String]) -> JSONValue {
-        let corpus = InMemorySearchCorpus(manifests: manifests)
+        // As `InMemorySearchCorpus` does: each word's postings in block order, words sorted.
+        let fieldWords = ConcurrentMap.map(manifests) { SearchWords.fieldWords(of: $0) }
+        var postingsByWord: [String: [UInt32]] = [:]
+        for (block, fields) in fieldWords.enumerated() {
+            for (field, words) in fields {
+                for word in words { postingsByWord[word, default: []].append(SearchPosting(block: block, field: field).rawValue) }
+            }
+        }
+        let vocabulary = postingsByWord.keys.sorted()
         var words: [JSONValue] = []
         var postings: [JSONValue] = []
-        words.reserveCapacity(corpus.vocabulary.count)
-        postings.reserveCapacity(corpus.vocabulary.count)
-        for index in 0..<corpus.vocabulary.count {
-            words.append(.string(corpus.vocabulary[index]))
+        words.reserveCapacity(vocabulary.count)
+        postings.reserveCapacity(vocabulary.count)
+        for word in vocabulary {
+            words.append(.string(word))
             var previous: UInt32 = 0
             var packed = ""
-            for value in corpus.postingLists[index].map(\.rawValue).sorted() {
+            for value in (postingsByWord[word] ?? []).sorted() {
                 if !packed.isEmpty { packed += "," }
                 packed += String(value - previous, radix: 36)
                 previous = value
             }
             postings.append(.string(packed))
         }
-        let blocks: [JSONValue] = zip(manifests, corpus.records).map { manifest, record in
-            .object([
+        let blocks: [JSONValue] = manifests.map { manifest in
+            let record = BlockFilterRecord(manifest)
+            return .object([
                 "n": .string(manifest.name),
                 "p": .object(record.platforms.mapValues { .string($0) }),
                 "l": .string(record.level),
