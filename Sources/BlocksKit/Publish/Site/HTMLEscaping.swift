@@ -66,30 +66,38 @@ enum HTMLEscaping {
         }
     }
 
+    /// A JSON string, written byte by byte with no Unicode lookup.
     private static func writeString(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            // Line and paragraph separators end a line in old script parsers.
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 2)
+        bytes.append(UInt8(ascii: "\""))
+        let utf8 = Array(text.utf8)
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            var escaped: String?
+            switch byte {
+            case UInt8(ascii: "\""): escaped = "\\\""
+            case UInt8(ascii: "\\"): escaped = "\\\\"
+            case 0x0A: escaped = "\\n"
+            case 0x0D: escaped = "\\r"
+            case 0x09: escaped = "\\t"
+            case UInt8(ascii: "<"): escaped = "\\u003c"
+            case UInt8(ascii: ">"): escaped = "\\u003e"
+            case UInt8(ascii: "&"): escaped = "\\u0026"
+            case 0..<0x20:
+                let hex = String(byte, radix: 16)
+                escaped = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            // U+2028 and U+2029 (E2 80 A8/A9) end a line in old script parsers.
+            case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80 && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
+                escaped = utf8[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                index += 2
+            default: break
             }
+            if let escaped { bytes.append(contentsOf: escaped.utf8) } else { bytes.append(byte) }
+            index += 1
         }
-        out += "\""
+        bytes.append(UInt8(ascii: "\""))
+        out += String(decoding: bytes, as: UTF8.self)
     }
 }
