@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "BlocksKitTests",
             dependencies: ["BlocksKit"],
-            exclude: ["Support/fault_server.py", "Fixtures/relevance.tsv"]
+            exclude: ["Support/fault_server.py", "Support/cdp_driver.py", "Fixtures/relevance.tsv"]
         ),
         .testTarget(
             name: "CatalogLogicTests",

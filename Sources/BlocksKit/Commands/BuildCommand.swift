@@ -7,6 +7,7 @@ public enum BuildCommand: Command {
         options: [
             OptionSpec("catalog", value: "dir", help: "The catalog to publish (default: ./Catalog, else the built-in catalog)."),
             OptionSpec("out", short: "o", value: "dir", help: "The folder to write the registry into."),
+            OptionSpec("site", help: "Also write a browsable HTML catalog beside the registry (index.html, a page per block)."),
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
@@ -28,19 +29,27 @@ public enum BuildCommand: Command {
             output: output, packager: BlockPackager(year: try BlockPackager.year(environment: context.environment)),
             published: try PublicationDate.stamp(environment: context.environment))
         builder.tuning = Tuning(environment: context.environment)
+        builder.site = arguments.flag("site")
         let started = Date()
         let report = try builder.build(blocks)
         let seconds = Date().timeIntervalSince(started)
         if context.json {
-            context.print(JSONOutput.encode([
+            var object: [String: JSONValue] = [
                 "output": .string(output.path),
                 "catalog": .string(source.location),
                 "written": .array(report.written.map { .string($0) }),
                 "unchanged": .array(report.unchanged.map { .string($0) }),
                 "seconds": .double((seconds * 1000).rounded() / 1000),
-            ]))
+            ]
+            if let site = report.site {
+                object["site"] = .object(["index": .string(output.joining(SiteBuilder.indexPath).path), "written": .int(site.written), "unchanged": .int(site.unchanged)])
+            }
+            context.print(JSONOutput.encode(object))
         } else {
             context.print("Built \(blocks.count) block\(blocks.count == 1 ? "" : "s") into \(output.path): \(report.written.count) written, \(report.unchanged.count) unchanged.")
+            if let site = report.site {
+                context.print("Site: \(site.written) file\(site.written == 1 ? "" : "s") written, \(site.unchanged) unchanged; open \(output.joining(SiteBuilder.indexPath).path)")
+            }
         }
         return 0
     }

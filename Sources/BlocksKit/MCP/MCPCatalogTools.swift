@@ -116,6 +116,7 @@ enum MCPCatalogTools {
             "platforms": MCPSchema.map(of: MCPSchema.string(), "The oldest version of each platform, e.g. iOS: 18.0."),
             "level": MCPSchema.string(),
             "tags": MCPSchema.map(of: MCPSchema.array(of: MCPSchema.string()), "By language code."),
+            "namespace": MCPSchema.nullableString, "dependencies": .object(["type": .string("object")]),
         ]
         properties.merge(extra) { _, new in new }
         return MCPSchema.object(properties, required: ["name", "version", "title", "summary", "localized", "category", "platforms", "level", "tags"] + extraRequired)

@@ -20,7 +20,9 @@ enum MCPProjectTools {
                 "name": MCPSchema.string(), "version": MCPSchema.string(), "registry": MCPSchema.string(),
                 "updateAvailable": MCPSchema.boolean(), "latestVersion": MCPSchema.nullableString,
                 "files": fileStates,
-            ], required: ["name", "version", "registry", "updateAvailable", "latestVersion", "files"])),
+                // `status` lists the names of the blocks each block depends on.
+                "dependencies": MCPSchema.array(of: MCPSchema.string()),
+            ].merging(MCPSchema.teamFields) { old, _ in old }, required: ["name", "version", "registry", "updateAvailable", "latestVersion", "files"])),
         ], required: ["root", "blocks"]),
         readOnly: true
     ) { call in
@@ -155,12 +157,14 @@ enum MCPProjectTools {
             "dryRun": MCPSchema.boolean(),
             "folder": MCPSchema.nullableString,
             "blocks": MCPSchema.array(of: MCPSchema.object([
-                "name": MCPSchema.string(), "version": MCPSchema.string(), "folder": MCPSchema.string(),
+                "name": MCPSchema.string(), "version": MCPSchema.string(), "folder": MCPSchema.string(), "registry": MCPSchema.string(),
                 "files": MCPSchema.array(of: MCPSchema.object(["path": MCPSchema.string(), "action": MCPSchema.string()], required: ["path", "action"])),
-            ], required: ["name", "version", "folder", "files"])),
+            ].merging(MCPSchema.teamFields) { old, _ in old }, required: ["name", "version", "folder", "files"])),
             "warnings": MCPSchema.array(of: MCPSchema.string()),
             "deletedStaleFiles": MCPSchema.array(of: MCPSchema.string()),
             "keptStaleFiles": MCPSchema.array(of: MCPSchema.string()),
+            "packageCommands": MCPSchema.array(of: MCPSchema.string()),
+            "packagesToAddByHand": MCPSchema.array(of: MCPSchema.string()),
         ]
         properties.merge(extra) { _, new in new }
         return MCPSchema.object(properties, required: ["dryRun", "folder", "blocks", "warnings", "deletedStaleFiles", "keptStaleFiles"] + extra.keys.sorted())

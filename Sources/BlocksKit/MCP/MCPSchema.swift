@@ -28,6 +28,15 @@ enum MCPSchema {
 
     static let nullableString: JSONValue = .object(["type": .array([.string("string"), .string("null")])])
 
+    /// What a block carries since registries have namespaces and blocks dependencies
+    /// (issue 17): its namespace (null for the default registry), the blocks and packages it
+    /// depends on, and the blocks that brought it in.
+    static let teamFields: [String: JSONValue] = [
+        "namespace": nullableString,
+        "dependencies": .object(["type": .string("object")]),
+        "requiredBy": array(of: string()),
+    ]
+
     static func boolean(_ description: String? = nil) -> JSONValue {
         described(["type": .string("boolean")], description)
     }

@@ -103,7 +103,7 @@ public struct Mirror {
         if lstat(own, &info) != 0, mkdir(own, 0o755) != 0 {
             throw MirrorError.unwritable(destination: destination.path, reason: "cannot create \(own): \(String(cString: strerror(errno)))")
         }
-        for name in ["archives", "blocks"] {
+        for name in ["archives", "blocks", "assets"] {
             let path = destination.appendingPathComponent(name).path
             if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw MirrorError.linkedFolder(path: path) }
         }
@@ -122,13 +122,15 @@ public struct Mirror {
     /// How the state file names this run's mode.
     var mode: String { latestOnly ? "latest-only" : "every-version" }
 
-    /// Fetches what the plan lacks, then puts the staged metadata and index in place.
+    /// Fetches what the plan lacks, and the site's files when the upstream has a site,
+    /// then puts the staged metadata and index in place.
     private func apply(_ plan: MirrorPlan, etag: String?, state: inout MirrorState, summary: inout Summary) throws -> Summary {
         var plan = plan
         try plan.fetchPendingMetadata(from: upstream, destination: destination, jobs: jobs)
         var wanted: [(path: String, sha256: String)] = []
         let folder = destination.path
-        for archive in plan.archives {
+        let site = try upstreamSite()
+        for archive in plan.archives + (site?.files ?? []) {
             if state.isIntact(archive.path, sha256: archive.sha256, inFolder: folder) {
                 summary.skipped += 1
             } else if MirrorState.stamp(path: folder + "/" + archive.path) != nil,
@@ -141,9 +143,10 @@ public struct Mirror {
             }
         }
         try download(wanted, state: &state, summary: &summary)
+        if let site { try AtomicFile.write(site.data, to: destination.appendingPathComponent(SiteBuilder.manifestPath)) }
         // The index goes in last: from now on it names only verified archives.
         try plan.commit(destination: destination)
-        let referenced = Set(plan.archives.map(\.path))
+        let referenced = Set(plan.archives.map(\.path) + (site?.files.map(\.path) ?? []))
         state.records = state.records.filter { referenced.contains($0.key) }
         state.etag = etag
         state.mode = mode
@@ -206,6 +209,27 @@ public struct Mirror {
     /// with one endless body.
     static let maximumArchiveBytes: Int64 = 256 * 1024 * 1024
 
+    /// The largest `site.json` the mirror reads: about 200,000 listed files.
+    static let maximumSiteManifestBytes: Int64 = 32 * 1024 * 1024
+
+    /// The upstream's `site.json` (`blocks build --site`) and the files it lists, or nil
+    /// when the upstream has no site. Its files are fetched like archives, checked
+    /// against their SHA-256, before the index moves; a listed path that leaves the
+    /// registry makes the whole list invalid.
+    func upstreamSite() throws -> (data: Data, files: [(path: String, sha256: String)])? {
+        guard let data = try upstream.fetchOptional(SiteBuilder.manifestPath, maxBytes: Self.maximumSiteManifestBytes) else { return nil }
+        guard let manifest = SiteBuilder.decodeManifest(data) else {
+            throw RegistryError.invalidIndex(location: upstream.url(for: SiteBuilder.manifestPath), reason: "it is not a site manifest with safe relative paths")
+        }
+        return (data, manifest.files.map { ($0.path, $0.sha256) })
+    }
+
+    /// The site files DEST's own `site.json` lists.
+    func localSitePaths() -> [String] {
+        guard let data = FileManager.default.contents(atPath: destination.appendingPathComponent(SiteBuilder.manifestPath).path) else { return [] }
+        return SiteBuilder.decodeManifest(data)?.files.map(\.path) ?? []
+    }
+
     /// `pruneUnreferenced` against the mirror's own index, for a sync whose upstream is
     /// unchanged. The state file is not trusted for this: deleting is only done for what
     /// the index does not list.
@@ -223,7 +247,7 @@ public struct Mirror {
             guard let held = MirrorPlan.heldArchives(of: entry, in: destination) else { return 0 }
             referenced.formUnion(held.map(\.path))
         }
-        return pruneUnreferenced(metadata: metadata, referenced: referenced)
+        return pruneUnreferenced(metadata: metadata, referenced: referenced.union(localSitePaths()))
     }
 
     /// Removes archives and metadata the index no longer lists. Returns how many archives went.
@@ -236,8 +260,10 @@ public struct Mirror {
             if (try? FileManager.default.removeItem(at: archives.appendingPathComponent(name))) != nil { removed += 1 }
         }
         let blocks = destination.appendingPathComponent("blocks")
+        // A site page's folder, `blocks/<name>/`, stays while the site lists its page.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: blocks.path)) ?? []
-        where !metadata.contains("blocks/\(name)") && !metadata.contains("blocks/\(name.dropLast(".gz".count))") {
+        where !metadata.contains("blocks/\(name)") && !metadata.contains("blocks/\(name.dropLast(".gz".count))")
+            && !referenced.contains(SiteBuilder.pagePath(name)) {
             try? FileManager.default.removeItem(at: blocks.appendingPathComponent(name))
         }
         return removed
@@ -295,6 +321,19 @@ public struct Mirror {
                     problems.append("\(archive.path): SHA-256 is \(actual), the index says \(archive.sha256)")
                     state.records[archive.path] = .damaged(archive.sha256)
                 }
+            }
+        }
+        // The site's files, as DEST's site.json lists them.
+        let siteManifest = FileManager.default.contents(atPath: destination.appendingPathComponent(SiteBuilder.manifestPath).path)
+        for file in siteManifest.flatMap(SiteBuilder.decodeManifest)?.files ?? [] {
+            checked += 1
+            let url = destination.appendingPathComponent(file.path)
+            let actual = FileManager.default.fileExists(atPath: url.path) ? ((try? SHA256.hex(fileAt: url)) ?? "unreadable") : nil
+            if actual == file.sha256 {
+                state.record(file.path, sha256: file.sha256, in: destination)
+            } else {
+                problems.append(actual.map { "\(file.path): SHA-256 is \($0), site.json says \(file.sha256)" } ?? "\(file.path): missing")
+                state.records[file.path] = .damaged(file.sha256)
             }
         }
         try state.save(to: destination)

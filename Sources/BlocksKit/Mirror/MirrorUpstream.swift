@@ -8,6 +8,8 @@ protocol MirrorUpstream {
     func url(for path: String) -> String
     /// Small files (metadata) into memory, at most `jobs` at a time, one result each, in order.
     func fetchFiles(_ paths: [String], jobs: Int) -> [Result<Data, HTTPError>]
+    /// A small file the registry may not have (the site's `site.json`): nil when it is missing.
+    func fetchOptional(_ path: String, maxBytes: Int64) throws -> Data?
 }
 
 /// An http(s) registry.
@@ -30,6 +32,19 @@ struct HTTPMirrorUpstream: MirrorUpstream {
     func fetch(_ downloads: [HTTPDownload], jobs: Int, progress: (@Sendable (TransferProgress) -> Void)?) -> [Result<HTTPResponse, HTTPError>] {
         transport.download(downloads, maxParallel: jobs, progress: progress)
     }
+
+    func fetchOptional(_ path: String, maxBytes: Int64) throws -> Data? {
+        let url = url(for: path)
+        let response: HTTPResponse
+        do {
+            response = try transport.get(HTTPRequest(url: url, maxBodyBytes: maxBytes))
+        } catch HTTPError.status(_, 404) {
+            return nil
+        }
+        if response.status == 404 { return nil }
+        guard response.status == 200 else { throw HTTPError.status(url: url, code: response.status) }
+        return response.body
+    }
 }
 
 /// A registry folder on disk, e.g. a USB stick carried across. Its "ETag" is the index's hash.
@@ -46,6 +61,13 @@ struct FolderMirrorUpstream: MirrorUpstream {
         let data = try BuiltRegistrySource.readIndexFile(file, location: root.path)
         let tag = "\"sha256-\(SHA256.hex(data))\""
         return tag == etag ? nil : (data, tag)
+    }
+
+    func fetchOptional(_ path: String, maxBytes: Int64) throws -> Data? {
+        let file = root.appendingPathComponent(path)
+        guard let size = MirrorState.stamp(file)?.size else { return nil }
+        guard size <= maxBytes else { throw HTTPError.file(path: file.path, reason: "it is larger than \(maxBytes) bytes") }
+        return FileManager.default.contents(atPath: file.path)
     }
 
     func fetch(_ downloads: [HTTPDownload], jobs: Int, progress: (@Sendable (TransferProgress) -> Void)?) -> [Result<HTTPResponse, HTTPError>] {

@@ -73,6 +73,11 @@ final class FreshBuildFolder: @unchecked Sendable {
     func write(_ data: Data, to relativePath: String) throws {
         let folder = lock.withLock { folders[folders.count - 1] }
         let path = "\(folder)/\(relativePath)"
+        // A site page (`blocks/<name>/index.html`) has a folder of its own, made here in
+        // the same staging folder as the file.
+        if let slash = relativePath.lastIndex(of: "/"), relativePath[..<slash].contains("/") {
+            mkdir("\(folder)/\(relativePath[..<slash])", 0o755)
+        }
         let start = Self.threadTime()
         let failure = FileDescriptorIO.writeFile(data, to: path, flags: O_CREAT | O_EXCL, mode: 0o644)
         let spent = Self.threadTime() - start

@@ -12,6 +12,8 @@ public struct RegistryBuilder: Sendable {
         public var unchanged: [String] = []
         /// How many staging folders a fresh build wrote into (see `FreshBuildFolder`).
         var stagingFolders = 0
+        /// The site's files written and kept, when the build made one (`site`).
+        var site: SiteBuilder.Report?
     }
 
     public let output: URL
@@ -21,6 +23,8 @@ public struct RegistryBuilder: Sendable {
     /// The file-system knobs of a fresh build (`Tuning`); tests lower the slow-creation
     /// threshold to make a build move folders.
     public var tuning = Tuning()
+    /// Also write the browsable site (`blocks build --site`, `SiteBuilder`).
+    public var site = false
 
     public init(output: URL, packager: BlockPackager, published: String = PublicationDate.iso8601(secondsSince1970: Int(Date().timeIntervalSince1970))) {
         self.output = output
@@ -63,9 +67,10 @@ public struct RegistryBuilder: Sendable {
         try FileManager.default.createDirectory(at: output.appendingPathComponent("archives"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: output.appendingPathComponent("blocks"), withIntermediateDirectories: true)
 
+        let site = self.site ? SiteBuilder(output: output) : nil
         // Blocks are independent, so both cores can write archives at once.
         let results = ConcurrentMap.map(blocks) { block in
-            Result { try self.publish(block, previous: previous[block.manifest.name]) }
+            Result { try self.publish(block, previous: previous[block.manifest.name], site: site) }
         }
         var report = Report()
         var entries: [PublishedEntry] = []
@@ -74,6 +79,8 @@ public struct RegistryBuilder: Sendable {
             entries.append(published)
             if published.wrote { report.written.append(published.entry.manifest.name) } else { report.unchanged.append(published.entry.manifest.name) }
         }
+        try site?.finish(blocks.map(\.manifest))
+        report.site = site?.report
         // An unchanged index keeps its file, and so its ETag: mirrors and caches then get a 304.
         let index = try RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) })
         if index != previousIndexData { try writeWithGzip(index, to: "index.json") } else { try ensureGzip(of: index, at: "index.json") }
@@ -123,13 +130,21 @@ public struct RegistryBuilder: Sendable {
     /// A build into an empty output: nothing is published yet, so every file goes
     /// straight into a staging folder that is moved into place at the end.
     private func buildFresh(_ blocks: [BlockContent], into folder: FreshBuildFolder) throws -> Report {
+        let site = self.site ? SiteBuilder(output: output) : nil
         let results = ConcurrentMap.map(blocks) { block in
             Result { () throws -> PublishedEntry in
-                let (entry, archives) = try self.package(block)
+                let (entry, archives, shipped) = try self.package(block)
                 for (path, data) in archives { try folder.write(data, to: path) }
-                let metadata = BlockMetadata.publishing(entry, published: self.published, over: nil).stableJSON
-                try folder.write(metadata, to: entry.metadata)
-                try folder.write(try LibArchive.gzip(metadata, name: entry.metadata), to: Self.gzipPath(entry.metadata))
+                let metadata = BlockMetadata.publishing(entry, published: self.published, over: nil)
+                let metadataData = metadata.stableJSON
+                try folder.write(metadataData, to: entry.metadata)
+                try folder.write(try LibArchive.gzip(metadataData, name: entry.metadata), to: Self.gzipPath(entry.metadata))
+                if let site {
+                    let path = SiteBuilder.pagePath(entry.manifest.name)
+                    let page = SiteBuilder.page(entry, versions: metadata.versions, shipped: SiteBuilder.shipped(shipped))
+                    try folder.write(page, to: path)
+                    site.recordWritten(path, data: page)
+                }
                 return PublishedEntry(entry: entry, json: entry.stableJSON, wrote: true)
             }
         }
@@ -141,12 +156,14 @@ public struct RegistryBuilder: Sendable {
             folder.discard()
             throw error
         }
+        try site?.finish(blocks.map(\.manifest))
         try writeWithGzip(RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) }), to: "index.json")
-        return Report(written: entries.map(\.entry.manifest.name), stagingFolders: folder.stagingFolders.count)
+        return Report(written: entries.map(\.entry.manifest.name), stagingFolders: folder.stagingFolders.count, site: site?.report)
     }
 
-    /// A block's entry and its archives by path relative to the registry root.
-    func package(_ block: BlockContent) throws -> (RegistryEntry, [(path: String, data: Data)]) {
+    /// A block's entry, its archives by path relative to the registry root, and the files
+    /// they hold (under the archives' top folder).
+    func package(_ block: BlockContent) throws -> (RegistryEntry, [(path: String, data: Data)], shipped: [ArchiveEntry]) {
         let manifest = block.manifest
         let manifestData = try BlockPackager.manifestData(manifest)
         let sourceHash = try BlockPackager.sourceHash(block, manifestData: manifestData)
@@ -162,11 +179,12 @@ public struct RegistryBuilder: Sendable {
             archives[format.rawValue] = RegistryArchive(path: path, sha256: SHA256.hex(data), size: Int64(data.count))
         }
         let entry = RegistryEntry(manifest: manifest, metadata: "blocks/\(manifest.name).json", sourceSHA256: sourceHash, archives: archives)
-        return (entry, files)
+        return (entry, files, entries)
     }
 
-    /// Writes one block's archives and metadata unless they are already published.
-    func publish(_ block: BlockContent, previous: RegistryEntry?) throws -> PublishedEntry {
+    /// Writes one block's archives and metadata unless they are already published, and
+    /// its page when `site` is given.
+    func publish(_ block: BlockContent, previous: RegistryEntry?, site: SiteBuilder? = nil) throws -> PublishedEntry {
         let manifest = block.manifest
         // The index lists each block at its newest version, which a step back would undo.
         if let previous, VersionComparison.isNewer(previous.manifest.version, than: manifest.version) {
@@ -179,9 +197,11 @@ public struct RegistryBuilder: Sendable {
             if let metadata = FileManager.default.contents(atPath: output.joining(previous.metadata).path) {
                 try ensureGzip(of: metadata, at: previous.metadata)
             }
+            try site?.keepPage(of: previous)
             return PublishedEntry(entry: previous, json: previous.stableJSON, wrote: false)
         }
-        var (entry, files) = try package(block)
+        var (entry, files, shipped) = try package(block)
+        var keptOlderArchive: URL?
         for (path, data) in files {
             let url = output.joining(path)
             if access(url.path, F_OK) == 0, let existing = FileManager.default.contents(atPath: url.path) {
@@ -194,12 +214,18 @@ public struct RegistryBuilder: Sendable {
                 }
                 guard let format = ArchiveFormat.forFile(path) else { continue }
                 entry.archives[format.rawValue] = RegistryArchive(path: path, sha256: SHA256.hex(existing), size: Int64(existing.count))
+                if existing != data { keptOlderArchive = url }
                 continue
             }
             try AtomicFile.write(data, to: url)
         }
         let metadata = BlockMetadata.publishing(entry, published: published, over: try previousMetadata(entry.metadata))
         try writeWithGzip(metadata.stableJSON, to: entry.metadata)
+        if let site {
+            // The page shows what the archives hold, which an older build's kept archive decides.
+            let files = try keptOlderArchive.map { try Archives.read($0).files } ?? SiteBuilder.shipped(shipped)
+            try site.write(SiteBuilder.page(entry, versions: metadata.versions, shipped: files), to: SiteBuilder.pagePath(manifest.name))
+        }
         return PublishedEntry(entry: entry, json: entry.stableJSON, wrote: true)
     }
 

@@ -30,6 +30,11 @@ enum SearchWords {
     /// lowercase letter (`URLSession` → `url`, `session`) and between letters and digits.
     /// `Binding<Item.ID?>` gives `binding`, `item` and `id`.
     static func identifierWords(_ text: String) -> [String] {
+        asciiIdentifierWords(text) ?? unicodeIdentifierWords(text)
+    }
+
+    /// The general rule of `identifierWords`, which its ASCII path must agree with.
+    static func unicodeIdentifierWords(_ text: String) -> [String] {
         var words: [String] = []
         for identifier in text.split(whereSeparator: { !($0.isLetter || $0.isNumber) }) {
             let whole = TextNormalizer.words(String(identifier))

@@ -62,9 +62,9 @@ import Testing
         let setup = try Setup()
         defer { setup.cleanUp() }
         #expect(setup.sync().code == 0)
-        // The index, six metadata files and twelve archives.
-        let before = RegistryFixtures.waitForRequests(setup.nginx, atLeast: 19).count
-        #expect(before == 19)
+        // The index, six metadata files, twelve archives and the site's list (404: no site here).
+        let before = RegistryFixtures.waitForRequests(setup.nginx, atLeast: 20).count
+        #expect(before == 20)
         let again = setup.sync()
         #expect(again.code == 0)
         #expect(Self.summary(again.out)["fetched"] as? Int == 0)
@@ -83,15 +83,19 @@ import Testing
         try FileManager.default.removeItem(at: setup.folder.path("Catalog/block-0003"))
         try FileManager.default.removeItem(at: setup.upstream)
         try RegistryFixtures.build(catalog: setup.folder.path("Catalog"), output: setup.upstream)
-        let before = RegistryFixtures.waitForRequests(setup.nginx, atLeast: 13).count
+        let before = RegistryFixtures.waitForRequests(setup.nginx, atLeast: 14).count
         let result = setup.sync(["--prune"])
         #expect(result.code == 0, "\(result.err)")
         let summary = Self.summary(result.out)
         #expect(summary["fetched"] as? Int == 2)
         #expect(summary["pruned"] as? Int == 4)   // block-0001 1.0.0 and block-0003, two formats each
-        // Only the changed entry's metadata file is fetched again.
-        let fetched = RegistryFixtures.waitForRequests(setup.nginx, atLeast: before + 4).dropFirst(before).sorted()
-        #expect(fetched == ["GET /archives/block-0001-1.1.0.tar.gz 200", "GET /archives/block-0001-1.1.0.zip 200", "GET /blocks/block-0001.json 200", "GET /index.json 200"])
+        // Only the changed entry's metadata file is fetched again; a changed index also costs
+        // one small request for the site's list (404: no site here).
+        let fetched = RegistryFixtures.waitForRequests(setup.nginx, atLeast: before + 5).dropFirst(before).sorted()
+        #expect(fetched == [
+            "GET /archives/block-0001-1.1.0.tar.gz 200", "GET /archives/block-0001-1.1.0.zip 200", "GET /blocks/block-0001.json 200",
+            "GET /index.json 200", "GET /site.json 404",
+        ])
         let archives = try FileManager.default.contentsOfDirectory(atPath: setup.mirror.appendingPathComponent("archives").path).sorted()
         #expect(archives == ["block-0000-1.0.0.tar.gz", "block-0000-1.0.0.zip", "block-0001-1.1.0.tar.gz", "block-0001-1.1.0.zip", "block-0002-1.0.0.tar.gz", "block-0002-1.0.0.zip"])
         #expect(!FileManager.default.fileExists(atPath: setup.mirror.appendingPathComponent("blocks/block-0003.json").path))

@@ -109,6 +109,10 @@ final class Nginx: @unchecked Sendable {
                     application/gzip gz;
                     application/zip zip;
                     text/plain txt swift md;
+                    text/html html;
+                    text/css css;
+                    text/javascript js;
+                    image/png png;
                 }
                 default_type application/octet-stream;
                 sendfile on;

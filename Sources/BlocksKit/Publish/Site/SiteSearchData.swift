@@ -1,0 +1,69 @@
+/// The compact JSON the index page searches in, embedded in the page (a `file://` page
+/// may not fetch a file beside it).
+///
+/// It holds the very words `blocks search` matches: the vocabulary and postings that
+/// `InMemorySearchCorpus` makes from `SearchWords.fieldWords` (through `TextNormalizer`),
+/// here with each manifest's words found on every core, with the
+/// field weights and the ranking's constants, so the page's script (`SiteScript`)
+/// repeats `SearchRanking` over the same data rather than keeping rules of its own.
+/// Blocks are in name order, which is also the order of the cards on the page.
+///
+/// Layout, to stay small and quick to parse for 10,000 blocks: `words` is the sorted
+/// vocabulary, and `postings[i]` the postings of `words[i]` (block × 8 + field, as
+/// `SearchPosting` packs them) in ascending order, each the difference from the one
+/// before, in base 36, joined by commas into one string: a browser parses one string
+/// per word far faster than an array of numbers, and splits it only for words a query
+/// matches. `cards` holds the HTML of the cards the page does not (`SitePages.staticCards`).
+enum SiteSearchData {
+    static let formatVersion = 1
+
+    /// The data for manifests already sorted by name; the first `staticCards` cards are
+    /// in the page, `laterCards` are the others' HTML.
+    static func json(sortedManifests manifests: [BlockManifest], staticCards: Int, laterCards: [String]) -> JSONValue {
+        // As `InMemorySearchCorpus` does: each word's postings in block order, words sorted.
+        let fieldWords = ConcurrentMap.map(manifests) { SearchWords.fieldWords(of: $0) }
+        var postingsByWord: [String: [UInt32]] = [:]
+        for (block, fields) in fieldWords.enumerated() {
+            for (field, words) in fields {
+                for word in words { postingsByWord[word, default: []].append(SearchPosting(block: block, field: field).rawValue) }
+            }
+        }
+        let vocabulary = postingsByWord.keys.sorted()
+        var words: [JSONValue] = []
+        var postings: [JSONValue] = []
+        words.reserveCapacity(vocabulary.count)
+        postings.reserveCapacity(vocabulary.count)
+        for word in vocabulary {
+            words.append(.string(word))
+            var previous: UInt32 = 0
+            var packed = ""
+            for value in (postingsByWord[word] ?? []).sorted() {
+                if !packed.isEmpty { packed += "," }
+                packed += String(value - previous, radix: 36)
+                previous = value
+            }
+            postings.append(.string(packed))
+        }
+        let blocks: [JSONValue] = manifests.map { manifest in
+            let record = BlockFilterRecord(manifest)
+            return .object([
+                "n": .string(manifest.name),
+                "p": .object(record.platforms.mapValues { .string($0) }),
+                "l": .string(record.level),
+                "c": .string(record.foldedCategory),
+            ])
+        }
+        return .object([
+            "version": .int(formatVersion),
+            "weights": .array(SearchEngine.Field.allCases.map { .double($0.weight) }),
+            "otherFieldsShare": .double(SearchEngine.otherFieldsShare),
+            "adjacencyShare": .double(SearchRanking.adjacencyShare),
+            "functionWords": .array(SearchWords.functionWords.sorted().map { .string($0) }),
+            "words": .array(words),
+            "postings": .array(postings),
+            "blocks": .array(blocks),
+            "staticCards": .int(staticCards),
+            "cards": .array(laterCards.map { .string($0) }),
+        ])
+    }
+}
