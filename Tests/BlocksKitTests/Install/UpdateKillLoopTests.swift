@@ -130,6 +130,12 @@ import Testing
             withExtendedLifetime((output, errors)) {
                 if letFinish {
                     for _ in 0..<6_000 where process.isRunning { usleep(10_000) }
+                } else if paused && iteration % 2 == 0 {
+                    // Aimed: wait (at most 3 s) for the staging folder, which appears as
+                    // writing starts, then kill somewhere in the paused replacements. On a
+                    // busy machine random delays alone mostly land before or after them.
+                    for _ in 0..<3_000 where process.isRunning && !Self.isStaging(project) { usleep(1_000) }
+                    usleep(UInt32.random(in: 0...UInt32(Self.fileCount) * Self.stepPause, using: &generator))
                 } else {
                     usleep(UInt32.random(in: 0...longestDelay, using: &generator))
                 }
@@ -183,5 +189,10 @@ import Testing
         print("UpdateKillLoopTests: \(kills) of \(runs) runs killed; \(mixed) mid-run; \(resumes) re-runs after a kill finished the job")
         #expect(mixed >= Self.requiredMidRun, "only \(mixed) of \(runs) kills landed while files were being replaced")
         #expect(resumes >= Self.requiredResumes, "only \(resumes) runs finished right after a kill")
+    }
+
+    /// Whether an update of `project` has started writing: its staging folder exists.
+    static func isStaging(_ project: TestProject) -> Bool {
+        ((try? FileManager.default.contentsOfDirectory(atPath: project.root.path)) ?? []).contains { $0.hasPrefix(StagingArea.prefix) }
     }
 }
