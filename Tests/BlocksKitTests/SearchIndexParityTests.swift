@@ -53,10 +53,10 @@ import Testing
         let cache = try TemporaryFolder("search-cache")
         defer { cache.cleanUp() }
         let source = CatalogSource.folder(catalog)
-        let manifests = try source.manifests()
-        #expect(manifests.count == 300)
-        let reference = ReferenceSearch(manifests: manifests)
-        let engine = SearchEngine(manifests: manifests)
+        let blocks = try source.searchableBlocks()
+        #expect(blocks.count == 300)
+        let reference = ReferenceSearch(blocks: blocks)
+        let engine = SearchEngine(blocks: blocks)
         let index = try SearchIndex.open(for: source, cacheDirectory: cache.url)
         #expect(index.status == .built)
         let reopened = try SearchIndex.open(for: source, cacheDirectory: cache.url)
@@ -83,14 +83,14 @@ import Testing
         let cache = try TemporaryFolder("search-cache")
         defer { cache.cleanUp() }
         let source = CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog"))
-        let manifests = try source.manifests()
-        let reference = ReferenceSearch(manifests: manifests)
+        let blocks = try source.searchableBlocks()
+        let reference = ReferenceSearch(blocks: blocks)
         let index = try SearchIndex.open(for: source, cacheDirectory: cache.url)
         #expect(index.status == .built)
         for query in ["tabs", "pestanas", "scroling", "pager", "pagre", "swipe pages", "picker segmented", "badge", "zzzzzzzz", "top"] {
             let expected = reference.search(query, filters: .init(), limit: nil)
             #expect(Self.summary(try index.search(query)) == expected, "\(query)")
-            #expect(Self.summary(SearchEngine(manifests: manifests).search(query)) == expected, "\(query)")
+            #expect(Self.summary(SearchEngine(blocks: blocks).search(query)) == expected, "\(query)")
         }
     }
 
@@ -140,10 +140,14 @@ struct ReferenceSearch {
     let vocabulary: [String: [(block: Int, field: SearchEngine.Field)]]
 
     init(manifests: [BlockManifest]) {
-        self.manifests = manifests
+        self.init(blocks: manifests.map { SearchableBlock(manifest: $0, codeNames: []) })
+    }
+
+    init(blocks: [SearchableBlock]) {
+        manifests = blocks.map(\.manifest)
         var vocabulary: [String: [(block: Int, field: SearchEngine.Field)]] = [:]
-        for (index, manifest) in manifests.enumerated() {
-            let document = InMemorySearchCorpus.fieldWords(of: manifest)
+        for (index, block) in blocks.enumerated() {
+            let document = InMemorySearchCorpus.fieldWords(of: block)
             for (field, words) in document {
                 for word in words { vocabulary[word, default: []].append((index, field)) }
             }

@@ -11,6 +11,9 @@ public struct SearchEngine: Sendable {
         case name, title, tags, category, summary, api
         /// API descriptions and types' words, and the accessibility notes and concepts.
         case details
+        /// The public names in the block's code (`CodeNames`). The last that fits the
+        /// three bits a `SearchPosting` has for its field.
+        case codeNames
 
         var weight: Double {
             switch self {
@@ -19,8 +22,9 @@ public struct SearchEngine: Sendable {
             case .tags: return 90
             case .category: return 60
             case .summary: return 40
-            case .api: return 25
+            case .api: return 50
             case .details: return 12
+            case .codeNames: return 8
             }
         }
     }
@@ -59,8 +63,13 @@ public struct SearchEngine: Sendable {
     /// The manifests with the words, postings and filter data the ranking reads, built once.
     let corpus: InMemorySearchCorpus
 
+    /// Blocks searched by their manifests alone, without the names in their code.
     public init(manifests: [BlockManifest]) {
-        corpus = InMemorySearchCorpus(manifests: manifests)
+        self.init(blocks: manifests.map { SearchableBlock(manifest: $0, codeNames: []) })
+    }
+
+    public init(blocks: [SearchableBlock]) {
+        corpus = InMemorySearchCorpus(blocks: blocks)
     }
 
     /// How much a word's matches in its other fields add to its best one.

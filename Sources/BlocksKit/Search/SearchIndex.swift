@@ -106,8 +106,7 @@ public final class SearchIndex {
     }
 
     private static func inMemory(_ source: RegistrySource, reason: String?) throws -> SearchIndex {
-        let manifests = try source.manifests()
-        let corpus = InMemorySearchCorpus(manifests: manifests)
+        let corpus = InMemorySearchCorpus(blocks: try source.searchableBlocks())
         return SearchIndex(source: source, corpus: corpus, status: .inMemory(reason: reason), indexURL: nil)
     }
 
@@ -116,7 +115,7 @@ public final class SearchIndex {
     /// read, so a change made meanwhile is caught by the next run.
     private func rebuild(fingerprint: String) throws {
         guard let indexURL else { return }
-        let memory = InMemorySearchCorpus(manifests: try source.manifests())
+        let memory = InMemorySearchCorpus(blocks: try source.searchableBlocks())
         do {
             try Self.write(memory, fingerprint: fingerprint, to: indexURL)
             corpus = try SearchIndexStore(path: indexURL.path)
@@ -140,7 +139,7 @@ public final class SearchIndex {
             if let fingerprint {
                 try rebuild(fingerprint: fingerprint)
             } else {
-                corpus = InMemorySearchCorpus(manifests: try source.manifests())
+                corpus = InMemorySearchCorpus(blocks: try source.searchableBlocks())
                 settledStatus = .inMemory(reason: nil)
             }
         } catch {

@@ -15,8 +15,8 @@ import Foundation
 final class SearchIndexStore: SearchCorpus {
     /// Bumped whenever the layout or the meaning of what is stored changes. 3: entries
     /// whose name is not a block name are no longer stored, so an index written before
-    /// may still list one.
-    static let layoutVersion = 4
+    /// may still list one. 5: postings of the code names field (`CodeNames`).
+    static let layoutVersion = 5
 
     let path: String
     /// What the index was built from; `SearchIndex` compares it with the source's now.

@@ -3,11 +3,13 @@
 ///
 /// All text goes through `TextNormalizer.words`, the one tokenizer. On top of it come
 /// identifiers (kept whole and split at camelCase and digits, so `onTabChange` matches
-/// `ontabchange`, `tab` and `change`), the API's types and descriptions, and the
-/// accessibility notes under their concepts in English and Spanish.
+/// `ontabchange`, `tab` and `change`), the API's types and descriptions, the
+/// accessibility notes under their concepts in English and Spanish, and the public names
+/// in the block's code (`CodeNames`).
 enum SearchWords {
-    /// The folded words of each field of a manifest: every language at once.
-    static func fieldWords(of manifest: BlockManifest) -> [(SearchEngine.Field, Set<String>)] {
+    /// The folded words of each field of a block: every language at once.
+    static func fieldWords(of block: SearchableBlock) -> [(SearchEngine.Field, Set<String>)] {
+        let manifest = block.manifest
         var details = Set(manifest.api.flatMap { TextNormalizer.words($0.description) })
         for (key, note) in manifest.accessibility {
             details.formUnion(TextNormalizer.words(note))
@@ -22,6 +24,7 @@ enum SearchWords {
             (.summary, Set(manifest.summary.values.flatMap(TextNormalizer.words))),
             (.api, Set(manifest.api.flatMap { identifierWords($0.name) + identifierWords($0.type) })),
             (.details, details),
+            (.codeNames, Set(block.codeNames.flatMap(identifierWords))),
         ]
     }
 

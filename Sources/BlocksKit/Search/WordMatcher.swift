@@ -34,6 +34,26 @@ struct WordMatcher {
         return found
     }
 
+    /// The words of `vocabulary` that hold `phrase` (two query words written together):
+    /// 1 for the word itself, 0.8 for a longer word holding it (`tabchange` in
+    /// `ontabchange`). Folded words compare as UTF-8 bytes, which match only at
+    /// character starts.
+    static func words(holding phrase: String, in vocabulary: PackedStrings) -> [(word: Int, quality: Double)] {
+        let needle = Array(phrase.utf8)
+        guard let first = needle.first else { return [] }
+        var found: [(word: Int, quality: Double)] = []
+        vocabulary.forEachBytes { index, word in
+            guard word.count >= needle.count else { return }
+            for start in 0...(word.count - needle.count) where word[start] == first {
+                if UnsafeBufferPointer(rebasing: word[start..<(start + needle.count)]).elementsEqual(needle) {
+                    found.append((index, word.count == needle.count ? 1 : 0.8))
+                    return
+                }
+            }
+        }
+        return found
+    }
+
     /// `SearchEngine.matchQuality` for two ASCII words.
     private func asciiQuality(_ query: UnsafeBufferPointer<UInt8>, _ word: UnsafeBufferPointer<UInt8>) -> Double {
         if word.count == query.count && word.elementsEqual(query) { return 1 }
