@@ -1,7 +1,8 @@
 /// Ranked, typo-tolerant search over every language of every block's metadata.
 ///
 /// Ranking follows what a user means: the exact name first, then a name prefix, then
-/// matches in the title, tags, category, summary and API parameter names. Each query
+/// matches in the title, tags, category, API parameter names, summary, descriptions and
+/// the names in the block's code. Each query
 /// word must match somewhere; when no block has them all, the blocks that have the
 /// most of them are shown instead. The scoring itself is `SearchRanking`, shared with
 /// the on-disk `SearchIndex` that large catalogs use.
@@ -21,8 +22,10 @@ public struct SearchEngine: Sendable {
             case .title: return 120
             case .tags: return 90
             case .category: return 60
-            case .summary: return 40
+            // Above the summary, as issue 16 orders them: `tab change` finds the pager by
+            // its `onTabChange(_:)` before blocks whose summary says "changes".
             case .api: return 50
+            case .summary: return 40
             case .details: return 12
             case .codeNames: return 8
             }

@@ -8,7 +8,7 @@ import Glibc
 /// 1. Each query word is matched once against the vocabulary (`WordMatcher`: exact 1,
 ///    prefix 0.8, typo 0.6).
 /// 2. A match in a field scores quality × the field's weight (name > title > tags >
-///    category > summary > API > details > code names) × the word's rarity, `idf`,
+///    category > API > summary > details > code names) × the word's rarity, `idf`,
 ///    as BM25 has it: a word every block has says little about which block is meant.
 /// 3. Per query word a block keeps its best field plus a quarter of the others.
 /// 4. Two query words next to each other that a block has in the same field add
