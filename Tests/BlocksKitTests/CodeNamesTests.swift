@@ -88,6 +88,35 @@ import Testing
         #expect(SearchEngine(manifests: embedded.map(\.manifest)).search("onGeometryChange").isPartial)
     }
 
+    /// A folder catalog's index holds names from its Swift files, so editing one in place
+    /// (same inode, `block.json` untouched) makes the next search rebuild it.
+    @Test func editingACodeFileInPlaceRebuildsAFolderIndex() throws {
+        let catalog = try SyntheticCatalog.copy()
+        let cache = try TemporaryFolder("search-cache")
+        defer {
+            catalog.cleanUp()
+            cache.cleanUp()
+        }
+        let source = CatalogSource.folder(catalog.url)
+        let first = try SearchIndex.open(for: source, cacheDirectory: cache.url)
+        #expect(first.status == .built)
+        #expect(try first.search("zebraStripes").hits.isEmpty)
+        let name = try #require(try source.blockNames().first)
+        let manifest = try source.manifest(named: name)
+        let file = catalog.url.appendingPathComponent(name).appendingPathComponent(try #require(manifest.files.first?.path))
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\nextension View { public func zebraStripes() -> some View { self } }\n".utf8))
+        try handle.close()
+        let edited = try SearchIndex.open(for: CatalogSource.folder(catalog.url), cacheDirectory: cache.url)
+        #expect(try edited.search("zebraStripes").hits.map(\.manifest.name) == [name])
+        #expect(edited.status == .built)
+        // And an untouched catalog keeps its index.
+        let again = try SearchIndex.open(for: CatalogSource.folder(catalog.url), cacheDirectory: cache.url)
+        #expect(try again.search("zebraStripes").hits.map(\.manifest.name) == [name])
+        #expect(again.status == .reused)
+    }
+
     @Test func aBuiltRegistryCarriesTheNamesInItsIndexAndMetadata() throws {
         let folder = try TemporaryFolder("code-names")
         defer { folder.cleanUp() }

@@ -23,11 +23,16 @@ enum CodeNames {
     /// path in the manifest; a file it cannot read adds nothing (`lint` reports it).
     static func names(of manifest: BlockManifest, file: (String) -> Data?) -> [String] {
         var found = Set<String>()
-        for entry in manifest.files where codeRoles.contains(entry.role) && entry.path.hasSuffix(".swift") {
-            guard let data = file(entry.path) else { continue }
+        for path in codeFiles(of: manifest) {
+            guard let data = file(path) else { continue }
             found.formUnion(names(inSwift: data))
         }
         return found.sorted()
+    }
+
+    /// The paths, as the manifest lists them, of the Swift files the names are read from.
+    static func codeFiles(of manifest: BlockManifest) -> [String] {
+        manifest.files.filter { codeRoles.contains($0.role) && $0.path.hasSuffix(".swift") }.map(\.path)
     }
 
     /// The names in the code files of a block whose files are at hand.

@@ -20,6 +20,17 @@ public protocol SearchFingerprinting {
     var searchFingerprint: String? { get }
     /// False when the source never has a fingerprint, so no index file is even looked for.
     var isIndexable: Bool { get }
+    /// The files, other than those `searchFingerprint` covers, that the index of these
+    /// blocks is built from: a catalog folder's code files, whose names the index holds.
+    func codeFiles(of blocks: [SearchableBlock]) -> [String]
+    /// A fingerprint of those files, computed as cheaply as `searchFingerprint`.
+    func codeStamp(of files: [String]) -> String
+}
+
+extension SearchFingerprinting {
+    /// Most sources' code names come with the metadata `searchFingerprint` covers.
+    public func codeFiles(of blocks: [SearchableBlock]) -> [String] { [] }
+    public func codeStamp(of files: [String]) -> String { "" }
 }
 
 extension CatalogSource: SearchFingerprinting {
@@ -33,6 +44,16 @@ extension CatalogSource: SearchFingerprinting {
         case .embedded: return nil
         case .folder(let url): return SearchFingerprint.catalogFolder(at: url.path)
         }
+    }
+
+    /// Each block's code files, `<name>/<path>`: an edit to one changes the names in it.
+    public func codeFiles(of blocks: [SearchableBlock]) -> [String] {
+        blocks.flatMap { block in CodeNames.codeFiles(of: block.manifest).map { "\(block.manifest.name)/\($0)" } }
+    }
+
+    public func codeStamp(of files: [String]) -> String {
+        guard case .folder(let url) = storage, !files.isEmpty else { return "" }
+        return SearchFingerprint.files(files, in: url.path) ?? ""
     }
 }
 
@@ -54,6 +75,26 @@ public enum SearchFingerprint {
     /// not matter. Nil when the folder cannot be read.
     public static func catalogFolder(at path: String) -> String? {
         catalogFolder(at: path, threads: nil)
+    }
+
+    /// Files by their paths inside a folder, each with its path, size, modification and
+    /// change times and inode, on two threads for many files; a missing file counts as
+    /// none. Nil when the folder cannot be opened.
+    public static func files(_ relativePaths: [String], in folder: String) -> String? {
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var paths: [CChar] = []
+        var entries: [(start: Int, nameLength: Int)] = []
+        for path in relativePaths {
+            let bytes = Array(path.utf8CString)
+            entries.append((paths.count, bytes.count - 1))
+            paths.append(contentsOf: bytes)
+        }
+        let job = StatJob(descriptor: dirfd(directory), paths: paths, entries: entries)
+        let parts = entries.count < 256 ? 1 : 2
+        DispatchQueue.concurrentPerform(iterations: parts) { job.run(part: $0, of: parts) }
+        let total = job.total
+        return "files-\(total.count)-\(total.first.hex)\(total.second.hex)"
     }
 
     /// `threads` overrides the choice of one thread for small folders and two otherwise.

@@ -86,9 +86,11 @@ public final class SearchIndex {
     public static func open(for source: RegistrySource, cacheDirectory: @autoclosure () -> URL) throws -> SearchIndex {
         guard fingerprinting(source)?.isIndexable == true else { return try inMemory(source, reason: nil) }
         guard SQLiteDatabase.isLibraryAvailable else { return try inMemory(source, reason: "libsqlite3 is not installed") }
-        let check = FingerprintCheck(source)
         let url = indexURL(for: source.location, cacheDirectory: cacheDirectory())
-        if let store = try? SearchIndexStore(path: url.path), store.format == format {
+        let store = (try? SearchIndexStore(path: url.path)).flatMap { $0.format == format ? $0 : nil }
+        // The code files the index was built from are stamped along with the source.
+        let check = FingerprintCheck(source, codeFiles: store?.codeFiles ?? [])
+        if let store {
             return SearchIndex(source: source, corpus: store, status: .reused, indexURL: url, pendingCheck: check)
         }
         guard let fingerprint = check.wait() else { return try inMemory(source, reason: nil) }
@@ -113,11 +115,17 @@ public final class SearchIndex {
     /// Reads every manifest and writes a fresh index, or keeps the corpus in memory when
     /// the cache cannot be written. The fingerprint was taken before the manifests were
     /// read, so a change made meanwhile is caught by the next run.
+    /// The code files (`SearchFingerprinting.codeFiles`) are stamped after they are read:
+    /// one edited in the few milliseconds between is seen by the run after its next edit.
     private func rebuild(fingerprint: String) throws {
         guard let indexURL else { return }
-        let memory = InMemorySearchCorpus(blocks: try source.searchableBlocks())
+        let blocks = try source.searchableBlocks()
+        let memory = InMemorySearchCorpus(blocks: blocks)
+        let fingerprinting = Self.fingerprinting(source)
+        let codeFiles = fingerprinting?.codeFiles(of: blocks) ?? []
+        let stamp = codeFiles.isEmpty ? "" : fingerprinting?.codeStamp(of: codeFiles) ?? ""
         do {
-            try Self.write(memory, fingerprint: fingerprint, to: indexURL)
+            try Self.write(memory, fingerprint: Self.fingerprint(fingerprint, codeStamp: stamp), codeFiles: codeFiles, to: indexURL)
             corpus = try SearchIndexStore(path: indexURL.path)
             settledStatus = .built
         } catch {
@@ -133,7 +141,7 @@ public final class SearchIndex {
         guard let check = pendingCheck else { return false }
         pendingCheck = nil
         let fingerprint = check.wait()
-        if let store = corpus as? SearchIndexStore, let fingerprint, store.fingerprint == fingerprint { return false }
+        if let store = corpus as? SearchIndexStore, let whole = check.withCodeStamp(), store.fingerprint == whole { return false }
         // Stale, or the source can no longer be fingerprinted: read it afresh.
         do {
             if let fingerprint {
@@ -151,7 +159,13 @@ public final class SearchIndex {
 
     /// Writes the index to a temporary file beside its final name, then renames it, so a
     /// reader sees the old index or the new one and never half of one.
-    static func write(_ corpus: InMemorySearchCorpus, fingerprint: String, to url: URL) throws {
+    /// What an index stores as its fingerprint: the source's, and the stamp of the code
+    /// files it was built from when there are any.
+    static func fingerprint(_ source: String, codeStamp: String) -> String {
+        codeStamp.isEmpty ? source : source + " " + codeStamp
+    }
+
+    static func write(_ corpus: InMemorySearchCorpus, fingerprint: String, codeFiles: [String] = [], to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -160,7 +174,8 @@ public final class SearchIndex {
         }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         defer { unlink(temporary.path) }
-        try SearchIndexStore.write(manifests: corpus.manifests, corpus: corpus, fingerprint: fingerprint, format: format, to: temporary.path)
+        try SearchIndexStore.write(
+            manifests: corpus.manifests, corpus: corpus, fingerprint: fingerprint, codeFiles: codeFiles, format: format, to: temporary.path)
         guard rename(temporary.path, url.path) == 0 else {
             throw SearchIndexError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
         }
@@ -214,22 +229,32 @@ public final class SearchIndex {
     }
 }
 
-/// A source's fingerprint, computed on another thread.
+/// A source's fingerprint, computed on another thread, with the stamp of the code files
+/// its index was built from.
 final class FingerprintCheck: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// Written once by the worker before it signals `done`, read after `wait`.
     private var fingerprint: String?
+    private var codeStamp = ""
 
-    init(_ source: RegistrySource) {
+    init(_ source: RegistrySource, codeFiles: [String] = []) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            fingerprint = SearchIndex.fingerprinting(source)?.searchFingerprint
+            let fingerprinting = SearchIndex.fingerprinting(source)
+            fingerprint = fingerprinting?.searchFingerprint
+            if !codeFiles.isEmpty { codeStamp = fingerprinting?.codeStamp(of: codeFiles) ?? "" }
             done.signal()
         }
     }
 
+    /// The source's own fingerprint.
     func wait() -> String? {
         done.wait()
         done.signal()
         return fingerprint
+    }
+
+    /// What the index stores when it is current (`SearchIndex.fingerprint`).
+    func withCodeStamp() -> String? {
+        wait().map { SearchIndex.fingerprint($0, codeStamp: codeStamp) }
     }
 }

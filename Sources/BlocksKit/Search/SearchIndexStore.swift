@@ -15,7 +15,8 @@ import Foundation
 final class SearchIndexStore: SearchCorpus {
     /// Bumped whenever the layout or the meaning of what is stored changes. 3: entries
     /// whose name is not a block name are no longer stored, so an index written before
-    /// may still list one. 5: postings of the code names field (`CodeNames`).
+    /// may still list one. 5: postings of the code names field (`CodeNames`) and the
+    /// code files they were read from.
     static let layoutVersion = 5
 
     let path: String
@@ -27,6 +28,9 @@ final class SearchIndexStore: SearchCorpus {
     let names: PackedStrings
     let nameRanks: [UInt32]
     let vocabulary: PackedStrings
+    /// The code files the names were read from, relative to the source; their stamp is
+    /// part of `fingerprint` (see `SearchFingerprinting.codeFiles`).
+    let codeFiles: [String]
     private let database: SQLiteDatabase
 
     /// Opens an index read-only and reads its meta row. Throws for a missing, foreign
@@ -59,6 +63,7 @@ final class SearchIndexStore: SearchCorpus {
         else { throw SearchIndexError.damaged("name_ranks in \(path) is unreadable") }
         nameRanks = ranks
         blockCount = names.count
+        codeFiles = try strings("code_files").strings
     }
 
     func postings(ofWords words: [Int]) throws -> [[SearchPosting]] {
@@ -137,7 +142,9 @@ final class SearchIndexStore: SearchCorpus {
 
     /// Writes a complete index of `manifests` to a new file at `path`. The caller writes
     /// to a temporary name and renames, so readers never see a half-written index.
-    static func write(manifests: [BlockManifest], corpus: InMemorySearchCorpus, fingerprint: String, format: String, to path: String) throws {
+    static func write(
+        manifests: [BlockManifest], corpus: InMemorySearchCorpus, fingerprint: String, codeFiles: [String] = [], format: String, to path: String
+    ) throws {
         let database = try SQLiteDatabase(path: path, readOnly: false)
         try database.execute("""
             PRAGMA journal_mode = OFF;
@@ -157,6 +164,7 @@ final class SearchIndexStore: SearchCorpus {
             ("names", corpus.names.encoded),
             ("vocabulary", corpus.vocabulary.encoded),
             ("name_ranks", PackedIntegers.encode(corpus.nameRanks)),
+            ("code_files", PackedStrings(codeFiles).encoded),
         ]
         for (key, value) in entries {
             meta.reset()
