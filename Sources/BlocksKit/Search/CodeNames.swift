@@ -65,7 +65,7 @@ private struct SwiftNameScanner {
     /// The next identifier is the name a public declaration declares.
     var expectsDeclaredName = false
 
-    static let declarationKeywords: Set<String> = [
+    static let declarationKeywords: [String] = [
         "func", "var", "let", "case", "typealias", "associatedtype", "struct", "enum", "class", "protocol", "actor",
     ]
 
@@ -133,19 +133,21 @@ private struct SwiftNameScanner {
     /// Weighs one identifier; `before` is where it starts, counting a backtick.
     mutating func identifier(_ range: Range<Int>, before start: Int) {
         guard !range.isEmpty else { return }
-        let name = String(decoding: bytes[range], as: UTF8.self)
         let afterDot = start > 0 && bytes[start - 1] == UInt8(ascii: ".")
         let declared = expectsDeclaredName
         expectsDeclaredName = false
-        if name == "public" || name == "open" {
+        let capitalized = bytes[range.lowerBound] >= UInt8(ascii: "A") && bytes[range.lowerBound] <= UInt8(ascii: "Z")
+        let word = bytes[range]
+        // Most identifiers are locals and keywords: compared as bytes, with no `String` made.
+        if word.elementsEqual("public".utf8) || word.elementsEqual("open".utf8) {
             publicDeclaration = true
-        } else if publicDeclaration && Self.declarationKeywords.contains(name) {
+        } else if publicDeclaration && Self.declarationKeywords.contains(where: { word.elementsEqual($0.utf8) }) {
             publicDeclaration = false
             expectsDeclaredName = true
         }
-        let capitalized = bytes[range.lowerBound] >= UInt8(ascii: "A") && bytes[range.lowerBound] <= UInt8(ascii: "Z")
-        guard capitalized || afterDot || declared else { return }
-        guard bytes[range.lowerBound] != UInt8(ascii: "_"), !CodeNames.ignored.contains(name) else { return }
+        guard capitalized || afterDot || declared, bytes[range.lowerBound] != UInt8(ascii: "_") else { return }
+        let name = String(decoding: word, as: UTF8.self)
+        guard !CodeNames.ignored.contains(name) else { return }
         names.insert(name)
     }
 
