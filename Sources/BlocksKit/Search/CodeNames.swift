@@ -65,9 +65,15 @@ private struct SwiftNameScanner {
     /// The next identifier is the name a public declaration declares.
     var expectsDeclaredName = false
 
-    static let declarationKeywords: [String] = [
+    static let declarationKeywords: [[UInt8]] = [
         "func", "var", "let", "case", "typealias", "associatedtype", "struct", "enum", "class", "protocol", "actor",
-    ]
+    ].map { Array($0.utf8) }
+    static let publicKeyword = Array("public".utf8)
+    static let openKeyword = Array("open".utf8)
+
+    static func matches(_ word: ArraySlice<UInt8>, _ keyword: [UInt8]) -> Bool {
+        word.count == keyword.count && word.elementsEqual(keyword)
+    }
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -138,12 +144,15 @@ private struct SwiftNameScanner {
         expectsDeclaredName = false
         let capitalized = bytes[range.lowerBound] >= UInt8(ascii: "A") && bytes[range.lowerBound] <= UInt8(ascii: "Z")
         let word = bytes[range]
-        // Most identifiers are locals and keywords: compared as bytes, with no `String` made.
-        if word.elementsEqual("public".utf8) || word.elementsEqual("open".utf8) {
-            publicDeclaration = true
-        } else if publicDeclaration && Self.declarationKeywords.contains(where: { word.elementsEqual($0.utf8) }) {
-            publicDeclaration = false
-            expectsDeclaredName = true
+        // Keywords are lowercase and never follow a dot; they are compared as bytes, and
+        // no `String` is made for the locals and keywords that are not kept.
+        if !capitalized && !afterDot {
+            if Self.matches(word, Self.publicKeyword) || Self.matches(word, Self.openKeyword) {
+                publicDeclaration = true
+            } else if publicDeclaration && Self.declarationKeywords.contains(where: { Self.matches(word, $0) }) {
+                publicDeclaration = false
+                expectsDeclaredName = true
+            }
         }
         guard capitalized || afterDot || declared, bytes[range.lowerBound] != UInt8(ascii: "_") else { return }
         let name = String(decoding: word, as: UTF8.self)

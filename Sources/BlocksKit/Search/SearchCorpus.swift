@@ -124,7 +124,8 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
         self.init(blocks: manifests.map { SearchableBlock(manifest: $0, codeNames: []) })
     }
 
-    private init(manifests: [BlockManifest], vocabulary: PackedStrings, postingLists: [[SearchPosting]]) {
+    /// A corpus whose words and postings were built before (`EmbeddedCorpusCache`).
+    init(manifests: [BlockManifest], vocabulary: PackedStrings, postingLists: [[SearchPosting]]) {
         self.manifests = manifests
         blockCount = manifests.count
         names = PackedStrings(manifests.map(\.name))

@@ -30,9 +30,10 @@ public enum SearchIndexError: Error, Equatable, Sendable, CustomStringConvertibl
 /// The index lives in `<cache>/search/<sha256 of the location>.sqlite`. It is used
 /// while the source's `searchFingerprint` is unchanged, and rebuilt (to a temporary
 /// file, then renamed) when it is stale, damaged or from another version of the tool.
-/// Sources without a fingerprint, such as the embedded catalog, and caches that cannot
-/// be written are searched in memory instead. Either way the ranking is
-/// `SearchRanking`, so the results are the same as `SearchEngine`'s.
+/// Sources without a fingerprint and caches that cannot be written are searched in
+/// memory instead; so is the embedded catalog, whose corpus `EmbeddedCorpusCache` keeps.
+/// Either way the ranking is `SearchRanking`, so the results are the same as
+/// `SearchEngine`'s.
 public final class SearchIndex {
     /// Where the corpus came from this time.
     public enum Status: Equatable, Sendable {
@@ -84,6 +85,10 @@ public final class SearchIndex {
     /// rebuilds it: the fingerprint is computed while that query runs. Throws only
     /// what reading the source itself throws.
     public static func open(for source: RegistrySource, cacheDirectory: @autoclosure () -> URL) throws -> SearchIndex {
+        if let catalog = source as? CatalogSource, catalog.isEmbedded {
+            let corpus = try EmbeddedCorpusCache(cacheDirectory: cacheDirectory()).corpus()
+            return SearchIndex(source: source, corpus: corpus, status: .inMemory(reason: nil), indexURL: nil)
+        }
         guard fingerprinting(source)?.isIndexable == true else { return try inMemory(source, reason: nil) }
         guard SQLiteDatabase.isLibraryAvailable else { return try inMemory(source, reason: "libsqlite3 is not installed") }
         let url = indexURL(for: source.location, cacheDirectory: cacheDirectory())
