@@ -20,17 +20,6 @@ public protocol SearchFingerprinting {
     var searchFingerprint: String? { get }
     /// False when the source never has a fingerprint, so no index file is even looked for.
     var isIndexable: Bool { get }
-    /// The files, other than those `searchFingerprint` covers, that the index of these
-    /// blocks is built from: a catalog folder's code files, whose names the index holds.
-    func codeFiles(of blocks: [SearchableBlock]) -> [String]
-    /// A fingerprint of those files, computed as cheaply as `searchFingerprint`.
-    func codeStamp(of files: [String]) -> String
-}
-
-extension SearchFingerprinting {
-    /// Most sources' code names come with the metadata `searchFingerprint` covers.
-    public func codeFiles(of blocks: [SearchableBlock]) -> [String] { [] }
-    public func codeStamp(of files: [String]) -> String { "" }
 }
 
 extension CatalogSource: SearchFingerprinting {
@@ -46,13 +35,21 @@ extension CatalogSource: SearchFingerprinting {
         }
     }
 
-    /// Each block's code files, `<name>/<path>`: an edit to one changes the names in it.
-    public func codeFiles(of blocks: [SearchableBlock]) -> [String] {
-        blocks.flatMap { block in CodeNames.codeFiles(of: block.manifest).map { "\(block.manifest.name)/\($0)" } }
+    /// The files, besides the `block.json`s that `searchFingerprint` covers, that a folder's
+    /// index is built from: each block's code files, `<name>/<path>`, since an edit to one
+    /// changes the names in it. Other sources' code names come with their metadata.
+    func codeFiles(of blocks: [SearchableBlock]) -> PackedStrings {
+        guard case .folder = storage else { return PackedStrings() }
+        var files = PackedStrings()
+        for block in blocks {
+            for path in CodeNames.codeFiles(of: block.manifest) { files.append("\(block.manifest.name)/\(path)") }
+        }
+        return files
     }
 
-    public func codeStamp(of files: [String]) -> String {
-        guard case .folder(let url) = storage, !files.isEmpty else { return "" }
+    /// A fingerprint of those files, as cheap as `searchFingerprint`; empty for none.
+    func codeStamp(of files: PackedStrings) -> String {
+        guard case .folder(let url) = storage, files.count > 0 else { return "" }
         return SearchFingerprint.files(files, in: url.path) ?? ""
     }
 }
@@ -80,15 +77,17 @@ public enum SearchFingerprint {
     /// Files by their paths inside a folder, each with its path, size, modification and
     /// change times and inode, on two threads for many files; a missing file counts as
     /// none. Nil when the folder cannot be opened.
-    public static func files(_ relativePaths: [String], in folder: String) -> String? {
+    static func files(_ relativePaths: PackedStrings, in folder: String) -> String? {
         guard let directory = opendir(folder) else { return nil }
         defer { closedir(directory) }
         var paths: [CChar] = []
+        paths.reserveCapacity(relativePaths.bytes.count + relativePaths.count)
         var entries: [(start: Int, nameLength: Int)] = []
-        for path in relativePaths {
-            let bytes = Array(path.utf8CString)
-            entries.append((paths.count, bytes.count - 1))
-            paths.append(contentsOf: bytes)
+        entries.reserveCapacity(relativePaths.count)
+        relativePaths.forEachBytes { _, path in
+            entries.append((paths.count, path.count))
+            for byte in path { paths.append(CChar(bitPattern: byte)) }
+            paths.append(0)
         }
         let job = StatJob(descriptor: dirfd(directory), paths: paths, entries: entries)
         let parts = entries.count < 256 ? 1 : 2

@@ -94,7 +94,7 @@ public final class SearchIndex {
         let url = indexURL(for: source.location, cacheDirectory: cacheDirectory())
         let store = (try? SearchIndexStore(path: url.path)).flatMap { $0.format == format ? $0 : nil }
         // The code files the index was built from are stamped along with the source.
-        let check = FingerprintCheck(source, codeFiles: store?.codeFiles ?? [])
+        let check = FingerprintCheck(source, codeFiles: store?.codeFiles ?? PackedStrings())
         if let store {
             return SearchIndex(source: source, corpus: store, status: .reused, indexURL: url, pendingCheck: check)
         }
@@ -120,15 +120,15 @@ public final class SearchIndex {
     /// Reads every manifest and writes a fresh index, or keeps the corpus in memory when
     /// the cache cannot be written. The fingerprint was taken before the manifests were
     /// read, so a change made meanwhile is caught by the next run.
-    /// The code files (`SearchFingerprinting.codeFiles`) are stamped after they are read:
+    /// The code files (`CatalogSource.codeFiles`) are stamped after they are read:
     /// one edited in the few milliseconds between is seen by the run after its next edit.
     private func rebuild(fingerprint: String) throws {
         guard let indexURL else { return }
         let blocks = try source.searchableBlocks()
         let memory = InMemorySearchCorpus(blocks: blocks)
-        let fingerprinting = Self.fingerprinting(source)
-        let codeFiles = fingerprinting?.codeFiles(of: blocks) ?? []
-        let stamp = codeFiles.isEmpty ? "" : fingerprinting?.codeStamp(of: codeFiles) ?? ""
+        let catalog = source as? CatalogSource
+        let codeFiles = catalog?.codeFiles(of: blocks) ?? PackedStrings()
+        let stamp = catalog?.codeStamp(of: codeFiles) ?? ""
         do {
             try Self.write(memory, fingerprint: Self.fingerprint(fingerprint, codeStamp: stamp), codeFiles: codeFiles, to: indexURL)
             corpus = try SearchIndexStore(path: indexURL.path)
@@ -170,7 +170,7 @@ public final class SearchIndex {
         codeStamp.isEmpty ? source : source + " " + codeStamp
     }
 
-    static func write(_ corpus: InMemorySearchCorpus, fingerprint: String, codeFiles: [String] = [], to url: URL) throws {
+    static func write(_ corpus: InMemorySearchCorpus, fingerprint: String, codeFiles: PackedStrings = PackedStrings(), to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -242,11 +242,10 @@ final class FingerprintCheck: @unchecked Sendable {
     private var fingerprint: String?
     private var codeStamp = ""
 
-    init(_ source: RegistrySource, codeFiles: [String] = []) {
+    init(_ source: RegistrySource, codeFiles: PackedStrings = PackedStrings()) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            let fingerprinting = SearchIndex.fingerprinting(source)
-            fingerprint = fingerprinting?.searchFingerprint
-            if !codeFiles.isEmpty { codeStamp = fingerprinting?.codeStamp(of: codeFiles) ?? "" }
+            fingerprint = SearchIndex.fingerprinting(source)?.searchFingerprint
+            codeStamp = (source as? CatalogSource)?.codeStamp(of: codeFiles) ?? ""
             done.signal()
         }
     }

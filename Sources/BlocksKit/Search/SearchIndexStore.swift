@@ -29,8 +29,8 @@ final class SearchIndexStore: SearchCorpus {
     let nameRanks: [UInt32]
     let vocabulary: PackedStrings
     /// The code files the names were read from, relative to the source; their stamp is
-    /// part of `fingerprint` (see `SearchFingerprinting.codeFiles`).
-    let codeFiles: [String]
+    /// part of `fingerprint` (see `CatalogSource.codeFiles`).
+    let codeFiles: PackedStrings
     private let database: SQLiteDatabase
 
     /// Opens an index read-only and reads its meta row. Throws for a missing, foreign
@@ -63,7 +63,7 @@ final class SearchIndexStore: SearchCorpus {
         else { throw SearchIndexError.damaged("name_ranks in \(path) is unreadable") }
         nameRanks = ranks
         blockCount = names.count
-        codeFiles = try strings("code_files").strings
+        codeFiles = try strings("code_files")
     }
 
     func postings(ofWords words: [Int]) throws -> [[SearchPosting]] {
@@ -143,7 +143,7 @@ final class SearchIndexStore: SearchCorpus {
     /// Writes a complete index of `manifests` to a new file at `path`. The caller writes
     /// to a temporary name and renames, so readers never see a half-written index.
     static func write(
-        manifests: [BlockManifest], corpus: InMemorySearchCorpus, fingerprint: String, codeFiles: [String] = [], format: String, to path: String
+        manifests: [BlockManifest], corpus: InMemorySearchCorpus, fingerprint: String, codeFiles: PackedStrings = PackedStrings(), format: String, to path: String
     ) throws {
         let database = try SQLiteDatabase(path: path, readOnly: false)
         try database.execute("""
@@ -164,7 +164,7 @@ final class SearchIndexStore: SearchCorpus {
             ("names", corpus.names.encoded),
             ("vocabulary", corpus.vocabulary.encoded),
             ("name_ranks", PackedIntegers.encode(corpus.nameRanks)),
-            ("code_files", PackedStrings(codeFiles).encoded),
+            ("code_files", codeFiles.encoded),
         ]
         for (key, value) in entries {
             meta.reset()
