@@ -86,7 +86,7 @@ public enum SearchFingerprint {
         entries.reserveCapacity(relativePaths.count)
         relativePaths.forEachBytes { _, path in
             entries.append((paths.count, path.count))
-            for byte in path { paths.append(CChar(bitPattern: byte)) }
+            path.withMemoryRebound(to: CChar.self) { paths.append(contentsOf: $0) }
             paths.append(0)
         }
         let job = StatJob(descriptor: dirfd(directory), paths: paths, entries: entries)
