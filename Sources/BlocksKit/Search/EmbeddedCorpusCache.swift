@@ -77,15 +77,15 @@ struct EmbeddedCorpusCache {
                   let postingsRun = run(), let postings = PackedIntegers.decode(postingsRun),
                   offset == all.count, ends.count == vocabulary.count, ends.last.map(Int.init) ?? 0 == postings.count
             else { return nil }
+            let flat = postings.map(SearchPosting.init(rawValue:))
+            guard flat.allSatisfy({ $0.block < manifests.count && $0.field != nil }) else { return nil }
             var lists: [[SearchPosting]] = []
             lists.reserveCapacity(ends.count)
             var start = 0
-            for end in ends.map(Int.init) {
-                guard end >= start else { return nil }
-                let list = postings[start..<end].map(SearchPosting.init(rawValue:))
-                guard list.allSatisfy({ $0.block < manifests.count && $0.field != nil }) else { return nil }
-                lists.append(list)
-                start = end
+            for end in ends {
+                guard Int(end) >= start else { return nil }
+                lists.append(Array(flat[start..<Int(end)]))
+                start = Int(end)
             }
             return InMemorySearchCorpus(manifests: manifests, vocabulary: vocabulary, postingLists: lists)
         }
