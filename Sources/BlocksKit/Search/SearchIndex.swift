@@ -77,7 +77,7 @@ public final class SearchIndex {
     /// rebuilds it: the fingerprint is computed while that query runs. Throws only
     /// what reading the source itself throws.
     public static func open(for source: RegistrySource, cacheDirectory: @autoclosure () -> URL) throws -> SearchIndex {
-        guard fingerprinting(source)?.isIndexable == true else { return try inMemory(source, reason: nil) }
+        guard source.searchFingerprinting?.isIndexable == true else { return try inMemory(source, reason: nil) }
         guard SQLiteDatabase.isLibraryAvailable else { return try inMemory(source, reason: "libsqlite3 is not installed") }
         let check = FingerprintCheck(source)
         let url = indexURL(for: source.location, cacheDirectory: cacheDirectory())
@@ -88,13 +88,6 @@ public final class SearchIndex {
         let index = SearchIndex(source: source, corpus: InMemorySearchCorpus(manifests: []), status: .built, indexURL: url)
         try index.rebuild(fingerprint: fingerprint)
         return index
-    }
-
-    /// The source as a fingerprinting one. Every source answers for itself (a protocol
-    /// requirement with no default), so a new source cannot silently lose its index; a
-    /// cast to the protocol would also scan every conformance in the binary at start-up.
-    static func fingerprinting(_ source: RegistrySource) -> SearchFingerprinting? {
-        source.searchFingerprinting
     }
 
     private static func inMemory(_ source: RegistrySource, reason: String?) throws -> SearchIndex {
@@ -223,7 +216,7 @@ final class FingerprintCheck: @unchecked Sendable {
 
     init(_ source: RegistrySource) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            fingerprint = SearchIndex.fingerprinting(source)?.searchFingerprint
+            fingerprint = source.searchFingerprinting?.searchFingerprint
             done.signal()
         }
     }

@@ -30,7 +30,7 @@ import Testing
         builder.tuning.slowFileCreation = -1
         let report = try builder.build(try source.contents(of: try source.blockNames()))
         #expect(report.stagingFolders == 1)
-        #expect(Self.files(in: folder.path("plain")) == Self.files(in: folder.path("tuned")))
+        #expect(fileContents(under: folder.path("plain")) == fileContents(under: folder.path("tuned")))
     }
 
     /// `add --overwrite` replaces files by exchange and deletes the staging folder's
@@ -52,22 +52,9 @@ import Testing
             }
             let again = try runBinary(["add", "pager", "top-tabs", "--yes", "--overwrite"], in: project, environment: environment)
             #expect(again.code == 0, "\(again.err)")
-            trees.append(Self.files(in: project))
+            trees.append(fileContents(under: project))
         }
         #expect(trees[0] == trees[1])
         #expect(trees[0]["Sources/App/Blocks/pager/Pager.swift"].map { !String(decoding: $0, as: UTF8.self).contains("// mine") } == true)
-    }
-
-    /// Every file under a folder with its bytes.
-    static func files(in root: URL) -> [String: Data] {
-        var result: [String: Data] = [:]
-        guard let walker = FileManager.default.enumerator(atPath: root.path) else { return result }
-        for case let relative as String in walker {
-            let url = root.appendingPathComponent(relative)
-            if let data = FileManager.default.contents(atPath: url.path), (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
-                result[relative] = data
-            }
-        }
-        return result
     }
 }

@@ -8,9 +8,7 @@ import Testing
 @Suite struct RegistryFreshBuildTests {
     let environment = ["SOURCE_DATE_EPOCH": "1790000000"]
 
-    func contents(of folder: URL) -> [String: Data] {
-        Dictionary(uniqueKeysWithValues: filesUnder(folder).map { ($0, FileManager.default.contents(atPath: folder.appendingPathComponent($0).path) ?? Data()) })
-    }
+    func contents(of folder: URL) -> [String: Data] { fileContents(under: folder) }
 
     func isTemporary(_ path: String) -> Bool {
         let name = (path as NSString).lastPathComponent

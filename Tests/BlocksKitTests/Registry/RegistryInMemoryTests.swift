@@ -21,12 +21,6 @@ import Testing
             transport: server)
     }
 
-    func makeProject(in folder: TemporaryFolder, name: String = "app") throws -> URL {
-        try folder.write("\(name)/Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", platforms: [.iOS(.v18)], targets: [.target(name: \"App\")])\n")
-        try folder.write("\(name)/Sources/App/App.swift", "struct App {}\n")
-        return folder.path(name)
-    }
-
     @Test func aRemoteRegistryIsSearchedThroughAnIndexThatOneConditionalRequestKeepsFresh() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
@@ -84,7 +78,7 @@ import Testing
         #expect(!server.requests.contains("GET /index.json 200"), "add reads metadata, not the index: \(server.requests)")
 
         // The served archive changes after publication: its hash no longer matches, nothing is added.
-        let tampered = try makeProject(in: folder, name: "Tampered")
+        let tampered = try makeProject(in: folder, name: "tampered")
         let archive = folder.path("public/archives/block-0001-1.0.0.tar.gz")
         var bytes = try Data(contentsOf: archive)
         bytes[bytes.count / 2] ^= 0xff

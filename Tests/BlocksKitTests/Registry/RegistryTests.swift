@@ -181,11 +181,6 @@ import Testing
         return (catalog, try Nginx(root: folder.path("public")))
     }
 
-    func makeProject(in folder: TemporaryFolder) throws -> URL {
-        try folder.write("app/Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", platforms: [.iOS(.v18)], targets: [.target(name: \"App\")])\n")
-        try folder.write("app/Sources/App/App.swift", "struct App {}\n")
-        return folder.path("app")
-    }
 
     @Test func everySourceServesSearchListInfoAndAdd() throws {
         let folder = try TemporaryFolder()

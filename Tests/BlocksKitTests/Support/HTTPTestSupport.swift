@@ -37,6 +37,11 @@ func fastTransport(token: String? = nil, log: LogLines, settings: TransferSettin
 }
 
 /// Every file under a folder, as relative paths, sorted.
+/// Every file under `folder` with its bytes, by path relative to it.
+func fileContents(under folder: URL) -> [String: Data] {
+    Dictionary(uniqueKeysWithValues: filesUnder(folder).map { ($0, FileManager.default.contents(atPath: folder.appendingPathComponent($0).path) ?? Data()) })
+}
+
 func filesUnder(_ folder: URL) -> [String] {
     guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
     var files: [String] = []

@@ -141,3 +141,11 @@ extension CurlTransport {
     /// command line builds its own at start-up.
     static let forTests = CurlTransport(environment: ProcessInfo.processInfo.environment)
 }
+
+/// A one-target SwiftPM package (iOS 18) in `folder/name`, never built, for tests that add
+/// blocks from a registry.
+func makeProject(in folder: TemporaryFolder, name: String = "app") throws -> URL {
+    try folder.write("\(name)/Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", platforms: [.iOS(.v18)], targets: [.target(name: \"App\")])\n")
+    try folder.write("\(name)/Sources/App/App.swift", "struct App {}\n")
+    return folder.path(name)
+}
