@@ -21,6 +21,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BLOCKS = os.path.join(ROOT, ".build/release/blocks")
 QUICK = "--quick" in sys.argv
 MARKDOWN = "--markdown" in sys.argv
+# Only the start-up and search rows (search tabs, search over 1,000 and 10,000 blocks).
+SEARCH_ONLY = "--search-only" in sys.argv
 WORK = tempfile.mkdtemp(prefix="blocks-bench-")
 ENV = dict(os.environ, XDG_CACHE_HOME=os.path.join(WORK, "cache"), NO_COLOR="1", SOURCE_DATE_EPOCH="1790000000")
 ENV.pop("BLOCKS_REGISTRY", None)
@@ -263,6 +265,10 @@ def main():
         compare(f"search {size} blocks", [BLOCKS, "--registry", catalog, "search", "scroling", "tabs", "--limit", "10"],
                 ["grep", "-ril", "--include=block.json", "tabs", catalog], "grep -ril", small, None,
                 absolute_goal=0.050 if size == 10000 else None)
+    if SEARCH_ONLY:
+        report()
+        shutil.rmtree(WORK, ignore_errors=True)
+        return
 
     print("MCP server", file=sys.stderr)
     for label, registry, goal in [("embedded", "", 0.002)] + [(f"{size} blocks", catalogs[size], 0.030) for size in sizes if size == 10000]:

@@ -178,7 +178,9 @@ public struct RegistryBuilder: Sendable {
             files.append((path, data))
             archives[format.rawValue] = RegistryArchive(path: path, sha256: SHA256.hex(data), size: Int64(data.count))
         }
-        let entry = RegistryEntry(manifest: manifest, metadata: "blocks/\(manifest.name).json", sourceSHA256: sourceHash, archives: archives)
+        let entry = RegistryEntry(
+            manifest: manifest, metadata: "blocks/\(manifest.name).json", sourceSHA256: sourceHash, archives: archives,
+            codeNames: CodeNames.names(of: block))
         return (entry, files, entries)
     }
 
@@ -193,6 +195,16 @@ public struct RegistryBuilder: Sendable {
         if let previous, previous.manifest.version == manifest.version, archivesIntact(previous) {
             guard previous.sourceSHA256 == (try BlockPackager.sourceHash(block)) else {
                 throw RegistryError.publishedVersionChanged(block: manifest.name, version: manifest.version)
+            }
+            let codeNames = CodeNames.names(of: block)
+            if codeNames != previous.codeNames {
+                // The archives stand; only what search reads of the code is new (an index
+                // from before builds recorded code names, or a newer rule for them).
+                var entry = previous
+                entry.codeNames = codeNames
+                let metadata = BlockMetadata.publishing(entry, published: published, over: try previousMetadata(entry.metadata))
+                try writeWithGzip(metadata.stableJSON, to: entry.metadata)
+                return PublishedEntry(entry: entry, json: entry.stableJSON, wrote: false)
             }
             if let metadata = FileManager.default.contents(atPath: output.joining(previous.metadata).path) {
                 try ensureGzip(of: metadata, at: previous.metadata)

@@ -115,15 +115,20 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
     public var sourceSHA256: String
     /// Keyed by format: `tar.gz` and `zip`.
     public var archives: [String: RegistryArchive]
+    /// The public names in the block's code (`CodeNames`), so a registry is searched by
+    /// them without fetching an archive. Empty, and left out of the JSON, when the code has
+    /// none or the index was written before builds recorded them.
+    public var codeNames: [String]
 
-    public init(manifest: BlockManifest, metadata: String, sourceSHA256: String, archives: [String: RegistryArchive]) {
+    public init(manifest: BlockManifest, metadata: String, sourceSHA256: String, archives: [String: RegistryArchive], codeNames: [String] = []) {
         self.manifest = manifest
         self.metadata = metadata
         self.sourceSHA256 = sourceSHA256
         self.archives = archives
+        self.codeNames = codeNames
     }
 
-    enum ExtraKeys: String, CodingKey { case metadata, sourceSHA256, archives }
+    enum ExtraKeys: String, CodingKey { case metadata, sourceSHA256, archives, codeNames }
 
     public init(from decoder: Decoder) throws {
         manifest = try BlockManifest(from: decoder)
@@ -131,6 +136,7 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         metadata = try container.decode(String.self, forKey: .metadata)
         sourceSHA256 = try container.decode(String.self, forKey: .sourceSHA256)
         archives = try container.decode([String: RegistryArchive].self, forKey: .archives)
+        codeNames = try container.decodeIfPresent([String].self, forKey: .codeNames) ?? []
     }
 
     /// The entry in an object read by `JSONReader`, as `init(from:)` would decode it.
@@ -139,6 +145,11 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         metadata = try fields.string("metadata")
         sourceSHA256 = try fields.string("sourceSHA256")
         archives = try RegistryArchive.archives(in: fields)
+        // Absent or null, as `decodeIfPresent` reads it: an index from before builds wrote it.
+        switch fields.members["codeNames"] {
+        case nil, .null?: codeNames = []
+        default: codeNames = try fields.strings("codeNames")
+        }
     }
 
     /// One block's metadata file (`blocks/<name>.json`), or what is wrong with it.
@@ -152,18 +163,20 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         try container.encode(metadata, forKey: .metadata)
         try container.encode(sourceSHA256, forKey: .sourceSHA256)
         try container.encode(archives, forKey: .archives)
+        if !codeNames.isEmpty { try container.encode(codeNames, forKey: .codeNames) }
     }
 
     /// The metadata file's bytes: exactly `StableJSON.data(self)`, written without
     /// `JSONEncoder`.
     var stableJSON: Data { StableJSON.data(jsonValue) }
 
-    /// The entry as `JSONValue`: the manifest's keys plus the three an entry adds.
+    /// The entry as `JSONValue`: the manifest's keys plus those an entry adds.
     var jsonValue: JSONValue {
         guard case .object(var members) = manifest.jsonValue else { return manifest.jsonValue }
         members["metadata"] = .string(metadata)
         members["sourceSHA256"] = .string(sourceSHA256)
         members["archives"] = RegistryArchive.jsonValue(archives)
+        if !codeNames.isEmpty { members["codeNames"] = .array(codeNames.map { .string($0) }) }
         return .object(members)
     }
 

@@ -5,6 +5,9 @@ public protocol RegistrySource: Sendable {
     var location: String { get }
     /// Every block's manifest, sorted by name.
     func manifests() throws -> [BlockManifest]
+    /// Every block's manifest with the public names in its code, for search
+    /// (`SearchableBlock`), in the order of `manifests()`.
+    func searchableBlocks() throws -> [SearchableBlock]
     /// The manifests and file contents of the named blocks, in the same order.
     /// Remote sources fetch them in parallel.
     func contents(of names: [String]) throws -> [BlockContent]

@@ -107,19 +107,25 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
     let records: [BlockFilterRecord]
     let manifests: [BlockManifest]
 
-    init(manifests: [BlockManifest]) {
+    init(blocks: [SearchableBlock]) {
         var postingsByWord: [String: [SearchPosting]] = [:]
-        for (block, manifest) in manifests.enumerated() {
-            for (field, words) in Self.fieldWords(of: manifest) {
-                for word in words { postingsByWord[word, default: []].append(SearchPosting(block: block, field: field)) }
+        for (index, block) in blocks.enumerated() {
+            for (field, words) in Self.fieldWords(of: block) {
+                for word in words { postingsByWord[word, default: []].append(SearchPosting(block: index, field: field)) }
             }
         }
         // Sorted so that the same catalog always gives the same index bytes.
         let words = postingsByWord.keys.sorted()
-        self.init(manifests: manifests, vocabulary: PackedStrings(words), postingLists: words.map { postingsByWord[$0] ?? [] })
+        self.init(manifests: blocks.map(\.manifest), vocabulary: PackedStrings(words), postingLists: words.map { postingsByWord[$0] ?? [] })
     }
 
-    private init(manifests: [BlockManifest], vocabulary: PackedStrings, postingLists: [[SearchPosting]]) {
+    /// Blocks without the names in their code.
+    init(manifests: [BlockManifest]) {
+        self.init(blocks: manifests.map { SearchableBlock(manifest: $0, codeNames: []) })
+    }
+
+    /// A corpus whose words and postings were built before (`EmbeddedCorpusCache`).
+    init(manifests: [BlockManifest], vocabulary: PackedStrings, postingLists: [[SearchPosting]]) {
         self.manifests = manifests
         blockCount = manifests.count
         names = PackedStrings(manifests.map(\.name))
@@ -146,8 +152,8 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
         blocks.map { manifests[$0] }
     }
 
-    /// The folded words of each field of a manifest; see `SearchWords`.
-    static func fieldWords(of manifest: BlockManifest) -> [(SearchEngine.Field, Set<String>)] {
-        SearchWords.fieldWords(of: manifest)
+    /// The folded words of each field of a block; see `SearchWords`.
+    static func fieldWords(of block: SearchableBlock) -> [(SearchEngine.Field, Set<String>)] {
+        SearchWords.fieldWords(of: block)
     }
 }

@@ -1,7 +1,8 @@
 /// Ranked, typo-tolerant search over every language of every block's metadata.
 ///
 /// Ranking follows what a user means: the exact name first, then a name prefix, then
-/// matches in the title, tags, category, summary and API parameter names. Each query
+/// matches in the title, tags, category, API parameter names, summary, descriptions and
+/// the names in the block's code. Each query
 /// word must match somewhere; when no block has them all, the blocks that have the
 /// most of them are shown instead. The scoring itself is `SearchRanking`, shared with
 /// the on-disk `SearchIndex` that large catalogs use.
@@ -11,6 +12,9 @@ public struct SearchEngine: Sendable {
         case name, title, tags, category, summary, api
         /// API descriptions and types' words, and the accessibility notes and concepts.
         case details
+        /// The public names in the block's code (`CodeNames`). The last that fits the
+        /// three bits a `SearchPosting` has for its field.
+        case codeNames
 
         var weight: Double {
             switch self {
@@ -18,9 +22,12 @@ public struct SearchEngine: Sendable {
             case .title: return 120
             case .tags: return 90
             case .category: return 60
+            // Above the summary, as issue 16 orders them: `tab change` finds the pager by
+            // its `onTabChange(_:)` before blocks whose summary says "changes".
+            case .api: return 50
             case .summary: return 40
-            case .api: return 25
             case .details: return 12
+            case .codeNames: return 8
             }
         }
     }
@@ -59,8 +66,13 @@ public struct SearchEngine: Sendable {
     /// The manifests with the words, postings and filter data the ranking reads, built once.
     let corpus: InMemorySearchCorpus
 
+    /// Blocks searched by their manifests alone, without the names in their code.
     public init(manifests: [BlockManifest]) {
-        corpus = InMemorySearchCorpus(manifests: manifests)
+        self.init(blocks: manifests.map { SearchableBlock(manifest: $0, codeNames: []) })
+    }
+
+    public init(blocks: [SearchableBlock]) {
+        corpus = InMemorySearchCorpus(blocks: blocks)
     }
 
     /// How much a word's matches in its other fields add to its best one.

@@ -26,6 +26,24 @@ extension CatalogSource: SearchFingerprinting {
         case .folder(let url): return SearchFingerprint.catalogFolder(at: url.path)
         }
     }
+
+    /// The files, besides the `block.json`s that `searchFingerprint` covers, that a folder's
+    /// index is built from: each block's code files, `<name>/<path>`, since an edit to one
+    /// changes the names in it. Other sources' code names come with their metadata.
+    func codeFiles(of blocks: [SearchableBlock]) -> PackedStrings {
+        guard case .folder = storage else { return PackedStrings() }
+        var files = PackedStrings()
+        for block in blocks {
+            for path in CodeNames.codeFiles(of: block.manifest) { files.append("\(block.manifest.name)/\(path)") }
+        }
+        return files
+    }
+
+    /// A fingerprint of those files, as cheap as `searchFingerprint`; empty for none.
+    func codeStamp(of files: PackedStrings) -> String {
+        guard case .folder(let url) = storage, files.count > 0 else { return "" }
+        return SearchFingerprint.files(files, in: url.path) ?? ""
+    }
 }
 
 /// Cheap fingerprints built from `stat`, never from file contents.
@@ -46,6 +64,28 @@ public enum SearchFingerprint {
     /// not matter. Nil when the folder cannot be read.
     public static func catalogFolder(at path: String) -> String? {
         catalogFolder(at: path, threads: nil)
+    }
+
+    /// Files by their paths inside a folder, each with its path, size, modification and
+    /// change times and inode, on two threads for many files; a missing file counts as
+    /// none. Nil when the folder cannot be opened.
+    static func files(_ relativePaths: PackedStrings, in folder: String) -> String? {
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var paths: [CChar] = []
+        paths.reserveCapacity(relativePaths.bytes.count + relativePaths.count)
+        var entries: [(start: Int, nameLength: Int)] = []
+        entries.reserveCapacity(relativePaths.count)
+        relativePaths.forEachBytes { _, path in
+            entries.append((paths.count, path.count))
+            path.withMemoryRebound(to: CChar.self) { paths.append(contentsOf: $0) }
+            paths.append(0)
+        }
+        let job = StatJob(descriptor: dirfd(directory), paths: paths, entries: entries)
+        let parts = entries.count < 256 ? 1 : 2
+        DispatchQueue.concurrentPerform(iterations: parts) { job.run(part: $0, of: parts) }
+        let total = job.total
+        return "files-\(total.count)-\(total.first.hex)\(total.second.hex)"
     }
 
     /// `threads` overrides the choice of one thread for small folders and two otherwise.

@@ -22,9 +22,10 @@ public enum SearchIndexError: Error, Equatable, Sendable, CustomStringConvertibl
 /// The index lives in `<cache>/search/<sha256 of the location>.sqlite`. It is used
 /// while the source's `searchFingerprint` is unchanged, and rebuilt (to a temporary
 /// file, then renamed) when it is stale, damaged or from another version of the tool.
-/// Sources without a fingerprint, such as the embedded catalog, and caches that cannot
-/// be written are searched in memory instead. Either way the ranking is
-/// `SearchRanking`, so the results are the same as `SearchEngine`'s.
+/// Sources without a fingerprint and caches that cannot be written are searched in
+/// memory instead; so is the embedded catalog, whose corpus `EmbeddedCorpusCache` keeps.
+/// Either way the ranking is `SearchRanking`, so the results are the same as
+/// `SearchEngine`'s.
 public final class SearchIndex {
     /// Where the corpus came from this time.
     public enum Status: Equatable, Sendable {
@@ -77,11 +78,17 @@ public final class SearchIndex {
     /// rebuilds it: the fingerprint is computed while that query runs. Throws only
     /// what reading the source itself throws.
     public static func open(for source: RegistrySource, cacheDirectory: @autoclosure () -> URL) throws -> SearchIndex {
+        if let catalog = source as? CatalogSource, catalog.isEmbedded {
+            let corpus = try embeddedCorpus(cacheDirectory: cacheDirectory())
+            return SearchIndex(source: source, corpus: corpus, status: .inMemory(reason: nil), indexURL: nil)
+        }
         guard source.searchFingerprinting?.isIndexable == true else { return try inMemory(source, reason: nil) }
         guard SQLiteDatabase.isLibraryAvailable else { return try inMemory(source, reason: "libsqlite3 is not installed") }
-        let check = FingerprintCheck(source)
         let url = indexURL(for: source.location, cacheDirectory: cacheDirectory())
-        if let store = try? SearchIndexStore(path: url.path), store.format == format {
+        let store = (try? SearchIndexStore(path: url.path)).flatMap { $0.format == format ? $0 : nil }
+        // The code files the index was built from are stamped along with the source.
+        let check = FingerprintCheck(source, codeFiles: store?.codeFiles ?? PackedStrings())
+        if let store {
             return SearchIndex(source: source, corpus: store, status: .reused, indexURL: url, pendingCheck: check)
         }
         guard let fingerprint = check.wait() else { return try inMemory(source, reason: nil) }
@@ -91,27 +98,39 @@ public final class SearchIndex {
     }
 
     private static func inMemory(_ source: RegistrySource, reason: String?) throws -> SearchIndex {
-        if let catalog = source as? CatalogSource, catalog.isEmbedded {
-            return SearchIndex(source: source, corpus: try embeddedCorpus.get(), status: .inMemory(reason: reason), indexURL: nil)
-        }
-        let manifests = try source.manifests()
-        let corpus = InMemorySearchCorpus(manifests: manifests)
+        let corpus = InMemorySearchCorpus(blocks: try source.searchableBlocks())
         return SearchIndex(source: source, corpus: corpus, status: .inMemory(reason: reason), indexURL: nil)
     }
 
-    /// The embedded catalog's corpus, built once a process: that catalog cannot change while
-    /// the binary runs, and a long-lived process (`blocks mcp`) searches it again and again;
-    /// building it was nearly all of a warm search's time.
-    private static let embeddedCorpus = Result { InMemorySearchCorpus(manifests: try CatalogSource.embedded.manifests()) }
+    /// The embedded catalog's corpus, read once a process per cache folder (from
+    /// `EmbeddedCorpusCache`): that catalog cannot change while the binary runs, and a
+    /// long-lived process (`blocks mcp`) searches it again and again. Keyed by the folder
+    /// so that a process using a second cache still reads (and writes) that cache.
+    private static func embeddedCorpus(cacheDirectory: URL) throws -> InMemorySearchCorpus {
+        try embeddedCorpusLock.withLock {
+            if let corpus = embeddedCorpusMemo[cacheDirectory.path] { return corpus }
+            let corpus = try EmbeddedCorpusCache(cacheDirectory: cacheDirectory).corpus()
+            embeddedCorpusMemo[cacheDirectory.path] = corpus
+            return corpus
+        }
+    }
+    nonisolated(unsafe) private static var embeddedCorpusMemo: [String: InMemorySearchCorpus] = [:]
+    private static let embeddedCorpusLock = Lock()
 
     /// Reads every manifest and writes a fresh index, or keeps the corpus in memory when
     /// the cache cannot be written. The fingerprint was taken before the manifests were
     /// read, so a change made meanwhile is caught by the next run.
+    /// The code files (`CatalogSource.codeFiles`) are stamped after they are read:
+    /// one edited in the few milliseconds between is seen by the run after its next edit.
     private func rebuild(fingerprint: String) throws {
         guard let indexURL else { return }
-        let memory = InMemorySearchCorpus(manifests: try source.manifests())
+        let blocks = try source.searchableBlocks()
+        let memory = InMemorySearchCorpus(blocks: blocks)
+        let catalog = source as? CatalogSource
+        let codeFiles = catalog?.codeFiles(of: blocks) ?? PackedStrings()
+        let stamp = catalog?.codeStamp(of: codeFiles) ?? ""
         do {
-            try Self.write(memory, fingerprint: fingerprint, to: indexURL)
+            try Self.write(memory, fingerprint: Self.fingerprint(fingerprint, codeStamp: stamp), codeFiles: codeFiles, to: indexURL)
             corpus = try SearchIndexStore(path: indexURL.path)
             settledStatus = .built
         } catch {
@@ -127,13 +146,13 @@ public final class SearchIndex {
         guard let check = pendingCheck else { return false }
         pendingCheck = nil
         let fingerprint = check.wait()
-        if let store = corpus as? SearchIndexStore, let fingerprint, store.fingerprint == fingerprint { return false }
+        if let store = corpus as? SearchIndexStore, let whole = check.withCodeStamp(), store.fingerprint == whole { return false }
         // Stale, or the source can no longer be fingerprinted: read it afresh.
         do {
             if let fingerprint {
                 try rebuild(fingerprint: fingerprint)
             } else {
-                corpus = InMemorySearchCorpus(manifests: try source.manifests())
+                corpus = InMemorySearchCorpus(blocks: try source.searchableBlocks())
                 settledStatus = .inMemory(reason: nil)
             }
         } catch {
@@ -145,7 +164,13 @@ public final class SearchIndex {
 
     /// Writes the index to a temporary file beside its final name, then renames it, so a
     /// reader sees the old index or the new one and never half of one.
-    static func write(_ corpus: InMemorySearchCorpus, fingerprint: String, to url: URL) throws {
+    /// What an index stores as its fingerprint: the source's, and the stamp of the code
+    /// files it was built from when there are any.
+    static func fingerprint(_ source: String, codeStamp: String) -> String {
+        codeStamp.isEmpty ? source : source + " " + codeStamp
+    }
+
+    static func write(_ corpus: InMemorySearchCorpus, fingerprint: String, codeFiles: PackedStrings = PackedStrings(), to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -154,7 +179,8 @@ public final class SearchIndex {
         }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         defer { unlink(temporary.path) }
-        try SearchIndexStore.write(manifests: corpus.manifests, corpus: corpus, fingerprint: fingerprint, format: format, to: temporary.path)
+        try SearchIndexStore.write(
+            manifests: corpus.manifests, corpus: corpus, fingerprint: fingerprint, codeFiles: codeFiles, format: format, to: temporary.path)
         guard rename(temporary.path, url.path) == 0 else {
             throw SearchIndexError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
         }
@@ -208,22 +234,31 @@ public final class SearchIndex {
     }
 }
 
-/// A source's fingerprint, computed on another thread.
+/// A source's fingerprint, computed on another thread, with the stamp of the code files
+/// its index was built from.
 final class FingerprintCheck: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// Written once by the worker before it signals `done`, read after `wait`.
     private var fingerprint: String?
+    private var codeStamp = ""
 
-    init(_ source: RegistrySource) {
+    init(_ source: RegistrySource, codeFiles: PackedStrings = PackedStrings()) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             fingerprint = source.searchFingerprinting?.searchFingerprint
+            codeStamp = (source as? CatalogSource)?.codeStamp(of: codeFiles) ?? ""
             done.signal()
         }
     }
 
+    /// The source's own fingerprint.
     func wait() -> String? {
         done.wait()
         done.signal()
         return fingerprint
+    }
+
+    /// What the index stores when it is current (`SearchIndex.fingerprint`).
+    func withCodeStamp() -> String? {
+        wait().map { SearchIndex.fingerprint($0, codeStamp: codeStamp) }
     }
 }

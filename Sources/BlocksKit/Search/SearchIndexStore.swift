@@ -8,8 +8,9 @@
 final class SearchIndexStore: SearchCorpus {
     /// Bumped whenever the layout or the meaning of what is stored changes. 3: entries
     /// whose name is not a block name are no longer stored, so an index written before
-    /// may still list one.
-    static let layoutVersion = 4
+    /// may still list one. 5: postings of the code names field (`CodeNames`) and the
+    /// code files they were read from.
+    static let layoutVersion = 5
 
     let path: String
     /// What the index was built from; `SearchIndex` compares it with the source's now.
@@ -20,6 +21,9 @@ final class SearchIndexStore: SearchCorpus {
     let names: PackedStrings
     let nameRanks: [UInt32]
     let vocabulary: PackedStrings
+    /// The code files the names were read from, relative to the source; their stamp is
+    /// part of `fingerprint` (see `CatalogSource.codeFiles`).
+    let codeFiles: PackedStrings
     private let database: SQLiteDatabase
 
     /// Opens an index read-only and reads its meta row. Throws for a missing, foreign
@@ -52,6 +56,7 @@ final class SearchIndexStore: SearchCorpus {
         else { throw SearchIndexError.damaged("name_ranks in \(path) is unreadable") }
         nameRanks = ranks
         blockCount = names.count
+        codeFiles = try strings("code_files")
     }
 
     func postings(ofWords words: [Int]) throws -> [[SearchPosting]] {
@@ -130,7 +135,9 @@ final class SearchIndexStore: SearchCorpus {
 
     /// Writes a complete index of `manifests` to a new file at `path`. The caller writes
     /// to a temporary name and renames, so readers never see a half-written index.
-    static func write(manifests: [BlockManifest], corpus: InMemorySearchCorpus, fingerprint: String, format: String, to path: String) throws {
+    static func write(
+        manifests: [BlockManifest], corpus: InMemorySearchCorpus, fingerprint: String, codeFiles: PackedStrings = PackedStrings(), format: String, to path: String
+    ) throws {
         let database = try SQLiteDatabase(path: path, readOnly: false)
         try database.execute("""
             PRAGMA journal_mode = OFF;
@@ -150,6 +157,7 @@ final class SearchIndexStore: SearchCorpus {
             ("names", corpus.names.encoded),
             ("vocabulary", corpus.vocabulary.encoded),
             ("name_ranks", PackedIntegers.encode(corpus.nameRanks)),
+            ("code_files", codeFiles.encoded),
         ]
         for (key, value) in entries {
             meta.reset()

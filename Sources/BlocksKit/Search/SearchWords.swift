@@ -3,11 +3,13 @@
 ///
 /// All text goes through `TextNormalizer.words`, the one tokenizer. On top of it come
 /// identifiers (kept whole and split at camelCase and digits, so `onTabChange` matches
-/// `ontabchange`, `tab` and `change`), the API's types and descriptions, and the
-/// accessibility notes under their concepts in English and Spanish.
+/// `ontabchange`, `tab` and `change`), the API's types and descriptions, the
+/// accessibility notes under their concepts in English and Spanish, and the public names
+/// in the block's code (`CodeNames`).
 enum SearchWords {
-    /// The folded words of each field of a manifest: every language at once.
-    static func fieldWords(of manifest: BlockManifest) -> [(SearchEngine.Field, Set<String>)] {
+    /// The folded words of each field of a block: every language at once.
+    static func fieldWords(of block: SearchableBlock) -> [(SearchEngine.Field, Set<String>)] {
+        let manifest = block.manifest
         var details = Set(manifest.api.flatMap { TextNormalizer.words($0.description) })
         for (key, note) in manifest.accessibility {
             details.formUnion(TextNormalizer.words(note))
@@ -22,6 +24,7 @@ enum SearchWords {
             (.summary, Set(manifest.summary.values.flatMap(TextNormalizer.words))),
             (.api, Set(manifest.api.flatMap { identifierWords($0.name) + identifierWords($0.type) })),
             (.details, details),
+            (.codeNames, Set(block.codeNames.flatMap(identifierWords))),
         ]
     }
 
@@ -30,17 +33,60 @@ enum SearchWords {
     /// lowercase letter (`URLSession` → `url`, `session`) and between letters and digits.
     /// `Binding<Item.ID?>` gives `binding`, `item` and `id`.
     static func identifierWords(_ text: String) -> [String] {
-        asciiIdentifierWords(text) ?? unicodeIdentifierWords(text)
+        // Start-up folds some 2,000 identifiers of the embedded catalog's code: ASCII text,
+        // nearly all of it, is split on its bytes.
+        var text = text
+        if let words = text.withUTF8(asciiIdentifierWords) { return words }
+        return generalIdentifierWords(text)
     }
 
-    /// The general rule of `identifierWords`, which its ASCII path must agree with.
-    static func unicodeIdentifierWords(_ text: String) -> [String] {
+    /// `identifierWords` by the rule itself, on characters.
+    static func generalIdentifierWords(_ text: String) -> [String] {
         var words: [String] = []
         for identifier in text.split(whereSeparator: { !($0.isLetter || $0.isNumber) }) {
             let whole = TextNormalizer.words(String(identifier))
             words += whole
             let parts = TextNormalizer.words(splitIdentifier(String(identifier)))
             if parts != whole { words += parts }
+        }
+        return words
+    }
+
+    /// `generalIdentifierWords` for ASCII text, where letters, digits and case are bytes;
+    /// nil for any other text. `StartupTextNormalizerTests` holds the two equal.
+    static func asciiIdentifierWords(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        func isUpper(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
+        func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func lowercased(_ range: Range<Int>) -> String {
+            String(decoding: bytes[range].map { isUpper($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        var words: [String] = []
+        var index = 0
+        while index < bytes.count {
+            guard TextNormalizer.isASCIIAlphanumeric(bytes[index]) else {
+                index += 1
+                continue
+            }
+            let start = index
+            var boundaries: [Int] = []
+            index += 1
+            while index < bytes.count && TextNormalizer.isASCIIAlphanumeric(bytes[index]) {
+                let (character, previous) = (bytes[index], bytes[index - 1])
+                let lowerToUpper = isUpper(character) && (isLower(previous) || isDigit(previous))
+                let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+                let endOfCapitals = isUpper(character) && isUpper(previous) && isLower(next)
+                if lowerToUpper || endOfCapitals || isDigit(character) != isDigit(previous) { boundaries.append(index) }
+                index += 1
+            }
+            words.append(lowercased(start..<index))
+            guard !boundaries.isEmpty else { continue }
+            var partStart = start
+            for boundary in boundaries + [index] {
+                words.append(lowercased(partStart..<boundary))
+                partStart = boundary
+            }
         }
         return words
     }

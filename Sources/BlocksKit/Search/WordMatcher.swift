@@ -10,6 +10,9 @@ struct WordMatcher {
     private let queryIsASCII: Bool
     /// The typo budget: one edit for words of 4 to 7 letters, two beyond.
     private let allowed: Int
+    /// The query's bytes as a set (`letterMask`), to rule out most words before an edit
+    /// distance is computed.
+    private let queryMask: UInt64
 
     init(_ query: String) {
         self.query = query
@@ -17,6 +20,29 @@ struct WordMatcher {
         queryIsASCII = queryBytes.allSatisfy { $0 < 0x80 }
         let length = query.count
         allowed = length >= 8 ? 2 : (length >= 4 ? 1 : 0)
+        queryMask = queryBytes.withUnsafeBufferPointer(Self.letterMask)
+    }
+
+    /// A bit per byte value: letters and digits each their own, other bytes shared. A query
+    /// byte that a word lacks takes an edit to mend, so a word lacking more of the query's
+    /// bits than the budget allows is beyond it (shared bits only make the test weaker).
+    static func letterMask(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var mask: UInt64 = 0
+        for byte in bytes {
+            let bit: UInt8
+            switch byte {
+            case 0x61...0x7A: bit = byte - 0x61
+            case 0x30...0x39: bit = byte - 0x30 + 26
+            default: bit = 36 + byte % 28
+            }
+            mask |= 1 << UInt64(bit)
+        }
+        return mask
+    }
+
+    /// True when the word lacks more of the query's bytes than the typo budget mends.
+    private func isBeyondBudget(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+        (queryMask & ~Self.letterMask(word)).nonzeroBitCount > allowed
     }
 
     /// The words of `vocabulary` that match, with their quality (above zero), by index.
@@ -34,6 +60,26 @@ struct WordMatcher {
         return found
     }
 
+    /// The words of `vocabulary` that hold `phrase` (two query words written together):
+    /// 1 for the word itself, 0.8 for a longer word holding it (`tabchange` in
+    /// `ontabchange`). Folded words compare as UTF-8 bytes, which match only at
+    /// character starts.
+    static func words(holding phrase: String, in vocabulary: PackedStrings) -> [(word: Int, quality: Double)] {
+        let needle = Array(phrase.utf8)
+        guard let first = needle.first else { return [] }
+        var found: [(word: Int, quality: Double)] = []
+        vocabulary.forEachBytes { index, word in
+            guard word.count >= needle.count else { return }
+            for start in 0...(word.count - needle.count) where word[start] == first {
+                if UnsafeBufferPointer(rebasing: word[start..<(start + needle.count)]).elementsEqual(needle) {
+                    found.append((index, word.count == needle.count ? 1 : 0.8))
+                    return
+                }
+            }
+        }
+        return found
+    }
+
     /// `SearchEngine.matchQuality` for two ASCII words.
     private func asciiQuality(_ query: UnsafeBufferPointer<UInt8>, _ word: UnsafeBufferPointer<UInt8>) -> Double {
         if word.count == query.count && word.elementsEqual(query) { return 1 }
@@ -41,11 +87,11 @@ struct WordMatcher {
         guard allowed > 0 else { return 0 }
         if word.count < query.count - allowed { return 0 }
         if word.count <= query.count + allowed {
-            return Self.withinDistance(query, word, limit: allowed) ? 0.6 : 0
+            return !isBeyondBudget(word) && Self.withinDistance(query, word, limit: allowed) ? 0.6 : 0
         }
         // A typo in a prefix of a longer word ("scrol" in "scrollable") counts less.
         let candidate = UnsafeBufferPointer(rebasing: word[..<(query.count + allowed)])
-        return Self.withinDistance(query, candidate, limit: allowed) ? 0.45 : 0
+        return !isBeyondBudget(candidate) && Self.withinDistance(query, candidate, limit: allowed) ? 0.45 : 0
     }
 
     /// True when the optimal string alignment distance (`EditDistance.distance`) between

@@ -15,11 +15,12 @@ import Testing
         var expectsNothing: Bool
     }
 
-    /// Issue 16's goal is 95%. With the nine-block catalog the table scores 65 of 69
-    /// (94.2%): `onGeometryChange` and `ScrollViewProxy` need the names in each block's code,
-    /// which search does not read yet, and `tab change` / `scroll view proxy` now rank newer
-    /// blocks first. The floor is that measured score, so it can only go up.
-    static let goal = 0.94
+    /// Issue 16's goal: 95% in the top 3. With the names in each block's code
+    /// (`CodeNames`), identifier phrases (`tab change` in `onTabChange`) and unknown
+    /// identifiers looked for by their parts (`ScrollViewProxy`), the nine-block catalog
+    /// scores every row; the floor is the goal, so a change may cost a row or two of
+    /// the table, never more.
+    static let goal = 0.95
 
     static func rows() throws -> [Row] {
         let text = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/BlocksKitTests/Fixtures/relevance.tsv"), encoding: .utf8)
@@ -43,7 +44,7 @@ import Testing
     @Test func theTableScoresAtLeastTheGoal() throws {
         let rows = try Self.rows()
         #expect(rows.count >= 60)
-        let engine = SearchEngine(manifests: try CatalogSource.embedded.manifests())
+        let engine = SearchEngine(blocks: try CatalogSource.embedded.searchableBlocks())
         var failures: [String] = []
         for row in rows {
             let outcome = engine.search(row.query)
@@ -61,14 +62,15 @@ import Testing
         let queries = Set(try Self.rows().map(\.query))
         for query in ["finger", "onGeometryChange", "accessibilityReduceMotion", "large text", "screen reader", "lector de pantalla",
                       "tabs for categories", "pestañas para ipad", "follows the finger", "onTabChange", "tab change", "change",
-                      "ScrollViewProxy", "scroll view proxy"] {
+                      "ScrollViewProxy", "scroll view proxy", "Binding<Item.ID?>", "item id", "VoiceOver", "Dynamic Type", "reduce motion",
+                      "texto grande", "reducir movimiento"] {
             #expect(queries.contains(query), "\(query)")
         }
     }
 
     /// The checker itself can fail: a row naming a block outside the top 3 does not pass.
     @Test func aWrongRowFails() throws {
-        let engine = SearchEngine(manifests: try CatalogSource.embedded.manifests())
+        let engine = SearchEngine(blocks: try CatalogSource.embedded.searchableBlocks())
         #expect(!Self.passes(Row(query: "sidebar", mustInclude: ["pager"], expectsNothing: false), engine.search("sidebar")))
         #expect(!Self.passes(Row(query: "tabs", mustInclude: [], expectsNothing: true), engine.search("tabs")))
         #expect(Self.passes(Row(query: "sidebar", mustInclude: ["adaptive-tabs"], expectsNothing: false), engine.search("sidebar")))

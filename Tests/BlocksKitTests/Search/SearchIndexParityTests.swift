@@ -44,6 +44,17 @@ import Testing
         ("drawer", .init(platform: PlatformFilter("ipados16")), nil),
     ]
 
+    /// Queries on the synthetic blocks' code: each declares `public struct <Name><index>:
+    /// View` and calls `Text`.
+    static let codeCases: [(query: String, filters: SearchEngine.Filters, limit: Int?)] = [
+        ("Text", .init(), 5),
+        ("SwiftUI view", .init(), 5),
+        ("TabsStrip00042", .init(), nil),
+        ("tabs strip", .init(), 10),
+        ("ToolbarSliderView", .init(), nil),
+        ("tabsstrip", .init(platform: PlatformFilter("ios17")), nil),
+    ]
+
     static func summary(_ outcome: SearchEngine.Outcome) -> [String] {
         outcome.hits.map { "\($0.manifest.name) \($0.score) \($0.matchedWords)" } + ["partial: \(outcome.isPartial)"]
     }
@@ -53,16 +64,16 @@ import Testing
         let cache = try TemporaryFolder("search-cache")
         defer { cache.cleanUp() }
         let source = CatalogSource.folder(catalog)
-        let manifests = try source.manifests()
-        #expect(manifests.count == 300)
-        let reference = ReferenceSearch(manifests: manifests)
-        let engine = SearchEngine(manifests: manifests)
+        let blocks = try source.searchableBlocks()
+        #expect(blocks.count == 300)
+        let reference = ReferenceSearch(blocks: blocks)
+        let engine = SearchEngine(blocks: blocks)
         let index = try SearchIndex.open(for: source, cacheDirectory: cache.url)
         #expect(index.finalStatus() == .built)
         let reopened = try SearchIndex.open(for: source, cacheDirectory: cache.url)
 
         var nonEmpty = 0
-        for item in Self.cases {
+        for item in Self.cases + Self.codeCases {
             let expected = reference.search(item.query, filters: item.filters, limit: item.limit)
             let fromMemory = Self.summary(engine.search(item.query, filters: item.filters, limit: item.limit))
             let fromDisk = Self.summary(try index.search(item.query, filters: item.filters, limit: item.limit))
@@ -83,14 +94,77 @@ import Testing
         let cache = try TemporaryFolder("search-cache")
         defer { cache.cleanUp() }
         let source = CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog"))
-        let manifests = try source.manifests()
-        let reference = ReferenceSearch(manifests: manifests)
+        let blocks = try source.searchableBlocks()
+        let reference = ReferenceSearch(blocks: blocks)
         let index = try SearchIndex.open(for: source, cacheDirectory: cache.url)
         #expect(index.finalStatus() == .built)
-        for query in ["tabs", "pestanas", "scroling", "pager", "pagre", "swipe pages", "picker segmented", "badge", "zzzzzzzz", "top"] {
+        for query in ["tabs", "pestanas", "scroling", "pager", "pagre", "swipe pages", "picker segmented", "badge", "zzzzzzzz", "top"] + Self.issueQueries {
             let expected = reference.search(query, filters: .init(), limit: nil)
             #expect(Self.summary(try index.search(query)) == expected, "\(query)")
-            #expect(Self.summary(SearchEngine(manifests: manifests).search(query)) == expected, "\(query)")
+            #expect(Self.summary(SearchEngine(blocks: blocks).search(query)) == expected, "\(query)")
+        }
+    }
+
+    /// Issue 16's queries, whose words come from every source: names, API, descriptions,
+    /// accessibility concepts, function words and the names in the code.
+    static let issueQueries = [
+        "finger", "onGeometryChange", "accessibilityReduceMotion", "large text", "screen reader", "lector de pantalla",
+        "tabs for categories", "pestañas para ipad", "follows the finger", "onTabChange", "tab change", "change",
+        "ScrollViewProxy", "scroll view proxy", "Binding<Item.ID?>", "item id", "ScrollView", "Capsule", "matchedGeometryEffect",
+        "PagerTabState", "scrollPosition", "onGeometyChange", "tab bar", "zzzzzzzz",
+    ]
+
+    /// The embedded catalog (in memory), the same catalog as a folder (SQLite index of its
+    /// files) and as a built registry read from a folder and over HTTP (SQLite index of
+    /// its `index.json`) find the same blocks with the same scores.
+    @Test func theEmbeddedCatalogAFolderAndABuiltRegistryFindTheSame() throws {
+        let folder = try TemporaryFolder("search-stores")
+        defer { folder.cleanUp() }
+        let catalog = CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog"))
+        try RegistryFixtures.build(catalog: repositoryRoot.appendingPathComponent("Catalog"), output: folder.path("public"))
+        let nginx = try Nginx(root: folder.path("public"))
+        defer { nginx.stop() }
+        let (context, _, _) = makeContext(directory: folder.url, environment: ["XDG_CACHE_HOME": folder.path("cache").path])
+        let cache = folder.path("cache")
+        let embedded = try SearchIndex.open(for: CatalogSource.embedded, cacheDirectory: cache)
+        #expect(embedded.finalStatus() == .inMemory(reason: nil))
+        let fromFolder = try SearchIndex.open(for: catalog, cacheDirectory: cache)
+        let registry = try SearchIndex.open(for: BuiltRegistrySource(root: .folder(folder.path("public")), access: context.registryAccess), cacheDirectory: cache)
+        let remote = try SearchIndex.open(for: BuiltRegistrySource(root: .remote(nginx.baseURL), access: context.registryAccess), cacheDirectory: cache)
+        for index in [fromFolder, registry, remote] { #expect(index.finalStatus() == .built) }
+        let reference = ReferenceSearch(blocks: try catalog.searchableBlocks())
+        var complete = 0
+        for query in Self.issueQueries {
+            let expected = reference.search(query, filters: .init(), limit: nil)
+            #expect(Self.summary(try embedded.search(query)) == expected, "embedded: \(query)")
+            #expect(Self.summary(try fromFolder.search(query)) == expected, "folder: \(query)")
+            #expect(Self.summary(try registry.search(query)) == expected, "registry folder: \(query)")
+            #expect(Self.summary(try remote.search(query)) == expected, "registry over HTTP: \(query)")
+            if expected.last == "partial: false" && expected.count > 1 { complete += 1 }
+        }
+        #expect(complete >= 18)
+        // The code names are what finds these, in every store.
+        let callers = try remote.search("onGeometryChange").hits.map(\.manifest.name)
+        #expect(callers.contains("pager") && !callers.contains("adaptive-tabs"))
+    }
+
+    /// A large registry's index, built from its `index.json`, ranks as the catalog it was
+    /// built from: the code names travel in the index.
+    @Test func aLargeRegistryRanksAsItsCatalog() throws {
+        let catalog = try #require(SyntheticCatalog.shared300)
+        let folder = try TemporaryFolder("search-registry")
+        defer { folder.cleanUp() }
+        try RegistryFixtures.build(catalog: catalog, output: folder.path("public"))
+        let (context, _, _) = makeContext(directory: folder.url)
+        let registry = BuiltRegistrySource(root: .folder(folder.path("public")), access: context.registryAccess)
+        let blocks = try CatalogSource.folder(catalog).searchableBlocks()
+        #expect(try registry.searchableBlocks() == blocks)
+        let reference = ReferenceSearch(blocks: blocks)
+        let index = try SearchIndex.open(for: registry, cacheDirectory: folder.path("cache"))
+        #expect(index.finalStatus() == .built)
+        for item in Self.cases + Self.codeCases {
+            let expected = reference.search(item.query, filters: item.filters, limit: item.limit)
+            #expect(Self.summary(try index.search(item.query, filters: item.filters, limit: item.limit)) == expected, "\(item.query)")
         }
     }
 
@@ -134,16 +208,22 @@ import Testing
 }
 
 /// The ranking as `SearchEngine` implemented it before the scoring moved into
-/// `SearchRanking`: dictionaries, every vocabulary word scored with `matchQuality`.
+/// `SearchRanking`: dictionaries, every vocabulary word scored with `matchQuality`, plus
+/// issue 16's two query rules written the same plain way (an unknown identifier is
+/// looked for by its parts; adjacent words a field has as one word add its score).
 struct ReferenceSearch {
     let manifests: [BlockManifest]
     let vocabulary: [String: [(block: Int, field: SearchEngine.Field)]]
 
     init(manifests: [BlockManifest]) {
-        self.manifests = manifests
+        self.init(blocks: manifests.map { SearchableBlock(manifest: $0, codeNames: []) })
+    }
+
+    init(blocks: [SearchableBlock]) {
+        manifests = blocks.map(\.manifest)
         var vocabulary: [String: [(block: Int, field: SearchEngine.Field)]] = [:]
-        for (index, manifest) in manifests.enumerated() {
-            let document = InMemorySearchCorpus.fieldWords(of: manifest)
+        for (index, block) in blocks.enumerated() {
+            let document = InMemorySearchCorpus.fieldWords(of: block)
             for (field, words) in document {
                 for word in words { vocabulary[word, default: []].append((index, field)) }
             }
@@ -168,7 +248,13 @@ struct ReferenceSearch {
         func lines(_ hits: [Hit], _ isPartial: Bool) -> [String] {
             hits.map { "\($0.name) \($0.score) \($0.matched)" } + ["partial: \(isPartial)"]
         }
-        let queryWords = TextNormalizer.words(query)
+        var queryWords: [String] = []
+        for token in query.split(whereSeparator: { !($0.isLetter || $0.isNumber) }) {
+            let whole = TextNormalizer.words(String(token))
+            let parts = TextNormalizer.words(SearchWords.splitIdentifier(String(token)))
+            let known = whole.contains { word in vocabulary.keys.contains { SearchEngine.matchQuality(query: word, word: $0) > 0 } }
+            queryWords += parts.count > whole.count && !known ? parts : whole
+        }
         let allowed = manifests.indices.filter { passes(manifests[$0], filters) }
         guard !queryWords.isEmpty else {
             return lines(Array(allowed.map { (manifests[$0].name, 0.0, 0) }.prefix(limit ?? .max)), false)
@@ -198,6 +284,18 @@ struct ReferenceSearch {
                 for (field, score) in fields { adjacency = max(adjacency, min(score, previous[block]?[field] ?? 0)) }
                 scores[block, default: 0] += ordered[0] + SearchEngine.otherFieldsShare * ordered.dropFirst().reduce(0, +) + SearchRanking.adjacencyShare * adjacency
                 matched[block, default: 0] += required[position] ? 1 : 0
+            }
+            if position > 0, !SearchWords.functionWords.contains(queryWord), !SearchWords.functionWords.contains(queryWords[position - 1]) {
+                let phrase = queryWords[position - 1] + queryWord
+                var phraseScores: [Int: Double] = [:]
+                for (word, postings) in vocabulary where word.contains(phrase) {
+                    let rarity = SearchRanking.idf(blocksWithWord: Set(postings.map(\.block)).count, blockCount: manifests.count)
+                    for posting in postings where allowedSet.contains(posting.block) && scores[posting.block] != nil {
+                        let score = (word == phrase ? 1 : 0.8) * posting.field.weight * rarity
+                        phraseScores[posting.block] = max(phraseScores[posting.block] ?? 0, score)
+                    }
+                }
+                for (block, score) in phraseScores { scores[block, default: 0] += score }
             }
             previous = best
         }

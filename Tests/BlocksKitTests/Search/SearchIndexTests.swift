@@ -150,7 +150,8 @@ import Testing
         let index = try SearchIndex.open(for: CatalogSource.embedded, cacheDirectory: cache.url)
         #expect(index.finalStatus() == .inMemory(reason: nil))
         #expect(index.indexURL == nil)
-        #expect(!FileManager.default.fileExists(atPath: cache.path("search").path))
+        // No SQLite index: only the corpus the embedded catalog keeps (EmbeddedCorpusCacheTests).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path("search").path) == ["embedded.corpus"])
     }
 
     @Test func aBrokenManifestIsStillReportedThroughTheIndex() throws {

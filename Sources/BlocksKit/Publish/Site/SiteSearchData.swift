@@ -21,7 +21,8 @@ enum SiteSearchData {
     /// in the page, `laterCards` are the others' HTML.
     static func json(sortedManifests manifests: [BlockManifest], staticCards: Int, laterCards: [String]) -> JSONValue {
         // As `InMemorySearchCorpus` does: each word's postings in block order, words sorted.
-        let fieldWords = ConcurrentMap.map(manifests) { SearchWords.fieldWords(of: $0) }
+        // Code names (issue 16) are not in the page yet: the page searches the manifests' words.
+        let fieldWords = ConcurrentMap.map(manifests) { SearchWords.fieldWords(of: SearchableBlock(manifest: $0, codeNames: [])) }
         var postingsByWord: [String: [UInt32]] = [:]
         for (block, fields) in fieldWords.enumerated() {
             for (field, words) in fields {
