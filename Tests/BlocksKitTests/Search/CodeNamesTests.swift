@@ -117,6 +117,19 @@ import Testing
         #expect(again.finalStatus() == .reused)
     }
 
+    /// Past `codeStampLimit` code files the index is stamped by `block.json` alone, so a
+    /// search of 10,000 blocks does not stat 10,000 more files.
+    @Test func aLargeCatalogIsStampedByItsManifestsAlone() throws {
+        let catalog = try #require(SyntheticCatalog.shared60)
+        let source = CatalogSource.folder(catalog)
+        let blocks = try source.searchableBlocks()
+        #expect(source.codeFiles(of: blocks).count == 60)
+        #expect(source.codeFiles(of: blocks, limit: 60).count == 60)
+        #expect(source.codeFiles(of: blocks, limit: 59).count == 0)
+        #expect(CatalogSource.embedded.codeFiles(of: try CatalogSource.embedded.searchableBlocks()).count == 0)
+        #expect(CatalogSource.codeStampLimit >= 1_000)
+    }
+
     @Test func aBuiltRegistryCarriesTheNamesInItsIndexAndMetadata() throws {
         let folder = try TemporaryFolder("code-names")
         defer { folder.cleanUp() }
