@@ -79,7 +79,7 @@ public struct RegistryBuilder: Sendable {
             entries.append(published)
             if published.wrote { report.written.append(published.entry.manifest.name) } else { report.unchanged.append(published.entry.manifest.name) }
         }
-        try site?.finish(blocks.map(\.manifest))
+        try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
         report.site = site?.report
         // An unchanged index keeps its file, and so its ETag: mirrors and caches then get a 304.
         let index = try RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) })
@@ -156,7 +156,7 @@ public struct RegistryBuilder: Sendable {
             folder.discard()
             throw error
         }
-        try site?.finish(blocks.map(\.manifest))
+        try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
         try writeWithGzip(RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) }), to: "index.json")
         return Report(written: entries.map(\.entry.manifest.name), stagingFolders: folder.stagingFolders.count, site: site?.report)
     }

@@ -18,15 +18,17 @@ struct SiteBrowserTests {
         return folder
     }()
 
-    static let manifests: [BlockManifest] = {
-        ((try? CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog")).manifests()) ?? []).sorted { $0.name < $1.name }
+    /// The catalog's blocks with the names in their code, which the page searches too.
+    static let blocks: [SearchableBlock] = {
+        ((try? CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog")).searchableBlocks()) ?? []).sorted { $0.manifest.name < $1.manifest.name }
     }()
+    static var manifests: [BlockManifest] { blocks.map(\.manifest) }
 
     static var fileURL: String { "file://" + site.path }
 
     /// The names `blocks search` ranks for a query, best first.
     static func commandLineNames(_ query: String, filters: SearchEngine.Filters = SearchEngine.Filters()) -> [String] {
-        SearchEngine(manifests: manifests).search(query, filters: filters).hits.map(\.manifest.name)
+        SearchEngine(blocks: blocks).search(query, filters: filters).hits.map(\.manifest.name)
     }
 
     /// The ids of the cards a reader sees, in the order shown.
@@ -171,7 +173,7 @@ struct SiteBrowserTests {
             ["eval": "\(String(decoding: cases, as: UTF8.self)).map(c => window.blocksSearch(c.q, c.f))", "name": "filtered"],
         ])
         Self.expectClean(outcome)
-        let engine = SearchEngine(manifests: Self.manifests)
+        let engine = SearchEngine(blocks: Self.blocks)
         func compare(_ page: JSONValue?, _ query: String, _ filters: SearchEngine.Filters) {
             let expected = engine.search(query, filters: filters)
             #expect(page?["names"]?.strings == expected.hits.map(\.manifest.name), "'\(query)'")
@@ -291,7 +293,7 @@ struct SiteBrowserTests {
         #expect(outcome.value("second") == .array([.int(2 * SitePages.staticCards), .bool(false)]))
         #expect(outcome.value("third") == .array([.int(250), .bool(true)]))
         let manifests = try CatalogSource.folder(catalog).manifests()
-        let expected = SearchEngine(manifests: manifests).search("block 240").hits.map(\.manifest.name)
+        let expected = SearchEngine(blocks: try CatalogSource.folder(catalog).searchableBlocks()).search("block 240").hits.map(\.manifest.name)
         #expect(outcome.strings("found") == expected)
         #expect(outcome.strings("found").first == "block-0240")
         // A card made in the page is the very card the build writes.

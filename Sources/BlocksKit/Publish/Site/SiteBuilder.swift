@@ -147,8 +147,9 @@ final class SiteBuilder: @unchecked Sendable {
 
     /// Writes the index page, the stylesheet and script, then `site.json`, each only when
     /// its bytes change. Called after every page, before the registry's `index.json`.
-    func finish(_ manifests: [BlockManifest]) throws {
-        let sorted = manifests.sorted { $0.name < $1.name }
+    /// `blocks` carry the names in each block's code, which the page searches too.
+    func finish(_ blocks: [SearchableBlock]) throws {
+        let sorted = blocks.sorted { $0.manifest.name < $1.manifest.name }
         try write(Data(SiteStylesheet.css.utf8), to: Self.stylesheetPath)
         try write(Data(SiteScript.js.utf8), to: Self.scriptPath)
         try write(Data(SitePages.index(sorted).utf8), to: Self.indexPath)

@@ -85,8 +85,9 @@ enum SitePages {
     /// seconds before the first paint.
     static let staticCards = 100
 
-    /// The index page for manifests already sorted by name (the order of the search data).
-    static func index(_ manifests: [BlockManifest]) -> String {
+    /// The index page for blocks already sorted by name (the order of the search data).
+    static func index(_ blocks: [SearchableBlock]) -> String {
+        let manifests = blocks.map(\.manifest)
         var main = """
             <main id="main">
             <h1>\(SiteText.siteName.html)</h1>
@@ -122,7 +123,7 @@ enum SitePages {
         }
         main += "</noscript>\n<script type=\"application/json\" id=\"search-data\">"
         let later = ConcurrentMap.map(Array(manifests.dropFirst(staticCards)), card)
-        main += HTMLEscaping.scriptJSON(SiteSearchData.json(sortedManifests: manifests, staticCards: shown.count, laterCards: later))
+        main += HTMLEscaping.scriptJSON(SiteSearchData.json(sortedBlocks: blocks, staticCards: shown.count, laterCards: later))
         main += "</script>\n</main>\n"
         return page(title: SiteText("SwiftUI blocks · blocks", "Bloques de SwiftUI · blocks"), description: SiteText.tagline.en, prefix: "", main: main)
     }

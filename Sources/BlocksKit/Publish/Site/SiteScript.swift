@@ -105,6 +105,41 @@ enum SiteScript {
     }
     function wordsOf(text) { return fold(text).split(separator).filter(function (word) { return word !== ""; }); }
 
+    // SearchWords.splitIdentifier: a space at each camelCase, acronym and digit boundary.
+    var upper = /\p{Lu}/u, lower = /\p{Ll}/u, number = /\p{N}/u;
+    function splitIdentifier(identifier) {
+      var characters = Array.from(identifier), result = "";
+      for (var i = 0; i < characters.length; i++) {
+        var character = characters[i];
+        if (i > 0) {
+          var previous = characters[i - 1], next = i + 1 < characters.length ? characters[i + 1] : "";
+          var lowerToUpper = upper.test(character) && (lower.test(previous) || number.test(previous));
+          var endOfCapitals = upper.test(character) && upper.test(previous) && lower.test(next);
+          if (lowerToUpper || endOfCapitals || number.test(character) !== number.test(previous)) result += " ";
+        }
+        result += character;
+      }
+      return result;
+    }
+
+    // SearchRanking.queryWords: a word written as an identifier that no word of the
+    // catalog matches, whole or with a typo, is looked for by its parts.
+    function isKnown(word) {
+      var quality = matcher(word);
+      for (var index = 0; index < words.length; index++) if (quality(index) > 0) return true;
+      return false;
+    }
+    function queryWordsOf(query) {
+      var found = [];
+      query.split(separator).forEach(function (token) {
+        if (token === "") return;
+        var whole = wordsOf(token), parts = wordsOf(splitIdentifier(token));
+        var unknown = parts.length > whole.length && whole.every(function (word) { return !isKnown(word); });
+        found = found.concat(unknown ? parts : whole);
+      });
+      return found;
+    }
+
     // EditDistance.distance: optimal string alignment, stopping once past the limit.
     function distance(left, right, limit) {
       if (left.length === 0) return right.length;
@@ -149,6 +184,13 @@ enum SiteScript {
       };
     }
 
+    // SearchRanking.idf over the blocks a word's postings reach (grouped by block).
+    function rarityOf(list) {
+      var blocksWithWord = 0, lastBlock = -1;
+      for (var p = 0; p < list.length; p++) { if ((list[p] >> 3) !== lastBlock) { blocksWithWord++; lastBlock = list[p] >> 3; } }
+      return 0.5 + Math.log(1 + (count - blocksWithWord + 0.5) / (blocksWithWord + 0.5));
+    }
+
     function postings(index) {
       var cached = postingCache[index];
       if (cached) return cached;
@@ -181,7 +223,7 @@ enum SiteScript {
 
     // SearchRanking.rank, step by step.
     function rank(query, filters) {
-      var queryWords = wordsOf(query);
+      var queryWords = queryWordsOf(query);
       var required = queryWords.map(function (word) { return !functionWords.has(word); });
       if (required.indexOf(true) < 0) required = queryWords.map(function () { return true; });
       var requiredCount = required.filter(Boolean).length;
@@ -194,6 +236,23 @@ enum SiteScript {
         return { blocks: all, partial: false };
       }
       var scores = new Float64Array(count), matched = new Int32Array(count), scored = new Uint8Array(count);
+      // Step 4's phrase: two adjacent words a field has as one word (`tab change` in
+      // `ontabchange`) add that word's best score in each block the words reached.
+      function addPhrase(first, second) {
+        if (functionWords.has(first) || functionWords.has(second)) return;
+        var needle = first + second, gained = new Map();
+        for (var word = 0; word < words.length; word++) {
+          if (words[word].indexOf(needle) < 0) continue;
+          var quality = words[word] === needle ? 1 : 0.8, list = postings(word), rarity = rarityOf(list);
+          for (var p = 0; p < list.length; p++) {
+            var block = list[p] >> 3;
+            if (!allowed[block] || !scored[block]) continue;
+            var score = quality * weights[list[p] & 7] * rarity;
+            if (!(gained.get(block) >= score)) gained.set(block, score);
+          }
+        }
+        gained.forEach(function (score, block) { scores[block] += score; });
+      }
       var best = new Float64Array(count * fieldCount), previous = new Float64Array(count * fieldCount);
       var previousTouched = [], isTouched = new Uint8Array(count);
       queryWords.forEach(function (queryWord, position) {
@@ -202,11 +261,8 @@ enum SiteScript {
         for (var word = 0; word < words.length; word++) {
           var q = quality(word);
           if (q <= 0) continue;
-          var list = postings(word);
-          var blocksWithWord = 0, lastBlock = -1;
-          for (var p = 0; p < list.length; p++) { if ((list[p] >> 3) !== lastBlock) { blocksWithWord++; lastBlock = list[p] >> 3; } }
-          var rarity = 0.5 + Math.log(1 + (count - blocksWithWord + 0.5) / (blocksWithWord + 0.5));
-          for (p = 0; p < list.length; p++) {
+          var list = postings(word), rarity = rarityOf(list);
+          for (var p = 0; p < list.length; p++) {
             var block = list[p] >> 3, field = list[p] & 7;
             if (!allowed[block]) continue;
             var score = q * weights[field] * rarity;
@@ -236,6 +292,7 @@ enum SiteScript {
         });
         var swap = best; best = previous; previous = swap;
         previousTouched = touched;
+        if (position > 0) addPhrase(queryWords[position - 1], queryWord);
       });
       var joined = queryWords.join("-"), folded = fold(query);
       for (b = 0; b < count; b++) {

@@ -17,12 +17,13 @@
 enum SiteSearchData {
     static let formatVersion = 1
 
-    /// The data for manifests already sorted by name; the first `staticCards` cards are
+    /// The data for blocks already sorted by name; the first `staticCards` cards are
     /// in the page, `laterCards` are the others' HTML.
-    static func json(sortedManifests manifests: [BlockManifest], staticCards: Int, laterCards: [String]) -> JSONValue {
-        // As `InMemorySearchCorpus` does: each word's postings in block order, words sorted.
-        // Code names (issue 16) are not in the page yet: the page searches the manifests' words.
-        let fieldWords = ConcurrentMap.map(manifests) { SearchWords.fieldWords(of: SearchableBlock(manifest: $0, codeNames: [])) }
+    static func json(sortedBlocks searchable: [SearchableBlock], staticCards: Int, laterCards: [String]) -> JSONValue {
+        // As `InMemorySearchCorpus` does: each word's postings in block order, words sorted,
+        // the names in the blocks' code included.
+        let fieldWords = ConcurrentMap.map(searchable, SearchWords.fieldWords)
+        let manifests = searchable.map(\.manifest)
         var postingsByWord: [String: [UInt32]] = [:]
         for (block, fields) in fieldWords.enumerated() {
             for (field, words) in fields {
