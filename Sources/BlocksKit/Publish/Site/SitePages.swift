@@ -109,7 +109,7 @@ enum SitePages {
             </form>
             <h2 id="blocks-heading">\(SiteText.blocksList.html)</h2>
             \(status(count: manifests.count))
-            <ul id="cards" class="cards" aria-labelledby="blocks-heading" data-page-size="\(staticCards)" data-total="\(manifests.count)">
+            <ul id="cards" class="cards" aria-labelledby="blocks-heading" data-page-size="\(staticCards)" data-total="\(manifests.count)" data-search="\(SiteBuilder.searchDataPath)">
 
             """
         main.reserveCapacity(manifests.count * 1200)
@@ -126,11 +126,18 @@ enum SitePages {
             }
             main += "</ul>\n"
         }
-        main += "</noscript>\n<script type=\"application/json\" id=\"search-data\">"
-        let later = ConcurrentMap.map(Array(manifests.dropFirst(staticCards)), card)
-        main += HTMLEscaping.scriptJSON(SiteSearchData.json(sortedManifests: manifests, staticCards: shown.count, laterCards: later))
-        main += "</script>\n</main>\n"
+        main += "</noscript>\n</main>\n"
         return page(title: SiteText("SwiftUI blocks · blocks", "Bloques de SwiftUI · blocks"), description: SiteText.tagline.en, prefix: "", main: main)
+    }
+
+    /// `assets/search-data.js`: the search data (`SiteSearchData`) as one assignment, with
+    /// the HTML of the cards the index page does not hold. A script file of its own, so the
+    /// index page stays small and draws its first cards at once; the page loads it after
+    /// that (a `file://` page may load a script, though not fetch a JSON file).
+    static func searchData(_ manifests: [BlockManifest]) -> String {
+        let later = ConcurrentMap.map(Array(manifests.dropFirst(staticCards)), card)
+        let data = SiteSearchData.json(sortedManifests: manifests, staticCards: min(staticCards, manifests.count), laterCards: later)
+        return "window.blocksSearchData = " + HTMLEscaping.scriptJSON(data, inline: false) + ";\n"
     }
 
     /// The live line over the cards. The script fills it from the `data-` texts, in both
