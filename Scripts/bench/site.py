@@ -5,12 +5,13 @@
 
 1. `blocks build` with and without `--site`, alternated R times into fresh folders: the
    site may add at most 50% to the build's time (medians).
-2. The index page's search data (the JSON in <script id="search-data">) gzipped: at most
+2. The index page's search data (the JSON in assets/search-data.js) gzipped: at most
    2 MB for 10,000 blocks.
 3. Headless Chromium (through Tests/BlocksKitTests/Support/cdp_driver.py) opens the
    index from file:// three times; the time from navigation start to the script's
    `blocks-first-results` mark, and to the first contentful paint, must be under 200 ms
-   (the best load counts; all are printed). It also times one search over every block.
+   (the best load counts; all are printed). It also prints when the search data was ready
+   and times one search over every block.
 
 Uses the release binary (`swift build -c release --static-swift-stdlib`). Prints one line
 per goal with the numbers and "yes" or "no".
@@ -62,14 +63,16 @@ def main():
         index_path = os.path.join(work, "site-0", "index.html")
         with open(index_path, "rb") as handle:
             page = handle.read()
-        data = re.search(rb'<script type="application/json" id="search-data">(.*?)</script>', page, re.S).group(1)
+        with open(os.path.join(work, "site-0", "assets", "search-data.js"), "rb") as handle:
+            data = re.match(rb"window.blocksSearchData = (.*);\n$", handle.read(), re.S).group(1)
         packed = len(gzip.compress(data, 9))
         print(f"search data for {count} blocks: {len(data) / 1e6:.2f} MB, gzipped {packed / 1e6:.2f} MB (goal <= 2 MB): "
               f"{'yes' if packed <= 2_000_000 else 'no'}; index.html {len(page) / 1e6:.2f} MB, gzipped {len(gzip.compress(page, 9)) / 1e6:.2f} MB")
 
         url = "file://" + index_path
         measure = ("[performance.getEntriesByName('blocks-first-results')[0].startTime, "
-                   "(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: -1}).startTime]")
+                   "(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: -1}).startTime, "
+                   "performance.getEntriesByName('blocks-search-ready')[0].startTime]")
         steps = []
         for load in range(3):
             steps += [{"open": f"{url}?load={load}", "timeout": 60}, {"eval": measure, "name": f"load{load}"}]
@@ -83,8 +86,10 @@ def main():
         loads = [outcome["values"][f"load{load}"] for load in range(3)]
         ready = min(load[0] for load in loads)
         paint = min(load[1] for load in loads)
-        print(f"first results in headless Chromium: script ready {ready:.0f} ms, first contentful paint {paint:.0f} ms "
-              f"(goal < 200 ms): {'yes' if max(ready, paint) < 200 else 'no'}  loads {[[round(v) for v in load] for load in loads]}")
+        searchable = min(load[2] for load in loads)
+        print(f"first results in headless Chromium: shown {ready:.0f} ms, first contentful paint {paint:.0f} ms "
+              f"(goal < 200 ms): {'yes' if max(ready, paint) < 200 else 'no'}; search ready {searchable:.0f} ms  "
+              f"loads [shown, paint, search ready] {[[round(v) for v in load] for load in loads]}")
         took, found = outcome["values"]["search"]
         print(f"one search over {count} blocks in the page: {took:.0f} ms, {found} results")
     finally:

@@ -30,11 +30,11 @@ import Testing
         try SiteFixtures.build(into: without, site: false)
 
         let report = try JSONDecoder().decode(JSONValue.self, from: Data(output.utf8))
-        #expect(report["site"]?["written"] == .int(Self.catalogNames.count + 3))
+        #expect(report["site"]?["written"] == .int(Self.catalogNames.count + 4))
         #expect(report["site"]?["index"]?.string == withSite.appendingPathComponent("index.html").path)
 
         let files = SiteFixtures.files(under: withSite)
-        let expectedSite = ["assets/site.css", "assets/site.js", "index.html", "site.json"] + Self.catalogNames.map { "blocks/\($0)/index.html" }
+        let expectedSite = ["assets/search-data.js", "assets/site.css", "assets/site.js", "index.html", "site.json"] + Self.catalogNames.map { "blocks/\($0)/index.html" }
         #expect(files.filter(Self.isSiteFile) == expectedSite.sorted())
         // Without --site nothing changes: the registry is the same files with the same bytes.
         let registry = files.filter { !Self.isSiteFile($0) }
@@ -69,7 +69,7 @@ import Testing
         try SiteFixtures.build(into: later, site: false)
         let addedSite = try SiteFixtures.build(into: later, json: true)
         let addedReport = try JSONDecoder().decode(JSONValue.self, from: Data(addedSite.utf8))
-        #expect(addedReport["site"]?["written"] == .int(Self.catalogNames.count + 3))
+        #expect(addedReport["site"]?["written"] == .int(Self.catalogNames.count + 4))
 
         let files = SiteFixtures.files(under: first)
         #expect(files == SiteFixtures.files(under: second))
@@ -82,7 +82,7 @@ import Testing
         let before = files.filter(Self.isSiteFile).map { Self.inode(first.appendingPathComponent($0)) }
         let again = try JSONDecoder().decode(JSONValue.self, from: Data(try SiteFixtures.build(into: first, json: true).utf8))
         #expect(again["site"]?["written"] == .int(0))
-        #expect(again["site"]?["unchanged"] == .int(Self.catalogNames.count + 3))
+        #expect(again["site"]?["unchanged"] == .int(Self.catalogNames.count + 4))
         #expect(files.filter(Self.isSiteFile).map { Self.inode(first.appendingPathComponent($0)) } == before)
     }
 
@@ -103,7 +103,7 @@ import Testing
         try SiteFixtures.build(catalog: catalog, into: output)
 
         let changed = siteFiles.filter { Self.inode(output.appendingPathComponent($0)) != before[$0] }
-        #expect(changed == ["blocks/pager/index.html", "index.html", "site.json"])
+        #expect(changed == ["assets/search-data.js", "blocks/pager/index.html", "index.html", "site.json"])
         let page = String(decoding: try #require(Self.contents(output, "blocks/pager/index.html")), as: UTF8.self)
         #expect(page.contains("now with a new summary line"))
         // The versions table lists the new version first, then the one published before.
@@ -167,6 +167,8 @@ import Testing
         try folder.write("Catalog/evil-tabs/Sample.swift", "import SwiftUI\n// </script><script>alert(3)</script>\nlet s = \"<img src=x>\"\n")
         try SiteFixtures.build(catalog: catalog, into: folder.path("public"))
         let index = folder.path("public/index.html"), page = folder.path("public/blocks/evil-tabs/index.html")
+        let data = try String(contentsOf: folder.path("public/assets/search-data.js"), encoding: .utf8)
+        #expect(!data.contains("<script") && !data.contains("<img") && !data.contains("<iframe"))
         #expect(try SiteFixtures.html5libErrors([index, page]) == "")
         for file in [index, page] {
             let text = try String(contentsOf: file, encoding: .utf8)
@@ -174,8 +176,8 @@ import Testing
             #expect(!text.contains("<img"))
             #expect(!text.contains("<iframe"))
             #expect(text.contains("&lt;/h1&gt;&lt;script&gt;alert(1)&lt;/script&gt;"))
-            // Only the site's own scripts: the head's, site.js and the search data.
-            #expect(text.components(separatedBy: "<script").count - 1 == (file == index ? 3 : 2))
+            // Only the site's own scripts: the head's and site.js (the search data is a file).
+            #expect(text.components(separatedBy: "<script").count - 1 == 2)
         }
     }
 }

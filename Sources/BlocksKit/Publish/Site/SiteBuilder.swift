@@ -1,10 +1,10 @@
 /// `blocks build --site`: a browsable static catalog written beside the registry, so any
 /// host that serves the registry serves its site too. It adds:
 ///
-/// - `index.html`: every block as a card, a search box and filters, with the search data
-///   (`SiteSearchData`) inside the page;
+/// - `index.html`: every block as a card, a search box and filters;
 /// - `blocks/<name>/index.html`: one page per block (`SitePages.block`);
-/// - `assets/site.css` and `assets/site.js`: the only stylesheet and script;
+/// - `assets/site.css` and `assets/site.js`: the only stylesheet and script, and
+///   `assets/search-data.js`, the index page's search data;
 /// - `site.json`: every site file with its SHA-256 and size, which `blocks mirror` copies
 ///   the site by, and which tells a rebuild what it may keep.
 ///
@@ -19,6 +19,7 @@ final class SiteBuilder: @unchecked Sendable {
     static let indexPath = "index.html"
     static let stylesheetPath = "assets/site.css"
     static let scriptPath = "assets/site.js"
+    static let searchDataPath = "assets/search-data.js"
     static let manifestPath = "site.json"
 
     /// Names the templates, stylesheet and script that made a site. A rebuild keeps an
@@ -152,7 +153,8 @@ final class SiteBuilder: @unchecked Sendable {
         let sorted = blocks.sorted { $0.manifest.name < $1.manifest.name }
         try write(Data(SiteStylesheet.css.utf8), to: Self.stylesheetPath)
         try write(Data(SiteScript.js.utf8), to: Self.scriptPath)
-        try write(Data(SitePages.index(sorted).utf8), to: Self.indexPath)
+        try write(Data(SitePages.searchData(sorted).utf8), to: Self.searchDataPath)
+        try write(Data(SitePages.index(sorted.map(\.manifest)).utf8), to: Self.indexPath)
         let listed = lock.withLock { files.values.sorted { $0.path < $1.path } }
         let manifest = StableJSON.data(.object([
             "schemaVersion": .int(1),

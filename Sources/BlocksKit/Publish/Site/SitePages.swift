@@ -85,9 +85,8 @@ enum SitePages {
     /// seconds before the first paint.
     static let staticCards = 100
 
-    /// The index page for blocks already sorted by name (the order of the search data).
-    static func index(_ blocks: [SearchableBlock]) -> String {
-        let manifests = blocks.map(\.manifest)
+    /// The index page for manifests already sorted by name (the order of the search data).
+    static func index(_ manifests: [BlockManifest]) -> String {
         var main = """
             <main id="main">
             <h1>\(SiteText.siteName.html)</h1>
@@ -104,7 +103,7 @@ enum SitePages {
             </form>
             <h2 id="blocks-heading">\(SiteText.blocksList.html)</h2>
             \(status(count: manifests.count))
-            <ul id="cards" class="cards" aria-labelledby="blocks-heading" data-page-size="\(staticCards)" data-total="\(manifests.count)">
+            <ul id="cards" class="cards" aria-labelledby="blocks-heading" data-page-size="\(staticCards)" data-total="\(manifests.count)" data-search="\(SiteBuilder.searchDataPath)">
 
             """
         main.reserveCapacity(manifests.count * 1200)
@@ -121,11 +120,19 @@ enum SitePages {
             }
             main += "</ul>\n"
         }
-        main += "</noscript>\n<script type=\"application/json\" id=\"search-data\">"
-        let later = ConcurrentMap.map(Array(manifests.dropFirst(staticCards)), card)
-        main += HTMLEscaping.scriptJSON(SiteSearchData.json(sortedBlocks: blocks, staticCards: shown.count, laterCards: later))
-        main += "</script>\n</main>\n"
+        main += "</noscript>\n</main>\n"
         return page(title: SiteText("SwiftUI blocks · blocks", "Bloques de SwiftUI · blocks"), description: SiteText.tagline.en, prefix: "", main: main)
+    }
+
+    /// `assets/search-data.js`: the search data (`SiteSearchData`) as one assignment, with
+    /// the HTML of the cards the index page does not hold. A script file of its own, so the
+    /// index page stays small and draws its first cards at once; the page loads it after
+    /// that (a `file://` page may load a script, though not fetch a JSON file).
+    /// The blocks carry the names in their code, which the page searches too.
+    static func searchData(_ blocks: [SearchableBlock]) -> String {
+        let later = ConcurrentMap.map(blocks.dropFirst(staticCards).map(\.manifest), card)
+        let data = SiteSearchData.json(sortedBlocks: blocks, staticCards: min(staticCards, blocks.count), laterCards: later)
+        return "window.blocksSearchData = " + HTMLEscaping.scriptJSON(data, inline: false) + ";\n"
     }
 
     /// The live line over the cards. The script fills it from the `data-` texts, in both

@@ -79,8 +79,8 @@ enum SiteScript {
 
   setLanguage(current(), false);
 
-  var dataElement = document.getElementById("search-data");
-  if (dataElement) startIndex(dataElement);
+  var cardList = document.getElementById("cards");
+  if (cardList && cardList.hasAttribute("data-search")) startIndex(cardList);
 
   // The ranking over the page's search data (SiteSearchData).
   function makeSearch(data) {
@@ -329,9 +329,9 @@ enum SiteScript {
     };
   }
 
-  // The index page: cards, search box, filters, status line and "Show more".
-  function startIndex(dataElement) {
-    var list = document.getElementById("cards");
+  // The index page: cards, search box, filters, status line and "Show more". The search
+  // data (assets/search-data.js) is loaded once the first cards are on screen.
+  function startIndex(list) {
     var more = document.getElementById("more");
     var input = document.getElementById("q");
     var selects = { platform: document.getElementById("platform"), level: document.getElementById("level"), category: document.getElementById("category") };
@@ -339,12 +339,16 @@ enum SiteScript {
     var pageSize = Math.max(1, parseInt(list.getAttribute("data-page-size"), 10) || 100);
     var total = parseInt(list.getAttribute("data-total"), 10) || list.children.length;
     var cards = Array.prototype.slice.call(list.children);
-    var search = null, current = null, limit = pageSize;
+    var search = null, current = null, limit = pageSize, waiting = [];
 
-    // The data is parsed once, when first needed (or right after the first paint).
     function engine() {
-      if (!search) search = makeSearch(JSON.parse(dataElement.textContent));
+      if (!search && window.blocksSearchData) search = makeSearch(window.blocksSearchData);
       return search;
+    }
+
+    // Runs now when the data is here, else as soon as it is.
+    function withEngine(task) {
+      if (engine()) { task(); } else { waiting.push(task); }
     }
 
     function filters() {
@@ -391,16 +395,21 @@ enum SiteScript {
 
     // The page's own search, for tests and for anyone scripting the page: block names, best first.
     window.blocksSearch = function (query, given) {
-      var search = engine(), outcome = search.rank(query, given);
+      var search = engine();
+      if (!search) return null;
+      var outcome = search.rank(query, given);
       return { names: outcome.blocks.map(search.name), partial: outcome.partial };
     };
 
-    input.addEventListener("input", update);
-    Object.keys(selects).forEach(function (key) { selects[key].addEventListener("change", update); });
-    input.form.addEventListener("submit", function (event) { event.preventDefault(); update(); });
+    function later() { withEngine(update); }
+    input.addEventListener("input", later);
+    Object.keys(selects).forEach(function (key) { selects[key].addEventListener("change", later); });
+    input.form.addEventListener("submit", function (event) { event.preventDefault(); later(); });
     more.addEventListener("click", function () {
-      limit += pageSize;
-      show(current || engine().rank("", {}));
+      withEngine(function () {
+        limit += pageSize;
+        show(current || engine().rank("", {}));
+      });
     });
 
     var parameters = new URLSearchParams(window.location.search);
@@ -410,16 +419,24 @@ enum SiteScript {
       if (parameters.has(key)) { selects[key].value = parameters.get(key); asked = true; }
     });
     if (asked) {
-      update();
+      later();
     } else {
       // Every block in name order: the page already shows the first of them.
       more.hidden = total <= cards.length;
+      if (window.performance && performance.mark) performance.mark("blocks-first-results");
     }
-    if (window.performance && performance.mark) performance.mark("blocks-first-results");
-    setTimeout(function () {
-      engine();
-      if (window.performance && performance.mark) performance.mark("blocks-search-ready");
-    }, 0);
+    var loader = document.createElement("script");
+    loader.src = list.getAttribute("data-search");
+    loader.onload = function () {
+      var tasks = waiting;
+      waiting = [];
+      tasks.forEach(function (task) { task(); });
+      if (window.performance && performance.mark) {
+        if (asked) performance.mark("blocks-first-results");
+        performance.mark("blocks-search-ready");
+      }
+    };
+    document.body.appendChild(loader);
   }
 })();
 

@@ -1,5 +1,6 @@
-/// The compact JSON the index page searches in, embedded in the page (a `file://` page
-/// may not fetch a file beside it).
+/// The compact JSON the index page searches in, written as one assignment in
+/// `assets/search-data.js` (`SitePages.searchData`): a `file://` page may load a script
+/// beside it, though not fetch a JSON file.
 ///
 /// It holds the very words `blocks search` matches: the vocabulary and postings that
 /// `InMemorySearchCorpus` makes from `SearchWords.fieldWords` (through `TextNormalizer`),
