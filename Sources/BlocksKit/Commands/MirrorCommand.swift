@@ -20,13 +20,16 @@ public enum MirrorCommand: Command {
         if let verify = arguments.value("verify") {
             guard arguments.positionals.isEmpty else { throw UsageError.unexpectedArgument(arguments.positionals[0]) }
             let destination = context.resolve(verify)
-            let (checked, problems) = try Mirror.verify(destination: destination)
+            let (archives, siteFiles, problems) = try Mirror.verify(destination: destination)
             if context.json {
+                // `checked` stays the number of files re-hashed, as before the site's were counted apart.
                 context.print(JSONOutput.encode([
-                    "checked": .int(checked), "problems": .array(problems.map { .string($0) }), "ok": .bool(problems.isEmpty),
+                    "checked": .int(archives + siteFiles), "archives": .int(archives), "siteFiles": .int(siteFiles),
+                    "problems": .array(problems.map { .string($0) }), "ok": .bool(problems.isEmpty),
                 ]))
             } else if problems.isEmpty {
-                context.print("\(checked) archives verified in \(destination.path)")
+                let site = siteFiles > 0 ? " and \(siteFiles) site file\(siteFiles == 1 ? "" : "s")" : ""
+                context.print("\(archives) archive\(archives == 1 ? "" : "s")\(site) verified in \(destination.path)")
             }
             if !problems.isEmpty { throw MirrorError.verifyFailed(problems: problems) }
             return 0

@@ -278,9 +278,10 @@ public struct Mirror {
         }
     }
 
-    /// Re-hashes every archive the index names. Bad ones are marked damaged, so the next
-    /// sync fetches them again even when the upstream index is unchanged.
-    public static func verify(destination: URL) throws -> (checked: Int, problems: [String]) {
+    /// Re-hashes every archive the index names, and every site file `site.json` lists.
+    /// Bad ones are marked damaged, so the next sync fetches them again even when the
+    /// upstream index is unchanged. The two are counted apart: a site file is no archive.
+    public static func verify(destination: URL) throws -> (archives: Int, siteFiles: Int, problems: [String]) {
         // Checked first, so that a folder that is no mirror gets no lock file.
         guard FileManager.default.fileExists(atPath: destination.appendingPathComponent("index.json").path) else {
             throw MirrorError.notAMirror(destination: destination.path)
@@ -296,6 +297,7 @@ public struct Mirror {
         var state = MirrorState.load(from: destination)
         var problems: [String] = []
         var checked = 0
+        var siteFiles = 0
         for (position, range) in ranges.enumerated() {
             let entry = try MirrorIndexReader.entry(from: data, range: range, position: position, location: location)
             guard entry.hasValidName else { continue }
@@ -326,7 +328,7 @@ public struct Mirror {
         // The site's files, as DEST's site.json lists them.
         let siteManifest = FileManager.default.contents(atPath: destination.appendingPathComponent(SiteBuilder.manifestPath).path)
         for file in siteManifest.flatMap(SiteBuilder.decodeManifest)?.files ?? [] {
-            checked += 1
+            siteFiles += 1
             let url = destination.appendingPathComponent(file.path)
             let actual = FileManager.default.fileExists(atPath: url.path) ? ((try? SHA256.hex(fileAt: url)) ?? "unreadable") : nil
             if actual == file.sha256 {
@@ -337,6 +339,6 @@ public struct Mirror {
             }
         }
         try state.save(to: destination)
-        return (checked, problems)
+        return (checked, siteFiles, problems)
     }
 }

@@ -52,6 +52,16 @@ import Testing
         // even though the upstream index has not changed.
         let verified = setup.run(["mirror", "--verify", setup.mirror.path, "--json"])
         #expect(verified.code == 0, "\(verified.err)")
+        // Site files are counted as site files, not as archives.
+        let archiveCount = try FileManager.default.contentsOfDirectory(atPath: setup.mirror.appendingPathComponent("archives").path)
+            .filter { $0.hasSuffix(".tar.gz") || $0.hasSuffix(".zip") }.count
+        let counts = try JSONDecoder().decode(JSONValue.self, from: Data(verified.out.utf8))
+        #expect(counts["archives"] == .int(archiveCount) && archiveCount > 0, "\(verified.out)")
+        let listed = upstreamSite.filter { $0 != SiteBuilder.manifestPath }.count  // site.json does not list itself
+        #expect(counts["siteFiles"] == .int(listed), "\(verified.out)")
+        #expect(counts["checked"] == .int(archiveCount + listed), "\(verified.out)")
+        let plain = setup.run(["mirror", "--verify", setup.mirror.path])
+        #expect(plain.out.contains("\(archiveCount) archives and \(listed) site files verified in "), "\(plain.out)")
         let page = setup.mirror.appendingPathComponent("blocks/pager/index.html")
         try Data("<p>damaged</p>".utf8).write(to: page)
         let damaged = setup.run(["mirror", "--verify", setup.mirror.path])

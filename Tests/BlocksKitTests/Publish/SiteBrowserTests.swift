@@ -157,13 +157,16 @@ struct SiteBrowserTests {
     }
 
     @Test func pageSearchRanksLikeTheCommandLine() throws {
-        let queries = try RelevanceTableTests.rows().map(\.query) + ["", "pestañas para ipad", "TABS", "Pestañas", "pagre", "tab bar", "zzzz nothing"]
+        let queries = try RelevanceTableTests.rows().map(\.query) + ["", "pestañas para ipad", "TABS", "Pestañas", "pagre", "tab bar", "zzzz nothing", "xzpager", "segmentd-pil", "zzzz"]
         let filtered: [(query: String, filters: [String: String], engine: SearchEngine.Filters)] = [
             ("tabs", ["platform": "iOS 17"], .init(platform: PlatformFilter("ios17"))),
             ("pestanas", ["platform": "iPadOS 18"], .init(platform: PlatformFilter("ipados18"))),
             ("tabs", ["level": "intermediate"], .init(level: "intermediate")),
             ("", ["category": "tabs", "level": "beginner"], .init(level: "beginner", category: "tabs")),
             ("scroling", ["category": "nothing"], .init(category: "nothing")),
+            ("", ["tag": "ipad"], .init(tag: "ipad")),
+            ("tabs", ["tag": "Pestañas", "level": "beginner"], .init(level: "beginner", tag: "Pestañas")),
+            ("pager", ["tag": "badges"], .init(tag: "badges")),
         ]
         let data = try JSONSerialization.data(withJSONObject: queries)
         let cases = try JSONSerialization.data(withJSONObject: filtered.map { ["q": $0.query, "f": $0.filters] as [String: Any] })
@@ -178,6 +181,8 @@ struct SiteBrowserTests {
             let expected = engine.search(query, filters: filters)
             #expect(page?["names"]?.strings == expected.hits.map(\.manifest.name), "'\(query)'")
             #expect(page?["partial"] == .bool(expected.isPartial), "'\(query)' partial")
+            let suggested = expected.hits.isEmpty ? engine.suggestions(for: query) : []
+            #expect(page?["suggestions"]?.strings == suggested, "'\(query)' suggestions")
         }
         let plain = outcome.value("plain")?.array ?? []
         #expect(plain.count == queries.count)
@@ -193,6 +198,36 @@ struct SiteBrowserTests {
         let results = try JSONDecoder().decode(JSONValue.self, from: Data(cli.out.utf8))["results"]?.objects ?? []
         #expect(results.map { $0["name"]?.string ?? "" } == Self.commandLineNames("pestanas", filters: .init(platform: PlatformFilter("ios18"))))
         #expect(!results.isEmpty)
+    }
+
+    @Test func aSearchThatFindsNothingSuggestsANameAndTheTagFilterNarrows() throws {
+        let suggestions = "Array.from(document.querySelectorAll('#suggestion-list [data-suggest]')).map(e => e.textContent)"
+        let outcome = try Chromium.run([
+            ["open": Self.fileURL + "/index.html"],
+            ["eval": "document.getElementById('suggestions').hidden", "name": "hiddenAtFirst"],
+            ["type": "xzpager", "selector": "#q"],
+            ["eval": Self.visibleCards, "name": "nothing"],
+            ["eval": suggestions, "name": "suggested"],
+            ["eval": "document.querySelector('#suggestion-list [data-suggest]').click()"],
+            ["eval": "document.getElementById('q').value", "name": "query"],
+            ["eval": Self.visibleCards, "name": "afterClick"],
+            ["eval": "document.getElementById('suggestions').hidden", "name": "hiddenAfter"],
+            ["eval": "document.getElementById('q').select()"],
+            ["key": "Backspace"],
+            Self.choose("tag", "ipad"),
+            ["eval": Self.visibleCards, "name": "ipad"],
+        ])
+        Self.expectClean(outcome)
+        #expect(outcome.value("hiddenAtFirst") == .bool(true))
+        #expect(outcome.strings("nothing").isEmpty)
+        #expect(outcome.strings("suggested") == ["pager"])
+        #expect(outcome.string("query") == "pager")
+        #expect(outcome.strings("afterClick") == Self.commandLineNames("pager"))
+        #expect(outcome.strings("afterClick").first == "pager")
+        #expect(outcome.value("hiddenAfter") == .bool(true))
+        let ipad = Self.commandLineNames("", filters: .init(tag: "ipad"))
+        #expect(outcome.strings("ipad") == ipad)
+        #expect(!ipad.isEmpty && ipad.count < Self.manifests.count)
     }
 
     @Test func theKeyboardReachesEveryControlAndFocusIsVisible() throws {

@@ -99,10 +99,12 @@ enum SitePages {
             \(select(id: "platform", label: SiteText.runsOn, any: SiteText.anyPlatform, options: platformOptions(manifests)))
             \(select(id: "level", label: SiteText.level, any: SiteText.anyLevel, options: levelOptions(manifests)))
             \(select(id: "category", label: SiteText.category, any: SiteText.anyCategory, options: categoryOptions(manifests)))
+            \(select(id: "tag", label: SiteText.tag, any: SiteText.anyTag, options: tagOptions(manifests)))
             </fieldset>
             </form>
             <h2 id="blocks-heading">\(SiteText.blocksList.html)</h2>
             \(status(count: manifests.count))
+            <p id="suggestions" class="status" hidden>\(SiteText.didYouMean.html) <span id="suggestion-list"></span></p>
             <ul id="cards" class="cards" aria-labelledby="blocks-heading" data-page-size="\(staticCards)" data-total="\(manifests.count)" data-search="\(SiteBuilder.searchDataPath)">
 
             """
@@ -127,12 +129,14 @@ enum SitePages {
     /// `assets/search-data.js`: the search data (`SiteSearchData`) as one assignment, with
     /// the HTML of the cards the index page does not hold. A script file of its own, so the
     /// index page stays small and draws its first cards at once; the page loads it after
-    /// that (a `file://` page may load a script, though not fetch a JSON file).
-    /// The blocks carry the names in their code, which the page searches too.
+    /// that (a `file://` page may load a script, though not fetch a JSON file). The blocks
+    /// carry the names in their code, which the page searches too. Its strings escape `<`,
+    /// `>` and `&` as inline JSON does: no catalog text reaches a file of the site as markup,
+    /// wherever the file is later put.
     static func searchData(_ blocks: [SearchableBlock]) -> String {
         let later = ConcurrentMap.map(blocks.dropFirst(staticCards).map(\.manifest), card)
         let data = SiteSearchData.json(sortedBlocks: blocks, staticCards: min(staticCards, blocks.count), laterCards: later)
-        return "window.blocksSearchData = " + HTMLEscaping.scriptJSON(data, inline: false) + ";\n"
+        return "window.blocksSearchData = " + HTMLEscaping.scriptJSON(data) + ";\n"
     }
 
     /// The live line over the cards. The script fills it from the `data-` texts, in both
@@ -189,6 +193,26 @@ enum SitePages {
             labels[TextNormalizer.fold(manifest.category)] = manifest.category
         }
         return labels.keys.sorted().map { ($0, SiteText(labels[$0]!, labels[$0]!)) }
+    }
+
+    /// How many tags the tag filter offers: a catalog of thousands of blocks has thousands
+    /// of tags, and a menu that long helps no one.
+    static let tagOptionLimit = 100
+
+    /// The tags of every language, as `--tag` takes them (folded, so `Pestañas` and
+    /// `pestanas` are one), the `tagOptionLimit` most used, in folded order.
+    static func tagOptions(_ manifests: [BlockManifest]) -> [(value: String, label: SiteText)] {
+        var uses: [String: (label: String, count: Int)] = [:]
+        for manifest in manifests {
+            var seen: Set<String> = []
+            for tag in manifest.tags.keys.sorted().flatMap({ manifest.tags[$0] ?? [] }) {
+                let folded = TextNormalizer.fold(tag)
+                guard seen.insert(folded).inserted else { continue }
+                uses[folded, default: (tag, 0)].count += 1
+            }
+        }
+        let chosen = uses.sorted { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }.prefix(tagOptionLimit)
+        return chosen.map(\.key).sorted().map { ($0, SiteText(uses[$0]!.label, uses[$0]!.label)) }
     }
 
     static func card(_ manifest: BlockManifest) -> String {

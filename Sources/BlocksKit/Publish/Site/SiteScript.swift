@@ -218,6 +218,7 @@ enum SiteScript {
       }
       if (filters.level && block.l.toLowerCase() !== filters.level.toLowerCase()) return false;
       if (filters.category && block.c !== fold(filters.category)) return false;
+      if (filters.tag && block.t.indexOf(fold(filters.tag)) < 0) return false;
       return true;
     }
 
@@ -227,7 +228,7 @@ enum SiteScript {
       var required = queryWords.map(function (word) { return !functionWords.has(word); });
       if (required.indexOf(true) < 0) required = queryWords.map(function () { return true; });
       var requiredCount = required.filter(Boolean).length;
-      var filtered = filters.platform || filters.level || filters.category;
+      var filtered = filters.platform || filters.level || filters.category || filters.tag;
       var allowed = new Uint8Array(count);
       for (var b = 0; b < count; b++) allowed[b] = !filtered || passes(blocks[b], filters) ? 1 : 0;
       if (queryWords.length === 0) {
@@ -317,11 +318,33 @@ enum SiteScript {
       if (given.platform) { var parts = given.platform.split(" "); chosen.platform = { name: parts[0], version: versionParts(parts[1] || "0") }; }
       if (given.level) chosen.level = given.level;
       if (given.category) chosen.category = given.category;
+      if (given.tag) chosen.tag = given.tag;
       return chosen;
+    }
+
+    // SearchRanking.suggestions: names near the folded query, else vocabulary words near
+    // its first word (WordMatcher.suggestions: lowercased, within max(2, length / 3)
+    // edits, nearest first, then in code-point order, three at most).
+    function near(word, candidates) {
+      var lowered = word.toLowerCase(), scalars = Array.from(lowered);
+      var limit = Math.max(2, Math.floor(Array.from(word).length / 3)), close = [];
+      candidates.forEach(function (candidate) {
+        var d = distance(scalars, Array.from(candidate.toLowerCase()), limit);
+        if (d <= limit) close.push([candidate, d]);
+      });
+      close.sort(function (x, y) { return x[1] !== y[1] ? x[1] - y[1] : (x[0] < y[0] ? -1 : (x[0] > y[0] ? 1 : 0)); });
+      return close.slice(0, 3).map(function (pair) { return pair[0]; });
+    }
+    function suggestions(query) {
+      var found = near(fold(query), blocks.map(function (block) { return block.n; }));
+      var first = wordsOf(query)[0];
+      if (found.length === 0 && first !== undefined) found = near(first, words);
+      return found;
     }
 
     return {
       count: count,
+      suggestions: suggestions,
       name: function (block) { return blocks[block].n; },
       // The HTML of a card the page does not hold (SitePages.card).
       cardHTML: function (block) { return data.cards[block - data.staticCards]; },
@@ -334,7 +357,8 @@ enum SiteScript {
   function startIndex(list) {
     var more = document.getElementById("more");
     var input = document.getElementById("q");
-    var selects = { platform: document.getElementById("platform"), level: document.getElementById("level"), category: document.getElementById("category") };
+    var selects = { platform: document.getElementById("platform"), level: document.getElementById("level"), category: document.getElementById("category"), tag: document.getElementById("tag") };
+    var suggestionLine = document.getElementById("suggestions"), suggestionList = document.getElementById("suggestion-list");
     var status = document.getElementById("status");
     var pageSize = Math.max(1, parseInt(list.getAttribute("data-page-size"), 10) || 100);
     var total = parseInt(list.getAttribute("data-total"), 10) || list.children.length;
@@ -352,8 +376,32 @@ enum SiteScript {
     }
 
     function filters() {
-      return { platform: selects.platform.value, level: selects.level.value, category: selects.category.value };
+      return { platform: selects.platform.value, level: selects.level.value, category: selects.category.value, tag: selects.tag.value };
     }
+
+    // "Did you mean" under a search that found nothing: each suggestion a button that
+    // searches for it.
+    function suggest(query) {
+      var names = query.trim() === "" ? [] : engine().suggestions(query);
+      suggestionList.replaceChildren();
+      names.forEach(function (name, position) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "suggestion";
+        button.setAttribute("data-suggest", name);
+        button.textContent = name;
+        if (position > 0) suggestionList.appendChild(document.createTextNode(" "));
+        suggestionList.appendChild(button);
+      });
+      suggestionLine.hidden = names.length === 0;
+    }
+    suggestionList.addEventListener("click", function (event) {
+      var button = event.target instanceof Element ? event.target.closest("[data-suggest]") : null;
+      if (!button) return;
+      input.value = button.getAttribute("data-suggest");
+      update();
+      input.focus();
+    });
 
     function say(key, number) {
       var spans = status.querySelectorAll("[lang]");
@@ -383,6 +431,7 @@ enum SiteScript {
       list.replaceChildren(fragment);
       more.hidden = outcome.blocks.length <= ids.length;
       var found = outcome.blocks.length;
+      suggest(found === 0 ? input.value : "");
       if (found === 0) say("none", 0);
       else if (outcome.partial) say("partial", found);
       else say(found === 1 ? "one" : "many", found);
@@ -398,7 +447,7 @@ enum SiteScript {
       var search = engine();
       if (!search) return null;
       var outcome = search.rank(query, given);
-      return { names: outcome.blocks.map(search.name), partial: outcome.partial };
+      return { names: outcome.blocks.map(search.name), partial: outcome.partial, suggestions: outcome.blocks.length === 0 ? search.suggestions(query) : [] };
     };
 
     function later() { withEngine(update); }

@@ -54,6 +54,7 @@ enum SiteSearchData {
                 "p": .object(record.platforms.mapValues { .string($0) }),
                 "l": .string(record.level),
                 "c": .string(record.foldedCategory),
+                "t": .array(Set(record.foldedTags).sorted().map { .string($0) }),
             ])
         }
         return .object([
