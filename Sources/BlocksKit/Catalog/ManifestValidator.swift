@@ -66,157 +66,31 @@ public enum ManifestValidator {
     }
 
     /// Problems in one manifest's bytes. `file` names it in messages; `folderName`, when
-    /// given, must equal the manifest's name.
+    /// given, must equal the manifest's name. The checks run in the order of the schema's
+    /// fields, one named step each (`ManifestReview`).
     public static func problems(in data: Data, file: String = "block.json", folderName: String? = nil) -> [LintProblem] {
-        var problems: [LintProblem] = []
-        func report(_ field: String, _ message: String) {
-            problems.append(LintProblem(file: file, field: field, message: message))
-        }
         let document: JSONValue
         do {
             document = try JSONReader.parse(data)
         } catch {
-            report("", "not valid JSON: \(error.reason) at byte \(error.offset)")
-            return problems
+            return [LintProblem(file: file, field: "", message: "not valid JSON: \(error.reason) at byte \(error.offset)")]
         }
-        guard let root = document.object else {
-            report("", "not a JSON object")
-            return problems
-        }
+        guard let root = document.object else { return [LintProblem(file: file, field: "", message: "not a JSON object")] }
+        var review = ManifestReview(root: root, file: file)
         for (field, scalar) in controlCharacters(in: document) {
-            report(field, "holds the control character \(TerminalText.visible(scalar)); every text is one line of plain text")
+            review.report(field, "holds the control character \(TerminalText.visible(scalar)); every text is one line of plain text")
         }
-        func string(_ key: String) -> String? {
-            guard let value = root[key] else { report(key, "missing required field"); return nil }
-            guard let text = value.string, !text.isEmpty else { report(key, "must be a non-empty string"); return nil }
-            return text
+        review.checkIdentity(folderName: folderName)
+        review.checkPlatforms()
+        review.checkTags()
+        review.checkAuthors()
+        review.checkAccessibility()
+        review.checkAPI()
+        review.checkFiles()
+        if let value = root["dependencies"] {
+            dependencyProblems(value, name: root["name"]?.string) { review.report($0, $1) }
         }
-        func localized(_ key: String) {
-            guard let value = root[key] else { report(key, "missing required field"); return }
-            guard let map = value.object else { report(key, "must be an object with \"en\" and \"es\""); return }
-            for language in languages {
-                guard let text = map[language] else { report("\(key).\(language)", "missing language"); continue }
-                if text.string?.isEmpty != false { report("\(key).\(language)", "must be a non-empty string") }
-            }
-            // Other languages are welcome, but the reader needs every one to be text.
-            for (language, text) in map.sorted(by: { $0.key < $1.key }) where !languages.contains(language) && text.string == nil {
-                report("\(key).\(language)", "must be a string")
-            }
-        }
-
-        if let name = string("name") {
-            if !isValidName(name) { report("name", "'\(name)' must match ^[a-z0-9]+(-[a-z0-9]+)*$") }
-            if let folderName, folderName != name { report("name", "'\(name)' differs from its folder '\(folderName)'") }
-        }
-        if let version = string("version"), !isSemanticVersion(version) {
-            report("version", "'\(version)' is not a semantic version such as 1.0.0")
-        }
-        localized("title")
-        localized("summary")
-        _ = string("category")
-        _ = string("origin")
-        if let level = string("level"), !levels.contains(level) {
-            report("level", "'\(level)' must be one of \(levels.joined(separator: ", "))")
-        }
-        if let license = string("license"), license != "MIT" { report("license", "must be \"MIT\"") }
-
-        if let value = root["platforms"] {
-            if let platforms = value.object, !platforms.isEmpty {
-                for (platform, version) in platforms.sorted(by: { $0.key < $1.key }) {
-                    if !knownPlatforms.contains(platform) {
-                        report("platforms.\(platform)", "unknown platform; known: \(knownPlatforms.joined(separator: ", "))")
-                    } else if !(version.string.map(isOSVersion) ?? false) {
-                        report("platforms.\(platform)", "must be a version string such as \"18.0\"")
-                    }
-                }
-            } else {
-                report("platforms", "must be a non-empty object such as {\"iOS\": \"18.0\"}")
-            }
-        } else {
-            report("platforms", "missing required field")
-        }
-
-        if let value = root["tags"] {
-            if let tags = value.object {
-                for language in languages {
-                    guard let list = tags[language] else { report("tags.\(language)", "missing language"); continue }
-                    guard let words = list.strings, !words.isEmpty, words.allSatisfy({ !$0.isEmpty }) else {
-                        report("tags.\(language)", "must be a non-empty list of strings")
-                        continue
-                    }
-                }
-                for (language, list) in tags.sorted(by: { $0.key < $1.key }) where !languages.contains(language) && list.strings == nil {
-                    report("tags.\(language)", "must be a list of strings")
-                }
-            } else {
-                report("tags", "must be an object with \"en\" and \"es\" lists")
-            }
-        } else {
-            report("tags", "missing required field")
-        }
-
-        if let value = root["authors"] {
-            if value.strings?.isEmpty != false { report("authors", "must be a non-empty list of strings") }
-        } else {
-            report("authors", "missing required field")
-        }
-
-        if let value = root["accessibility"] {
-            if let map = value.object {
-                let needed = ["voiceOver", "dynamicType", "reduceMotion"]
-                for key in needed where map[key]?.string?.isEmpty != false {
-                    report("accessibility.\(key)", "missing; say what this block does for it")
-                }
-                for (key, note) in map.sorted(by: { $0.key < $1.key }) where !needed.contains(key) && note.string == nil {
-                    report("accessibility.\(key)", "must be a string")
-                }
-            } else {
-                report("accessibility", "must be an object")
-            }
-        } else {
-            report("accessibility", "missing required field")
-        }
-
-        if let value = root["api"] {
-            if let parameters = value.objects {
-                for (index, parameter) in parameters.enumerated() {
-                    for key in ["name", "type", "description"] where parameter[key]?.string?.isEmpty != false {
-                        report("api[\(index)].\(key)", "missing or empty")
-                    }
-                    if let fallback = parameter["default"], fallback.string == nil, fallback != JSONValue.null {
-                        report("api[\(index)].default", "must be a string or null")
-                    }
-                }
-            } else {
-                report("api", "must be a list of parameters")
-            }
-        } else {
-            report("api", "missing required field")
-        }
-
-        if let value = root["files"] {
-            if let files = value.objects, !files.isEmpty {
-                for (index, entry) in files.enumerated() {
-                    guard let path = entry["path"]?.string, !path.isEmpty else {
-                        report("files[\(index)].path", "missing or empty")
-                        continue
-                    }
-                    if path.hasPrefix("/") || path.split(separator: "/").contains("..") {
-                        report("files[\(index)].path", "'\(path)' must stay inside the block's folder")
-                    }
-                    let role = entry["role"]?.string ?? ""
-                    if BlockFile.Role(rawValue: role) == nil {
-                        report("files[\(index)].role", "'\(role)' must be one of component, logic, demo")
-                    }
-                }
-            } else {
-                report("files", "must be a non-empty list of {path, role}")
-            }
-        } else {
-            report("files", "missing required field")
-        }
-        if let value = root["dependencies"] { dependencyProblems(value, name: root["name"]?.string, report: report) }
-        return problems
+        return review.problems
     }
 
     /// `dependencies`: each block requirement parses (and is not the block itself), and each
@@ -249,6 +123,162 @@ public enum ManifestValidator {
                     url: entry["url"]?.string ?? "", from: entry["from"]?.string, exact: entry["exact"]?.string,
                     products: entry["products"]?.strings ?? [])
                 if let problem = package.problem { report("dependencies.packages[\(index)]", problem) }
+            }
+        }
+    }
+}
+
+/// One manifest's review, field by field, gathering every problem rather than stopping at
+/// the first: a maintainer fixes them all in one pass.
+private struct ManifestReview {
+    let root: [String: JSONValue]
+    let file: String
+    private(set) var problems: [LintProblem] = []
+
+    init(root: [String: JSONValue], file: String) {
+        self.root = root
+        self.file = file
+    }
+
+    mutating func report(_ field: String, _ message: String) {
+        problems.append(LintProblem(file: file, field: field, message: message))
+    }
+
+    /// A required field's value, or nil after reporting that it is missing.
+    private mutating func required(_ key: String) -> JSONValue? {
+        guard let value = root[key] else {
+            report(key, "missing required field")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func string(_ key: String) -> String? {
+        guard let value = required(key) else { return nil }
+        guard let text = value.string, !text.isEmpty else { report(key, "must be a non-empty string"); return nil }
+        return text
+    }
+
+    private mutating func localized(_ key: String) {
+        guard let value = required(key) else { return }
+        guard let map = value.object else { report(key, "must be an object with \"en\" and \"es\""); return }
+        for language in ManifestValidator.languages {
+            guard let text = map[language] else { report("\(key).\(language)", "missing language"); continue }
+            if text.string?.isEmpty != false { report("\(key).\(language)", "must be a non-empty string") }
+        }
+        // Other languages are welcome, but the reader needs every one to be text.
+        for (language, text) in map.sorted(by: { $0.key < $1.key }) where !ManifestValidator.languages.contains(language) && text.string == nil {
+            report("\(key).\(language)", "must be a string")
+        }
+    }
+
+    /// The name, version, texts, category, origin, level and license.
+    mutating func checkIdentity(folderName: String?) {
+        if let name = string("name") {
+            if !ManifestValidator.isValidName(name) { report("name", "'\(name)' must match ^[a-z0-9]+(-[a-z0-9]+)*$") }
+            if let folderName, folderName != name { report("name", "'\(name)' differs from its folder '\(folderName)'") }
+        }
+        if let version = string("version"), !ManifestValidator.isSemanticVersion(version) {
+            report("version", "'\(version)' is not a semantic version such as 1.0.0")
+        }
+        localized("title")
+        localized("summary")
+        _ = string("category")
+        _ = string("origin")
+        if let level = string("level"), !ManifestValidator.levels.contains(level) {
+            report("level", "'\(level)' must be one of \(ManifestValidator.levels.joined(separator: ", "))")
+        }
+        if let license = string("license"), license != "MIT" { report("license", "must be \"MIT\"") }
+    }
+
+    mutating func checkPlatforms() {
+        guard let value = required("platforms") else { return }
+        guard let platforms = value.object, !platforms.isEmpty else {
+            report("platforms", "must be a non-empty object such as {\"iOS\": \"18.0\"}")
+            return
+        }
+        let known = ManifestValidator.knownPlatforms
+        for (platform, version) in platforms.sorted(by: { $0.key < $1.key }) {
+            if !known.contains(platform) {
+                report("platforms.\(platform)", "unknown platform; known: \(known.joined(separator: ", "))")
+            } else if !(version.string.map(ManifestValidator.isOSVersion) ?? false) {
+                report("platforms.\(platform)", "must be a version string such as \"18.0\"")
+            }
+        }
+    }
+
+    mutating func checkTags() {
+        guard let value = required("tags") else { return }
+        guard let tags = value.object else {
+            report("tags", "must be an object with \"en\" and \"es\" lists")
+            return
+        }
+        for language in ManifestValidator.languages {
+            guard let list = tags[language] else { report("tags.\(language)", "missing language"); continue }
+            if !(list.strings.map { !$0.isEmpty && $0.allSatisfy { !$0.isEmpty } } ?? false) {
+                report("tags.\(language)", "must be a non-empty list of strings")
+            }
+        }
+        for (language, list) in tags.sorted(by: { $0.key < $1.key }) where !ManifestValidator.languages.contains(language) && list.strings == nil {
+            report("tags.\(language)", "must be a list of strings")
+        }
+    }
+
+    mutating func checkAuthors() {
+        guard let value = required("authors") else { return }
+        if value.strings?.isEmpty != false { report("authors", "must be a non-empty list of strings") }
+    }
+
+    /// A note for each of VoiceOver, Dynamic Type and Reduce Motion; others may be added.
+    mutating func checkAccessibility() {
+        guard let value = required("accessibility") else { return }
+        guard let map = value.object else {
+            report("accessibility", "must be an object")
+            return
+        }
+        let needed = ["voiceOver", "dynamicType", "reduceMotion"]
+        for key in needed where map[key]?.string?.isEmpty != false {
+            report("accessibility.\(key)", "missing; say what this block does for it")
+        }
+        for (key, note) in map.sorted(by: { $0.key < $1.key }) where !needed.contains(key) && note.string == nil {
+            report("accessibility.\(key)", "must be a string")
+        }
+    }
+
+    mutating func checkAPI() {
+        guard let value = required("api") else { return }
+        guard let parameters = value.objects else {
+            report("api", "must be a list of parameters")
+            return
+        }
+        for (index, parameter) in parameters.enumerated() {
+            for key in ["name", "type", "description"] where parameter[key]?.string?.isEmpty != false {
+                report("api[\(index)].\(key)", "missing or empty")
+            }
+            if let fallback = parameter["default"], fallback.string == nil, fallback != JSONValue.null {
+                report("api[\(index)].default", "must be a string or null")
+            }
+        }
+    }
+
+    /// Each file's path stays inside the block's folder and its role is known.
+    mutating func checkFiles() {
+        guard let value = required("files") else { return }
+        guard let files = value.objects, !files.isEmpty else {
+            report("files", "must be a non-empty list of {path, role}")
+            return
+        }
+        for (index, entry) in files.enumerated() {
+            guard let path = entry["path"]?.string, !path.isEmpty else {
+                report("files[\(index)].path", "missing or empty")
+                continue
+            }
+            if path.hasPrefix("/") || path.split(separator: "/").contains("..") {
+                report("files[\(index)].path", "'\(path)' must stay inside the block's folder")
+            }
+            let role = entry["role"]?.string ?? ""
+            if BlockFile.Role(rawValue: role) == nil {
+                report("files[\(index)].role", "'\(role)' must be one of component, logic, demo")
             }
         }
     }

@@ -1,12 +1,13 @@
-/// Ranked, typo-tolerant search over every language of every block's metadata.
+/// The vocabulary of search: the fields a word is found in and their weights, the
+/// filters, a hit and an outcome, and how closely two words match.
 ///
 /// Ranking follows what a user means: the exact name first, then a name prefix, then
 /// matches in the title, tags, category, API parameter names, summary, descriptions and
 /// the names in the block's code. Each query
 /// word must match somewhere; when no block has them all, the blocks that have the
-/// most of them are shown instead. The scoring itself is `SearchRanking`, shared with
-/// the on-disk `SearchIndex` that large catalogs use.
-public struct SearchEngine: Sendable {
+/// most of them are shown instead. The scoring itself is `SearchRanking`; `SearchIndex`
+/// runs it, over an index on disk or a corpus in memory.
+public enum SearchEngine {
     /// Where a word was found, with the weight that ranks it.
     enum Field: Int, CaseIterable, Sendable {
         case name, title, tags, category, summary, api
@@ -63,18 +64,6 @@ public struct SearchEngine: Sendable {
         public var isPartial: Bool
     }
 
-    /// The manifests with the words, postings and filter data the ranking reads, built once.
-    let corpus: InMemorySearchCorpus
-
-    /// Blocks searched by their manifests alone, without the names in their code.
-    public init(manifests: [BlockManifest]) {
-        self.init(blocks: manifests.map { SearchableBlock(manifest: $0, codeNames: []) })
-    }
-
-    public init(blocks: [SearchableBlock]) {
-        corpus = InMemorySearchCorpus(blocks: blocks)
-    }
-
     /// How much a word's matches in its other fields add to its best one.
     static let otherFieldsShare = 0.25
 
@@ -90,18 +79,5 @@ public struct SearchEngine: Sendable {
         if EditDistance.distance(query, word, limit: allowed) <= allowed { return 0.6 }
         if candidate != word, EditDistance.distance(query, candidate, limit: allowed) <= allowed { return 0.45 }
         return 0
-    }
-
-    public func search(_ query: String, filters: Filters = Filters(), limit: Int? = nil) -> Outcome {
-        // The in-memory corpus never fails; only a damaged on-disk index can.
-        let ranked = (try? SearchRanking.rank(query, filters: filters, limit: limit, in: corpus))
-            ?? SearchRanking.Outcome(blocks: [], isPartial: false)
-        let hits = ranked.blocks.map { Hit(manifest: corpus.manifests[$0.block], score: $0.score, matchedWords: $0.matchedWords) }
-        return Outcome(hits: hits, isPartial: ranked.isPartial)
-    }
-
-    /// Names and tag words near a query that found nothing, for "did you mean".
-    public func suggestions(for query: String) -> [String] {
-        SearchRanking.suggestions(for: query, in: corpus)
     }
 }

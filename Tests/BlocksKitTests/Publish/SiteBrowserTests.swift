@@ -28,7 +28,7 @@ struct SiteBrowserTests {
 
     /// The names `blocks search` ranks for a query, best first.
     static func commandLineNames(_ query: String, filters: SearchEngine.Filters = SearchEngine.Filters()) -> [String] {
-        SearchEngine(blocks: blocks).search(query, filters: filters).hits.map(\.manifest.name)
+        InMemorySearch(blocks: blocks).search(query, filters: filters).hits.map(\.manifest.name)
     }
 
     /// The ids of the cards a reader sees, in the order shown.
@@ -176,7 +176,7 @@ struct SiteBrowserTests {
             ["eval": "\(String(decoding: cases, as: UTF8.self)).map(c => window.blocksSearch(c.q, c.f))", "name": "filtered"],
         ])
         Self.expectClean(outcome)
-        let engine = SearchEngine(blocks: Self.blocks)
+        let engine = InMemorySearch(blocks: Self.blocks)
         func compare(_ page: JSONValue?, _ query: String, _ filters: SearchEngine.Filters) {
             let expected = engine.search(query, filters: filters)
             #expect(page?["names"]?.strings == expected.hits.map(\.manifest.name), "'\(query)'")
@@ -328,7 +328,7 @@ struct SiteBrowserTests {
         #expect(outcome.value("second") == .array([.int(2 * SitePages.staticCards), .bool(false)]))
         #expect(outcome.value("third") == .array([.int(250), .bool(true)]))
         let manifests = try CatalogSource.folder(catalog).manifests()
-        let expected = SearchEngine(blocks: try CatalogSource.folder(catalog).searchableBlocks()).search("block 240").hits.map(\.manifest.name)
+        let expected = InMemorySearch(blocks: try CatalogSource.folder(catalog).searchableBlocks()).search("block 240").hits.map(\.manifest.name)
         #expect(outcome.strings("found") == expected)
         #expect(outcome.strings("found").first == "block-0240")
         // A card made in the page is the very card the build writes.

@@ -80,12 +80,12 @@ import Testing
             }
         }.map(\.manifest.name)
         #expect(callers.count >= 3)
-        let found = SearchEngine(blocks: embedded).search("onGeometryChange")
+        let found = InMemorySearch(blocks: embedded).search("onGeometryChange")
         #expect(!found.isPartial)
         #expect(found.hits.map(\.manifest.name).sorted() == callers.sorted())
         // Without the code names no block has the word, and its parts (`on geometry
         // change`) give only partial matches.
-        #expect(SearchEngine(manifests: embedded.map(\.manifest)).search("onGeometryChange").isPartial)
+        #expect(InMemorySearch(manifests: embedded.map(\.manifest)).search("onGeometryChange").isPartial)
     }
 
     /// A folder catalog's index holds names from its Swift files, so editing one in place

@@ -61,7 +61,7 @@ import Testing
     ]
 
     @Test func theRankingTable() throws {
-        let engine = SearchEngine(blocks: try CatalogSource.embedded.searchableBlocks())
+        let engine = InMemorySearch(blocks: try CatalogSource.embedded.searchableBlocks())
         for row in Self.table {
             let found = engine.search(row.query, filters: row.filters).hits.map(\.manifest.name)
             #expect(Array(found.prefix(row.top.count)).sorted() == row.top.sorted(), "\(row.query): \(found)")
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func platformFilterKeepsOnlyBlocksThatRun() throws {
-        let engine = SearchEngine(blocks: try CatalogSource.embedded.searchableBlocks())
+        let engine = InMemorySearch(blocks: try CatalogSource.embedded.searchableBlocks())
         let ios18 = engine.search("", filters: .init(platform: PlatformFilter("ios18"))).hits.map(\.manifest.name)
         #expect(ios18.sorted() == [
             "adaptive-tabs", "floating-tab-bar", "pager", "scrolling-strip", "segmented-pill", "sticky-header-tabs", "top-tabs",

@@ -44,7 +44,7 @@ import Testing
     @Test func theTableScoresAtLeastTheGoal() throws {
         let rows = try Self.rows()
         #expect(rows.count >= 60)
-        let engine = SearchEngine(blocks: try CatalogSource.embedded.searchableBlocks())
+        let engine = InMemorySearch(blocks: try CatalogSource.embedded.searchableBlocks())
         var failures: [String] = []
         for row in rows {
             let outcome = engine.search(row.query)
@@ -70,7 +70,7 @@ import Testing
 
     /// The checker itself can fail: a row naming a block outside the top 3 does not pass.
     @Test func aWrongRowFails() throws {
-        let engine = SearchEngine(blocks: try CatalogSource.embedded.searchableBlocks())
+        let engine = InMemorySearch(blocks: try CatalogSource.embedded.searchableBlocks())
         #expect(!Self.passes(Row(query: "sidebar", mustInclude: ["pager"], expectsNothing: false), engine.search("sidebar")))
         #expect(!Self.passes(Row(query: "tabs", mustInclude: [], expectsNothing: true), engine.search("tabs")))
         #expect(Self.passes(Row(query: "sidebar", mustInclude: ["adaptive-tabs"], expectsNothing: false), engine.search("sidebar")))

@@ -11,8 +11,8 @@ import Testing
             files: [], authors: ["A"], license: "MIT", accessibility: [:])
     }
 
-    var engine: SearchEngine {
-        SearchEngine(manifests: [
+    var engine: InMemorySearch {
+        InMemorySearch(manifests: [
             manifest("strip", title: "Scrolling Strip", tags: ["scrollable tabs", "underline"], spanishTags: ["pestañas desplazables"]),
             manifest("strip-pro", title: "Pro Strip", tags: ["tabs"], platforms: ["iOS": "27.0"], level: "advanced"),
             manifest("pager", title: "Tab Pager", tags: ["swipe", "pages"], spanishTags: ["páginas"], level: "intermediate", api: ["swipeEnabled"]),

@@ -67,7 +67,7 @@ import Testing
         let blocks = try source.searchableBlocks()
         #expect(blocks.count == 300)
         let reference = ReferenceSearch(blocks: blocks)
-        let engine = SearchEngine(blocks: blocks)
+        let engine = InMemorySearch(blocks: blocks)
         let index = try SearchIndex.open(for: source, cacheDirectory: cache.url)
         #expect(index.finalStatus() == .built)
         let reopened = try SearchIndex.open(for: source, cacheDirectory: cache.url)
@@ -101,7 +101,7 @@ import Testing
         for query in ["tabs", "pestanas", "scroling", "pager", "pagre", "swipe pages", "picker segmented", "badge", "zzzzzzzz", "top"] + Self.issueQueries {
             let expected = reference.search(query, filters: .init(), limit: nil)
             #expect(Self.summary(try index.search(query)) == expected, "\(query)")
-            #expect(Self.summary(SearchEngine(blocks: blocks).search(query)) == expected, "\(query)")
+            #expect(Self.summary(InMemorySearch(blocks: blocks).search(query)) == expected, "\(query)")
         }
     }
 

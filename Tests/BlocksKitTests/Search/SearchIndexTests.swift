@@ -201,7 +201,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: indexFile.path))
 
         // The same table as the engine gives from the manifests themselves.
-        let hits = SearchEngine(manifests: try fixture.source.manifests()).search("carousel toolbar").hits
+        let hits = InMemorySearch(manifests: try fixture.source.manifests()).search("carousel toolbar").hits
         let rows = hits.map { [$0.manifest.name, BlockSummary.platformText($0.manifest), $0.manifest.level, $0.manifest.englishTitle] }
         #expect(first.out == Table.render(rows).joined(separator: "\n") + "\n")
 
