@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Re-measures the Tuning knobs (Platform/Tuning.swift) on two other file systems: tmpfs and
-# an ext4 with a journal on a loop device (needs root). Prints "on|off user sys faults wall".
+# an ext4 with a journal on a loop device (needs root). Prints "on|off user sys faults wall",
+# and the update benchmark's rows with exchange-files and parallel-removal on and off.
 # Usage: Scripts/bench/tuning.sh [BLOCKS-BINARY]   (default .build/release/blocks)
 set -u
 cd "$(dirname "$0")/../.."
@@ -26,5 +27,14 @@ for i in 1 2 3; do for mode in on off; do
   rm -rf /mnt/tune/out
   /usr/bin/time -f "$mode %U %S %R %e" env BLOCKS_TUNING=$t $B build --catalog /tmp/cat3000 --out /mnt/tune/out >/dev/null 2>>$out
   rm -rf /mnt/tune/out
+done; done
+# exchange-files and parallel-removal (issue 14) act in `update`: the update benchmark of 50
+# modified blocks, run in the loop ext4 (TMPDIR) and on tmpfs, with the two knobs on and off.
+for place in /mnt/tune /dev/shm; do for mode in on off; do
+  if [ $mode = on ]; then t=""; else t=-exchange-files,-parallel-removal; fi
+  mkdir -p $place/bench
+  echo "== update of 50 blocks in $place, exchange-files and parallel-removal $mode" >> $out
+  TMPDIR=$place/bench BLOCKS_TUNING=$t python3 Scripts/bench/run.py --only-update --quick 2>/dev/null | grep -i "update" >> $out
+  rm -rf $place/bench
 done; done
 umount /mnt/tune; rm -f /tmp/tune.img
