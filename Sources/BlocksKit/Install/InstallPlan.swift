@@ -62,6 +62,9 @@ public struct InstallPlan: Sendable {
     /// Blocks the lock has already that blocks of this run now need too, by lock key:
     /// their files stay as they are, and the lock records the new dependents.
     public var lockRequiredBy: [String: [String]] = [:]
+    /// Blocks of the lock that blocks of this run no longer need (an update's new version
+    /// dropped the dependency), by lock key: the lock stops listing those dependents.
+    public var lockReleasedBy: [String: [String]] = [:]
 
     public var allFiles: [File] { blocks.flatMap(\.files) }
     public var conflicts: [File] { allFiles.filter { $0.action == .conflict } }
@@ -182,6 +185,11 @@ public struct InstallPlan: Sendable {
                 registry: block.registry, version: block.manifest.version, folder: block.folder,
                 createdFolders: Array(created), files: files, namespace: block.reference.namespace,
                 requiredBy: block.requiredBy, requested: block.requested)
+        }
+        for (key, former) in lockReleasedBy {
+            guard var block = lock.blocks[key] else { continue }
+            block.requiredBy.removeAll { former.contains($0) }
+            lock.blocks[key] = block
         }
         for (key, dependents) in lockRequiredBy {
             guard var block = lock.blocks[key] else { continue }
