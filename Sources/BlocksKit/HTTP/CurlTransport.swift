@@ -553,9 +553,9 @@ public final class CurlTransport: HTTPTransport, Sendable {
         case .insecureRedirect(let url): return .insecureRedirect(url: redact(url))
         case .offline(let url): return .offline(url: redact(url))
         case .file(let path, let reason): return .file(path: path, reason: redact(reason))
-        case .unsetVariable(let url, let variable, let namespace): return .unsetVariable(url: redact(url), variable: variable, namespace: namespace)
-        case .refusedHeaders(let url, let code, let namespace, let variables):
-            return .refusedHeaders(url: redact(url), code: code, namespace: namespace, variables: variables)
+        case .unsetVariable(let url, let variable, let headersOf): return .unsetVariable(url: redact(url), variable: variable, headersOf: headersOf)
+        case .refusedHeaders(let url, let code, let headersOf, let variables):
+            return .refusedHeaders(url: redact(url), code: code, headersOf: headersOf, variables: variables)
         }
     }
 }
