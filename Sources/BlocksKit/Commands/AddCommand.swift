@@ -57,7 +57,8 @@ public enum AddCommand: Command {
         let requests = archive == nil ? try validatedRequests(arguments.positionals) : []
         let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
         defer { mutex?.release() }
-        if !dryRun { StagingArea.removeLeftovers(root: root) }
+        let leftovers = dryRun ? StagingArea.Leftovers() : StagingArea.removeLeftovers(root: root)
+        defer { leftovers.carrier?.remove() }
         let lock = try Lockfile.read(root: root)
         if let archive {
             items = try archive.contents(of: try archive.manifests().map(\.name)).map {
@@ -93,6 +94,7 @@ public enum AddCommand: Command {
             includeDemo: !arguments.flag("no-demo"), year: try TemplateText.currentYear(environment: context.environment),
             folderFor: { try chosenTarget().url.joining($0, isDirectory: true) })
         plan.lockRequiredBy = resolution?.lockRequiredBy ?? [:]
+        plan.adoptFolders(leftovers.folders)
         if let target, !context.json {
             context.print("Target folder: \(target.relativePath) (\(target.reason))")
         }

@@ -53,7 +53,8 @@ public enum UpdateCommand: Command {
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
         let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
         defer { mutex?.release() }
-        if !dryRun { StagingArea.removeLeftovers(root: root) }
+        let leftovers = dryRun ? StagingArea.Leftovers() : StagingArea.removeLeftovers(root: root)
+        defer { leftovers.carrier?.remove() }
         let lock = try Lockfile.read(root: root)
         let names = try chosenNames(arguments, lock: lock)
         let version = try targetVersion(arguments, names: names)
@@ -70,6 +71,7 @@ public enum UpdateCommand: Command {
             folderFor: { try dependencyFolder(root: root, config: config, lock: lock, context: context).joining($0, isDirectory: true) })
         plan.install.lockRequiredBy = resolution.lockRequiredBy
         plan.install.lockReleasedBy = released(lock: lock, dependencies: resolution.dependencies)
+        plan.install.adoptFolders(leftovers.folders)
         var outcome = InstallTransaction.Outcome()
         if !dryRun {
             try beforeWriting()

@@ -158,6 +158,21 @@ public struct InstallPlan: Sendable {
         return InstallPlan(root: root, blocks: blocks, previousLock: lock)
     }
 
+    /// Takes as this run's own the folders a killed run created (`StagingArea.removeLeftovers`
+    /// returns its note of them) that still exist and that no block claims: each goes to
+    /// the first block whose folder is it or inside it, as if this run had made it, so a
+    /// re-run after a kill records the same `createdFolders` as one whole run, and a later
+    /// `remove` deletes them when empty.
+    public mutating func adoptFolders(_ folders: [String]) {
+        var claimed = Set(previousLock.blocks.values.flatMap(\.createdFolders)).union(blocks.flatMap(\.foldersToCreate))
+        for folder in folders where !claimed.contains(folder) && PathKind(root.appendingPathComponent(folder).path) == .folder {
+            guard let index = blocks.firstIndex(where: { $0.folder == folder || $0.folder.hasPrefix(folder + "/") }) else { continue }
+            blocks[index].foldersToCreate.append(folder)
+            blocks[index].foldersToCreate.sort { $0.count < $1.count }
+            claimed.insert(folder)
+        }
+    }
+
     static func decide(existing: Data?, rendered: Data, lockedHash: String?) -> Action {
         guard let existing else { return .create }
         if existing == rendered { return .skip }
