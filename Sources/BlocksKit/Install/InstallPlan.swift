@@ -107,6 +107,8 @@ public struct InstallPlan: Sendable {
     ) throws -> InstallPlan {
         var blocks: [Block] = []
         var pendingFolders: Set<String> = []
+        // Most files of a run get the same header (one year, a few holders): rendered once each.
+        var headers: [String: Data] = [:]
         let paths = PathResolver(root: root)
         let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
         for item in items {
@@ -140,7 +142,10 @@ public struct InstallPlan: Sendable {
                 // In a folder that is yet to be made, there is no file to look at.
                 let existing = missingHere.isEmpty ? try existingFile(url, relative: path) : nil
                 let fileYear = existing.flatMap { String(data: $0, encoding: .utf8) }.flatMap(LicenseHeader.year(in:)) ?? year
-                let rendered = try LicenseHeader.apply(to: body, path: entry.path, year: fileYear, holders: holders)
+                let headerKey = "\(fileYear) \(holders)"
+                let header = headers[headerKey] ?? Data(LicenseHeader.render(year: fileYear, holders: holders).utf8)
+                headers[headerKey] = header
+                let rendered = try LicenseHeader.apply(to: body, path: entry.path, header: header)
                 let action = decide(existing: existing, rendered: rendered, lockedHash: locked?.file(at: path)?.sha256)
                 files.append(File(block: key, path: path, url: url, content: rendered, existing: existing, action: action))
             }
