@@ -88,6 +88,10 @@ import Testing
         #expect(dump.code == 0, "\(dump.err)")
         #expect(dump.out.contains("\"urlString\" : \"https://github.com/apple/swift-collections.git\""), "\(dump.out)")
 
+        // diff --upstream reads a namespaced block through its headers too.
+        let upstream = try run(["diff", "@team/badge", "--upstream"])
+        #expect(upstream.code == 1 && upstream.output.contains("+    public var body: some View { Text(\"1.1.0\") }"), "\(upstream.output)\(upstream.errors)")
+
         // --all: badge from @team through its headers, the embedded block as it is.
         let all = try run(["update", "--all"])
         #expect(all.code == 0, "\(all.output)\(all.errors)")
