@@ -247,6 +247,11 @@ def main():
         report()
         shutil.rmtree(WORK, ignore_errors=True)
         return
+    if "--only-dependencies" in sys.argv:
+        dependencies_case(os.path.join(WORK, "project"), 5 if QUICK else 21)
+        report()
+        shutil.rmtree(WORK, ignore_errors=True)
+        return
     floor = os.path.join(WORK, "floor")
     sh(["swiftc", "-O", "-static-stdlib", os.path.join(ROOT, "Scripts/bench/floor.swift"), "-o", floor])
     small = 5 if QUICK else 21

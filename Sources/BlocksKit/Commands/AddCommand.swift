@@ -57,7 +57,8 @@ public enum AddCommand: Command {
         let requests = archive == nil ? try validatedRequests(arguments.positionals) : []
         let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
         defer { mutex?.release() }
-        if !dryRun { StagingArea.removeLeftovers(root: root) }
+        let leftovers = dryRun ? StagingArea.Leftovers() : StagingArea.removeLeftovers(root: root)
+        defer { leftovers.carrier?.remove() }
         let lock = try Lockfile.read(root: root)
         if let archive {
             items = try archive.contents(of: try archive.manifests().map(\.name)).map {
@@ -93,6 +94,7 @@ public enum AddCommand: Command {
             includeDemo: !arguments.flag("no-demo"), year: try TemplateText.currentYear(environment: context.environment),
             folderFor: { try chosenTarget().url.joining($0, isDirectory: true) })
         plan.lockRequiredBy = resolution?.lockRequiredBy ?? [:]
+        plan.adoptFolders(leftovers.folders)
         if let target, !context.json {
             context.print("Target folder: \(target.relativePath) (\(target.reason))")
         }
@@ -110,17 +112,24 @@ public enum AddCommand: Command {
             BaseStore(cacheDirectory: context.cacheDirectory).storeBases(of: plan)
             outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
         }
-        let packages = PackageSteps.plan(
-            resolution?.packages ?? [], root: root, targetFolder: plan.blocks.first.flatMap { block in
-                block.folder.hasSuffix("/" + block.reference.folderPath) ? String(block.folder.dropLast(block.reference.folderPath.count + 1)) : nil
-            }, swiftAvailable: PackageSteps.findSwift(environment: context.environment) != nil)
-        var packageFailure: String?
-        if !dryRun, !packages.commands.isEmpty, let swift = PackageSteps.findSwift(environment: context.environment),
-           let failure = packages.run(swift: swift, root: root) {
-            packageFailure = "\(failure.failed.text) failed: \(failure.reason); the blocks are added, so run it yourself"
-                + (failure.remaining.isEmpty ? "" : ", then " + failure.remaining.map(\.text).joined(separator: "; "))
-        }
+        let (packages, packageFailure) = packageSteps(resolution?.packages ?? [], plan: plan, dryRun: dryRun, context: context)
         return Result(plan: plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages, packageFailure: packageFailure)
+    }
+
+    /// The SwiftPM steps for the packages the plan's blocks need, run unless `dryRun`
+    /// (after the blocks are written), and why running one failed: what `add` and
+    /// `update` both do about packages.
+    static func packageSteps(
+        _ packages: [(package: PackageDependency, requiredBy: String)], plan: InstallPlan, dryRun: Bool, context: CommandContext
+    ) -> (steps: PackageSteps, failure: String?) {
+        let swift = PackageSteps.findSwift(environment: context.environment)
+        let steps = PackageSteps.plan(
+            packages, root: plan.root, targetFolder: plan.blocks.first.flatMap { block in
+                block.folder.hasSuffix("/" + block.reference.folderPath) ? String(block.folder.dropLast(block.reference.folderPath.count + 1)) : nil
+            }, swiftAvailable: swift != nil)
+        guard !dryRun, !steps.commands.isEmpty, let swift, let failure = steps.run(swift: swift, root: plan.root) else { return (steps, nil) }
+        return (steps, "\(failure.failed.text) failed: \(failure.reason); the blocks are added, so run it yourself"
+            + (failure.remaining.isEmpty ? "" : ", then " + failure.remaining.map(\.text).joined(separator: "; ")))
     }
 
     /// `blocks add ./tabs.zip` or `blocks add https://host/tabs.tar.gz --sha256 HEX`: every

@@ -69,14 +69,14 @@ public enum DiffCommand: Command {
 
     /// Base → the registry's newest version (or `version`), with the header step applied as `update` does.
     static func upstreamEntries(names: [String], lock: Lockfile, root: URL, bases: BaseStore, context: CommandContext, version: String? = nil) throws -> [Entry] {
-        let (contents, _) = try UpdateCommand.upstream(names: names, lock: lock, root: root, context: context, version: version)
+        let items = try UpdateCommand.upstream(names: names, lock: lock, root: root, context: context, version: version)
         let plan = try UpdatePlan.make(
-            contents: contents, registry: { lock.blocks[$0]?.registry ?? "" }, root: root, lock: lock,
-            year: try TemplateText.currentYear(environment: context.environment), bases: bases, settle: nil)
+            items: items, root: root, lock: lock, year: try TemplateText.currentYear(environment: context.environment),
+            bases: bases, settle: nil, folderFor: { throw InstallError.notAdded($0, suggestions: []) })
         let conflicted = Set(plan.conflicts.map(\.path))
         var entries: [Entry] = []
         for block in plan.install.blocks {
-            let locked = lock.blocks[block.manifest.name]
+            let locked = lock.blocks[block.reference.description]
             for file in block.files {
                 let upstream = file.recorded ?? file.content
                 guard let entry = locked?.file(at: file.path) else {

@@ -5,7 +5,7 @@ public enum MirrorCommand: Command {
         abstract: "Make or refresh an offline mirror of a registry, or verify one.",
         discussion: "Parallel, incremental, resumable and atomic: the mirror is a consistent registry at every moment.",
         arguments: [
-            ArgumentSpec("source", help: "An http(s) registry URL or a registry folder.", optional: true),
+            ArgumentSpec("source", help: "An http(s) registry URL, a registry folder, or a namespace of blocks.json (@acme), read through its headers.", optional: true),
             ArgumentSpec("dest", help: "The mirror folder.", optional: true),
         ],
         options: [
@@ -13,8 +13,9 @@ public enum MirrorCommand: Command {
             OptionSpec("prune", help: "Delete archives the upstream index no longer lists."),
             OptionSpec("latest-only", help: "Mirror only each block's newest version (default: every published version)."),
             OptionSpec("verify", value: "dest", help: "Re-hash every archive in <dest> and report damage."),
+            OptionSpec("header", value: "Name: value", help: "A header the source URL's requests carry, e.g. \"Authorization: Bearer ${ACME_TOKEN}\"; repeatable. Never written into the mirror."),
         ],
-        usage: ["blocks mirror <source> <dest> [--jobs <n>] [--prune] [--latest-only]", "blocks mirror --verify <dest>"])
+        usage: ["blocks mirror <source> <dest> [--jobs <n>] [--prune] [--latest-only] [--header <Name: value>]", "blocks mirror --verify <dest>"])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         if let verify = arguments.value("verify") {
@@ -40,7 +41,8 @@ public enum MirrorCommand: Command {
         let jobs = try arguments.integer("jobs") ?? 8
         guard (1...64).contains(jobs) else { throw UsageError.invalidValue(option: "--jobs", value: String(jobs), expected: "1 to 64") }
         let destination = context.resolve(arguments.positionals[1])
-        var mirror = try Mirror.make(source: arguments.positionals[0], destination: destination, access: context.registryAccess)
+        let (location, access) = try MirrorSource.resolve(arguments.positionals[0], headerLines: arguments.values["header"] ?? [], access: context.registryAccess)
+        var mirror = try Mirror.make(source: location, destination: destination, access: access)
         mirror.jobs = jobs
         mirror.prune = arguments.flag("prune")
         mirror.latestOnly = arguments.flag("latest-only")

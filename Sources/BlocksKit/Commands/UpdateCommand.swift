@@ -21,16 +21,30 @@ public enum UpdateCommand: Command {
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let (plan, outcome) = try perform(arguments, context: context)
-        report(plan, outcome: outcome, dryRun: arguments.flag("dry-run"), context: context)
-        return plan.conflicts.isEmpty ? 0 : 1
+        let result = try perform(arguments, context: context)
+        report(result, dryRun: arguments.flag("dry-run"), context: context)
+        if let failure = result.packageFailure { context.warn(failure) }
+        return result.plan.conflicts.isEmpty ? 0 : 1
+    }
+
+    /// What one `update` planned and did: `run` prints it, and the MCP server returns it.
+    struct Result {
+        var plan: UpdatePlan
+        var outcome: InstallTransaction.Outcome
+        /// The Swift packages the new versions need: commands run (or to run), and what to add by hand.
+        var packages: PackageSteps
+        /// Why running a package command failed, after the blocks were written.
+        var packageFailure: String?
     }
 
     /// Everything `update` does but print its report. `beforeWriting` runs once the plan is
     /// made and before the first write: the MCP server stops a cancelled call there.
-    static func perform(
-        _ arguments: ParsedArguments, context: CommandContext, beforeWriting: () throws -> Void = {}
-    ) throws -> (plan: UpdatePlan, outcome: InstallTransaction.Outcome) {
+    ///
+    /// The blocks are resolved as `add` resolves them (`BlockResolution`), each from the
+    /// registry its lock entry names (a namespaced one through its own headers), so a new
+    /// version's new dependencies are added in the same transaction and its packages get
+    /// the same SwiftPM steps.
+    static func perform(_ arguments: ParsedArguments, context: CommandContext, beforeWriting: () throws -> Void = {}) throws -> Result {
         if arguments.flag("theirs") && arguments.flag("ours") {
             throw UsageError.inapplicableOption("--ours", because: "--theirs already settles every conflict the other way")
         }
@@ -39,14 +53,25 @@ public enum UpdateCommand: Command {
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
         let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
         defer { mutex?.release() }
-        if !dryRun { StagingArea.removeLeftovers(root: root) }
+        let leftovers = dryRun ? StagingArea.Leftovers() : StagingArea.removeLeftovers(root: root)
+        defer { leftovers.carrier?.remove() }
         let lock = try Lockfile.read(root: root)
         let names = try chosenNames(arguments, lock: lock)
-        let (contents, locations) = try upstream(names: names, lock: lock, root: root, context: context, version: try targetVersion(arguments, names: names))
+        let version = try targetVersion(arguments, names: names)
+        let (registries, members) = try sources(names: names, lock: lock, root: root, context: context)
+        let roots = names.map { name in
+            BlockResolution.Root(name: BlockReference(name)?.name ?? name, member: members[name]!, version: version, requested: false)
+        }
+        let resolution = try BlockResolution.resolve(roots: roots, in: registries, lock: lock)
         let bases = BaseStore(cacheDirectory: context.cacheDirectory)
-        let plan = try UpdatePlan.make(
-            contents: contents, registry: { locations[$0] ?? lock.blocks[$0]?.registry ?? "" }, root: root, lock: lock,
-            year: try TemplateText.currentYear(environment: context.environment), bases: bases, settle: settle)
+        let config = try ProjectConfig.read(root: root)
+        var plan = try UpdatePlan.make(
+            items: resolution.items, root: root, lock: lock, year: try TemplateText.currentYear(environment: context.environment),
+            bases: bases, settle: settle,
+            folderFor: { try dependencyFolder(root: root, config: config, lock: lock, context: context).joining($0, isDirectory: true) })
+        plan.install.lockRequiredBy = resolution.lockRequiredBy
+        plan.install.lockReleasedBy = released(lock: lock, dependencies: resolution.dependencies)
+        plan.install.adoptFolders(leftovers.folders)
         var outcome = InstallTransaction.Outcome()
         if !dryRun {
             try beforeWriting()
@@ -56,7 +81,63 @@ public enum UpdateCommand: Command {
             }
             outcome = try InstallTransaction.apply(plan.install, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
         }
-        return (plan, outcome)
+        let (packages, packageFailure) = AddCommand.packageSteps(resolution.packages, plan: plan.install, dryRun: dryRun, context: context)
+        return Result(plan: plan, outcome: outcome, packages: packages, packageFailure: packageFailure)
+    }
+
+    /// The registry that answers each named lock entry: for `@acme/pager`, the namespace
+    /// `blocks.json` configures, read through its headers; for a block of the default
+    /// namespace, the registry on the command line (or in `blocks.json`), else the one
+    /// its lock entry names. Also every registry of the project, for the dependencies.
+    static func sources(names: [String], lock: Lockfile, root: URL, context: CommandContext) throws -> (RegistrySet, [String: RegistrySet.Member]) {
+        let registries = try RegistrySet.forProject(option: context.registry, access: context.registryAccess)
+        let option = context.registry.flatMap { $0.hasPrefix("@") ? nil : $0 }
+        let override = try option ?? ProjectConfig.read(root: root)?.registryLocation(root: root)
+        let defaultMember = registries.members.first { $0.namespace == nil }
+        var opened: [String: RegistrySet.Member] = [:]
+        if let defaultMember { opened[defaultMember.source.location] = defaultMember }
+        var members: [String: RegistrySet.Member] = [:]
+        for name in names {
+            if let namespace = lock.blocks[name]?.namespace ?? BlockReference(name)?.namespace {
+                members[name] = try registries.member(namespace: namespace)
+                continue
+            }
+            if override != nil, let defaultMember {
+                members[name] = defaultMember
+                continue
+            }
+            let location = override ?? lock.blocks[name]?.registry ?? "embedded"
+            if opened[location] == nil {
+                opened[location] = RegistrySet.Member(namespace: nil, source: try RegistrySources.open(location, access: context.registryAccess))
+            }
+            members[name] = opened[location]
+        }
+        return (registries, members)
+    }
+
+    /// Where a block that a new version needs, and the project does not have yet, goes:
+    /// the folder `blocks.json` names, else the one the project's blocks are in already
+    /// (as the lock records them), else where `add` would put it.
+    static func dependencyFolder(root: URL, config: ProjectConfig?, lock: Lockfile, context: CommandContext) throws -> URL {
+        if config?.path == nil {
+            for (key, block) in lock.blocks.sorted(by: { $0.key < $1.key }) {
+                guard let reference = BlockReference(key), block.folder.hasSuffix("/" + reference.folderPath) else { continue }
+                return root.joining(String(block.folder.dropLast(reference.folderPath.count + 1)), isDirectory: true)
+            }
+        }
+        return try TargetFolder.resolve(
+            root: root, config: config, pathOption: nil, paths: context.paths, notices: context.notices,
+            chooser: context.chooser(allowPrompt: context.isInteractive)).url
+    }
+
+    /// For each lock entry, the blocks updated here whose new version no longer needs it.
+    static func released(lock: Lockfile, dependencies: [String: [String]]) -> [String: [String]] {
+        var released: [String: [String]] = [:]
+        for (key, block) in lock.blocks {
+            let former = block.requiredBy.filter { dependent in dependencies[dependent].map { !$0.contains(key) } ?? false }
+            if !former.isEmpty { released[key] = former }
+        }
+        return released
     }
 
     /// The names given, or every locked block with `--all` (or with no names). Each must be in the lock.
@@ -85,43 +166,50 @@ public enum UpdateCommand: Command {
     }
 
     /// The newest content of each named block (or, with `version`, the one named block at
-    /// that published version), from the registry on the command line (or in
-    /// `blocks.json`), else the one each block came from; and each block's registry location.
-    static func upstream(names: [String], lock: Lockfile, root: URL, context: CommandContext, version: String? = nil) throws -> ([BlockContent], [String: String]) {
-        let config = try ProjectConfig.read(root: root)
-        let override = context.registry ?? config?.registryLocation(root: root)
-        let groups = Dictionary(grouping: names) { override ?? lock.blocks[$0]?.registry ?? "embedded" }
-        var contents: [String: BlockContent] = [:]
-        var locations: [String: String] = [:]
-        for (location, group) in groups.sorted(by: { $0.key < $1.key }) {
-            let source = try RegistrySources.open(location, access: context.registryAccess)
-            let fetched = try version.map { version in try group.map { try source.contents(of: $0, version: version) } } ?? source.contents(of: group)
-            for (name, content) in zip(group, fetched) {
-                guard content.manifest.name == name else { throw InstallError.unexpectedBlock(requested: name, received: content.manifest.name) }
-                contents[name] = content
-                locations[name] = source.location
+    /// that published version), each from the registry `sources` chooses for it.
+    static func upstream(names: [String], lock: Lockfile, root: URL, context: CommandContext, version: String? = nil) throws -> [InstallPlan.Item] {
+        let (_, members) = try sources(names: names, lock: lock, root: root, context: context)
+        var items: [String: InstallPlan.Item] = [:]
+        // One batch per registry.
+        let groups = Dictionary(grouping: names) { (members[$0]!.namespace ?? "") + " " + members[$0]!.source.location }
+        for (_, group) in groups.sorted(by: { $0.key < $1.key }) {
+            let member = members[group[0]]!
+            let plain = group.map { BlockReference($0)?.name ?? $0 }
+            let fetched = try version.map { version in try plain.map { try member.source.contents(of: $0, version: version) } } ?? member.source.contents(of: plain)
+            for (key, (name, content)) in zip(group, zip(plain, fetched)) {
+                guard content.manifest.name == name else { throw InstallError.unexpectedBlock(requested: key, received: content.manifest.name) }
+                items[key] = InstallPlan.Item(content: content, reference: member.reference(name), registry: member.source.location, requested: false)
             }
         }
-        return (names.compactMap { contents[$0] }, locations)
+        return names.compactMap { items[$0] }
     }
 
     /// The `--json` report, which the MCP server's `update_blocks` returns too.
-    static func json(_ plan: UpdatePlan, dryRun: Bool) -> [String: JSONValue] {
-        [
+    static func json(_ result: Result, dryRun: Bool) -> [String: JSONValue] {
+        let plan = result.plan
+        return [
             "dryRun": .bool(dryRun),
             "blocks": .array(plan.install.blocks.map { block in
-                .object(["name": .string(block.manifest.name), "version": .string(block.manifest.version)])
+                .object([
+                    "name": .string(block.reference.description), "version": .string(block.manifest.version),
+                    "namespace": block.reference.namespace.map { .string($0) } ?? .null,
+                    "added": .bool(plan.install.previousLock.blocks[block.reference.description] == nil),
+                    "requiredBy": .array(block.requiredBy.map { .string($0) }),
+                ])
             }),
+            "packageCommands": .array(result.packages.commands.map { .string($0.text) }),
+            "packagesToAddByHand": .array(result.packages.manual.map { .string($0) }),
             "files": .array(plan.changes.map { .object(["path": .string($0.path), "change": .string($0.change)]) }),
             "conflicts": .array(plan.conflicts.map { .object(["path": .string($0.path), "kind": .string($0.kind.rawValue)]) }),
             "removed": .array(plan.removed.map { .string($0) }),
         ]
     }
 
-    static func report(_ plan: UpdatePlan, outcome: InstallTransaction.Outcome, dryRun: Bool, context: CommandContext) {
+    static func report(_ result: Result, dryRun: Bool, context: CommandContext) {
+        let (plan, outcome) = (result.plan, result.outcome)
         let conflicted = Dictionary(plan.conflicts.map { ($0.path, $0.kind) }, uniquingKeysWith: { first, _ in first })
         if context.json {
-            context.print(JSONOutput.encode(json(plan, dryRun: dryRun)))
+            context.print(JSONOutput.encode(json(result, dryRun: dryRun)))
             return
         }
         let style = context.style
@@ -144,17 +232,26 @@ public enum UpdateCommand: Command {
         context.standardOutput.write(lines)
         for path in outcome.keptStale { context.warn("\(path) is no longer part of its block but you changed it, so it stays; it is no longer tracked") }
         for failure in outcome.failedStale { context.warn("could not delete \(failure), which is no longer part of its block; delete it yourself") }
+        for command in result.packages.commands { context.print((dryRun ? "  would run " : "  run       ") + command.text) }
+        for line in result.packages.manual { context.note("note: " + line) }
         if dryRun {
             for file in plan.install.allFiles where file.action.writes && file.existing != nil {
                 context.standardOutput.write(AddCommand.diff(file))
             }
+            for block in plan.install.blocks where plan.install.previousLock.blocks[block.reference.description] == nil {
+                context.print("Would add \(block.reference) \(block.manifest.version) in \(block.folder) (needed by \(block.requiredBy.joined(separator: ", ")))")
+            }
             context.print("Dry run: nothing was written.")
         } else {
             for block in plan.install.blocks {
-                let old = plan.install.previousLock.blocks[block.manifest.name]?.version ?? "?"
+                let name = block.reference.description
+                guard let old = plan.install.previousLock.blocks[name]?.version else {
+                    context.print("Added \(name) \(block.manifest.version) in \(block.folder) (needed by \(block.requiredBy.joined(separator: ", ")))")
+                    continue
+                }
                 let wrote = block.files.contains { $0.action.writes }
-                context.print(old != block.manifest.version ? "Updated \(block.manifest.name) \(old) -> \(block.manifest.version)"
-                    : wrote ? "Settled \(block.manifest.name) \(old)" : "Up to date: \(block.manifest.name) \(old)")
+                context.print(old != block.manifest.version ? "Updated \(name) \(old) -> \(block.manifest.version)"
+                    : wrote ? "Settled \(name) \(old)" : "Up to date: \(name) \(old)")
             }
         }
         if !plan.conflicts.isEmpty {

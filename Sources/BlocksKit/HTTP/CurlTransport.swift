@@ -153,12 +153,14 @@ public final class CurlTransport: HTTPTransport, Sendable {
         if let reason = Self.setupFailure {
             return jobs.map { .failure(.transport(url: redact($0.request.url), reason: reason)) }
         }
-        guard let multi = multiHandles.take() else {
+        let origins = Set(jobs.compactMap { HTTPOrigin($0.request.url) })
+        guard let taken = multiHandles.take(for: origins) else {
             return jobs.map { .failure(.transport(url: redact($0.request.url), reason: "libcurl could not start")) }
         }
+        let multi = taken.handle
         var multiIsHealthy = true
         defer {
-            if multiIsHealthy { multiHandles.give(multi) } else { blocks_curl_multi_cleanup(multi) }
+            if multiIsHealthy { multiHandles.give(multi, origins: taken.origins.union(origins)) } else { blocks_curl_multi_cleanup(multi) }
         }
         var round = TransferRound(
             pending: jobs, limit: max(1, maxParallel), progress: ProgressTracker(total: jobs.count, callback: progress),
@@ -553,9 +555,9 @@ public final class CurlTransport: HTTPTransport, Sendable {
         case .insecureRedirect(let url): return .insecureRedirect(url: redact(url))
         case .offline(let url): return .offline(url: redact(url))
         case .file(let path, let reason): return .file(path: path, reason: redact(reason))
-        case .unsetVariable(let url, let variable, let namespace): return .unsetVariable(url: redact(url), variable: variable, namespace: namespace)
-        case .refusedHeaders(let url, let code, let namespace, let variables):
-            return .refusedHeaders(url: redact(url), code: code, namespace: namespace, variables: variables)
+        case .unsetVariable(let url, let variable, let headersOf): return .unsetVariable(url: redact(url), variable: variable, headersOf: headersOf)
+        case .refusedHeaders(let url, let code, let headersOf, let variables):
+            return .refusedHeaders(url: redact(url), code: code, headersOf: headersOf, variables: variables)
         }
     }
 }
@@ -612,24 +614,32 @@ private struct NoticeThrottle {
     }
 }
 
-/// Idle multi handles of one transport. A handle keeps its connections open between
-/// calls, so taking the last one given back reuses them; it is freed with the transport.
+/// Idle multi handles of one transport, each with the origins it has talked to. A handle
+/// keeps its connections open between calls, so a call takes the handle that last talked
+/// to one of its origins: when two registries are read at once, on two threads, each
+/// round after the first finds its own server's connections open rather than the other
+/// one's. Freed with the transport.
 private final class MultiHandlePool: @unchecked Sendable {
     private let lock = Lock()
-    private var idle: [UnsafeMutableRawPointer] = []
+    private var idle: [(handle: UnsafeMutableRawPointer, origins: Set<HTTPOrigin>)] = []
 
-    /// An idle handle, or a new one; nil when libcurl cannot make one.
-    func take() -> UnsafeMutableRawPointer? {
-        lock.withLock { idle.popLast() } ?? blocks_curl_multi_init()
+    /// The idle handle that knows one of `origins` (else the last one given back, else a
+    /// new one), with the origins it knows; nil when libcurl cannot make one.
+    func take(for origins: Set<HTTPOrigin>) -> (handle: UnsafeMutableRawPointer, origins: Set<HTTPOrigin>)? {
+        let taken = lock.withLock { () -> (handle: UnsafeMutableRawPointer, origins: Set<HTTPOrigin>)? in
+            guard let index = idle.lastIndex(where: { !$0.origins.isDisjoint(with: origins) }) ?? idle.indices.last else { return nil }
+            return idle.remove(at: index)
+        }
+        return taken ?? blocks_curl_multi_init().map { ($0, []) }
     }
 
-    /// Takes back a handle with no transfers in it.
-    func give(_ handle: UnsafeMutableRawPointer) {
-        lock.withLock { idle.append(handle) }
+    /// Takes back a handle with no transfers in it, and the origins it has talked to.
+    func give(_ handle: UnsafeMutableRawPointer, origins: Set<HTTPOrigin>) {
+        lock.withLock { idle.append((handle, origins)) }
     }
 
     deinit {
-        for handle in idle { blocks_curl_multi_cleanup(handle) }
+        for entry in idle { blocks_curl_multi_cleanup(entry.handle) }
     }
 }
 

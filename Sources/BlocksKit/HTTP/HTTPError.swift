@@ -17,9 +17,10 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be written.
     case file(path: String, reason: String)
     /// A namespaced registry's header names `${VARIABLE}`, and the environment has none.
-    case unsetVariable(url: String, variable: String, namespace: String)
+    /// `headersOf` says where the headers are written (`@acme in blocks.json`).
+    case unsetVariable(url: String, variable: String, headersOf: String)
     /// A namespaced registry answered 401 or 403 to its own headers.
-    case refusedHeaders(url: String, code: Int, namespace: String, variables: [String])
+    case refusedHeaders(url: String, code: Int, headersOf: String, variables: [String])
 
     public var description: String {
         switch self {
@@ -51,11 +52,11 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(url) is not in the cache and --offline forbids the network; run once online first"
         case .file(let path, let reason):
             return "could not write \(path): \(reason)"
-        case .refusedHeaders(let url, let code, let namespace, let variables):
-            let check = variables.isEmpty ? "the headers of \(namespace) in blocks.json" : variables.joined(separator: ", ") + " (used by the headers of \(namespace) in blocks.json)"
+        case .refusedHeaders(let url, let code, let headersOf, let variables):
+            let check = variables.isEmpty ? "the headers of \(headersOf)" : variables.joined(separator: ", ") + " (used by the headers of \(headersOf))"
             return "GET \(url) failed with HTTP \(code); check \(check)"
-        case .unsetVariable(let url, let variable, let namespace):
-            return "GET \(url) needs \(variable), which is not set: a header of \(namespace) in blocks.json uses ${\(variable)}; export \(variable) and run again"
+        case .unsetVariable(let url, let variable, let headersOf):
+            return "GET \(url) needs \(variable), which is not set: a header of \(headersOf) uses ${\(variable)}; export \(variable) and run again"
         }
     }
 }

@@ -29,6 +29,8 @@ public enum BlockResolution {
         public var lockRequiredBy: [String: [String]]
         /// The Swift packages the added blocks need, each with the block that needs it.
         public var packages: [(package: PackageDependency, requiredBy: String)]
+        /// The lock keys of the blocks each resolved block depends on, by its lock key.
+        public var dependencies: [String: [String]] = [:]
     }
 
     /// A project never resolves more blocks than this in one `add`; a registry that
@@ -51,19 +53,49 @@ public enum BlockResolution {
         var dependencies: [String] = []
     }
 
+    /// A block the graph starts from, with the registry already chosen: what `add` was
+    /// asked for, or what `update` updates (each from the registry its lock entry names).
+    public struct Root: Sendable {
+        public var name: String
+        public var member: RegistrySet.Member
+        /// An exact published version; nil for the newest.
+        public var version: String?
+        /// Whether the lock is to record it as asked for by name. `update` passes false,
+        /// so that each block keeps what its lock entry says.
+        public var requested: Bool
+
+        public init(name: String, member: RegistrySet.Member, version: String? = nil, requested: Bool = true) {
+            self.name = name
+            self.member = member
+            self.version = version
+            self.requested = requested
+        }
+    }
+
     public static func resolve(_ requests: [Request], in registries: RegistrySet, lock: Lockfile) throws -> Outcome {
         // Which registry answers each request. An unnamespaced name is looked up in every
         // registry only when there are several, so a project with one costs no extra request.
-        var nodes: [String: Node] = [:]
-        var roots: [String] = []
-        var lockRequiredBy: [String: [String]] = [:]
-        for request in requests {
+        let roots = try requests.map { request in
             let member = request.reference.namespace == nil && registries.isSeveral
                 ? try registries.resolve(request.reference).member
                 : try registries.member(namespace: request.reference.namespace)
-            let key = member.reference(request.reference.name).description
+            return Root(name: request.reference.name, member: member, version: request.version)
+        }
+        return try resolve(roots: roots, in: registries, lock: lock)
+    }
+
+    /// The blocks `roots` name and every block they depend on, transitively: a dependency
+    /// the lock holds at a version that meets every requirement stays as it is (and gains
+    /// its new dependents in `lockRequiredBy`); any other is resolved and fetched.
+    public static func resolve(roots rootBlocks: [Root], in registries: RegistrySet, lock: Lockfile) throws -> Outcome {
+        var nodes: [String: Node] = [:]
+        var roots: [String] = []
+        var lockRequiredBy: [String: [String]] = [:]
+        for root in rootBlocks {
+            let reference = root.member.reference(root.name)
+            let key = reference.description
             if nodes[key] == nil { roots.append(key) }
-            nodes[key] = Node(reference: member.reference(request.reference.name), member: member, exactVersion: request.version, requested: true)
+            nodes[key] = Node(reference: reference, member: root.member, exactVersion: root.version, requested: root.requested)
         }
         var frontier = roots
         while !frontier.isEmpty {
@@ -113,13 +145,13 @@ public enum BlockResolution {
         let packages = items.flatMap { item in
             (item.content.manifest.dependencies?.packages ?? []).map { (package: $0, requiredBy: item.reference.description) }
         }
-        return Outcome(items: items, lockRequiredBy: lockRequiredBy, packages: packages)
+        return Outcome(items: items, lockRequiredBy: lockRequiredBy, packages: packages, dependencies: nodes.mapValues(\.dependencies))
     }
 
     /// One metadata round: every node of the level, grouped by registry, the registries
     /// in parallel; then each node's version, the newest its dependents allow.
     static func readMetadata(of keys: [String], into nodes: inout [String: Node]) throws {
-        let groups = Dictionary(grouping: keys) { nodes[$0]!.member.namespace ?? "" }.sorted { $0.key < $1.key }.map(\.value)
+        let groups = sourceGroups(keys, in: nodes)
         let snapshot = nodes
         let answers = ConcurrentMap.map(groups) { keys in
             Result { try snapshot[keys[0]]!.member.source.publishedVersions(of: keys.map { snapshot[$0]!.reference.name }) }
@@ -154,7 +186,7 @@ public enum BlockResolution {
     /// registries in parallel.
     static func readNewestContents(into nodes: inout [String: Node]) throws {
         let wanted = nodes.filter { $0.value.content == nil }.keys.sorted()
-        let groups = Dictionary(grouping: wanted) { nodes[$0]!.member.namespace ?? "" }.sorted { $0.key < $1.key }.map(\.value)
+        let groups = sourceGroups(wanted, in: nodes)
         let snapshot = nodes
         let answers = ConcurrentMap.map(groups) { keys in
             Result { try snapshot[keys[0]]!.member.source.contents(of: keys.map { snapshot[$0]!.reference.name }) }
@@ -162,6 +194,16 @@ public enum BlockResolution {
         for (keys, answer) in zip(groups, answers) {
             for (key, content) in zip(keys, try answer.get()) { nodes[key]!.content = content }
         }
+    }
+
+    /// The keys grouped by the source that answers them, in a stable order: one group per
+    /// namespace, and per location for the default one (an update may read blocks of the
+    /// default namespace from the registries their lock entries name).
+    static func sourceGroups(_ keys: [String], in nodes: [String: Node]) -> [[String]] {
+        Dictionary(grouping: keys) { key in
+            let member = nodes[key]!.member
+            return (member.namespace ?? "") + " " + member.source.location
+        }.sorted { $0.key < $1.key }.map(\.value)
     }
 
     /// A cycle among the nodes' dependencies, as the lock keys of the blocks on it with

@@ -62,6 +62,9 @@ public struct InstallPlan: Sendable {
     /// Blocks the lock has already that blocks of this run now need too, by lock key:
     /// their files stay as they are, and the lock records the new dependents.
     public var lockRequiredBy: [String: [String]] = [:]
+    /// Blocks of the lock that blocks of this run no longer need (an update's new version
+    /// dropped the dependency), by lock key: the lock stops listing those dependents.
+    public var lockReleasedBy: [String: [String]] = [:]
 
     public var allFiles: [File] { blocks.flatMap(\.files) }
     public var conflicts: [File] { allFiles.filter { $0.action == .conflict } }
@@ -104,6 +107,8 @@ public struct InstallPlan: Sendable {
     ) throws -> InstallPlan {
         var blocks: [Block] = []
         var pendingFolders: Set<String> = []
+        // Most files of a run get the same header (one year, a few holders): rendered once each.
+        var headers: [String: Data] = [:]
         let paths = PathResolver(root: root)
         let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
         for item in items {
@@ -137,7 +142,10 @@ public struct InstallPlan: Sendable {
                 // In a folder that is yet to be made, there is no file to look at.
                 let existing = missingHere.isEmpty ? try existingFile(url, relative: path) : nil
                 let fileYear = existing.flatMap { String(data: $0, encoding: .utf8) }.flatMap(LicenseHeader.year(in:)) ?? year
-                let rendered = try LicenseHeader.apply(to: body, path: entry.path, year: fileYear, holders: holders)
+                let headerKey = "\(fileYear) \(holders)"
+                let header = headers[headerKey] ?? Data(LicenseHeader.render(year: fileYear, holders: holders).utf8)
+                headers[headerKey] = header
+                let rendered = try LicenseHeader.apply(to: body, path: entry.path, header: header)
                 let action = decide(existing: existing, rendered: rendered, lockedHash: locked?.file(at: path)?.sha256)
                 files.append(File(block: key, path: path, url: url, content: rendered, existing: existing, action: action))
             }
@@ -153,6 +161,21 @@ public struct InstallPlan: Sendable {
                 untouchedFiles: previous.filter { listed.contains($0.path) && !planned.contains($0.path) }))
         }
         return InstallPlan(root: root, blocks: blocks, previousLock: lock)
+    }
+
+    /// Takes as this run's own the folders a killed run created (`StagingArea.removeLeftovers`
+    /// returns its note of them) that still exist and that no block claims: each goes to
+    /// the first block whose folder is it or inside it, as if this run had made it, so a
+    /// re-run after a kill records the same `createdFolders` as one whole run, and a later
+    /// `remove` deletes them when empty.
+    public mutating func adoptFolders(_ folders: [String]) {
+        var claimed = Set(previousLock.blocks.values.flatMap(\.createdFolders)).union(blocks.flatMap(\.foldersToCreate))
+        for folder in folders where !claimed.contains(folder) && PathKind(root.appendingPathComponent(folder).path) == .folder {
+            guard let index = blocks.firstIndex(where: { $0.folder == folder || $0.folder.hasPrefix(folder + "/") }) else { continue }
+            blocks[index].foldersToCreate.append(folder)
+            blocks[index].foldersToCreate.sort { $0.count < $1.count }
+            claimed.insert(folder)
+        }
     }
 
     static func decide(existing: Data?, rendered: Data, lockedHash: String?) -> Action {
@@ -182,6 +205,11 @@ public struct InstallPlan: Sendable {
                 registry: block.registry, version: block.manifest.version, folder: block.folder,
                 createdFolders: Array(created), files: files, namespace: block.reference.namespace,
                 requiredBy: block.requiredBy, requested: block.requested)
+        }
+        for (key, former) in lockReleasedBy {
+            guard var block = lock.blocks[key] else { continue }
+            block.requiredBy.removeAll { former.contains($0) }
+            lock.blocks[key] = block
         }
         for (key, dependents) in lockRequiredBy {
             guard var block = lock.blocks[key] else { continue }

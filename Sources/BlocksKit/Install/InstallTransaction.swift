@@ -3,7 +3,8 @@
 ///
 /// The order is what makes that true:
 /// 1. every new file is written into a staging folder inside the project root;
-/// 2. missing folders are created (undone if a later step fails);
+/// 2. missing folders are created (undone if a later step fails), after a note of them
+///    in the staging folder, so a re-run after a kill records them as created;
 /// 3. each staged file is renamed over its target, one atomic step per file;
 /// 4. files the new version no longer lists are deleted, unless the user changed them;
 /// 5. `blocks.lock` is written to the staging folder and renamed into place, last.
@@ -41,7 +42,9 @@ public enum InstallTransaction {
         for (index, file) in writes.enumerated() {
             staged.append((file, try staging.stage(file.content, name: "\(index)")))
         }
-        let createdFolders = try createFolders(plan.blocks.flatMap(\.foldersToCreate), root: root)
+        let foldersToCreate = plan.blocks.flatMap(\.foldersToCreate)
+        try staging.noteFoldersToCreate(foldersToCreate)
+        let createdFolders = try createFolders(foldersToCreate, root: root)
         var moved: [InstallPlan.File] = []
         var outcome = Outcome()
         do {

@@ -46,6 +46,8 @@ final class PathResolver {
     private let realRoot: String?
     private var realPaths: [String: String?] = [:]
     private var kinds: [String: PathKind] = [:]
+    /// `admits`' answer for each parent folder asked about: a block's files share a few.
+    private var admittedParents: [String: Bool] = [:]
 
     init(root: URL) {
         self.root = root
@@ -83,8 +85,11 @@ final class PathResolver {
     func admits(_ relative: String) -> Bool {
         guard ProjectPaths.isSafeRelativeFile(relative) else { return false }
         let parent = relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
+        if let known = admittedParents[parent] { return known }
         let base = root.standardizedFileURL.path
-        return staysInside(URL(fileURLWithPath: base.hasSuffix("/") ? base + parent : base + "/" + parent, isDirectory: true))
+        let admitted = staysInside(URL(fileURLWithPath: base.hasSuffix("/") ? base + parent : base + "/" + parent, isDirectory: true))
+        admittedParents[parent] = admitted
+        return admitted
     }
 
     /// What `path` names, following links, asked of the file system once.

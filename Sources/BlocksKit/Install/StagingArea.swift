@@ -47,13 +47,54 @@ public struct StagingArea {
         try? FileManager.default.removeItem(at: url)
     }
 
-    /// Removes staging folders that a killed run left in `root`. Call only while
-    /// holding `ProjectMutex`, so no live run owns them.
-    public static func removeLeftovers(root: URL) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        for name in names where name.hasPrefix(prefix) {
-            try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
+    /// The note a run leaves in its staging folder just before it creates folders.
+    static let foldersNote = "folders-to-create"
+
+    /// Notes, before they are made, the folders (relative to the root) this run is about
+    /// to create: a run killed after making them leaves the next run that note, so the
+    /// next run can record them as blocks' own (see `InstallPlan.adoptFolders`).
+    public func noteFoldersToCreate(_ folders: [String]) throws {
+        guard !folders.isEmpty else { return }
+        _ = try stage(Data(folders.joined(separator: "\n").utf8), name: Self.foldersNote)
+    }
+
+    /// What killed runs left behind: the folders they noted they were creating, and a
+    /// staging folder of this run that carries the note on until the run ends, so that a
+    /// kill of this run before it writes its own note loses nothing. Remove `carrier`
+    /// when the run is done.
+    public struct Leftovers {
+        public var folders: [String] = []
+        public var carrier: StagingArea?
+
+        public init(folders: [String] = [], carrier: StagingArea? = nil) {
+            self.folders = folders
+            self.carrier = carrier
         }
+    }
+
+    /// Removes staging folders that killed runs left in `root`, and returns the folders
+    /// those runs noted they were creating (safe relative paths only), carried on in a new
+    /// staging folder before the old ones go. Call only while holding `ProjectMutex`, so
+    /// no live run owns them.
+    @discardableResult
+    public static func removeLeftovers(root: URL) -> Leftovers {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0.hasPrefix(prefix) }.sorted()
+        var noted: [String] = []
+        for name in names {
+            let note = root.appendingPathComponent(name).appendingPathComponent(foldersNote)
+            if let data = FileManager.default.contents(atPath: note.path), data.count <= 1 << 20 {
+                for line in String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+                where ProjectPaths.isSafeRelativeFile(line) && !noted.contains(line) {
+                    noted.append(line)
+                }
+            }
+        }
+        var leftovers = Leftovers(folders: noted)
+        if !noted.isEmpty, let carrier = try? StagingArea(root: root), (try? carrier.noteFoldersToCreate(noted)) != nil {
+            leftovers.carrier = carrier
+        }
+        for name in names { try? FileManager.default.removeItem(at: root.appendingPathComponent(name)) }
+        return leftovers
     }
 
     /// Moves `source` over `target` in one step: readers see the old file or the new one.

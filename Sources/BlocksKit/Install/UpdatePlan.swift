@@ -38,22 +38,37 @@ public struct UpdatePlan: Sendable {
         contents: [BlockContent], registry: (String) -> String, root: URL, lock: Lockfile, year: Int,
         bases: BaseStore, settle: ThreeWayMerge.Side?
     ) throws -> UpdatePlan {
+        try make(
+            items: contents.map { InstallPlan.Item(content: $0, reference: BlockReference(namespace: nil, name: $0.manifest.name), registry: registry($0.manifest.name), requested: false) },
+            root: root, lock: lock, year: year, bases: bases, settle: settle,
+            folderFor: { throw InstallError.notAdded($0, suggestions: []) })
+    }
+
+    /// The plan for `items`, each keyed by its reference. An item the lock does not hold
+    /// yet (a dependency a new version gained) is added as `add` would add it, into
+    /// `folderFor(reference.folderPath)`; a file already where it goes is a conflict that
+    /// `--theirs` or `--ours` settles, as a file added upstream is.
+    public static func make(
+        items: [InstallPlan.Item], root: URL, lock: Lockfile, year: Int, bases: BaseStore, settle: ThreeWayMerge.Side?,
+        folderFor: (String) throws -> URL
+    ) throws -> UpdatePlan {
         var blocks: [InstallPlan.Block] = []
         var changes: [(String, String)] = []
         var conflicts: [Conflict] = []
-        for content in contents {
-            let name = content.manifest.name
-            guard let locked = lock.blocks[name] else { throw InstallError.notAdded(name, suggestions: []) }
-            let demoPaths = content.manifest.files.filter { $0.role == .demo }.map { locked.folder + "/" + $0.path }
-            let includeDemo = demoPaths.isEmpty || demoPaths.contains { locked.file(at: $0) != nil }
+        for item in items {
+            let content = item.content
+            let name = item.reference.description
+            let locked = lock.blocks[name]
+            let demoPaths = content.manifest.files.filter { $0.role == .demo }.map { (locked?.folder ?? "") + "/" + $0.path }
+            let includeDemo = locked == nil || demoPaths.isEmpty || demoPaths.contains { locked?.file(at: $0) != nil }
             let plan = try InstallPlan.make(
-                contents: [content], registry: registry(name), root: root, lock: lock, includeDemo: includeDemo,
-                year: year, folderFor: { _ in root.appendingPathComponent(locked.folder) })
+                items: [item], root: root, lock: lock, includeDemo: includeDemo,
+                year: year, folderFor: { try locked.map { root.appendingPathComponent($0.folder) } ?? folderFor($0) })
             guard var block = plan.blocks.first else { continue }
-            let labels = ThreeWayMerge.Labels(ours: "yours", base: "base \(locked.version)", theirs: "\(name) \(content.manifest.version)")
+            let labels = ThreeWayMerge.Labels(ours: "yours", base: "base \(locked?.version ?? "")", theirs: "\(name) \(content.manifest.version)")
             for index in block.files.indices {
                 var file = block.files[index]
-                let entry = locked.file(at: file.path)
+                let entry = locked?.file(at: file.path)
                 let base = entry.flatMap { bases.load(sha256: $0.sha256) }
                 // The same header step on both sides: the new version's header has the year
                 // it was built in, and takes the base's (or, without one, the file's), so a

@@ -121,18 +121,24 @@ enum MCPProjectTools {
         ], required: ["projectPath"]),
         outputSchema: MCPSchema.object([
             "dryRun": MCPSchema.boolean(),
-            "blocks": MCPSchema.array(of: MCPSchema.object(["name": MCPSchema.string(), "version": MCPSchema.string()], required: ["name", "version"])),
+            "blocks": MCPSchema.array(of: MCPSchema.object([
+                "name": MCPSchema.string(), "version": MCPSchema.string(), "namespace": MCPSchema.nullableString,
+                "added": MCPSchema.boolean(), "requiredBy": MCPSchema.array(of: MCPSchema.string()),
+            ], required: ["name", "version"])),
             "files": MCPSchema.array(of: MCPSchema.object(["path": MCPSchema.string(), "change": MCPSchema.string()], required: ["path", "change"])),
             "conflicts": MCPSchema.array(of: MCPSchema.object(["path": MCPSchema.string(), "kind": MCPSchema.string()], required: ["path", "kind"])),
             "removed": MCPSchema.array(of: MCPSchema.string()),
+            "packageCommands": MCPSchema.array(of: MCPSchema.string()),
+            "packagesToAddByHand": MCPSchema.array(of: MCPSchema.string()),
         ], required: ["dryRun", "blocks", "files", "conflicts", "removed"]),
         readOnly: false, destructive: false, idempotent: true
     ) { call in
         var parsed = ParsedArguments(positionals: call.strings("names"))
         if let settle = call.string("settle") { parsed.flags.insert(settle) }
         let (context, _) = call.commandContext(workingDirectory: try projectFolder(call))
-        let (plan, _) = try UpdateCommand.perform(parsed, context: context) { try call.cancellation.check() }
-        let object = UpdateCommand.json(plan, dryRun: false)
+        let outcome = try UpdateCommand.perform(parsed, context: context) { try call.cancellation.check() }
+        let object = UpdateCommand.json(outcome, dryRun: false)
+        let plan = outcome.plan
         guard plan.conflicts.isEmpty else {
             var result = MCPToolResult.failure(
                 "\(plan.conflicts.count == 1 ? "1 file needs" : "\(plan.conflicts.count) files need") the user: "

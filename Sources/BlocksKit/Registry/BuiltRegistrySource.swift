@@ -148,7 +148,13 @@ public struct BuiltRegistrySource: RegistrySource {
     /// The newest manifest and every published version of each block, from its metadata
     /// file, which is kept for the rest of the command.
     public func publishedVersions(of names: [String]) throws -> [(manifest: BlockManifest, versions: [String])] {
-        try metadataFiles(names).map { ($0.entry.manifest, $0.versions.map(\.version)) }
+        // Resolving dependencies reads metadata rounds before any archive: the libraries
+        // the archives need load meanwhile, and the cache is written while the round's
+        // metadata is decoded.
+        if case .remote = root { LibraryWarmUp.start(transport: access.transport, offline: access.offline) }
+        let writes = BackgroundWrites()
+        defer { writes.wait() }
+        return try metadataFiles(names, writes: writes).map { ($0.entry.manifest, $0.versions.map(\.version)) }
     }
 
     /// `blocks/<name>.json` for each name with every version it lists, checked; those

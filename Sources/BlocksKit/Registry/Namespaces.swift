@@ -10,11 +10,15 @@ public struct NamespacedRegistry: Sendable, Equatable {
     public var url: String
     /// Header names and their values as written, in name order.
     public var headers: [HeaderTemplate]
+    /// Where the headers are written, for messages: `@acme in blocks.json`, or the
+    /// command line's `--header` for a registry named by URL.
+    public var headersOf: String
 
-    public init(namespace: String, url: String, headers: [HeaderTemplate] = []) {
+    public init(namespace: String, url: String, headers: [HeaderTemplate] = [], headersOf: String? = nil) {
         self.namespace = namespace
         self.url = url
         self.headers = headers.sorted { $0.name < $1.name }
+        self.headersOf = headersOf ?? "\(namespace) in blocks.json"
     }
 
     /// Whether `text` is a namespace: `@` and a block-name slug, as in `@acme`.
@@ -134,9 +138,9 @@ struct NamespaceTransport: HTTPTransport {
             switch Result(catching: { () throws(HeaderTemplate.TemplateProblem) in try header.expand(environment: environment) }) {
             case .success(let value): headers.append(HTTPHeader(name: header.name, value: value))
             case .failure(.unset(let variable)):
-                return .failure(.unsetVariable(url: request.url, variable: variable, namespace: registry.namespace))
+                return .failure(.unsetVariable(url: request.url, variable: variable, headersOf: registry.headersOf))
             case .failure(.malformed):
-                return .failure(.transport(url: request.url, reason: "the header \(header.name) of \(registry.namespace) in blocks.json has a malformed ${...}"))
+                return .failure(.transport(url: request.url, reason: "the header \(header.name) of \(registry.headersOf) has a malformed ${...}"))
             }
         }
         request.headers = headers
@@ -146,7 +150,7 @@ struct NamespaceTransport: HTTPTransport {
     /// A 401 or 403 names this namespace's variables, not `BLOCKS_TOKEN`, which it never sends.
     func explained(_ error: HTTPError) -> HTTPError {
         guard case .status(let url, let code) = error, code == 401 || code == 403 else { return error }
-        return .refusedHeaders(url: url, code: code, namespace: registry.namespace, variables: registry.headers.flatMap(\.variables).reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
+        return .refusedHeaders(url: url, code: code, headersOf: registry.headersOf, variables: registry.headers.flatMap(\.variables).reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
     }
 
     func get(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -184,6 +188,16 @@ struct NamespaceTransport: HTTPTransport {
     }
 
     func prepare() { base.prepare() }
+}
+
+extension RegistryAccess {
+    /// This access reading through `registry`'s own headers, and never `BLOCKS_TOKEN`:
+    /// how every request to a namespaced (or `--header`) registry is made.
+    func readingThrough(_ registry: NamespacedRegistry) -> RegistryAccess {
+        var own = self
+        own.transport = NamespaceTransport(base: transport, registry: registry, environment: environment)
+        return own
+    }
 }
 
 /// A block as a command line or a dependency names it: `pager`, or `@acme/pager` for the

@@ -73,7 +73,7 @@ public struct RegistryCache: Sendable {
         _ urls: [String?], registry: String, transport: HTTPTransport, offline: Bool, writes: BackgroundWrites? = nil
     ) throws -> [Data?] {
         let file = metadataFile(registry: registry)
-        let cached = FileManager.default.contents(atPath: file.path).flatMap(Self.metadataTexts) ?? [:]
+        let cached = Self.metadataMemo.texts(at: file.path) ?? FileManager.default.contents(atPath: file.path).flatMap(Self.metadataTexts) ?? [:]
         if offline {
             return try urls.map { url in
                 guard let url else { return nil }
@@ -96,6 +96,7 @@ public struct RegistryCache: Sendable {
                 throw error
             }
         }
+        Self.metadataMemo.keep(merged, at: file.path)
         if merged != cached {
             // The cache is a convenience: failing to write it must not fail the command.
             let snapshot = merged
@@ -103,6 +104,19 @@ public struct RegistryCache: Sendable {
             if let writes { writes.start(write) } else { write() }
         }
         return urls.map { $0.flatMap { found[$0] } }
+    }
+
+    /// The metadata cache files this process has read or written, by path: resolving
+    /// dependencies fetches one round of metadata per depth level, and each round merges
+    /// into what the last one left rather than reading and parsing the file again.
+    static let metadataMemo = MetadataMemo()
+
+    final class MetadataMemo: @unchecked Sendable {
+        private let lock = Lock()
+        private var texts: [String: [String: String]] = [:]
+
+        func texts(at path: String) -> [String: String]? { lock.withLock { texts[path] } }
+        func keep(_ map: [String: String], at path: String) { lock.withLock { texts[path] = map } }
     }
 
     /// The metadata cache file's map from URL to text; nil when it is not such a map.

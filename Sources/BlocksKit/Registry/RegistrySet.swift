@@ -60,9 +60,7 @@ public struct RegistrySet: Sendable {
 
     /// A namespaced registry's source, reading through its own headers and never the token.
     static func open(_ registry: NamespacedRegistry, access: RegistryAccess) throws -> Member {
-        var own = access
-        own.transport = NamespaceTransport(base: access.transport, registry: registry, environment: access.environment)
-        return Member(namespace: registry.namespace, source: try RegistrySources.open(registry.url, access: own))
+        Member(namespace: registry.namespace, source: try RegistrySources.open(registry.url, access: access.readingThrough(registry)))
     }
 
     /// The member a namespace names (nil: the default registry).
