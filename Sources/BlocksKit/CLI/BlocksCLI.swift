@@ -32,7 +32,7 @@ public enum BlocksCLI {
     nonisolated(unsafe) public static let commands: [any Command.Type] = [
         SearchCommand.self, ListCommand.self, InfoCommand.self,
         AddCommand.self, StatusCommand.self, UpdateCommand.self, DiffCommand.self, RemoveCommand.self, InitCommand.self, RegistryCommand.self,
-        ExportCommand.self, BuildCommand.self, LintCommand.self, NewCommand.self, MirrorCommand.self, MCPCommand.self,
+        ExportCommand.self, BuildCommand.self, KeygenCommand.self, LintCommand.self, NewCommand.self, MirrorCommand.self, MCPCommand.self,
     ]
 
     /// Runs the process's command line and exits.
