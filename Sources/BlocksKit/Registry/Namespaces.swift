@@ -10,11 +10,14 @@ public struct NamespacedRegistry: Sendable, Equatable {
     public var url: String
     /// Header names and their values as written, in name order.
     public var headers: [HeaderTemplate]
+    /// The public keys it must be signed by; empty when unsigned.
+    public var keys: [MinisignPublicKey]
 
-    public init(namespace: String, url: String, headers: [HeaderTemplate] = []) {
+    public init(namespace: String, url: String, headers: [HeaderTemplate] = [], keys: [MinisignPublicKey] = []) {
         self.namespace = namespace
         self.url = url
         self.headers = headers.sorted { $0.name < $1.name }
+        self.keys = keys
     }
 
     /// Whether `text` is a namespace: `@` and a block-name slug, as in `@acme`.

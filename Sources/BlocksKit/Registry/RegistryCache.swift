@@ -18,8 +18,8 @@ public struct RegistryCache: Sendable {
 
     /// The index at `url`: a conditional GET when a cached copy has an ETag, the cached
     /// copy on 304 or with `--offline`.
-    public func fetchIndex(url: String, transport: HTTPTransport, offline: Bool) throws -> Data {
-        let refreshed = try refreshIndex(url: url, transport: transport, offline: offline)
+    public func fetchIndex(url: String, transport: HTTPTransport, offline: Bool, verify: ((Data) throws -> Void)? = nil) throws -> Data {
+        let refreshed = try refreshIndex(url: url, transport: transport, offline: offline, verify: verify)
         if let body = refreshed.body { return body }
         guard let cached = FileManager.default.contents(atPath: refreshed.file.path) else { throw HTTPError.offline(url: url) }
         return cached
@@ -28,8 +28,9 @@ public struct RegistryCache: Sendable {
     /// Brings the cached copy of the index at `url` up to date, without reading it when
     /// it is current: its file, and the body when a new one came. The file is replaced
     /// exactly when the index changes, so its `stat` tells a search index whether it is
-    /// stale. With `--offline`, the cached copy as it is.
-    func refreshIndex(url: String, transport: HTTPTransport, offline: Bool) throws -> (file: URL, body: Data?) {
+    /// stale. With `--offline`, the cached copy as it is. A new body is passed to `verify`
+    /// (a pinned registry's signature check) before it replaces the cached copy.
+    func refreshIndex(url: String, transport: HTTPTransport, offline: Bool, verify: ((Data) throws -> Void)? = nil) throws -> (file: URL, body: Data?) {
         let file = indexFile(for: url)
         let etagFile = file.appendingPathExtension("etag")
         let isCached = access(file.path, R_OK) == 0
@@ -41,6 +42,7 @@ public struct RegistryCache: Sendable {
         let response = try transport.get(HTTPRequest(url: url, ifNoneMatch: etag, maxBodyBytes: RegistryIndex.maximumBytes))
         if response.isNotModified, isCached { return (file, nil) }
         guard response.status == 200 else { throw HTTPError.status(url: url, code: response.status) }
+        try verify?(response.body)
         // The cache is a convenience: failing to write it must not fail the command.
         try? AtomicFile.write(response.body, to: file)
         if let newTag = response.etag {
@@ -69,8 +71,10 @@ public struct RegistryCache: Sendable {
     ///
     /// With `writes`, the cache file is written on another thread while the caller goes on
     /// to fetch the archives; the caller waits for `writes` before it ends.
+    /// `verify` sees each fetched file before it is cached (a signed index's hash check).
     func fetchMetadata(
-        _ urls: [String?], registry: String, transport: HTTPTransport, offline: Bool, writes: BackgroundWrites? = nil
+        _ urls: [String?], registry: String, transport: HTTPTransport, offline: Bool, writes: BackgroundWrites? = nil,
+        verify: ((String, Data) throws -> Void)? = nil
     ) throws -> [Data?] {
         let file = metadataFile(registry: registry)
         let cached = FileManager.default.contents(atPath: file.path).flatMap(Self.metadataTexts) ?? [:]
@@ -88,6 +92,7 @@ public struct RegistryCache: Sendable {
         for (url, result) in zip(wanted, results) {
             switch result {
             case .success(let response):
+                try verify?(url, response.body)
                 found[url] = response.body
                 merged[url] = String(decoding: response.body, as: UTF8.self)
             case .failure(.status(_, 404)), .failure(.status(_, 410)):

@@ -53,7 +53,7 @@ public struct RegistrySet: Sendable {
             return RegistrySet(members: [chosen], configuredNamespaces: configured, namespaced: opened)
         }
         let location = try option ?? root.flatMap { try config?.registryLocation(root: $0) }
-        let defaultMember = Member(namespace: nil, source: try RegistrySources.open(location, access: access))
+        let defaultMember = Member(namespace: nil, source: try RegistrySources.open(location, access: RegistrySources.pinning(access, option: option, config: config)))
         let opened = try namespaced.map { try open($0, access: access) }
         return RegistrySet(members: [defaultMember] + opened, configuredNamespaces: configured, namespaced: opened)
     }
@@ -62,6 +62,7 @@ public struct RegistrySet: Sendable {
     static func open(_ registry: NamespacedRegistry, access: RegistryAccess) throws -> Member {
         var own = access
         own.transport = NamespaceTransport(base: access.transport, registry: registry, environment: access.environment)
+        own.pinnedKeys = registry.keys
         return Member(namespace: registry.namespace, source: try RegistrySources.open(registry.url, access: own))
     }
 
