@@ -28,6 +28,8 @@ public struct Mirror {
     /// and a transfer job; batches keep that bounded for 20,000 archives, and cost only
     /// a brief drain at each batch's end.
     var batchSize = 1000
+    /// `--key` and `--allow-expired`: how a signed upstream is checked (`MirrorSignature`).
+    public var signature = MirrorSignature()
 
     init(upstream: MirrorUpstream, destination: URL) {
         self.upstream = upstream
@@ -71,6 +73,7 @@ public struct Mirror {
             let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, inFolder: folder) }
             // --prune still applies: files the unchanged index does not list may be here.
             if prune { summary.pruned = try pruneAgainstLocalIndex() }
+            try refreshSignature()
             if damaged.isEmpty {
                 summary.upToDate = true
                 summary.skipped = state.records.count
@@ -114,6 +117,8 @@ public struct Mirror {
     /// before any archive is fetched, so memory stays flat however large it is.
     private func readIndex(ifNoneMatch etag: String?, trustingDest: Bool) throws -> (plan: MirrorPlan, etag: String?)? {
         guard let fetched = try upstream.fetchIndex(ifNoneMatch: etag) else { return nil }
+        try signature.check(
+            index: fetched.data, signature: try upstreamSignature(), location: upstream.url(for: "index.json"), destination: destination)
         let plan = try MirrorPlan.read(
             fetched.data, location: upstream.url(for: "index.json"), destination: destination, latestOnly: latestOnly, trustingDest: trustingDest)
         return (plan, fetched.etag)
@@ -144,6 +149,15 @@ public struct Mirror {
         }
         try download(wanted, state: &state, summary: &summary)
         if let site { try AtomicFile.write(site.data, to: destination.appendingPathComponent(SiteBuilder.manifestPath)) }
+        // A signed index's metadata, staged or kept, is what it signed, before anything moves.
+        let staging = MirrorPlan.stagingFolder(in: destination)
+        let index = FileManager.default.contents(atPath: staging.appendingPathComponent("index.json").path) ?? Data()
+        try MirrorSignature.checkMetadata(index: index, location: upstream.url(for: "index.json")) { path in
+            FileManager.default.contents(atPath: (plan.staged.contains(path) ? staging : destination).appendingPathComponent(path).path)
+        }
+        // The signature, copied byte for byte, goes in just before the index it signs.
+        let signatureFile = destination.appendingPathComponent(MirrorSignature.file)
+        if let copied = try upstreamSignature() { try AtomicFile.write(copied, to: signatureFile) } else { unlink(signatureFile.path) }
         // The index goes in last: from now on it names only verified archives.
         try plan.commit(destination: destination)
         let referenced = Set(plan.archives.map(\.path) + (site?.files.map(\.path) ?? []))
@@ -153,6 +167,23 @@ public struct Mirror {
         if prune { summary.pruned = pruneUnreferenced(metadata: plan.metadata, referenced: referenced) }
         try state.save(to: destination)
         return summary
+    }
+
+    /// The upstream's `index.json.minisig`, or nil when it has none.
+    func upstreamSignature() throws -> Data? {
+        try upstream.fetchOptional(MirrorSignature.file, maxBytes: Int64(MinisignSignature.maximumBytes))
+    }
+
+    /// With an unchanged index, a new signature (a rotated key) is still copied, checked
+    /// against the index DEST holds.
+    func refreshSignature() throws {
+        let signatureFile = destination.appendingPathComponent(MirrorSignature.file)
+        let copied = try upstreamSignature()
+        guard copied != FileManager.default.contents(atPath: signatureFile.path) else { return }
+        if let copied, let index = FileManager.default.contents(atPath: indexFile.path) {
+            try signature.check(index: index, signature: copied, location: upstream.url(for: "index.json"), destination: URL(fileURLWithPath: "/nonexistent"))
+            try AtomicFile.write(copied, to: signatureFile)
+        }
     }
 
     /// Fetches archives through `.part` files, in batches. On any failure the index is not touched.
@@ -280,7 +311,7 @@ public struct Mirror {
 
     /// Re-hashes every archive the index names. Bad ones are marked damaged, so the next
     /// sync fetches them again even when the upstream index is unchanged.
-    public static func verify(destination: URL) throws -> (checked: Int, problems: [String]) {
+    public static func verify(destination: URL, signature: MirrorSignature = MirrorSignature()) throws -> (checked: Int, problems: [String]) {
         // Checked first, so that a folder that is no mirror gets no lock file.
         guard FileManager.default.fileExists(atPath: destination.appendingPathComponent("index.json").path) else {
             throw MirrorError.notAMirror(destination: destination.path)
@@ -294,7 +325,7 @@ public struct Mirror {
         let location = destination.appendingPathComponent("index.json").path
         let (_, ranges) = try MirrorIndexReader.scan(data, location: location)
         var state = MirrorState.load(from: destination)
-        var problems: [String] = []
+        var problems = signature.problems(destination: destination)
         var checked = 0
         for (position, range) in ranges.enumerated() {
             let entry = try MirrorIndexReader.entry(from: data, range: range, position: position, location: location)

@@ -70,3 +70,14 @@ struct RollbackRecord {
         try AtomicFile.write(StableJSON.data(.object(["location": .string(location), "version": .int(version), "sha256": .string(digest)])), to: file)
     }
 }
+
+/// What `info` and `status` say of a registry's signature: "signed by KEYID" once a
+/// pinned key verified its index, "unsigned" for any registry read without a pinned key,
+/// and "built in" for the catalog inside the binary.
+enum RegistrySignature {
+    static func status(of source: RegistrySource) throws -> String {
+        if let built = source as? BuiltRegistrySource { return try built.signatureStatus() }
+        if source.location == CatalogSource.embedded.location { return "built in" }
+        return "unsigned"
+    }
+}
