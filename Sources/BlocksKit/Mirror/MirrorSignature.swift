@@ -3,10 +3,16 @@
 /// (`--key`) it checks what it copies as a client would (signature, expiry, no older or
 /// changed version than the one DEST holds, every metadata file against the index), so a
 /// bad upstream never replaces a good snapshot. `verify` checks a mirror at rest.
-struct MirrorSignature {
-    var keys: [MinisignPublicKey] = []
-    var allowExpired = false
-    var notices: NoticeHandler = { _ in }
+public struct MirrorSignature {
+    public var keys: [MinisignPublicKey]
+    public var allowExpired: Bool
+    public var notices: NoticeHandler
+
+    public init(keys: [MinisignPublicKey] = [], allowExpired: Bool = false, notices: @escaping NoticeHandler = { _ in }) {
+        self.keys = keys
+        self.allowExpired = allowExpired
+        self.notices = notices
+    }
 
     static let file = IndexSigning.signatureFile
 

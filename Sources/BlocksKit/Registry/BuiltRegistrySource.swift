@@ -51,12 +51,13 @@ public struct BuiltRegistrySource: RegistrySource {
             // A search's freshness check may have brought the cached copy up to date
             // already, or found the registry unreachable: neither is asked twice.
             if let failure = indexCache.refreshFailure { throw failure }
-            let signature = try check.map { _ in try signatureData() }
+            let signature = try check.map { _ in try remoteSignature() }
             let data = try indexCache.currentFile.flatMap { FileManager.default.contents(atPath: $0.path) }
-                ?? cache.fetchIndex(url: url, transport: access.transport, offline: access.offline, verify: check.map { check in
-                    { _ = try check.verify(index: $0, signature: signature ?? nil) }
+                ?? cache.fetchIndex(url: url, transport: access.transport, offline: access.offline, unconditional: signature?.isNew ?? false, verify: check.map { check in
+                    { _ = try check.verify(index: $0, signature: signature?.data) }
                 })
-            if let check { claims = try indexCache.claims ?? verified(data, check: check, signature: signature ?? nil) }
+            if let check { claims = try indexCache.claims ?? verified(data, check: check, signature: signature?.data) }
+            if let kept = signature?.data { cache.keepSignature(kept, url: Self.join(base, IndexSigning.signatureFile)) }
             index = try RegistryIndex.decode(data, location: url, dropped: warnDropped)
         }
         if let check, let claims { try check.confirm(index, claims: claims) }
@@ -78,18 +79,17 @@ public struct BuiltRegistrySource: RegistrySource {
         return claims
     }
 
-    /// `index.json.minisig`, or nil when the registry has none.
-    func signatureData() throws -> Data? {
-        switch root {
-        case .folder(let url):
-            return FileManager.default.contents(atPath: url.appendingPathComponent(IndexSigning.signatureFile).path)
-        case .remote(let base):
-            do {
-                return try cache.fetchIndex(url: Self.join(base, IndexSigning.signatureFile), transport: access.transport, offline: access.offline)
-            } catch HTTPError.status(_, let code) where code == 404 || code == 410 {
-                return nil
-            }
-        }
+    /// A folder registry's `index.json.minisig`, or nil when it has none.
+    func signatureData() -> Data? {
+        guard case .folder(let url) = root else { return nil }
+        return FileManager.default.contents(atPath: url.appendingPathComponent(IndexSigning.signatureFile).path)
+    }
+
+    /// A remote registry's `index.json.minisig` (nil when it has none), and whether it
+    /// differs from the one last verified.
+    func remoteSignature() throws -> (data: Data?, isNew: Bool) {
+        guard case .remote(let base) = root else { return (nil, false) }
+        return try cache.fetchSignature(url: Self.join(base, IndexSigning.signatureFile), transport: access.transport, offline: access.offline)
     }
 
     /// "signed by KEYID" once the index was verified against a pinned key, else "unsigned".
@@ -294,15 +294,16 @@ public struct BuiltRegistrySource: RegistrySource {
         if let file = indexCache.currentFile { return file }
         do {
             let check = signedCheck
-            let signature = try check.map { _ in try signatureData() }
-            let refreshed = try cache.refreshIndex(url: Self.join(base, "index.json"), transport: access.transport, offline: access.offline, verify: check.map { check in
-                { _ = try check.verify(index: $0, signature: signature ?? nil) }
-            })
+            let signature = try check.map { _ in try remoteSignature() }
+            let refreshed = try cache.refreshIndex(
+                url: Self.join(base, "index.json"), transport: access.transport, offline: access.offline, unconditional: signature?.isNew ?? false,
+                verify: check.map { check in { _ = try check.verify(index: $0, signature: signature?.data) } })
             let file = refreshed.file
             // A cached copy is checked again: the signature may be new (a rotated key).
             if let check, let data = refreshed.body ?? FileManager.default.contents(atPath: file.path) {
-                _ = try verified(data, check: check, signature: signature ?? nil)
+                _ = try verified(data, check: check, signature: signature?.data)
             }
+            if let kept = signature?.data { cache.keepSignature(kept, url: Self.join(base, IndexSigning.signatureFile)) }
             indexCache.currentFile = file
             return file
         } catch {

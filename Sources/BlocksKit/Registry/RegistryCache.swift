@@ -18,8 +18,8 @@ public struct RegistryCache: Sendable {
 
     /// The index at `url`: a conditional GET when a cached copy has an ETag, the cached
     /// copy on 304 or with `--offline`.
-    public func fetchIndex(url: String, transport: HTTPTransport, offline: Bool, verify: ((Data) throws -> Void)? = nil) throws -> Data {
-        let refreshed = try refreshIndex(url: url, transport: transport, offline: offline, verify: verify)
+    public func fetchIndex(url: String, transport: HTTPTransport, offline: Bool, unconditional: Bool = false, verify: ((Data) throws -> Void)? = nil) throws -> Data {
+        let refreshed = try refreshIndex(url: url, transport: transport, offline: offline, unconditional: unconditional, verify: verify)
         if let body = refreshed.body { return body }
         guard let cached = FileManager.default.contents(atPath: refreshed.file.path) else { throw HTTPError.offline(url: url) }
         return cached
@@ -30,7 +30,9 @@ public struct RegistryCache: Sendable {
     /// exactly when the index changes, so its `stat` tells a search index whether it is
     /// stale. With `--offline`, the cached copy as it is. A new body is passed to `verify`
     /// (a pinned registry's signature check) before it replaces the cached copy.
-    func refreshIndex(url: String, transport: HTTPTransport, offline: Bool, verify: ((Data) throws -> Void)? = nil) throws -> (file: URL, body: Data?) {
+    func refreshIndex(
+        url: String, transport: HTTPTransport, offline: Bool, unconditional: Bool = false, verify: ((Data) throws -> Void)? = nil
+    ) throws -> (file: URL, body: Data?) {
         let file = indexFile(for: url)
         let etagFile = file.appendingPathExtension("etag")
         let isCached = access(file.path, R_OK) == 0
@@ -38,7 +40,7 @@ public struct RegistryCache: Sendable {
             guard isCached else { throw HTTPError.offline(url: url) }
             return (file, nil)
         }
-        let etag = isCached ? (try? String(contentsOf: etagFile, encoding: .utf8)) : nil
+        let etag = isCached && !unconditional ? (try? String(contentsOf: etagFile, encoding: .utf8)) : nil
         let response = try transport.get(HTTPRequest(url: url, ifNoneMatch: etag, maxBodyBytes: RegistryIndex.maximumBytes))
         if response.isNotModified, isCached { return (file, nil) }
         guard response.status == 200 else { throw HTTPError.status(url: url, code: response.status) }
@@ -51,6 +53,34 @@ public struct RegistryCache: Sendable {
             try? FileManager.default.removeItem(at: etagFile)
         }
         return (file, response.body)
+    }
+
+    /// A signed index's `index.json.minisig`, nil when the registry has none. Always
+    /// fetched whole, never conditionally: it is a few hundred bytes of fixed size, so a
+    /// re-signed file within the same second has the same ETag on nginx, and a stale one
+    /// would make a genuine index look forged. The copy kept (`keepSignature`, once it
+    /// verified) serves `--offline`, and tells whether the signature is new: then the
+    /// index is fetched whole too, as its ETag may not have changed either.
+    func fetchSignature(url: String, transport: HTTPTransport, offline: Bool) throws -> (data: Data?, isNew: Bool) {
+        let file = indexFile(for: url)
+        if offline {
+            guard let cached = FileManager.default.contents(atPath: file.path) else { throw HTTPError.offline(url: url) }
+            return (cached, false)
+        }
+        let response: HTTPResponse
+        do {
+            response = try transport.get(HTTPRequest(url: url, maxBodyBytes: Int64(MinisignSignature.maximumBytes)))
+        } catch HTTPError.status(_, let code) where code == 404 || code == 410 {
+            return (nil, false)
+        }
+        if response.status == 404 || response.status == 410 { return (nil, false) }
+        guard response.status == 200 else { throw HTTPError.status(url: url, code: response.status) }
+        return (response.body, FileManager.default.contents(atPath: file.path) != response.body)
+    }
+
+    func keepSignature(_ data: Data, url: String) {
+        let file = indexFile(for: url)
+        if FileManager.default.contents(atPath: file.path) != data { try? AtomicFile.write(data, to: file) }
     }
 
     /// The metadata cache of one registry: one file for all its blocks, mapping each
