@@ -67,13 +67,17 @@ public struct Mirror {
         // Metadata written in the other mode, or before versions were mirrored, is fetched again.
         let trusted = state.mode == mode
 
-        guard let (plan, etag) = try readIndex(ifNoneMatch: haveIndex && trusted ? state.etag : nil, trustingDest: trusted) else {
+        // A new signature means a new index, whatever its ETag says (nginx's is the
+        // mtime's second and the size, which a re-signed index may share).
+        let signature = try upstreamSignature()
+        let signatureIsNew = signature != FileManager.default.contents(atPath: destination.appendingPathComponent(MirrorSignature.file).path)
+        guard let (plan, etag) = try readIndex(
+            ifNoneMatch: haveIndex && trusted && !signatureIsNew ? state.etag : nil, trustingDest: trusted, signature: signature) else {
             // Unchanged upstream: one conditional request, plus a stat per archive to catch damage.
             let folder = destination.path
             let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, inFolder: folder) }
             // --prune still applies: files the unchanged index does not list may be here.
             if prune { summary.pruned = try pruneAgainstLocalIndex() }
-            try refreshSignature()
             if damaged.isEmpty {
                 summary.upToDate = true
                 summary.skipped = state.records.count
@@ -87,7 +91,7 @@ public struct Mirror {
         }
 
         summary.skippedNames = plan.skippedNames
-        return try apply(plan, etag: etag, state: &state, summary: &summary)
+        return try apply(plan, etag: etag, signature: signature, state: &state, summary: &summary)
     }
 
     /// Makes DEST's own folder, `.blocks-mirror`, a real folder, and refuses to work through
@@ -115,10 +119,9 @@ public struct Mirror {
     /// The upstream index as a plan, or nil when it is unchanged since `etag`. The index is
     /// read one entry at a time, and its bytes are staged and let go when this returns,
     /// before any archive is fetched, so memory stays flat however large it is.
-    private func readIndex(ifNoneMatch etag: String?, trustingDest: Bool) throws -> (plan: MirrorPlan, etag: String?)? {
+    private func readIndex(ifNoneMatch etag: String?, trustingDest: Bool, signature copied: Data?) throws -> (plan: MirrorPlan, etag: String?)? {
         guard let fetched = try upstream.fetchIndex(ifNoneMatch: etag) else { return nil }
-        try signature.check(
-            index: fetched.data, signature: try upstreamSignature(), location: upstream.url(for: "index.json"), destination: destination)
+        try signature.check(index: fetched.data, signature: copied, location: upstream.url(for: "index.json"), destination: destination)
         let plan = try MirrorPlan.read(
             fetched.data, location: upstream.url(for: "index.json"), destination: destination, latestOnly: latestOnly, trustingDest: trustingDest)
         return (plan, fetched.etag)
@@ -129,7 +132,7 @@ public struct Mirror {
 
     /// Fetches what the plan lacks, and the site's files when the upstream has a site,
     /// then puts the staged metadata and index in place.
-    private func apply(_ plan: MirrorPlan, etag: String?, state: inout MirrorState, summary: inout Summary) throws -> Summary {
+    private func apply(_ plan: MirrorPlan, etag: String?, signature copied: Data?, state: inout MirrorState, summary: inout Summary) throws -> Summary {
         var plan = plan
         try plan.fetchPendingMetadata(from: upstream, destination: destination, jobs: jobs)
         var wanted: [(path: String, sha256: String)] = []
@@ -157,7 +160,7 @@ public struct Mirror {
         }
         // The signature, copied byte for byte, goes in just before the index it signs.
         let signatureFile = destination.appendingPathComponent(MirrorSignature.file)
-        if let copied = try upstreamSignature() { try AtomicFile.write(copied, to: signatureFile) } else { unlink(signatureFile.path) }
+        if let copied { try AtomicFile.write(copied, to: signatureFile) } else { unlink(signatureFile.path) }
         // The index goes in last: from now on it names only verified archives.
         try plan.commit(destination: destination)
         let referenced = Set(plan.archives.map(\.path) + (site?.files.map(\.path) ?? []))
@@ -172,18 +175,6 @@ public struct Mirror {
     /// The upstream's `index.json.minisig`, or nil when it has none.
     func upstreamSignature() throws -> Data? {
         try upstream.fetchOptional(MirrorSignature.file, maxBytes: Int64(MinisignSignature.maximumBytes))
-    }
-
-    /// With an unchanged index, a new signature (a rotated key) is still copied, checked
-    /// against the index DEST holds.
-    func refreshSignature() throws {
-        let signatureFile = destination.appendingPathComponent(MirrorSignature.file)
-        let copied = try upstreamSignature()
-        guard copied != FileManager.default.contents(atPath: signatureFile.path) else { return }
-        if let copied, let index = FileManager.default.contents(atPath: indexFile.path) {
-            try signature.check(index: index, signature: copied, location: upstream.url(for: "index.json"), destination: URL(fileURLWithPath: "/nonexistent"))
-            try AtomicFile.write(copied, to: signatureFile)
-        }
     }
 
     /// Fetches archives through `.part` files, in batches. On any failure the index is not touched.

@@ -251,4 +251,47 @@ final class SignedServer {
         let seedLine = String(decoding: before, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "?"
         #expect(!build.err.contains(seedLine) && !again.err.contains(seedLine) && !again.out.contains(seedLine))
     }
+
+    @Test func aMirrorCopiesTheSignatureChecksItAndVerifiesOffline() throws {
+        let signed = try SignedServer()
+        let (keys, publicKey) = try signed.keygen("a")
+        let (_, otherKey) = try signed.keygen("b")
+        let v1 = try signed.build(Self.blocksV1, into: "registry", key: keys)
+        let v1Copy = signed.folder.appendingPathComponent("registry-v1")
+        try FileManager.default.copyItem(at: v1, to: v1Copy)
+        let v2 = try signed.build(Self.blocksV2, into: "registry", key: keys)
+        try signed.serve(v2)
+        let mirror = signed.folder.appendingPathComponent("mirror")
+
+        // Another key: refused before anything is written.
+        let wrong = try signed.blocks(["mirror", signed.server.baseURL, mirror.path, "--key", otherKey])
+        #expect(wrong.code != 0 && wrong.errors.contains("which is not pinned"), "\(wrong.errors)")
+        #expect(!FileManager.default.fileExists(atPath: mirror.appendingPathComponent("index.json").path))
+
+        let made = try signed.blocks(["mirror", signed.server.baseURL, mirror.path, "--key", publicKey])
+        #expect(made.code == 0, "\(made.errors)")
+        #expect(try Data(contentsOf: mirror.appendingPathComponent("index.json.minisig")) == Data(contentsOf: v2.appendingPathComponent("index.json.minisig")))
+        let verified = try signed.blocks(["mirror", "--verify", mirror.path, "--key", publicKey])
+        #expect(verified.code == 0, "\(verified.errors)")
+
+        // A mirror of a signed registry is a signed registry, offline.
+        let added = try signed.blocks(["add", "strip", "--registry", mirror.path, "--key", publicKey, "--offline"])
+        #expect(added.code == 0, "\(added.errors)")
+        #expect(try signed.project.lock().blocks["strip"]?.version == "1.1.0")
+
+        // An older upstream does not replace the mirror's newer snapshot.
+        try signed.serve(v1Copy)
+        let index = try Data(contentsOf: mirror.appendingPathComponent("index.json"))
+        let rolledBack = try signed.blocks(["mirror", signed.server.baseURL, mirror.path, "--key", publicKey])
+        #expect(rolledBack.code != 0 && rolledBack.errors.contains("older than version 2"), "\(rolledBack.errors)")
+        #expect(try Data(contentsOf: mirror.appendingPathComponent("index.json")) == index)
+
+        // Damage at rest: verify names it, and the mirror no longer verifies as a registry.
+        let metadata = mirror.appendingPathComponent("blocks/pager.json")
+        try (try String(contentsOf: metadata, encoding: .utf8)).replacingOccurrences(of: "Pager", with: "Pagex").write(to: metadata, atomically: true, encoding: .utf8)
+        let damaged = try signed.blocks(["mirror", "--verify", mirror.path, "--key", publicKey])
+        #expect(damaged.code != 0 && damaged.errors.contains("blocks/pager.json does not match the SHA-256 and size"), "\(damaged.errors)")
+        try signed.refused(["add", "pager", "--registry", mirror.path, "--key", publicKey], saying: "blocks/pager.json does not match")
+        try signed.refused(["add", "pager", "--registry", mirror.path, "--key", otherKey], saying: "which is not pinned")
+    }
 }
