@@ -56,8 +56,7 @@ public enum InfoCommand: Command {
             ["Category", manifest.category],
             ["Origin", manifest.origin],
             ["License", "\(manifest.license), \(manifest.authors.joined(separator: ", "))"],
-            ["Registry", "\(source.location) (\(signature))"],
-        ] + manifest.tags.sorted { $0.key < $1.key }.map { ["Tags (\($0.key))", $0.value.joined(separator: ", ")] }
+        ] + (source.location == CatalogSource.embedded.location ? [] : [["Registry", "\(source.location) (\(signature))"]]) + manifest.tags.sorted { $0.key < $1.key }.map { ["Tags (\($0.key))", $0.value.joined(separator: ", ")] }
         for line in Table.render(details, style: style, columnColors: [.bold, nil], width: width) { context.print(line) }
 
         context.print()

@@ -46,7 +46,10 @@ public enum StatusCommand: Command {
                 context.print("  " + style.apply(.dim, "needs".paddedToWidth(10)) + named)
             }
         }
-        for (location, signature) in signatures { context.print(style.apply(.dim, "registry \(location): \(signature)")) }
+        // The built-in catalog needs no word on its signature.
+        for (location, signature) in signatures where location != CatalogSource.embedded.location {
+            context.print(style.apply(.dim, "registry \(location): \(signature)"))
+        }
         return 0
     }
 

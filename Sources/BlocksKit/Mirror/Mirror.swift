@@ -67,12 +67,7 @@ public struct Mirror {
         // Metadata written in the other mode, or before versions were mirrored, is fetched again.
         let trusted = state.mode == mode
 
-        // A new signature means a new index, whatever its ETag says (nginx's is the
-        // mtime's second and the size, which a re-signed index may share).
-        let signature = try upstreamSignature()
-        let signatureIsNew = signature != FileManager.default.contents(atPath: destination.appendingPathComponent(MirrorSignature.file).path)
-        guard let (plan, etag) = try readIndex(
-            ifNoneMatch: haveIndex && trusted && !signatureIsNew ? state.etag : nil, trustingDest: trusted, signature: signature) else {
+        guard let (plan, etag, signature) = try readIndex(ifNoneMatch: haveIndex && trusted ? state.etag : nil, trustingDest: trusted) else {
             // Unchanged upstream: one conditional request, plus a stat per archive to catch damage.
             let folder = destination.path
             let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, inFolder: folder) }
@@ -119,12 +114,14 @@ public struct Mirror {
     /// The upstream index as a plan, or nil when it is unchanged since `etag`. The index is
     /// read one entry at a time, and its bytes are staged and let go when this returns,
     /// before any archive is fetched, so memory stays flat however large it is.
-    private func readIndex(ifNoneMatch etag: String?, trustingDest: Bool, signature copied: Data?) throws -> (plan: MirrorPlan, etag: String?)? {
+    /// A signed index (or any, with `--key`) comes with its signature, checked here.
+    private func readIndex(ifNoneMatch etag: String?, trustingDest: Bool) throws -> (plan: MirrorPlan, etag: String?, signature: Data?)? {
         guard let fetched = try upstream.fetchIndex(ifNoneMatch: etag) else { return nil }
+        let copied = signature.keys.isEmpty && !MirrorSignature.looksSigned(fetched.data) ? nil : try upstreamSignature()
         try signature.check(index: fetched.data, signature: copied, location: upstream.url(for: "index.json"), destination: destination)
         let plan = try MirrorPlan.read(
             fetched.data, location: upstream.url(for: "index.json"), destination: destination, latestOnly: latestOnly, trustingDest: trustingDest)
-        return (plan, fetched.etag)
+        return (plan, fetched.etag, copied)
     }
 
     /// How the state file names this run's mode.

@@ -43,11 +43,19 @@ public struct MirrorSignature {
     /// Every metadata file a signed index lists, as `file(path)` reads it (staged or in
     /// place), against its hash and size. Nothing to check for an unsigned index.
     static func checkMetadata(index: Data, location: String, file: (String) -> Data?) throws {
-        guard let decoded = try? RegistryIndex.read(index), decoded.metadata != nil else { return }
+        guard looksSigned(index), let decoded = try? RegistryIndex.read(index), decoded.metadata != nil else { return }
         for path in decoded.metadata!.keys.sorted() {
             guard let data = file(path) else { throw SignatureError.metadataMismatch(location: location, path: path) }
             try SignedIndexCheck.checkMetadata(data, path: path, index: decoded, location: location)
         }
+    }
+
+    /// Whether an index ends as a signed build writes one, with `version` last: how an
+    /// unpinned mirror decides to fetch a signature, and to check metadata, without
+    /// decoding a 20 MB unsigned index (whose peak memory the mirror keeps flat).
+    static func looksSigned(_ index: Data) -> Bool {
+        let tail = String(decoding: index.suffix(64), as: UTF8.self)
+        return tail.contains("\n  \"version\" : ")
     }
 
     /// The problems `mirror --verify` reports for DEST's signature and signed fields.

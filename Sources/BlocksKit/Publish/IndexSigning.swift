@@ -28,15 +28,18 @@ public struct IndexSigning: Sendable {
 
     /// The signed index's bytes and its signature file, given the entries, the metadata
     /// files' bytes by path, and the previous index in the output folder.
+    /// A new key always signs a new version, so that the index's bytes (and ETag) change
+    /// with its signature and every cache and mirror fetches both.
     func sign(
-        _ entries: [(entry: RegistryEntry, fragment: Data)], metadata: [String: RegistryFileDigest], previous: Data?
+        _ entries: [(entry: RegistryEntry, fragment: Data)], metadata: [String: RegistryFileDigest], previous: Data?, previousSignature: Data?
     ) throws -> (index: Data, signature: Data) {
         let previousIndex = previous.flatMap { try? RegistryIndex.read($0) }
         let previousVersion = previousIndex?.version ?? 0
         var fields = RegistryIndex.SignedFields(
             version: previousVersion, expires: previousIndex?.expires ?? "", metadata: metadata, nextKey: nextKey?.base64)
         let keptExpiry = previousIndex?.expires.flatMap(RFC3339.seconds).map { $0 - now > lifetime / 2 } ?? false
-        if keptExpiry, let previous, try RegistryIndex.encoded(entries, signed: fields) == previous {
+        let sameKey = previousSignature.flatMap { try? MinisignSignature(data: $0) }?.keyID == key.publicKey.keyID
+        if keptExpiry, sameKey, let previous, try RegistryIndex.encoded(entries, signed: fields) == previous {
             return (previous, try signature(of: previous, fields: fields))
         }
         fields.version = previousVersion + 1

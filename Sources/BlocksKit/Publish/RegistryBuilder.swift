@@ -106,9 +106,10 @@ public struct RegistryBuilder: Sendable {
             }
             digests[entry.metadata] = RegistryFileDigest(of: data)
         }
-        let (index, signature) = try signing.sign(entries, metadata: digests, previous: previous)
-        if index != previous { try writeWithGzip(index, to: "index.json") } else { try ensureGzip(of: index, at: "index.json") }
         let signatureURL = output.joining(IndexSigning.signatureFile)
+        let (index, signature) = try signing.sign(
+            entries, metadata: digests, previous: previous, previousSignature: FileManager.default.contents(atPath: signatureURL.path))
+        if index != previous { try writeWithGzip(index, to: "index.json") } else { try ensureGzip(of: index, at: "index.json") }
         if FileManager.default.contents(atPath: signatureURL.path) != signature { try AtomicFile.write(signature, to: signatureURL) }
     }
 

@@ -53,10 +53,19 @@ final class SignedServer {
         return output
     }
 
-    /// nginx serves an exact copy of `registry` from now on.
+    private var servedCount = 0
+
+    /// nginx serves an exact copy of `registry` from now on. Each copy's index gets a time
+    /// of its own, so nginx's ETag (the mtime's second and the size) changes with every
+    /// copy, as it does when a publisher uploads a new index.
     func serve(_ registry: URL) throws {
         try? FileManager.default.removeItem(at: served)
         try FileManager.default.copyItem(at: registry, to: served)
+        servedCount += 1
+        let time = Date(timeIntervalSince1970: 1_700_000_000 + Double(servedCount))
+        for file in ["index.json", "index.json.minisig"] where FileManager.default.fileExists(atPath: served.appendingPathComponent(file).path) {
+            try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: served.appendingPathComponent(file).path)
+        }
     }
 
     func pin(_ keys: [String]) throws {
