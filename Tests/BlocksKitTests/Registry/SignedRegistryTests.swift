@@ -303,4 +303,44 @@ final class SignedServer {
         try signed.refused(["add", "pager", "--registry", mirror.path, "--key", publicKey], saying: "blocks/pager.json does not match")
         try signed.refused(["add", "pager", "--registry", mirror.path, "--key", otherKey], saying: "which is not pinned")
     }
+
+    @Test func aNamespacedRegistryPinsItsKeysAndTheFilesMatchTheirSchemas() throws {
+        let signed = try SignedServer()
+        let (keys, publicKey) = try signed.keygen("a")
+        let (_, otherKey) = try signed.keygen("b")
+        let registry = try signed.build(Self.blocksV1, into: "registry", key: keys)
+        try signed.serve(registry)
+        // A wrong key is found when it is pinned, and blocks.json is left alone.
+        try signed.refused(["registry", "add", "@acme", signed.server.baseURL, "--key", otherKey], saying: "which is not pinned")
+        let added = try signed.blocks(["registry", "add", "@acme", signed.server.baseURL, "--key", publicKey])
+        #expect(added.code == 0, "\(added.errors)")
+        #expect(added.output.contains("signed by key \(try MinisignPublicKey(text: publicKey).id)"), "\(added.output)")
+        let installed = try signed.blocks(["add", "@acme/strip"])
+        #expect(installed.code == 0, "\(installed.errors)")
+        let status = try signed.blocks(["status", "--json"])
+        #expect(status.output.contains("\"signature\" : \"signed by \(try MinisignPublicKey(text: publicKey).id)\""), "\(status.output)")
+
+        let schemas = SchemaFilesTests()
+        #expect(try schemas.problems(signed.project.url("blocks.json"), schema: "blocks-config") == [])
+        // The signed index and its metadata files, with a standard validator (`SchemaTests.validator`).
+        let folder = repositoryRoot.appendingPathComponent("Schemas")
+        // The real catalog, whose manifests are complete (the test blocks are minimal).
+        let catalogRegistry = signed.folder.appendingPathComponent("catalog-registry")
+        let built = try runBinary(["build", "--out", catalogRegistry.path, "--sign", keys.appendingPathComponent("blocks.key").path])
+        #expect(built.code == 0, "\(built.err)")
+        let validated = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-c", SchemaTests.validator, folder.appendingPathComponent("index.schema.json").path,
+             folder.appendingPathComponent("block.schema.json").path, catalogRegistry.appendingPathComponent("index.json").path,
+             catalogRegistry.appendingPathComponent("blocks/pager.json").path])
+        #expect(validated.code == 0 && validated.out == "valid 2\n", "\(validated.out)\(validated.err)")
+        try signed.project.write("pinned.json", "{ \"registry\" : \"x\", \"keys\" : [\"\(publicKey)\"] }")
+        #expect(try schemas.problems(signed.project.url("pinned.json"), schema: "blocks-config") == [])
+        try signed.project.write("bad.json", "{ \"keys\" : [\"not a key\"] }")
+        #expect(try schemas.problems(signed.project.url("bad.json"), schema: "blocks-config").count == 1)
+        // A malformed pinned key stops every command, naming it.
+        try signed.project.write("blocks.json", "{ \"registry\" : \"\(signed.server.baseURL)\", \"keys\" : [\"RWnope\"] }")
+        let broken = try signed.blocks(["list"])
+        #expect(broken.code != 0 && broken.errors.contains("keys holds 'RWnope'"), "\(broken.errors)")
+    }
 }
