@@ -57,7 +57,9 @@ public struct BuiltRegistrySource: RegistrySource {
                     { _ = try check.verify(index: $0, signature: signature?.data) }
                 })
             if let check { claims = try indexCache.claims ?? verified(data, check: check, signature: signature?.data) }
-            if let kept = signature?.data { cache.keepSignature(kept, url: Self.join(base, IndexSigning.signatureFile)) }
+            if let kept = signature?.data {
+                cache.keepSignature(kept, url: Self.join(base, IndexSigning.signatureFile), indexStamp: SignedIndexCheck.fileStamp(cache.indexFile(for: url)))
+            }
             index = try RegistryIndex.decode(data, location: url, dropped: warnDropped)
         }
         if let check, let claims { try check.confirm(index, claims: claims) }
@@ -299,11 +301,19 @@ public struct BuiltRegistrySource: RegistrySource {
                 url: Self.join(base, "index.json"), transport: access.transport, offline: access.offline, unconditional: signature?.isNew ?? false,
                 verify: check.map { check in { _ = try check.verify(index: $0, signature: signature?.data) } })
             let file = refreshed.file
-            // A cached copy is checked again: the signature may be new (a rotated key).
-            if let check, let data = refreshed.body ?? FileManager.default.contents(atPath: file.path) {
+            let signatureURL = Self.join(base, IndexSigning.signatureFile)
+            let stamp = SignedIndexCheck.fileStamp(file)
+            if let check, let kept = signature?.data, !(signature?.isNew ?? true), refreshed.body == nil, stamp != nil,
+               cache.verifiedStamp(url: signatureURL) == stamp {
+                // The very pair verified before: only the trusted comment and the expiry again.
+                let (key, claims) = try check.reverify(signature: kept)
+                indexCache.signer = key
+                indexCache.claims = claims
+            } else if let check, let data = refreshed.body ?? FileManager.default.contents(atPath: file.path) {
+                // A cached copy is checked again: the signature may be new (a rotated key).
                 _ = try verified(data, check: check, signature: signature?.data)
             }
-            if let kept = signature?.data { cache.keepSignature(kept, url: Self.join(base, IndexSigning.signatureFile)) }
+            if let kept = signature?.data { cache.keepSignature(kept, url: signatureURL, indexStamp: stamp) }
             indexCache.currentFile = file
             return file
         } catch {

@@ -114,11 +114,17 @@ public struct MinisignSignature: Equatable, Sendable {
         guard SystemEd25519.isAvailable else { throw .cryptographyUnavailable }
         let valid = message.withUnsafeBytes { SystemEd25519.isValid(signature, of: $0, publicKey: key.key) }
         guard valid else { throw .forgedIndex(location: location, keyID: key.id) }
+        try verifyTrustedComment(key: key, location: location)
+        return key
+    }
+
+    /// The global signature: the trusted comment belongs to this signature, by `key`.
+    func verifyTrustedComment(key: MinisignPublicKey, location: String) throws(SignatureError) {
+        guard SystemEd25519.isAvailable else { throw .cryptographyUnavailable }
         let comment = signature + Array(trustedComment.utf8)
         guard comment.withUnsafeBytes({ SystemEd25519.isValid(globalSignature, of: $0, publicKey: key.key) }) else {
             throw .forgedTrustedComment(location: location)
         }
-        return key
     }
 }
 

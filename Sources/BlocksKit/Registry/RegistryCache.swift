@@ -78,9 +78,19 @@ public struct RegistryCache: Sendable {
         return (response.body, FileManager.default.contents(atPath: file.path) != response.body)
     }
 
-    func keepSignature(_ data: Data, url: String) {
+    /// Keeps a signature that verified, with the stamp of the index file it verified
+    /// (`SignedIndexCheck.fileStamp`), so an unchanged pair is not hashed again.
+    func keepSignature(_ data: Data, url: String, indexStamp: String?) {
         let file = indexFile(for: url)
         if FileManager.default.contents(atPath: file.path) != data { try? AtomicFile.write(data, to: file) }
+        let stampFile = file.appendingPathExtension("verified")
+        let stamp = Data((indexStamp ?? "").utf8)
+        if FileManager.default.contents(atPath: stampFile.path) != stamp { try? AtomicFile.write(stamp, to: stampFile) }
+    }
+
+    /// The stamp `keepSignature` kept for the signature at `url`.
+    func verifiedStamp(url: String) -> String? {
+        FileManager.default.contents(atPath: indexFile(for: url).appendingPathExtension("verified").path).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The metadata cache of one registry: one file for all its blocks, mapping each

@@ -343,4 +343,29 @@ final class SignedServer {
         let broken = try signed.blocks(["list"])
         #expect(broken.code != 0 && broken.errors.contains("keys holds 'RWnope'"), "\(broken.errors)")
     }
+
+    /// A repeated search skips hashing the unchanged cached index (docs/BENCHMARKS.md), but
+    /// not its expiry, and not a cached file rewritten since it was verified (say by an
+    /// unpinned command reading the same URL).
+    @Test func aRepeatedSearchStillChecksExpiryAndARewrittenCache() throws {
+        let signed = try SignedServer()
+        let (keys, publicKey) = try signed.keygen("a")
+        try signed.serve(try signed.build(Self.blocksV1, into: "registry", key: keys, extra: ["--expires", "4s"]))
+        try signed.pin([publicKey])
+        let started = Date()
+        #expect(try signed.blocks(["search", "pager"]).code == 0)
+        #expect(try signed.blocks(["search", "pager"]).code == 0)
+
+        let cached = signed.cache.appendingPathComponent("blocks/index/" + SHA256.hex(signed.server.url("index.json")) + ".json")
+        let genuine = try Data(contentsOf: cached)
+        try Data(String(decoding: genuine, as: UTF8.self).replacingOccurrences(of: "Pager", with: "Forge").utf8).write(to: cached)
+        try signed.refused(["search", "pager"], saying: "does not match its signature")
+        try genuine.write(to: cached)
+        #expect(try signed.blocks(["search", "pager"]).code == 0)
+
+        // Bounded: the index was signed for 4 s.
+        let wait = 5 - Date().timeIntervalSince(started)
+        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+        try signed.refused(["search", "pager"], saying: "expired on")
+    }
 }
