@@ -84,9 +84,7 @@ public enum StatusCommand: Command {
         let groups = Dictionary(grouping: lock.blocks.keys.sorted().filter { lock.blocks[$0]?.namespace == nil }) { name in override ?? lock.blocks[name]?.registry ?? "embedded" }
         for (location, names) in groups.sorted(by: { $0.key < $1.key }) where override != nil || hasUpdateChannel(location) {
             do {
-                // blocks.json's keys pin its own registry, as for every other command.
-                let configured = context.registry == nil && location == config?.registryLocation(root: root)
-                let access = configured ? try RegistrySources.pinning(context.registryAccess, option: nil, config: config) : context.registryAccess
+                let access = try RegistrySources.pinning(context.registryAccess, location: location, config: config, root: root)
                 let source = try RegistrySources.open(location, access: access)
                 let manifests = try source.manifests()
                 for manifest in manifests where names.contains(manifest.name) { latest[manifest.name] = manifest.version }

@@ -94,7 +94,7 @@ public enum UpdateCommand: Command {
         var contents: [String: BlockContent] = [:]
         var locations: [String: String] = [:]
         for (location, group) in groups.sorted(by: { $0.key < $1.key }) {
-            let source = try RegistrySources.open(location, access: context.registryAccess)
+            let source = try RegistrySources.open(location, access: RegistrySources.pinning(context.registryAccess, location: location, config: config, root: root))
             let fetched = try version.map { version in try group.map { try source.contents(of: $0, version: version) } } ?? source.contents(of: group)
             for (name, content) in zip(group, fetched) {
                 guard content.manifest.name == name else { throw InstallError.unexpectedBlock(requested: name, received: content.manifest.name) }

@@ -158,7 +158,7 @@ public struct SignedIndexClaims: Equatable, Sendable {
 /// The secret key file `blocks keygen` writes: our own two lines, an untrusted comment and
 /// the base64 of `BS`, the key id and the 32-byte Ed25519 seed. It is never encrypted, so
 /// its mode is the guard: 0600, and a file others can read is refused.
-public struct SecretKey: Sendable {
+public struct SecretKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     static let tag: [UInt8] = [UInt8(ascii: "B"), UInt8(ascii: "S")]
     let seed: [UInt8]
     public let publicKey: MinisignPublicKey
@@ -168,6 +168,11 @@ public struct SecretKey: Sendable {
         self.seed = seed
         publicKey = MinisignPublicKey(keyID: keyID, key: SystemEd25519.publicKey(secret: seed))
     }
+
+    /// Never the seed: a key interpolated, dumped or reflected by mistake shows its id only.
+    public var description: String { "secret key \(publicKey.id)" }
+    public var debugDescription: String { description }
+    public var customMirror: Swift.Mirror { Swift.Mirror(self, children: ["publicKey": publicKey.base64]) }
 
     /// A new key from the system's random source.
     static func generate() throws(SignatureError) -> SecretKey {

@@ -9,13 +9,15 @@ public enum RegistrySources {
         if let option, option.hasPrefix("@") { return try RegistrySet.forProject(option: option, access: access).members[0].source }
         let root = ProjectLocator.markedRoot(from: access.paths.workingDirectory)
         let config = try root.flatMap { try ProjectConfig.read(root: $0) }
-        return try open(chosenLocation(option: option, workingDirectory: access.paths.workingDirectory), access: pinning(access, option: option, config: config))
+        let location = try chosenLocation(option: option, workingDirectory: access.paths.workingDirectory)
+        return try open(location, access: pinning(access, location: location, config: config, root: root))
     }
 
-    /// The access with the default registry's pinned keys: `--key`, else blocks.json's
-    /// `keys` when its `registry` is the one read (no `--registry` or `BLOCKS_REGISTRY`).
-    static func pinning(_ access: RegistryAccess, option: String?, config: ProjectConfig?) throws -> RegistryAccess {
-        guard access.pinnedKeys.isEmpty, option == nil, let config else { return access }
+    /// The access for reading `location`, with its pinned keys: `--key`, else blocks.json's
+    /// `keys` when `location` is blocks.json's `registry`. Every command that opens a
+    /// registry by location goes through here, so `update` and `status` check what `add` does.
+    static func pinning(_ access: RegistryAccess, location: String?, config: ProjectConfig?, root: URL?) throws -> RegistryAccess {
+        guard access.pinnedKeys.isEmpty, let config, let root, let location, location == config.registryLocation(root: root) else { return access }
         var pinned = access
         pinned.pinnedKeys = try config.pinnedKeys()
         return pinned

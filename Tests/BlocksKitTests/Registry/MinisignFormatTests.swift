@@ -93,4 +93,15 @@ import Testing
         let empty = try RegistryIndex.encoded([], signed: fields)
         #expect(try RegistryIndex.decode(empty, location: "t").version == 7)
     }
+
+    @Test func aSecretKeyNeverPrintsItsSeed() throws {
+        let key = try SecretKey.generate()
+        let seed = Data(key.seed).base64EncodedString()
+        for text in ["\(key)", String(describing: key), String(reflecting: key), "\([key])"] {
+            #expect(!text.contains(seed) && !text.contains("\(key.seed)"), "\(text)")
+        }
+        var dumped = ""
+        dump(key, to: &dumped)
+        #expect(!dumped.contains("\(key.seed.first!), \(key.seed.dropFirst().first!)"), "\(dumped)")
+    }
 }

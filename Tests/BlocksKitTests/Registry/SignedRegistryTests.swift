@@ -126,8 +126,16 @@ final class SignedServer {
         let search = try signed.blocks(["search", "pager"])
         #expect(search.code == 0 && search.output.contains("pager"), "\(search.errors)")
 
-        // Unsigned as ever without a pinned key, and said so.
-        let unsigned = try signed.blocks(["info", "pager", "--registry", signed.server.baseURL, "--json"])
+        // The pinned keys pin blocks.json's registry however it is named.
+        let named = try signed.blocks(["info", "pager", "--registry", signed.server.baseURL, "--json"])
+        #expect(named.output.contains("\"signature\" : \"signed by \(keyID)\""), "\(named.output)")
+        // Another registry, with no key pinned, is read as ever and said to be unsigned.
+        let catalog = try TestCatalog.make(Self.blocksV1)
+        defer { catalog.delete() }
+        let plain = signed.folder.appendingPathComponent("plain")
+        #expect(try runBinary(["build", "--catalog", catalog.root.path, "--out", plain.path]).code == 0)
+        #expect(!FileManager.default.fileExists(atPath: plain.appendingPathComponent("index.json.minisig").path))
+        let unsigned = try signed.blocks(["info", "pager", "--registry", plain.path, "--json"])
         #expect(unsigned.output.contains("\"signature\" : \"unsigned\""), "\(unsigned.output)")
     }
 
@@ -201,6 +209,11 @@ final class SignedServer {
         try signed.serve(v2)
         let added = try signed.blocks(["add", "strip"])
         #expect(added.code == 0, "\(added.errors)")
+
+        // update reads the pinned registry as add does.
+        try signed.serve(v1Copy)
+        try signed.refused(["update", "strip"], saying: "older than version 2 already accepted")
+        try signed.refused(["update", "--all"], saying: "older than version 2 already accepted")
     }
 
     @Test func anExpiredIndexIsRefusedUnlessAllowedWithAWarning() throws {
