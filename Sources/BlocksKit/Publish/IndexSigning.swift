@@ -40,16 +40,23 @@ public struct IndexSigning: Sendable {
         let keptExpiry = previousIndex?.expires.flatMap(RFC3339.seconds).map { $0 - now > lifetime / 2 } ?? false
         let sameKey = previousSignature.flatMap { try? MinisignSignature(data: $0) }?.keyID == key.publicKey.keyID
         if keptExpiry, sameKey, let previous, try RegistryIndex.encoded(entries, signed: fields) == previous {
-            return (previous, try signature(of: previous, fields: fields))
+            return (previous, try signature(of: previous, fields: fields, previous: previousSignature))
         }
         fields.version = previousVersion + 1
         fields.expires = PublicationDate.iso8601(secondsSince1970: now + lifetime)
         let index = try RegistryIndex.encoded(entries, signed: fields)
-        return (index, try signature(of: index, fields: fields))
+        return (index, try signature(of: index, fields: fields, previous: previousSignature))
     }
 
-    func signature(of index: Data, fields: RegistryIndex.SignedFields) throws -> Data {
+    /// The signature file of `index`: the previous one when it already signs these bytes
+    /// with this key and these claims (CryptoKit's Ed25519 signatures are randomized, so
+    /// signing again would change the file on macOS), else a new one.
+    func signature(of index: Data, fields: RegistryIndex.SignedFields, previous: Data?) throws -> Data {
         let claims = SignedIndexClaims(version: fields.version, expires: fields.expires)
+        if let previous, let parsed = try? MinisignSignature(data: previous), parsed.trustedComment == claims.trustedComment,
+           (try? parsed.verify(index, keys: [key.publicKey], location: "")) != nil {
+            return previous
+        }
         return try MinisignSignature(signing: index, with: key, trustedComment: claims.trustedComment).fileData
     }
 }

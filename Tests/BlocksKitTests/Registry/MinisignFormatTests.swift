@@ -104,4 +104,16 @@ import Testing
         dump(key, to: &dumped)
         #expect(!dumped.contains("\(key.seed.first!), \(key.seed.dropFirst().first!)"), "\(dumped)")
     }
+
+    /// The fuzz target's seeds are what they say: a real signature and key parse, the
+    /// truncated signature does not.
+    @Test func theFuzzSeedsAreRealInputs() throws {
+        let seeds = repositoryRoot.appendingPathComponent("Fuzz/corpus/signature")
+        let signature = try MinisignSignature(data: Data(contentsOf: seeds.appendingPathComponent("index.json.minisig")))
+        #expect(try SignedIndexClaims(trustedComment: signature.trustedComment).version == 1)
+        let key = try MinisignPublicKey(text: String(contentsOf: seeds.appendingPathComponent("key.txt"), encoding: .utf8))
+        #expect(try MinisignPublicKey(text: String(contentsOf: seeds.appendingPathComponent("blocks.pub"), encoding: .utf8)) == key)
+        #expect(key.keyID == signature.keyID)
+        #expect(throws: SignatureError.self) { try MinisignSignature(data: Data(contentsOf: seeds.appendingPathComponent("truncated.minisig"))) }
+    }
 }
