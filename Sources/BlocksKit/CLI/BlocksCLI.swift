@@ -32,7 +32,7 @@ public enum BlocksCLI {
     nonisolated(unsafe) public static let commands: [any Command.Type] = [
         SearchCommand.self, ListCommand.self, InfoCommand.self,
         AddCommand.self, StatusCommand.self, UpdateCommand.self, DiffCommand.self, RemoveCommand.self, InitCommand.self, RegistryCommand.self,
-        ExportCommand.self, BuildCommand.self, LintCommand.self, NewCommand.self, MirrorCommand.self, MCPCommand.self,
+        ExportCommand.self, BuildCommand.self, KeygenCommand.self, LintCommand.self, NewCommand.self, MirrorCommand.self, MCPCommand.self,
     ]
 
     /// Runs the process's command line and exits.
@@ -219,6 +219,8 @@ public enum BlocksCLI {
         }
         context.registry = parsed.value("registry") ?? context.environment["BLOCKS_REGISTRY"].flatMap { $0.isEmpty ? nil : $0 }
         context.offline = parsed.flag("offline") || context.offline
+        context.allowExpired = parsed.flag("allow-expired") || context.allowExpired
+        if let keys = parsed.values["key"] { context.pinnedKeys = try keys.map { text throws(SignatureError) in try MinisignPublicKey(text: text) } }
         context.json = parsed.flag("json") || context.json
         context.quiet = parsed.flag("quiet") || context.quiet
         context.color = Style.shouldColor(

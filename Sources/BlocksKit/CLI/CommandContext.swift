@@ -14,6 +14,10 @@ public struct CommandContext: Sendable {
 
     // Global options.
     public var registry: String?
+    /// `--key`: public keys pinning the registry this command opens by location.
+    public var pinnedKeys: [MinisignPublicKey] = []
+    /// `--allow-expired`.
+    public var allowExpired = false
     public var offline = false
     public var json = false
     public var quiet = false
@@ -79,7 +83,10 @@ public struct CommandContext: Sendable {
     /// What the registry code needs from this command: its announcing transport, the
     /// cache, `--offline`, its paths and its notices.
     public var registryAccess: RegistryAccess {
-        RegistryAccess(transport: announcingTransport, cacheDirectory: cacheDirectory, offline: offline, paths: paths, notices: notices, environment: environment)
+        var access = RegistryAccess(transport: announcingTransport, cacheDirectory: cacheDirectory, offline: offline, paths: paths, notices: notices, environment: environment)
+        access.pinnedKeys = pinnedKeys
+        access.allowExpired = allowExpired
+        return access
     }
 
     /// The registry this command reads (`RegistrySources.forProject`).

@@ -7,6 +7,9 @@ public enum BuildCommand: Command {
         options: [
             OptionSpec("catalog", value: "dir", help: "The catalog to publish (default: ./Catalog, else the built-in catalog)."),
             OptionSpec("out", short: "o", value: "dir", help: "The folder to write the registry into."),
+            OptionSpec("sign", value: "keyfile", help: "Sign the index with this secret key (from 'blocks keygen'; default: $BLOCKS_SIGNING_KEY), writing index.json.minisig."),
+            OptionSpec("expires", value: "duration", help: "With --sign: how long the signed index is valid, e.g. 7d, 12h (units s, m, h, d; default: 30d)."),
+            OptionSpec("next-key", value: "pubkey", help: "With --sign: the public key you will sign with next, listed in the index so clients can pin it before you rotate."),
             OptionSpec("site", help: "Also write a browsable HTML catalog beside the registry (index.html, a page per block)."),
         ])
 
@@ -30,11 +33,13 @@ public enum BuildCommand: Command {
             published: try PublicationDate.stamp(environment: context.environment))
         builder.tuning = Tuning(environment: context.environment)
         builder.site = arguments.flag("site")
+        builder.signing = try signing(arguments, context: context)
         let started = Date()
         let report = try builder.build(blocks)
         let seconds = Date().timeIntervalSince(started)
         if context.json {
             var object: [String: JSONValue] = [
+                "signedBy": builder.signing.map { .string($0.key.publicKey.id) } ?? .null,
                 "output": .string(output.path),
                 "catalog": .string(source.location),
                 "written": .array(report.written.map { .string($0) }),
@@ -46,11 +51,34 @@ public enum BuildCommand: Command {
             }
             context.print(JSONOutput.encode(object))
         } else {
+            if let signing = builder.signing {
+                context.note("Signed index.json with key \(signing.key.publicKey.id) (\(IndexSigning.signatureFile)).")
+            }
             context.print("Built \(blocks.count) block\(blocks.count == 1 ? "" : "s") into \(output.path): \(report.written.count) written, \(report.unchanged.count) unchanged.")
             if let site = report.site {
                 context.print("Site: \(site.written) file\(site.written == 1 ? "" : "s") written, \(site.unchanged) unchanged; open \(output.joining(SiteBuilder.indexPath).path)")
             }
         }
         return 0
+    }
+
+    /// `--sign` (or `BLOCKS_SIGNING_KEY`) with `--expires` and `--next-key`; nil when unsigned.
+    static func signing(_ arguments: ParsedArguments, context: CommandContext) throws -> IndexSigning? {
+        let keyPath = arguments.value("sign") ?? context.environment["BLOCKS_SIGNING_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let keyPath else {
+            for option in ["expires", "next-key"] where arguments.value(option) != nil {
+                throw UsageError.inapplicableOption("--\(option)", because: "it applies to a signed build (--sign KEYFILE)")
+            }
+            return nil
+        }
+        let key = try SecretKey.read(path: context.resolve(keyPath).path)
+        var lifetime = IndexSigning.defaultLifetime
+        if let text = arguments.value("expires") {
+            guard let seconds = RFC3339.duration(text) else { throw SignatureError.invalidExpiry(text) }
+            lifetime = seconds
+        }
+        let now = context.environment["SOURCE_DATE_EPOCH"].flatMap { Int($0) } ?? Int(Date().timeIntervalSince1970)
+        let nextKey = try arguments.value("next-key").map { text throws(SignatureError) in try MinisignPublicKey(text: text) }
+        return IndexSigning(key: key, lifetime: lifetime, now: now, nextKey: nextKey)
     }
 }

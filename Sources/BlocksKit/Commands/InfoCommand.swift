@@ -15,6 +15,7 @@ public enum InfoCommand: Command {
         let shownName = member.reference(name).description
         let showSource = arguments.flag("source")
         let files = showSource ? try source.contents(of: [name])[0].files : [:]
+        let signature = try RegistrySignature.status(of: source)
 
         if context.json {
             guard case .object(var object) = BlockSummary.json(manifest) else { return 1 }
@@ -29,6 +30,7 @@ public enum InfoCommand: Command {
                 return .object(entry)
             })
             object["registry"] = .string(source.location)
+            object["signature"] = .string(signature)
             object["dependencies"] = (manifest.dependencies ?? BlockDependencies()).jsonValue
             object["namespace"] = member.namespace.map { .string($0) } ?? .null
             object["name"] = .string(shownName)
@@ -54,7 +56,7 @@ public enum InfoCommand: Command {
             ["Category", manifest.category],
             ["Origin", manifest.origin],
             ["License", "\(manifest.license), \(manifest.authors.joined(separator: ", "))"],
-        ] + manifest.tags.sorted { $0.key < $1.key }.map { ["Tags (\($0.key))", $0.value.joined(separator: ", ")] }
+        ] + (source.location == CatalogSource.embedded.location ? [] : [["Registry", "\(source.location) (\(signature))"]]) + manifest.tags.sorted { $0.key < $1.key }.map { ["Tags (\($0.key))", $0.value.joined(separator: ", ")] }
         for line in Table.render(details, style: style, columnColors: [.bold, nil], width: width) { context.print(line) }
 
         context.print()

@@ -16,7 +16,16 @@ public enum InitCommand: Command {
             config.path = target.relativePath
         }
         if let registry = arguments.value("registry") {
-            config.registry = try storedRegistry(registry, root: root, context: context)
+            config.registry = try storedRegistry(registry, root: root, context: context, verifying: true)
+            // Keys pin one registry: a new registry drops the old one's.
+            config.keys = nil
+        }
+        if !context.pinnedKeys.isEmpty {
+            if arguments.value("registry") == nil {
+                // Pinning the registry already configured: checked against it now.
+                _ = try storedRegistry(config.registryLocation(root: root) ?? "embedded", root: root, context: context, verifying: true)
+            }
+            config.keys = context.pinnedKeys.map(\.base64)
         }
         let mutex = try ProjectMutex(root: root, notices: context.notices)
         defer { mutex.release() }
@@ -28,17 +37,23 @@ public enum InitCommand: Command {
                 "config": .string(url.path),
                 "path": config.path.map { .string($0) } ?? .null,
                 "registry": config.registry.map { .string($0) } ?? .null,
+                "keys": .array((config.keys ?? []).map { .string($0) }),
             ]))
         } else {
-            context.print("Wrote \(ProjectConfig.fileName): blocks go to \(config.path ?? "?"), registry \(config.registry ?? "embedded (default)").")
+            let pinned = try config.pinnedKeys().map(\.id)
+            context.print("Wrote \(ProjectConfig.fileName): blocks go to \(config.path ?? "?"), registry \(config.registry ?? "embedded (default)")"
+                + (pinned.isEmpty ? "." : ", signed by key \(pinned.joined(separator: " or ")) (pinned)."))
         }
         return 0
     }
 
     /// Checks that the registry opens, and stores a folder inside the project relative
     /// to the root, so the config still works when the project moves.
-    static func storedRegistry(_ registry: String, root: URL, context: CommandContext) throws -> String {
-        _ = try RegistrySources.open(registry, access: context.registryAccess)
+    /// With `verifying` and a `--key`, the registry's signature is checked now, so a wrong
+    /// key is found when it is pinned rather than at the next `add`.
+    static func storedRegistry(_ registry: String, root: URL, context: CommandContext, verifying: Bool = false) throws -> String {
+        let source = try RegistrySources.open(registry, access: context.registryAccess)
+        if verifying, !context.pinnedKeys.isEmpty { _ = try RegistrySignature.status(of: source) }
         if registry == "embedded" || registry.contains("://") { return registry }
         let url = context.resolve(registry)
         return ProjectPaths.relative(url, to: root) ?? url.path

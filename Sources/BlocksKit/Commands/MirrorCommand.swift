@@ -3,7 +3,7 @@ public enum MirrorCommand: Command {
     public static let spec = CommandSpec(
         name: "mirror",
         abstract: "Make or refresh an offline mirror of a registry, or verify one.",
-        discussion: "Parallel, incremental, resumable and atomic: the mirror is a consistent registry at every moment.",
+        discussion: "Parallel, incremental, resumable and atomic: the mirror is a consistent registry at every moment. A signed registry's index.json.minisig is copied byte for byte; with --key it is checked first, and the mirror never signs.",
         arguments: [
             ArgumentSpec("source", help: "An http(s) registry URL, a registry folder, or a namespace of blocks.json (@acme), read through its headers.", optional: true),
             ArgumentSpec("dest", help: "The mirror folder.", optional: true),
@@ -12,7 +12,7 @@ public enum MirrorCommand: Command {
             OptionSpec("jobs", short: "j", value: "n", help: "Downloads in flight at once (default: 8)."),
             OptionSpec("prune", help: "Delete archives the upstream index no longer lists."),
             OptionSpec("latest-only", help: "Mirror only each block's newest version (default: every published version)."),
-            OptionSpec("verify", value: "dest", help: "Re-hash every archive in <dest> and report damage."),
+            OptionSpec("verify", value: "dest", help: "Re-hash every archive in <dest> and report damage; with --key, check its signature and version too."),
             OptionSpec("header", value: "Name: value", help: "A header the source URL's requests carry, e.g. \"Authorization: Bearer ${ACME_TOKEN}\"; repeatable. Never written into the mirror."),
         ],
         usage: ["blocks mirror <source> <dest> [--jobs <n>] [--prune] [--latest-only] [--header <Name: value>]", "blocks mirror --verify <dest>"])
@@ -21,7 +21,7 @@ public enum MirrorCommand: Command {
         if let verify = arguments.value("verify") {
             guard arguments.positionals.isEmpty else { throw UsageError.unexpectedArgument(arguments.positionals[0]) }
             let destination = context.resolve(verify)
-            let (archives, siteFiles, problems) = try Mirror.verify(destination: destination)
+            let (archives, siteFiles, problems) = try Mirror.verify(destination: destination, signature: signature(context))
             if context.json {
                 // `checked` stays the number of files re-hashed, as before the site's were counted apart.
                 context.print(JSONOutput.encode([
@@ -44,6 +44,7 @@ public enum MirrorCommand: Command {
         let (location, access) = try MirrorSource.resolve(arguments.positionals[0], headerLines: arguments.values["header"] ?? [], access: context.registryAccess)
         var mirror = try Mirror.make(source: location, destination: destination, access: access)
         mirror.jobs = jobs
+        mirror.signature = signature(context)
         mirror.prune = arguments.flag("prune")
         mirror.latestOnly = arguments.flag("latest-only")
         let bar = ProgressBar(sink: context.standardError, label: "mirror")
@@ -74,5 +75,10 @@ public enum MirrorCommand: Command {
             context.print("Mirror \(destination.path): \(what) in \(seconds.fixedPoint(places: 2)) s")
         }
         return 0
+    }
+
+    /// `--key` and `--allow-expired` for the upstream (or, with `--verify`, DEST).
+    static func signature(_ context: CommandContext) -> MirrorSignature {
+        MirrorSignature(keys: context.pinnedKeys, allowExpired: context.allowExpired, notices: context.notices)
     }
 }

@@ -16,8 +16,9 @@ public enum RegistryCommand: Command {
             ArgumentSpec("url", help: "For add: the registry's URL or folder.", optional: true),
         ],
         options: [OptionSpec("header", value: "Name: value", help: "For add: a header its requests carry, e.g. \"Authorization: Bearer ${ACME_TOKEN}\"; repeatable.")],
+        // For add, the global --key pins the registry's public keys (repeatable).
         usage: [
-            "blocks registry add <namespace> <url> [--header \"Name: value\"]...",
+            "blocks registry add <namespace> <url> [--header \"Name: value\"]... [--key PUBKEY]...",
             "blocks registry list",
             "blocks registry remove <namespace>",
         ])
@@ -56,8 +57,9 @@ public enum RegistryCommand: Command {
                 }
                 headers[header.name] = header.value
             }
-            let stored = try InitCommand.storedRegistry(positionals[2], root: root, context: context)
-            registries[namespace] = ProjectConfig.RegistryEntry(url: stored, headers: headers)
+            // A registry behind headers is checked at its first use, which sends them.
+            let stored = try InitCommand.storedRegistry(positionals[2], root: root, context: context, verifying: headers.isEmpty)
+            registries[namespace] = ProjectConfig.RegistryEntry(url: stored, headers: headers, keys: context.pinnedKeys.map(\.base64))
             let literal = headers.filter { HeaderTemplate(name: $0.key, value: $0.value).variables.isEmpty }.keys.sorted()
             if !literal.isEmpty {
                 context.warn("blocks.json keeps the header \(literal.joined(separator: ", ")) as written; put a secret in an environment variable and write ${VARIABLE}")
@@ -77,7 +79,9 @@ public enum RegistryCommand: Command {
             context.print(try JSONOutput.encode(["action": .string(action), "namespace": .string(namespace), "registries": entriesJSON(config, root: root)]))
         } else if action == "add" {
             let names = (registries[namespace]?.headers.keys.sorted() ?? [])
-            context.print("Added \(namespace): \(registries[namespace]?.url ?? "")" + (names.isEmpty ? "" : " (headers: \(names.joined(separator: ", ")))") + ".")
+            let keys = context.pinnedKeys.map(\.id)
+            context.print("Added \(namespace): \(registries[namespace]?.url ?? "")" + (names.isEmpty ? "" : " (headers: \(names.joined(separator: ", ")))")
+                + (keys.isEmpty ? "" : ", signed by key \(keys.joined(separator: " or "))") + ".")
         } else {
             context.print("Removed \(namespace).")
         }
@@ -119,6 +123,7 @@ public enum RegistryCommand: Command {
             .object([
                 "namespace": .string(registry.namespace),
                 "url": .string(config.registries?[registry.namespace]?.url ?? registry.url),
+                "keys": .array(registry.keys.map { .string($0.base64) }),
                 "headers": .array(registry.headers.map { header in
                     .object(["name": .string(header.name), "variables": .array(header.variables.map { .string($0) })])
                 }),

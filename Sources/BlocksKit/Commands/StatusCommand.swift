@@ -9,7 +9,9 @@ public enum StatusCommand: Command {
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
         let lock = try Lockfile.read(root: root)
         let config = try? ProjectConfig.read(root: root)
-        let latest = latestVersions(lock: lock, override: context.registry ?? config?.registryLocation(root: root), context: context)
+        var signatures: [(location: String, signature: String)] = []
+        let latest = latestVersions(
+            lock: lock, override: context.registry ?? config?.registryLocation(root: root), config: config, root: root, context: context, signatures: &signatures)
         let statuses = BlockStatus.report(lock: lock, root: root, latestVersions: latest)
         if context.json {
             let blocks: [JSONValue] = statuses.map { status in
@@ -18,7 +20,10 @@ public enum StatusCommand: Command {
                 object["requiredBy"] = .array((lock.blocks[status.name]?.requiredBy ?? []).map { .string($0) })
                 return .object(object)
             }
-            context.print(JSONOutput.encode(["root": .string(root.path), "blocks": .array(blocks)]))
+            context.print(JSONOutput.encode([
+                "root": .string(root.path), "blocks": .array(blocks),
+                "registries": .array(signatures.map { .object(["location": .string($0.location), "signature": .string($0.signature)]) }),
+            ]))
             return 0
         }
         guard !statuses.isEmpty else {
@@ -41,6 +46,10 @@ public enum StatusCommand: Command {
                 context.print("  " + style.apply(.dim, "needs".paddedToWidth(10)) + named)
             }
         }
+        // The built-in catalog needs no word on its signature.
+        for (location, signature) in signatures where location != CatalogSource.embedded.location {
+            context.print(style.apply(.dim, "registry \(location): \(signature)"))
+        }
         return 0
     }
 
@@ -53,7 +62,10 @@ public enum StatusCommand: Command {
     /// line (or in `blocks.json`), else from the one each block came from. A registry
     /// that cannot be read costs a warning, not the status. Blocks with no update channel
     /// (`hasUpdateChannel`) are not looked up.
-    static func latestVersions(lock: Lockfile, override: String?, context: CommandContext) -> [String: String] {
+    static func latestVersions(
+        lock: Lockfile, override: String?, config: ProjectConfig?, root: URL, context: CommandContext,
+        signatures: inout [(location: String, signature: String)]
+    ) -> [String: String] {
         var latest: [String: String] = [:]
         // A namespaced block is asked of its namespace, through its headers, by its bare name.
         let namespaced = Dictionary(grouping: lock.blocks.keys.sorted().filter { lock.blocks[$0]?.namespace != nil }) { lock.blocks[$0]!.namespace! }
@@ -63,6 +75,7 @@ public enum StatusCommand: Command {
                     let member = try registries.member(namespace: namespace)
                     let names = keys.compactMap { BlockReference($0)?.name }
                     for (manifest, _) in try member.source.publishedVersions(of: names) { latest[member.reference(manifest.name).description] = manifest.version }
+                    signatures.append((namespace, try RegistrySignature.status(of: member.source)))
                 } catch {
                     context.warn("cannot check \(namespace) for updates: \(ErrorText.line(for: error))")
                 }
@@ -71,8 +84,11 @@ public enum StatusCommand: Command {
         let groups = Dictionary(grouping: lock.blocks.keys.sorted().filter { lock.blocks[$0]?.namespace == nil }) { name in override ?? lock.blocks[name]?.registry ?? "embedded" }
         for (location, names) in groups.sorted(by: { $0.key < $1.key }) where override != nil || hasUpdateChannel(location) {
             do {
-                let manifests = try RegistrySources.open(location, access: context.registryAccess).manifests()
+                let access = try RegistrySources.pinning(context.registryAccess, location: location, config: config, root: root)
+                let source = try RegistrySources.open(location, access: access)
+                let manifests = try source.manifests()
                 for manifest in manifests where names.contains(manifest.name) { latest[manifest.name] = manifest.version }
+                signatures.append((location, try RegistrySignature.status(of: source)))
             } catch {
                 context.warn("cannot check \(location) for updates: \(ErrorText.line(for: error))")
             }

@@ -92,7 +92,8 @@ public enum UpdateCommand: Command {
     static func sources(names: [String], lock: Lockfile, root: URL, context: CommandContext) throws -> (RegistrySet, [String: RegistrySet.Member]) {
         let registries = try RegistrySet.forProject(option: context.registry, access: context.registryAccess)
         let option = context.registry.flatMap { $0.hasPrefix("@") ? nil : $0 }
-        let override = try option ?? ProjectConfig.read(root: root)?.registryLocation(root: root)
+        let config = try ProjectConfig.read(root: root)
+        let override = option ?? config?.registryLocation(root: root)
         let defaultMember = registries.members.first { $0.namespace == nil }
         var opened: [String: RegistrySet.Member] = [:]
         if let defaultMember { opened[defaultMember.source.location] = defaultMember }
@@ -108,7 +109,8 @@ public enum UpdateCommand: Command {
             }
             let location = override ?? lock.blocks[name]?.registry ?? "embedded"
             if opened[location] == nil {
-                opened[location] = RegistrySet.Member(namespace: nil, source: try RegistrySources.open(location, access: context.registryAccess))
+                let access = try RegistrySources.pinning(context.registryAccess, location: location, config: config, root: root)
+                opened[location] = RegistrySet.Member(namespace: nil, source: try RegistrySources.open(location, access: access))
             }
             members[name] = opened[location]
         }

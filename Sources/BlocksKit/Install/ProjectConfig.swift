@@ -10,25 +10,47 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     /// Namespaced registries, `@acme` to a location or to `{ "url", "headers" }`; see
     /// `namespacedRegistries(root:)`.
     public var registries: [String: RegistryEntry]?
+    /// Public keys (minisign's base64) `registry` must be signed by; see `SIGNING.md`.
+    public var keys: [String]?
 
-    public init(path: String? = nil, registry: String? = nil, registries: [String: RegistryEntry]? = nil) {
+    public init(path: String? = nil, registry: String? = nil, registries: [String: RegistryEntry]? = nil, keys: [String]? = nil) {
         self.path = path
         self.registry = registry
         self.registries = registries
+        self.keys = keys
     }
+
+    /// Pinned keys as written, checked: a malformed one stops here, before any request.
+    static func parsedKeys(_ texts: [String]?, field: String) throws -> [MinisignPublicKey] {
+        var keys: [MinisignPublicKey] = []
+        for text in texts ?? [] {
+            do throws(SignatureError) {
+                keys.append(try MinisignPublicKey(text: text))
+            } catch {
+                throw InstallError.unreadableConfig(path: fileName, reason: "\(field) holds '\(text)': \(error.description)")
+            }
+        }
+        return keys
+    }
+
+    /// The keys pinning the default registry.
+    public func pinnedKeys() throws -> [MinisignPublicKey] { try Self.parsedKeys(keys, field: "keys") }
 
     /// One value of `registries`: a location as a string, or an object with `url` and
     /// `headers`. Written back the way it came: a string when it has no headers.
     public struct RegistryEntry: Codable, Sendable, Equatable {
         public var url: String
         public var headers: [String: String]
+        /// Public keys this registry must be signed by.
+        public var keys: [String]
 
-        public init(url: String, headers: [String: String] = [:]) {
+        public init(url: String, headers: [String: String] = [:], keys: [String] = []) {
             self.url = url
             self.headers = headers
+            self.keys = keys
         }
 
-        enum Keys: String, CodingKey { case url, headers }
+        enum Keys: String, CodingKey { case url, headers, keys }
 
         public init(from decoder: Decoder) throws {
             if let url = try? decoder.singleValueContainer().decode(String.self) {
@@ -36,18 +58,21 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
                 return
             }
             let object = try decoder.container(keyedBy: Keys.self)
-            self.init(url: try object.decode(String.self, forKey: .url), headers: try object.decodeIfPresent([String: String].self, forKey: .headers) ?? [:])
+            self.init(
+                url: try object.decode(String.self, forKey: .url), headers: try object.decodeIfPresent([String: String].self, forKey: .headers) ?? [:],
+                keys: try object.decodeIfPresent([String].self, forKey: .keys) ?? [])
         }
 
         public func encode(to encoder: Encoder) throws {
-            if headers.isEmpty {
+            if headers.isEmpty && keys.isEmpty {
                 var single = encoder.singleValueContainer()
                 try single.encode(url)
                 return
             }
             var object = encoder.container(keyedBy: Keys.self)
             try object.encode(url, forKey: .url)
-            try object.encode(headers, forKey: .headers)
+            if !headers.isEmpty { try object.encode(headers, forKey: .headers) }
+            if !keys.isEmpty { try object.encode(keys, forKey: .keys) }
         }
     }
 
@@ -79,7 +104,8 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
                 do { _ = try HeaderTemplate.pieces(of: value) } catch { throw problem("header \(name) has a malformed ${...}; write ${VARIABLE}") }
                 return header
             }
-            return NamespacedRegistry(namespace: namespace, url: Self.location(entry.url, root: root), headers: headers)
+            let keys = try Self.parsedKeys(entry.keys, field: "registries.\(namespace).keys")
+            return NamespacedRegistry(namespace: namespace, url: Self.location(entry.url, root: root), headers: headers, keys: keys)
         }
     }
 

@@ -84,6 +84,7 @@ enum MCPCatalogTools {
                 "path": MCPSchema.string(), "role": MCPSchema.string(), "source": MCPSchema.string("The code, with the MIT header as add writes it."),
             ], required: ["path", "role"])),
             "registry": MCPSchema.string(),
+            "signature": MCPSchema.string("'signed by KEYID' when a pinned key verified the registry, 'unsigned', or 'built in'."),
         ], required: ["origin", "license", "authors", "accessibility", "api", "files", "registry"]),
         readOnly: true
     ) { call in

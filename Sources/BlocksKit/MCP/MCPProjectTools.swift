@@ -23,6 +23,10 @@ enum MCPProjectTools {
                 // `status` lists the names of the blocks each block depends on.
                 "dependencies": MCPSchema.array(of: MCPSchema.string()),
             ].merging(MCPSchema.teamFields) { old, _ in old }, required: ["name", "version", "registry", "updateAvailable", "latestVersion", "files"])),
+            "registries": MCPSchema.array(of: MCPSchema.object([
+                "location": MCPSchema.string(),
+                "signature": MCPSchema.string("'signed by KEYID' when a pinned key verified the registry, 'unsigned', or 'built in'."),
+            ], required: ["location", "signature"])),
         ], required: ["root", "blocks"]),
         readOnly: true
     ) { call in

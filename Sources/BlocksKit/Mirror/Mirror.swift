@@ -28,6 +28,8 @@ public struct Mirror {
     /// and a transfer job; batches keep that bounded for 20,000 archives, and cost only
     /// a brief drain at each batch's end.
     var batchSize = 1000
+    /// `--key` and `--allow-expired`: how a signed upstream is checked (`MirrorSignature`).
+    public var signature = MirrorSignature()
 
     init(upstream: MirrorUpstream, destination: URL) {
         self.upstream = upstream
@@ -65,7 +67,7 @@ public struct Mirror {
         // Metadata written in the other mode, or before versions were mirrored, is fetched again.
         let trusted = state.mode == mode
 
-        guard let (plan, etag) = try readIndex(ifNoneMatch: haveIndex && trusted ? state.etag : nil, trustingDest: trusted) else {
+        guard let (plan, etag, signature) = try readIndex(ifNoneMatch: haveIndex && trusted ? state.etag : nil, trustingDest: trusted) else {
             // Unchanged upstream: one conditional request, plus a stat per archive to catch damage.
             let folder = destination.path
             let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, inFolder: folder) }
@@ -84,7 +86,7 @@ public struct Mirror {
         }
 
         summary.skippedNames = plan.skippedNames
-        return try apply(plan, etag: etag, state: &state, summary: &summary)
+        return try apply(plan, etag: etag, signature: signature, state: &state, summary: &summary)
     }
 
     /// Makes DEST's own folder, `.blocks-mirror`, a real folder, and refuses to work through
@@ -112,11 +114,14 @@ public struct Mirror {
     /// The upstream index as a plan, or nil when it is unchanged since `etag`. The index is
     /// read one entry at a time, and its bytes are staged and let go when this returns,
     /// before any archive is fetched, so memory stays flat however large it is.
-    private func readIndex(ifNoneMatch etag: String?, trustingDest: Bool) throws -> (plan: MirrorPlan, etag: String?)? {
+    /// A signed index (or any, with `--key`) comes with its signature, checked here.
+    private func readIndex(ifNoneMatch etag: String?, trustingDest: Bool) throws -> (plan: MirrorPlan, etag: String?, signature: Data?)? {
         guard let fetched = try upstream.fetchIndex(ifNoneMatch: etag) else { return nil }
+        let copied = signature.keys.isEmpty && !MirrorSignature.looksSigned(fetched.data) ? nil : try upstreamSignature()
+        try signature.check(index: fetched.data, signature: copied, location: upstream.url(for: "index.json"), destination: destination)
         let plan = try MirrorPlan.read(
             fetched.data, location: upstream.url(for: "index.json"), destination: destination, latestOnly: latestOnly, trustingDest: trustingDest)
-        return (plan, fetched.etag)
+        return (plan, fetched.etag, copied)
     }
 
     /// How the state file names this run's mode.
@@ -124,7 +129,7 @@ public struct Mirror {
 
     /// Fetches what the plan lacks, and the site's files when the upstream has a site,
     /// then puts the staged metadata and index in place.
-    private func apply(_ plan: MirrorPlan, etag: String?, state: inout MirrorState, summary: inout Summary) throws -> Summary {
+    private func apply(_ plan: MirrorPlan, etag: String?, signature copied: Data?, state: inout MirrorState, summary: inout Summary) throws -> Summary {
         var plan = plan
         try plan.fetchPendingMetadata(from: upstream, destination: destination, jobs: jobs)
         var wanted: [(path: String, sha256: String)] = []
@@ -144,6 +149,15 @@ public struct Mirror {
         }
         try download(wanted, state: &state, summary: &summary)
         if let site { try AtomicFile.write(site.data, to: destination.appendingPathComponent(SiteBuilder.manifestPath)) }
+        // A signed index's metadata, staged or kept, is what it signed, before anything moves.
+        let staging = MirrorPlan.stagingFolder(in: destination)
+        let index = FileManager.default.contents(atPath: staging.appendingPathComponent("index.json").path) ?? Data()
+        try MirrorSignature.checkMetadata(index: index, location: upstream.url(for: "index.json")) { path in
+            FileManager.default.contents(atPath: (plan.staged.contains(path) ? staging : destination).appendingPathComponent(path).path)
+        }
+        // The signature, copied byte for byte, goes in just before the index it signs.
+        let signatureFile = destination.appendingPathComponent(MirrorSignature.file)
+        if let copied { try AtomicFile.write(copied, to: signatureFile) } else { unlink(signatureFile.path) }
         // The index goes in last: from now on it names only verified archives.
         try plan.commit(destination: destination)
         let referenced = Set(plan.archives.map(\.path) + (site?.files.map(\.path) ?? []))
@@ -153,6 +167,11 @@ public struct Mirror {
         if prune { summary.pruned = pruneUnreferenced(metadata: plan.metadata, referenced: referenced) }
         try state.save(to: destination)
         return summary
+    }
+
+    /// The upstream's `index.json.minisig`, or nil when it has none.
+    func upstreamSignature() throws -> Data? {
+        try upstream.fetchOptional(MirrorSignature.file, maxBytes: Int64(MinisignSignature.maximumBytes))
     }
 
     /// Fetches archives through `.part` files, in batches. On any failure the index is not touched.
@@ -278,10 +297,11 @@ public struct Mirror {
         }
     }
 
-    /// Re-hashes every archive the index names, and every site file `site.json` lists.
-    /// Bad ones are marked damaged, so the next sync fetches them again even when the
-    /// upstream index is unchanged. The two are counted apart: a site file is no archive.
-    public static func verify(destination: URL) throws -> (archives: Int, siteFiles: Int, problems: [String]) {
+    /// Re-hashes every archive the index names, and every site file `site.json` lists, and
+    /// with pinned keys checks the signature and version too. Bad files are marked damaged,
+    /// so the next sync fetches them again even when the upstream index is unchanged. The
+    /// two are counted apart: a site file is no archive.
+    public static func verify(destination: URL, signature: MirrorSignature = MirrorSignature()) throws -> (archives: Int, siteFiles: Int, problems: [String]) {
         // Checked first, so that a folder that is no mirror gets no lock file.
         guard FileManager.default.fileExists(atPath: destination.appendingPathComponent("index.json").path) else {
             throw MirrorError.notAMirror(destination: destination.path)
@@ -295,7 +315,7 @@ public struct Mirror {
         let location = destination.appendingPathComponent("index.json").path
         let (_, ranges) = try MirrorIndexReader.scan(data, location: location)
         var state = MirrorState.load(from: destination)
-        var problems: [String] = []
+        var problems = signature.problems(destination: destination)
         var checked = 0
         var siteFiles = 0
         for (position, range) in ranges.enumerated() {

@@ -1,5 +1,6 @@
 #if canImport(Darwin)
 import CommonCrypto
+import CryptoKit
 #else
 import BlocksCrypto
 #endif
@@ -9,10 +10,7 @@ import BlocksCrypto
 /// that hash nothing never map it) and CommonCrypto on macOS (part of libSystem, so always
 /// there). `SystemSHA256` names the one this build uses.
 ///
-/// Ed25519 signatures (issue 18) belong here too, as a second protocol with two small
-/// implementations chosen the same way: CryptoKit's `Curve25519.Signing.PublicKey`
-/// (`isValidSignature(_:for:)`) on Darwin, and Nettle's `ed25519_sha512_verify` from
-/// libhogweed (lazily loaded like libnettle) on Linux.
+/// Ed25519 signatures are here too (`Ed25519Function`), chosen the same way.
 protocol SHA256Function: AnyObject {
     /// Whether it can run here, loading its library if needed.
     static var isAvailable: Bool { get }
@@ -101,6 +99,97 @@ final class NettleSHA256: SHA256Function {
         var digest = [UInt8](repeating: 0, count: 32)
         blocks_nettle_sha256_digest(context, digest.count, &digest)
         return digest
+    }
+}
+#endif
+
+/// Ed25519 (RFC 8032) as the system provides it, for signed registries: Nettle's
+/// libhogweed on Linux (opened on first use by the BlocksCrypto shim) and CryptoKit on
+/// macOS. `SystemEd25519` names the one this build uses. A secret key is the 32-byte
+/// seed RFC 8032 calls the private key; public keys and signatures are its 32 and 64 bytes.
+protocol Ed25519Function {
+    /// Whether it can run here, loading its library if needed.
+    static var isAvailable: Bool { get }
+    /// The public key of a 32-byte secret key.
+    static func publicKey(secret: [UInt8]) -> [UInt8]
+    /// The 64-byte signature of `message`.
+    static func sign(_ message: [UInt8], secret: [UInt8], publicKey: [UInt8]) -> [UInt8]
+    /// Whether `signature` is `publicKey`'s signature of `message`.
+    static func isValid(_ signature: [UInt8], of message: UnsafeRawBufferPointer, publicKey: [UInt8]) -> Bool
+}
+
+/// Bytes from the kernel's random source, for secret keys: `getrandom` on Linux,
+/// `arc4random_buf` on macOS. Never a user-space generator.
+enum SystemRandom {
+    static func bytes(_ count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        #if canImport(Darwin)
+        arc4random_buf(&bytes, count)
+        return bytes
+        #else
+        var filled = 0
+        // getrandom returns at most 32 MiB per call and may be interrupted: bounded retries.
+        for _ in 0..<64 where filled < count {
+            let got = bytes.withUnsafeMutableBytes { blocks_getrandom($0.baseAddress! + filled, count - filled) }
+            if got > 0 { filled += got } else if errno != EINTR { return nil }
+        }
+        return filled == count ? bytes : nil
+        #endif
+    }
+}
+
+#if canImport(Darwin)
+typealias SystemEd25519 = CryptoKitEd25519
+
+/// CryptoKit's `Curve25519.Signing`, in every macOS since 10.15. Not compiled on the
+/// Linux machines this project is built on: kept to the four calls it needs.
+enum CryptoKitEd25519: Ed25519Function {
+    static var isAvailable: Bool { true }
+
+    static func publicKey(secret: [UInt8]) -> [UInt8] {
+        guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: secret) else { return [] }
+        return Array(key.publicKey.rawRepresentation)
+    }
+
+    static func sign(_ message: [UInt8], secret: [UInt8], publicKey: [UInt8]) -> [UInt8] {
+        guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: secret),
+              let signature = try? key.signature(for: Data(message)) else { return [] }
+        return Array(signature)
+    }
+
+    static func isValid(_ signature: [UInt8], of message: UnsafeRawBufferPointer, publicKey: [UInt8]) -> Bool {
+        guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }
+        return key.isValidSignature(Data(signature), for: Data(message))
+    }
+}
+#else
+typealias SystemEd25519 = NettleEd25519
+
+/// Nettle's `ed25519_sha512_*`, from libhogweed (libhogweed6 on Debian, beside libnettle8).
+enum NettleEd25519: Ed25519Function {
+    static var isAvailable: Bool { blocks_signing_available() }
+
+    static func publicKey(secret: [UInt8]) -> [UInt8] {
+        precondition(secret.count == 32)
+        var key = [UInt8](repeating: 0, count: 32)
+        blocks_nettle_ed25519_sha512_public_key(&key, secret)
+        return key
+    }
+
+    static func sign(_ message: [UInt8], secret: [UInt8], publicKey: [UInt8]) -> [UInt8] {
+        precondition(secret.count == 32 && publicKey.count == 32)
+        var signature = [UInt8](repeating: 0, count: 64)
+        message.withUnsafeBufferPointer { blocks_nettle_ed25519_sha512_sign(publicKey, secret, $0.count, $0.baseAddress, &signature) }
+        return signature
+    }
+
+    static func isValid(_ signature: [UInt8], of message: UnsafeRawBufferPointer, publicKey: [UInt8]) -> Bool {
+        guard signature.count == 64, publicKey.count == 32 else { return false }
+        let empty: UInt8 = 0
+        return withUnsafePointer(to: empty) { fallback in
+            let bytes = message.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? fallback
+            return blocks_nettle_ed25519_sha512_verify(publicKey, message.count, bytes, signature) == 1
+        }
     }
 }
 #endif

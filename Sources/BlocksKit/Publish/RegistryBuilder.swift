@@ -25,6 +25,9 @@ public struct RegistryBuilder: Sendable {
     public var tuning = Tuning()
     /// Also write the browsable site (`blocks build --site`, `SiteBuilder`).
     public var site = false
+    /// `--sign`: write a signed index (version, expiry, metadata hashes) and its
+    /// `index.json.minisig`.
+    public var signing: IndexSigning?
 
     public init(output: URL, packager: BlockPackager, published: String = PublicationDate.iso8601(secondsSince1970: Int(Date().timeIntervalSince1970))) {
         self.output = output
@@ -81,10 +84,33 @@ public struct RegistryBuilder: Sendable {
         }
         try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
         report.site = site?.report
-        // An unchanged index keeps its file, and so its ETag: mirrors and caches then get a 304.
-        let index = try RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) })
-        if index != previousIndexData { try writeWithGzip(index, to: "index.json") } else { try ensureGzip(of: index, at: "index.json") }
+        try writeIndex(entries, previous: previousIndexData)
         return report
+    }
+
+    /// Writes `index.json` (signed, with its `index.json.minisig`, under `signing`). An
+    /// unchanged index keeps its file, and so its ETag: mirrors and caches then get a 304.
+    func writeIndex(_ published: [PublishedEntry], previous: Data?) throws {
+        let entries = published.map { ($0.entry, $0.fragment) }
+        guard let signing else {
+            let index = try RegistryIndex.encoded(entries)
+            if index != previous { try writeWithGzip(index, to: "index.json") } else { try ensureGzip(of: index, at: "index.json") }
+            // A signature of an earlier index would only make pinned clients cry forgery.
+            unlink(output.joining(IndexSigning.signatureFile).path)
+            return
+        }
+        var digests: [String: RegistryFileDigest] = [:]
+        for entry in published.map(\.entry) {
+            guard let data = FileManager.default.contents(atPath: output.joining(entry.metadata).path) else {
+                throw RegistryError.missingFile(block: entry.manifest.name, path: entry.metadata)
+            }
+            digests[entry.metadata] = RegistryFileDigest(of: data)
+        }
+        let signatureURL = output.joining(IndexSigning.signatureFile)
+        let (index, signature) = try signing.sign(
+            entries, metadata: digests, previous: previous, previousSignature: FileManager.default.contents(atPath: signatureURL.path))
+        if index != previous { try writeWithGzip(index, to: "index.json") } else { try ensureGzip(of: index, at: "index.json") }
+        if FileManager.default.contents(atPath: signatureURL.path) != signature { try AtomicFile.write(signature, to: signatureURL) }
     }
 
     /// Creates the output folder when it is missing; true when this call made it.
@@ -157,7 +183,7 @@ public struct RegistryBuilder: Sendable {
             throw error
         }
         try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
-        try writeWithGzip(RegistryIndex.encoded(entries.map { ($0.entry, $0.fragment) }), to: "index.json")
+        try writeIndex(entries, previous: nil)
         return Report(written: entries.map(\.entry.manifest.name), stagingFolders: folder.stagingFolders.count, site: site?.report)
     }
 

@@ -38,21 +38,67 @@ public struct BuiltRegistrySource: RegistrySource {
         if let index = indexCache.value { return index }
         let index: RegistryIndex
         let warnDropped = { [access, location] (name: String) in access.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
+        let check = signedCheck
+        var claims: SignedIndexClaims?
         switch root {
         case .folder(let url):
             let file = url.appendingPathComponent("index.json")
-            index = try RegistryIndex.decode(try Self.readIndexFile(file, location: location), location: file.path, dropped: warnDropped)
+            let data = try Self.readIndexFile(file, location: location)
+            if let check { claims = try verified(data, check: check, signature: signatureData()) }
+            index = try RegistryIndex.decode(data, location: file.path, dropped: warnDropped)
         case .remote(let base):
             let url = Self.join(base, "index.json")
             // A search's freshness check may have brought the cached copy up to date
             // already, or found the registry unreachable: neither is asked twice.
             if let failure = indexCache.refreshFailure { throw failure }
+            let signature = try check.map { _ in try remoteSignature() }
             let data = try indexCache.currentFile.flatMap { FileManager.default.contents(atPath: $0.path) }
-                ?? cache.fetchIndex(url: url, transport: access.transport, offline: access.offline)
+                ?? cache.fetchIndex(url: url, transport: access.transport, offline: access.offline, unconditional: signature?.isNew ?? false, verify: check.map { check in
+                    { _ = try check.verify(index: $0, signature: signature?.data) }
+                })
+            if let check { claims = try indexCache.claims ?? verified(data, check: check, signature: signature?.data) }
+            if let kept = signature?.data {
+                cache.keepSignature(kept, url: Self.join(base, IndexSigning.signatureFile), indexStamp: SignedIndexCheck.fileStamp(cache.indexFile(for: url)))
+            }
             index = try RegistryIndex.decode(data, location: url, dropped: warnDropped)
         }
+        if let check, let claims { try check.confirm(index, claims: claims) }
         indexCache.value = index
         return index
+    }
+
+    /// The signature check of a pinned registry; nil when no key is pinned.
+    var signedCheck: SignedIndexCheck? {
+        guard !access.pinnedKeys.isEmpty else { return nil }
+        return SignedIndexCheck(keys: access.pinnedKeys, allowExpired: access.allowExpired, location: location, cache: cache, notices: access.notices)
+    }
+
+    /// Checks the index's bytes and remembers who signed them, for `signatureStatus`.
+    private func verified(_ data: Data, check: SignedIndexCheck, signature: Data?) throws -> SignedIndexClaims {
+        let (key, claims) = try check.verify(index: data, signature: signature)
+        indexCache.signer = key
+        indexCache.claims = claims
+        return claims
+    }
+
+    /// A folder registry's `index.json.minisig`, or nil when it has none.
+    func signatureData() -> Data? {
+        guard case .folder(let url) = root else { return nil }
+        return FileManager.default.contents(atPath: url.appendingPathComponent(IndexSigning.signatureFile).path)
+    }
+
+    /// A remote registry's `index.json.minisig` (nil when it has none), and whether it
+    /// differs from the one last verified.
+    func remoteSignature() throws -> (data: Data?, isNew: Bool) {
+        guard case .remote(let base) = root else { return (nil, false) }
+        return try cache.fetchSignature(url: Self.join(base, IndexSigning.signatureFile), transport: access.transport, offline: access.offline)
+    }
+
+    /// "signed by KEYID" once the index was verified against a pinned key, else "unsigned".
+    public func signatureStatus() throws -> String {
+        guard signedCheck != nil else { return "unsigned" }
+        _ = try index()
+        return indexCache.signer.map { "signed by \($0.id)" } ?? "unsigned"
     }
 
     public func manifests() throws -> [BlockManifest] {
@@ -170,6 +216,9 @@ public struct BuiltRegistrySource: RegistrySource {
     }
 
     private func fetchMetadataFiles(_ names: [String], writes: BackgroundWrites?) throws -> [BlockMetadata] {
+        // A pinned registry's metadata is checked against its signed index, read first.
+        let signedIndex = signedCheck == nil ? nil : try index()
+        let location = location
         var data: [Data?]
         switch root {
         case .folder(let url):
@@ -179,9 +228,13 @@ public struct BuiltRegistrySource: RegistrySource {
         case .remote(let base):
             data = try cache.fetchMetadata(
                 names.map { ManifestValidator.isValidName($0) ? Self.join(base, "blocks/\($0).json") : nil },
-                registry: base, transport: access.transport, offline: access.offline, writes: writes)
+                registry: base, transport: access.transport, offline: access.offline, writes: writes,
+                verify: signedIndex.map { index in
+                    { url, bytes in try SignedIndexCheck.checkMetadata(bytes, path: String(url.dropFirst(Self.join(base, "").count)), index: index, location: location) }
+                })
         }
         return try zip(names, data).map { name, bytes in
+            if let signedIndex, let bytes { try SignedIndexCheck.checkMetadata(bytes, path: "blocks/\(name).json", index: signedIndex, location: location) }
             guard let bytes else {
                 // No metadata file: the name is unknown, or this is no registry at all (a
                 // wrong URL answers 404 to everything), which the index's own error says.
@@ -248,7 +301,25 @@ public struct BuiltRegistrySource: RegistrySource {
         guard case .remote(let base) = root else { return nil }
         if let file = indexCache.currentFile { return file }
         do {
-            let file = try cache.refreshIndex(url: Self.join(base, "index.json"), transport: access.transport, offline: access.offline).file
+            let check = signedCheck
+            let signature = try check.map { _ in try remoteSignature() }
+            let refreshed = try cache.refreshIndex(
+                url: Self.join(base, "index.json"), transport: access.transport, offline: access.offline, unconditional: signature?.isNew ?? false,
+                verify: check.map { check in { _ = try check.verify(index: $0, signature: signature?.data) } })
+            let file = refreshed.file
+            let signatureURL = Self.join(base, IndexSigning.signatureFile)
+            let stamp = SignedIndexCheck.fileStamp(file)
+            if let check, let kept = signature?.data, !(signature?.isNew ?? true), refreshed.body == nil, stamp != nil,
+               cache.verifiedStamp(url: signatureURL) == stamp {
+                // The very pair verified before: only the trusted comment and the expiry again.
+                let (key, claims) = try check.reverify(signature: kept)
+                indexCache.signer = key
+                indexCache.claims = claims
+            } else if let check, let data = refreshed.body ?? FileManager.default.contents(atPath: file.path) {
+                // A cached copy is checked again: the signature may be new (a rotated key).
+                _ = try verified(data, check: check, signature: signature?.data)
+            }
+            if let kept = signature?.data { cache.keepSignature(kept, url: signatureURL, indexStamp: stamp) }
             indexCache.currentFile = file
             return file
         } catch {
@@ -279,6 +350,19 @@ final class IndexMemo: @unchecked Sendable {
     private var stored: RegistryIndex?
     private var storedFile: URL?
     private var storedFailure: Error?
+    private var storedSigner: MinisignPublicKey?
+    private var storedClaims: SignedIndexClaims?
+
+    /// The pinned key a verified index was signed by, and what it claimed.
+    var signer: MinisignPublicKey? {
+        get { lock.withLock { storedSigner } }
+        set { lock.withLock { storedSigner = newValue } }
+    }
+
+    var claims: SignedIndexClaims? {
+        get { lock.withLock { storedClaims } }
+        set { lock.withLock { storedClaims = newValue } }
+    }
 
     var value: RegistryIndex? {
         get { lock.withLock { stored } }

@@ -13,12 +13,15 @@ public struct NamespacedRegistry: Sendable, Equatable {
     /// Where the headers are written, for messages: `@acme in blocks.json`, or the
     /// command line's `--header` for a registry named by URL.
     public var headersOf: String
+    /// The public keys it must be signed by; empty when unsigned.
+    public var keys: [MinisignPublicKey]
 
-    public init(namespace: String, url: String, headers: [HeaderTemplate] = [], headersOf: String? = nil) {
+    public init(namespace: String, url: String, headers: [HeaderTemplate] = [], headersOf: String? = nil, keys: [MinisignPublicKey] = []) {
         self.namespace = namespace
         self.url = url
         self.headers = headers.sorted { $0.name < $1.name }
         self.headersOf = headersOf ?? "\(namespace) in blocks.json"
+        self.keys = keys
     }
 
     /// Whether `text` is a namespace: `@` and a block-name slug, as in `@acme`.

@@ -16,6 +16,11 @@ public struct RegistryAccess: Sendable {
     public var notices: NoticeHandler
     /// Where a namespaced registry's `${VARIABLE}` headers are expanded from, at each request.
     public var environment: [String: String]
+    /// The public keys the registry must be signed by (`--key`, or `keys` in blocks.json);
+    /// empty for an unsigned registry, read as before.
+    public var pinnedKeys: [MinisignPublicKey] = []
+    /// `--allow-expired`: accept a signed index past its `expires`, with a warning.
+    public var allowExpired = false
 
     public init(
         transport: HTTPTransport, cacheDirectory: URL, offline: Bool = false, paths: PathContext,

@@ -18,8 +18,8 @@ public struct RegistryCache: Sendable {
 
     /// The index at `url`: a conditional GET when a cached copy has an ETag, the cached
     /// copy on 304 or with `--offline`.
-    public func fetchIndex(url: String, transport: HTTPTransport, offline: Bool) throws -> Data {
-        let refreshed = try refreshIndex(url: url, transport: transport, offline: offline)
+    public func fetchIndex(url: String, transport: HTTPTransport, offline: Bool, unconditional: Bool = false, verify: ((Data) throws -> Void)? = nil) throws -> Data {
+        let refreshed = try refreshIndex(url: url, transport: transport, offline: offline, unconditional: unconditional, verify: verify)
         if let body = refreshed.body { return body }
         guard let cached = FileManager.default.contents(atPath: refreshed.file.path) else { throw HTTPError.offline(url: url) }
         return cached
@@ -28,8 +28,11 @@ public struct RegistryCache: Sendable {
     /// Brings the cached copy of the index at `url` up to date, without reading it when
     /// it is current: its file, and the body when a new one came. The file is replaced
     /// exactly when the index changes, so its `stat` tells a search index whether it is
-    /// stale. With `--offline`, the cached copy as it is.
-    func refreshIndex(url: String, transport: HTTPTransport, offline: Bool) throws -> (file: URL, body: Data?) {
+    /// stale. With `--offline`, the cached copy as it is. A new body is passed to `verify`
+    /// (a pinned registry's signature check) before it replaces the cached copy.
+    func refreshIndex(
+        url: String, transport: HTTPTransport, offline: Bool, unconditional: Bool = false, verify: ((Data) throws -> Void)? = nil
+    ) throws -> (file: URL, body: Data?) {
         let file = indexFile(for: url)
         let etagFile = file.appendingPathExtension("etag")
         let isCached = access(file.path, R_OK) == 0
@@ -37,10 +40,11 @@ public struct RegistryCache: Sendable {
             guard isCached else { throw HTTPError.offline(url: url) }
             return (file, nil)
         }
-        let etag = isCached ? (try? String(contentsOf: etagFile, encoding: .utf8)) : nil
+        let etag = isCached && !unconditional ? (try? String(contentsOf: etagFile, encoding: .utf8)) : nil
         let response = try transport.get(HTTPRequest(url: url, ifNoneMatch: etag, maxBodyBytes: RegistryIndex.maximumBytes))
         if response.isNotModified, isCached { return (file, nil) }
         guard response.status == 200 else { throw HTTPError.status(url: url, code: response.status) }
+        try verify?(response.body)
         // The cache is a convenience: failing to write it must not fail the command.
         try? AtomicFile.write(response.body, to: file)
         if let newTag = response.etag {
@@ -49,6 +53,44 @@ public struct RegistryCache: Sendable {
             try? FileManager.default.removeItem(at: etagFile)
         }
         return (file, response.body)
+    }
+
+    /// A signed index's `index.json.minisig`, nil when the registry has none. Always
+    /// fetched whole, never conditionally: it is a few hundred bytes of fixed size, so a
+    /// re-signed file within the same second has the same ETag on nginx, and a stale one
+    /// would make a genuine index look forged. The copy kept (`keepSignature`, once it
+    /// verified) serves `--offline`, and tells whether the signature is new: then the
+    /// index is fetched whole too, as its ETag may not have changed either.
+    func fetchSignature(url: String, transport: HTTPTransport, offline: Bool) throws -> (data: Data?, isNew: Bool) {
+        let file = indexFile(for: url)
+        if offline {
+            guard let cached = FileManager.default.contents(atPath: file.path) else { throw HTTPError.offline(url: url) }
+            return (cached, false)
+        }
+        let response: HTTPResponse
+        do {
+            response = try transport.get(HTTPRequest(url: url, maxBodyBytes: Int64(MinisignSignature.maximumBytes)))
+        } catch HTTPError.status(_, let code) where code == 404 || code == 410 {
+            return (nil, false)
+        }
+        if response.status == 404 || response.status == 410 { return (nil, false) }
+        guard response.status == 200 else { throw HTTPError.status(url: url, code: response.status) }
+        return (response.body, FileManager.default.contents(atPath: file.path) != response.body)
+    }
+
+    /// Keeps a signature that verified, with the stamp of the index file it verified
+    /// (`SignedIndexCheck.fileStamp`), so an unchanged pair is not hashed again.
+    func keepSignature(_ data: Data, url: String, indexStamp: String?) {
+        let file = indexFile(for: url)
+        if FileManager.default.contents(atPath: file.path) != data { try? AtomicFile.write(data, to: file) }
+        let stampFile = file.appendingPathExtension("verified")
+        let stamp = Data((indexStamp ?? "").utf8)
+        if FileManager.default.contents(atPath: stampFile.path) != stamp { try? AtomicFile.write(stamp, to: stampFile) }
+    }
+
+    /// The stamp `keepSignature` kept for the signature at `url`.
+    func verifiedStamp(url: String) -> String? {
+        FileManager.default.contents(atPath: indexFile(for: url).appendingPathExtension("verified").path).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The metadata cache of one registry: one file for all its blocks, mapping each
@@ -69,8 +111,10 @@ public struct RegistryCache: Sendable {
     ///
     /// With `writes`, the cache file is written on another thread while the caller goes on
     /// to fetch the archives; the caller waits for `writes` before it ends.
+    /// `verify` sees each fetched file before it is cached (a signed index's hash check).
     func fetchMetadata(
-        _ urls: [String?], registry: String, transport: HTTPTransport, offline: Bool, writes: BackgroundWrites? = nil
+        _ urls: [String?], registry: String, transport: HTTPTransport, offline: Bool, writes: BackgroundWrites? = nil,
+        verify: ((String, Data) throws -> Void)? = nil
     ) throws -> [Data?] {
         let file = metadataFile(registry: registry)
         let cached = Self.metadataMemo.texts(at: file.path) ?? FileManager.default.contents(atPath: file.path).flatMap(Self.metadataTexts) ?? [:]
@@ -88,6 +132,7 @@ public struct RegistryCache: Sendable {
         for (url, result) in zip(wanted, results) {
             switch result {
             case .success(let response):
+                try verify?(url, response.body)
                 found[url] = response.body
                 merged[url] = String(decoding: response.body, as: UTF8.self)
             case .failure(.status(_, 404)), .failure(.status(_, 410)):

@@ -10,6 +10,16 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
 
     public var schemaVersion: Int
     public var blocks: [RegistryEntry]
+    /// A signed index's number, which grows with every build that changes it (rollback).
+    public var version: Int?
+    /// When a signed index stops being accepted, RFC 3339 in UTC (freeze).
+    public var expires: String?
+    /// The SHA-256 and size of every `blocks/<name>.json`, by path, in a signed index: one
+    /// signature then covers the metadata and, through their hashes, every archive.
+    public var metadata: [String: RegistryFileDigest]?
+    /// The public key a signed registry will be signed with next (`build --next-key`), so
+    /// clients can pin it before the publisher rotates.
+    public var nextKey: String?
 
     public init(blocks: [RegistryEntry]) {
         self.schemaVersion = Self.currentSchemaVersion
@@ -51,6 +61,18 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
             var index = RegistryIndex(blocks: [])
             index.schemaVersion = try fields.int("schemaVersion")
             index.blocks = try fields.objects("blocks").map { (entry) throws(JSONFields.Problem) in try RegistryEntry(fields: entry) }
+            if fields.members["version"] != nil { index.version = try fields.int("version") }
+            index.expires = try fields.optionalString("expires")
+            index.nextKey = try fields.optionalString("nextKey")
+            if fields.members["metadata"] != nil {
+                let files = try fields.object("metadata")
+                var digests: [String: RegistryFileDigest] = [:]
+                for path in files.members.keys {
+                    let file = try files.object(path)
+                    digests[path] = RegistryFileDigest(sha256: try file.string("sha256"), size: Int64(try file.int("size")))
+                }
+                index.metadata = digests
+            }
             return index
         }
     }
@@ -63,8 +85,12 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
     /// The same bytes as `RegistryIndex(blocks:).encoded()`, put together from each
     /// entry's `fragment`, which a build makes on every core from the metadata file's
     /// bytes. Encoding 10,000 entries again was the longest step on one core.
-    static func encoded(_ entries: [(entry: RegistryEntry, fragment: Data)]) throws -> Data {
-        guard !entries.isEmpty else { return try RegistryIndex(blocks: []).encoded() }
+    static func encoded(_ entries: [(entry: RegistryEntry, fragment: Data)], signed: SignedFields? = nil) throws -> Data {
+        guard !entries.isEmpty else {
+            var index = RegistryIndex(blocks: [])
+            signed?.apply(to: &index)
+            return try index.encoded()
+        }
         let sorted = entries.sorted { $0.entry.manifest.name < $1.entry.manifest.name }
         var output = Data("{\n  \"blocks\" : [\n".utf8)
         output.reserveCapacity(sorted.reduce(64) { $0 + $1.fragment.count + 2 })
@@ -72,8 +98,47 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
             if position > 0 { output.append(contentsOf: Array(",\n".utf8)) }
             output.append(item.fragment)
         }
-        output.append(contentsOf: Array("\n  ],\n  \"schemaVersion\" : \(currentSchemaVersion)\n}\n".utf8))
+        output.append(contentsOf: Array("\n  ],\n".utf8))
+        if let signed {
+            output.append(signed.members(["expires": .string(signed.expires), "metadata": signed.metadataJSON]))
+            output.append(contentsOf: Array(",\n".utf8))
+            if let nextKey = signed.nextKey {
+                output.append(signed.members(["nextKey": .string(nextKey)]))
+                output.append(contentsOf: Array(",\n".utf8))
+            }
+        }
+        output.append(contentsOf: Array("  \"schemaVersion\" : \(currentSchemaVersion)".utf8))
+        if let signed { output.append(contentsOf: Array(",\n  \"version\" : \(signed.version)".utf8)) }
+        output.append(contentsOf: Array("\n}\n".utf8))
         return output
+    }
+
+    /// The fields a signed build adds, which `encoded(_:signed:)` writes in `StableJSON`'s
+    /// key order around `blocks` and `schemaVersion`.
+    struct SignedFields: Equatable {
+        var version: Int
+        var expires: String
+        var metadata: [String: RegistryFileDigest]
+        var nextKey: String?
+
+        func apply(to index: inout RegistryIndex) {
+            index.version = version
+            index.expires = expires
+            index.metadata = metadata
+            index.nextKey = nextKey
+        }
+
+        var metadataJSON: JSONValue {
+            .object(metadata.mapValues { .object(["sha256": .string($0.sha256), "size": .int(Int($0.size))]) })
+        }
+
+        /// Top-level members as `StableJSON` prints them inside the index's object: its
+        /// lines between the braces, without the last line break.
+        func members(_ object: [String: JSONValue]) -> Data {
+            var lines = String(decoding: StableJSON.data(.object(object)), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            while lines.last == "" { lines.removeLast() }
+            return Data(lines.dropFirst().dropLast().joined(separator: "\n").utf8)
+        }
     }
 
     /// An entry as it sits in the index's `blocks` array, from its `StableJSON` bytes:
@@ -229,6 +294,19 @@ enum RegistryEntryProblem: Error {
             return "\(path) holds the control character \(TerminalText.visible(scalar)); its fields must be plain single lines"
         }
     }
+}
+
+/// The SHA-256 and size of one file a signed index lists (`metadata`).
+public struct RegistryFileDigest: Codable, Sendable, Equatable {
+    public var sha256: String
+    public var size: Int64
+
+    public init(sha256: String, size: Int64) {
+        self.sha256 = sha256
+        self.size = size
+    }
+
+    init(of data: Data) { self.init(sha256: SHA256.hex(data), size: Int64(data.count)) }
 }
 
 /// One published archive: immutable once written.

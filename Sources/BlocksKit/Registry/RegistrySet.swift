@@ -53,14 +53,16 @@ public struct RegistrySet: Sendable {
             return RegistrySet(members: [chosen], configuredNamespaces: configured, namespaced: opened)
         }
         let location = try option ?? root.flatMap { try config?.registryLocation(root: $0) }
-        let defaultMember = Member(namespace: nil, source: try RegistrySources.open(location, access: access))
+        let defaultMember = Member(namespace: nil, source: try RegistrySources.open(location, access: RegistrySources.pinning(access, location: location, config: config, root: root)))
         let opened = try namespaced.map { try open($0, access: access) }
         return RegistrySet(members: [defaultMember] + opened, configuredNamespaces: configured, namespaced: opened)
     }
 
     /// A namespaced registry's source, reading through its own headers and never the token.
     static func open(_ registry: NamespacedRegistry, access: RegistryAccess) throws -> Member {
-        Member(namespace: registry.namespace, source: try RegistrySources.open(registry.url, access: access.readingThrough(registry)))
+        var own = access.readingThrough(registry)
+        own.pinnedKeys = registry.keys
+        return Member(namespace: registry.namespace, source: try RegistrySources.open(registry.url, access: own))
     }
 
     /// The member a namespace names (nil: the default registry).

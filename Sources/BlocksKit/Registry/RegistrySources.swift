@@ -7,7 +7,20 @@ public enum RegistrySources {
     public static func forProject(option: String?, access: RegistryAccess) throws -> RegistrySource {
         // `--registry @acme`: that namespaced registry of blocks.json, with its headers.
         if let option, option.hasPrefix("@") { return try RegistrySet.forProject(option: option, access: access).members[0].source }
-        return try open(chosenLocation(option: option, workingDirectory: access.paths.workingDirectory), access: access)
+        let root = ProjectLocator.markedRoot(from: access.paths.workingDirectory)
+        let config = try root.flatMap { try ProjectConfig.read(root: $0) }
+        let location = try chosenLocation(option: option, workingDirectory: access.paths.workingDirectory)
+        return try open(location, access: pinning(access, location: location, config: config, root: root))
+    }
+
+    /// The access for reading `location`, with its pinned keys: `--key`, else blocks.json's
+    /// `keys` when `location` is blocks.json's `registry`. Every command that opens a
+    /// registry by location goes through here, so `update` and `status` check what `add` does.
+    static func pinning(_ access: RegistryAccess, location: String?, config: ProjectConfig?, root: URL?) throws -> RegistryAccess {
+        guard access.pinnedKeys.isEmpty, let config, let root, let location, location == config.registryLocation(root: root) else { return access }
+        var pinned = access
+        pinned.pinnedKeys = try config.pinnedKeys()
+        return pinned
     }
 
     /// The location `forProject` opens, unopened: `--registry` or `BLOCKS_REGISTRY`, else
@@ -19,6 +32,13 @@ public enum RegistrySources {
     }
 
     public static func open(_ location: String?, access: RegistryAccess) throws -> RegistrySource {
+        let source = try openUnchecked(location, access: access)
+        // Only a built registry (or a mirror of one) has a signed index.
+        if !access.pinnedKeys.isEmpty, !(source is BuiltRegistrySource) { throw SignatureError.missingSignature(location: source.location) }
+        return source
+    }
+
+    static func openUnchecked(_ location: String?, access: RegistryAccess) throws -> RegistrySource {
         let original = location ?? "embedded"
         switch try RegistryLocation(location) {
         case .embedded:
