@@ -54,12 +54,17 @@ public enum TerminalText {
 
     /// False when no byte of the UTF-8 can start a control character: C0 and DEL are
     /// single bytes below 0x20 or 0x7F, C1 is 0xC2 followed by 0x80–0x9F.
+    /// It runs on every string of every manifest read, so it reads the UTF-8 in place
+    /// (`withUTF8` copies nothing for a native string) rather than through the iterator.
     private static func mayHoldControl(_ text: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in text.utf8 {
-            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte <= 0x9F && byte >= 0x80) { return true }
-            previous = byte
+        var text = text
+        return text.withUTF8 { bytes in
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte <= 0x9F && byte >= 0x80) { return true }
+                previous = byte
+            }
+            return false
         }
-        return false
     }
 }
