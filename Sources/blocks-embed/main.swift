@@ -59,7 +59,8 @@ func quoted(_ text: String) -> String {
 
 func dictionary(_ name: String, _ files: [(path: String, text: String)]) -> String {
     guard !files.isEmpty else { return "    static let \(name): [String: String] = [:]" }
-    return (["    static let \(name): [String: String] = ["]
+    return
+        (["    static let \(name): [String: String] = ["]
         + files.map { "        \(quoted($0.path)): \(literal($0.text))," }
         + ["    ]"]).joined(separator: "\n")
 }

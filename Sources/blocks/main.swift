@@ -1,2 +1,3 @@
 import BlocksKit
+
 BlocksCLI.main()

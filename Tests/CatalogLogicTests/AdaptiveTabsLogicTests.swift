@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CatalogLogic
 
 @Suite("adaptive-tabs logic")

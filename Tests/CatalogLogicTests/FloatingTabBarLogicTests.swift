@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CatalogLogic
 
 @Suite("floating-tab-bar logic")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CatalogLogic
 
 @Suite("segmented-pill logic")
@@ -17,7 +18,9 @@ struct SegmentedPillLogicTests {
     }
 
     @Test func sizesGrowInOrder() {
-        let small = Logic.metrics(for: .small), regular = Logic.metrics(for: .regular), large = Logic.metrics(for: .large)
+        let small = Logic.metrics(for: .small)
+        let regular = Logic.metrics(for: .regular)
+        let large = Logic.metrics(for: .large)
         #expect(small == .init(pillHeight: 28, horizontalPadding: 10, touchTarget: 44))
         #expect(regular == .init(pillHeight: 36, horizontalPadding: 14, touchTarget: 44))
         // A pill taller than 44 points is its own touch target.

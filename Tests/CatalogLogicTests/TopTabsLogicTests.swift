@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CatalogLogic
 
 @Suite("top-tabs logic")
@@ -58,7 +59,7 @@ struct TopTabsLogicTests {
     @Test func rightToLeftMirrorsLeftToRight() {
         for index in 0..<3 {
             guard let leftToRight = TopTabsLogic.indicatorFrame(selectedIndex: index, count: 3, totalWidth: 330, inset: 7),
-                  let rightToLeft = TopTabsLogic.indicatorFrame(selectedIndex: index, count: 3, totalWidth: 330, inset: 7, direction: .rightToLeft)
+                let rightToLeft = TopTabsLogic.indicatorFrame(selectedIndex: index, count: 3, totalWidth: 330, inset: 7, direction: .rightToLeft)
             else {
                 Issue.record("no frame for tab \(index)")
                 continue

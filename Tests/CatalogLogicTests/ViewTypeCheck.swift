@@ -106,9 +106,9 @@ enum ViewTypeCheck {
     static func block(at folder: URL) throws -> Block {
         let data = try Data(contentsOf: folder.appendingPathComponent("block.json"))
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let name = object["name"] as? String,
-              let platforms = object["platforms"] as? [String: String],
-              let files = object["files"] as? [[String: String]]
+            let name = object["name"] as? String,
+            let platforms = object["platforms"] as? [String: String],
+            let files = object["files"] as? [[String: String]]
         else { throw Failure(description: "\(folder.lastPathComponent)/block.json lacks name, platforms or files") }
         guard let minimum = platforms["iOS"] else {
             throw Failure(description: "\(name): block.json lists no iOS minimum, and the stub describes iOS only")
@@ -152,7 +152,8 @@ enum ViewTypeCheck {
 
     /// "17.0" for `@available(iOS 17.0, *)`, nil for any other form.
     static func introduction(in line: String) -> String? {
-        let prefix = "@available(iOS ", suffix = ", *)"
+        let prefix = "@available(iOS "
+        let suffix = ", *)"
         guard line.hasPrefix(prefix), line.hasSuffix(suffix) else { return nil }
         let version = line.dropFirst(prefix.count).dropLast(suffix.count)
         guard !version.isEmpty, version.allSatisfy({ $0.isNumber || $0 == "." }) else { return nil }
@@ -204,18 +205,20 @@ enum ViewTypeCheck {
         for (module, text) in sources {
             let source = building.appendingPathComponent("\(module).swift")
             try Data(text.utf8).write(to: source)
-            let result = try Swiftc.run([
-                "-emit-module", "-module-name", module, "-parse-as-library", "-swift-version", "6",
-                "-I", building.path, "-emit-module-path", building.appendingPathComponent("\(module).swiftmodule").path,
-                source.path,
-            ], in: building)
+            let result = try Swiftc.run(
+                [
+                    "-emit-module", "-module-name", module, "-parse-as-library", "-swift-version", "6",
+                    "-I", building.path, "-emit-module-path", building.appendingPathComponent("\(module).swiftmodule").path,
+                    source.path,
+                ], in: building)
             guard result.status == 0 else {
-                throw Failure(description: "the \(module) stub for iOS \(minimumIOS) does not build, so fix Tests/SwiftUIStub/\(module).swift:\n\(result.output)")
+                throw Failure(
+                    description: "the \(module) stub for iOS \(minimumIOS) does not build, so fix Tests/SwiftUIStub/\(module).swift:\n\(result.output)")
             }
         }
         do {
             try FileManager.default.moveItem(at: building, to: folder)
-        } catch where FileManager.default.fileExists(atPath: folder.appendingPathComponent("SwiftUI.swiftmodule").path) {
+        } catch  where FileManager.default.fileExists(atPath: folder.appendingPathComponent("SwiftUI.swiftmodule").path) {
             // Another run finished the same build first.
         }
         return folder
@@ -256,8 +259,8 @@ enum ViewTypeCheck {
             return !line.isEmpty && !line.hasPrefix("//")
         }
         guard let first = code.first, let last = code.last,
-              lines[first].trimmingCharacters(in: .whitespaces) == "#if os(iOS)",
-              lines[last].trimmingCharacters(in: .whitespaces) == "#endif"
+            lines[first].trimmingCharacters(in: .whitespaces) == "#if os(iOS)",
+            lines[last].trimmingCharacters(in: .whitespaces) == "#endif"
         else {
             throw Failure(description: "\(path): wrap the whole file in '#if os(iOS)' ... '#endif'; the block's views are iOS code")
         }
@@ -301,9 +304,15 @@ enum ViewTypeCheck {
                 let character = characters[position]
                 let next = position + 1 < characters.count ? characters[position + 1] : nil
                 if inBlockComment {
-                    if character == "*" && next == "/" { inBlockComment = false; position += 1 }
+                    if character == "*" && next == "/" {
+                        inBlockComment = false
+                        position += 1
+                    }
                 } else if inMultilineString {
-                    if characters[position...].starts(with: "\"\"\"") { inMultilineString = false; position += 2 }
+                    if characters[position...].starts(with: "\"\"\"") {
+                        inMultilineString = false
+                        position += 2
+                    }
                 } else if inString {
                     if character == "\\" { position += 1 } else if character == "\"" { inString = false }
                 } else if character == "/" && next == "/" {
@@ -339,9 +348,10 @@ enum ViewTypeCheck {
         var message: String
 
         var description: String {
-            "\(file):\(line):\(column): \(severity): \(message)" + (Self.missingName(in: message).map {
-                "\n    The stub declares no '\($0)'. If Apple's SwiftUI has it, add it to Tests/SwiftUIStub/SwiftUI.swift as its documentation page declares it; if not, the block is wrong."
-            } ?? "")
+            "\(file):\(line):\(column): \(severity): \(message)"
+                + (Self.missingName(in: message).map {
+                    "\n    The stub declares no '\($0)'. If Apple's SwiftUI has it, add it to Tests/SwiftUIStub/SwiftUI.swift as its documentation page declares it; if not, the block is wrong."
+                } ?? "")
         }
 
         /// The name a "cannot find" or "has no member" message is about.

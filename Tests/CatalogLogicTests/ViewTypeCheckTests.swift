@@ -7,8 +7,11 @@ import Testing
 ///
 /// Linux only: the stub is a module named SwiftUI built for the host, which on macOS would
 /// meet Apple's own SwiftUI and check iOS availability against a macOS target.
-@Suite("catalog views type-check against the SwiftUI stub", .enabled(if: ViewTypeCheck.stubIsTheOnlySwiftUI,
-       "the SwiftUI stub stands in only where Apple's SwiftUI is absent (Linux)"))
+@Suite(
+    "catalog views type-check against the SwiftUI stub",
+    .enabled(
+        if: ViewTypeCheck.stubIsTheOnlySwiftUI,
+        "the SwiftUI stub stands in only where Apple's SwiftUI is absent (Linux)"))
 struct ViewTypeCheckTests {
     typealias Isolation = ViewTypeCheck.Isolation
 
@@ -30,14 +33,17 @@ struct ViewTypeCheckTests {
         let demos = try block.files.filter { $0.role == "demo" }.map {
             try String(contentsOf: block.folder.appendingPathComponent($0.path), encoding: .utf8)
         }
-        #expect(demos.contains { $0.contains("#Preview") && $0.contains(".environment(\\.layoutDirection, .rightToLeft)") },
-                "\(block.name): add a #Preview with .environment(\\.layoutDirection, .rightToLeft)")
+        #expect(
+            demos.contains { $0.contains("#Preview") && $0.contains(".environment(\\.layoutDirection, .rightToLeft)") },
+            "\(block.name): add a #Preview with .environment(\\.layoutDirection, .rightToLeft)")
     }
 
     @Test(arguments: blocks, Isolation.allCases)
     func blockTypeChecks(_ block: ViewTypeCheck.Block, isolation: Isolation) throws {
         let diagnostics = try ViewTypeCheck.check(block, isolation: isolation)
-        #expect(diagnostics.isEmpty, """
+        #expect(
+            diagnostics.isEmpty,
+            """
             \(block.name) does not type-check at iOS \(block.minimumIOS) (\(isolation)):
             \(diagnostics.map(\.description).joined(separator: "\n"))
             """)
@@ -51,8 +57,9 @@ struct ViewTypeCheckTests {
 
     @Test func aWrongArgumentLabelFails() throws {
         let diagnostics = try control(#"Button(actoin: {}) { Text("Go") }"#)
-        #expect(diagnostics.contains { $0.severity == "error" && $0.file == "Catalog/control/Control.swift" && $0.line == 8 },
-                "\(diagnostics)")
+        #expect(
+            diagnostics.contains { $0.severity == "error" && $0.file == "Catalog/control/Control.swift" && $0.line == 8 },
+            "\(diagnostics)")
     }
 
     @Test func aValueWhereABindingIsNeededFails() throws {
@@ -93,8 +100,9 @@ struct ViewTypeCheckTests {
 
     @Test func aViewFileOutsideTheIOSGuardIsReported() throws {
         #expect(throws: ViewTypeCheck.Failure.self) {
-            _ = try ViewTypeCheck.prepared("import SwiftUI\nstruct A: View { var body: some View { Text(\"A\") } }\n",
-                                          path: "Catalog/x/X.swift", role: "component")
+            _ = try ViewTypeCheck.prepared(
+                "import SwiftUI\nstruct A: View { var body: some View { Text(\"A\") } }\n",
+                path: "Catalog/x/X.swift", role: "component")
         }
         #expect(throws: ViewTypeCheck.Failure.self) {
             _ = try ViewTypeCheck.prepared("#if os(iOS)\nenum L {}\n#endif\n", path: "Catalog/x/XLogic.swift", role: "logic")
@@ -123,7 +131,8 @@ struct ViewTypeCheckTests {
     // MARK: Controls: the isolation problems the review found, before and after the fix
 
     @Test func aPlainClosurePassedToButtonWarns() throws {
-        let before = try control("""
+        let before = try control(
+            """
             Child { }
             }
             }
@@ -135,7 +144,8 @@ struct ViewTypeCheckTests {
                     Button(action: action) { Text("Go") }
             """)
         #expect(before.contains { $0.severity == "warning" && $0.message.contains("non-Sendable function value") }, "\(before)")
-        let after = try control("""
+        let after = try control(
+            """
             Child { }
             }
             }
@@ -201,12 +211,13 @@ struct ViewTypeCheckTests {
                 public func eighteen() {}
             """
         let variant = try ViewTypeCheck.stubVariant(stub, minimumIOS: "17.0")
-        #expect(variant == """
-            @available(iOS 17.0, *)
-            public func seventeen() {}
-                @available(*, unavailable, message: "introduced in iOS 18.0")
-                public func eighteen() {}
-            """)
+        #expect(
+            variant == """
+                @available(iOS 17.0, *)
+                public func seventeen() {}
+                    @available(*, unavailable, message: "introduced in iOS 18.0")
+                    public func eighteen() {}
+                """)
         #expect(try ViewTypeCheck.stubVariant(stub, minimumIOS: "18.0") == stub)
         #expect(throws: ViewTypeCheck.Failure.self) {
             try ViewTypeCheck.stubVariant("@available(iOS 17.0, macOS 14.0, *)\nfunc f() {}", minimumIOS: "17.0")
@@ -236,16 +247,17 @@ struct ViewTypeCheckTests {
             #endif
             """
         let prepared = try ViewTypeCheck.prepared(source, path: "Catalog/x/XDemo.swift", role: "demo")
-        #expect(prepared.components(separatedBy: "\n") == [
-            "",
-            "import SwiftUI",
-            "@available(iOS 17.0, *)",
-            "@MainActor private struct CutPreview1: View { var body: some View {",
-            "    Text(\"}\") // a } in a comment",
-            "        .padding()",
-            "} }",
-            "",
-        ])
+        #expect(
+            prepared.components(separatedBy: "\n") == [
+                "",
+                "import SwiftUI",
+                "@available(iOS 17.0, *)",
+                "@MainActor private struct CutPreview1: View { var body: some View {",
+                "    Text(\"}\") // a } in a comment",
+                "        .padding()",
+                "} }",
+                "",
+            ])
     }
 
     @Test func diagnosticsPointAtTheCatalogFile() {
@@ -254,10 +266,12 @@ struct ViewTypeCheckTests {
             /tmp/work/Pager.swift:12:5: note: did you mean 'glass'?
             /tmp/work/PagerDemo.swift:3:1: warning: something else
             """
-        let diagnostics = ViewTypeCheck.parseDiagnostics(output, files: [
-            "/tmp/work/Pager.swift": "Catalog/pager/Pager.swift",
-            "/tmp/work/PagerDemo.swift": "Catalog/pager/PagerDemo.swift",
-        ])
+        let diagnostics = ViewTypeCheck.parseDiagnostics(
+            output,
+            files: [
+                "/tmp/work/Pager.swift": "Catalog/pager/Pager.swift",
+                "/tmp/work/PagerDemo.swift": "Catalog/pager/PagerDemo.swift",
+            ])
         #expect(diagnostics.map(\.file) == ["Catalog/pager/Pager.swift", "Catalog/pager/PagerDemo.swift"])
         #expect(diagnostics.map(\.severity) == ["error", "warning"])
         #expect(diagnostics.first?.description.contains("The stub declares no 'glassEffect'") == true)

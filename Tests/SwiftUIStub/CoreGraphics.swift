@@ -9,7 +9,8 @@
 // on that conversion as any iOS code does.
 
 public struct CGFloat: Sendable, Hashable, Comparable, Codable,
-    ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral, SignedNumeric, BinaryFloatingPoint {
+    ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral, SignedNumeric, BinaryFloatingPoint
+{
     public typealias NativeType = Double
     public var native: Double
 
@@ -89,28 +90,58 @@ extension Double {
 public struct CGPoint: Sendable, Hashable, Codable {
     public var x: CGFloat
     public var y: CGFloat
-    public init() { x = 0; y = 0 }
-    public init(x: CGFloat, y: CGFloat) { self.x = x; self.y = y }
-    public init(x: Double, y: Double) { self.x = CGFloat(x); self.y = CGFloat(y) }
-    public init(x: Int, y: Int) { self.x = CGFloat(x); self.y = CGFloat(y) }
+    public init() {
+        x = 0
+        y = 0
+    }
+    public init(x: CGFloat, y: CGFloat) {
+        self.x = x
+        self.y = y
+    }
+    public init(x: Double, y: Double) {
+        self.x = CGFloat(x)
+        self.y = CGFloat(y)
+    }
+    public init(x: Int, y: Int) {
+        self.x = CGFloat(x)
+        self.y = CGFloat(y)
+    }
     public static var zero: CGPoint { CGPoint() }
 }
 
 public struct CGSize: Sendable, Hashable, Codable {
     public var width: CGFloat
     public var height: CGFloat
-    public init() { width = 0; height = 0 }
-    public init(width: CGFloat, height: CGFloat) { self.width = width; self.height = height }
-    public init(width: Double, height: Double) { self.width = CGFloat(width); self.height = CGFloat(height) }
-    public init(width: Int, height: Int) { self.width = CGFloat(width); self.height = CGFloat(height) }
+    public init() {
+        width = 0
+        height = 0
+    }
+    public init(width: CGFloat, height: CGFloat) {
+        self.width = width
+        self.height = height
+    }
+    public init(width: Double, height: Double) {
+        self.width = CGFloat(width)
+        self.height = CGFloat(height)
+    }
+    public init(width: Int, height: Int) {
+        self.width = CGFloat(width)
+        self.height = CGFloat(height)
+    }
     public static var zero: CGSize { CGSize() }
 }
 
 public struct CGRect: Sendable, Hashable, Codable {
     public var origin: CGPoint
     public var size: CGSize
-    public init() { origin = .zero; size = .zero }
-    public init(origin: CGPoint, size: CGSize) { self.origin = origin; self.size = size }
+    public init() {
+        origin = .zero
+        size = .zero
+    }
+    public init(origin: CGPoint, size: CGSize) {
+        self.origin = origin
+        self.size = size
+    }
     public init(x: CGFloat, y: CGFloat, width: CGFloat, height: CGFloat) {
         origin = CGPoint(x: x, y: y)
         size = CGSize(width: width, height: height)

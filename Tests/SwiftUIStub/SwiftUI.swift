@@ -174,8 +174,14 @@ extension Optional: View where Wrapped: View {
 @frozen public struct UnitPoint: Hashable, Sendable {
     public var x: CGFloat
     public var y: CGFloat
-    public init() { x = 0; y = 0 }
-    public init(x: CGFloat, y: CGFloat) { self.x = x; self.y = y }
+    public init() {
+        x = 0
+        y = 0
+    }
+    public init(x: CGFloat, y: CGFloat) {
+        self.x = x
+        self.y = y
+    }
     public static let zero = UnitPoint(x: 0, y: 0)
     public static let center = UnitPoint(x: 0.5, y: 0.5)
     public static let leading = UnitPoint(x: 0, y: 0.5)
@@ -1163,8 +1169,11 @@ extension Never: TabContent {
     // Apple declares fixed-arity `buildBlock` overloads; pairwise accumulation accepts the
     // same bodies (a pack cannot carry the same-type requirement on each element).
     public static func buildPartialBlock<C: TabContent>(first content: C) -> C where C.TabValue == TabValue { content }
-    public static func buildPartialBlock<Accumulated: TabContent, Next: TabContent>(accumulated: Accumulated, next: Next)
-    -> TupleTabContent<TabValue, (Accumulated, Next)> where Accumulated.TabValue == TabValue, Next.TabValue == TabValue {
+    public static func buildPartialBlock<Accumulated: TabContent, Next: TabContent>(
+        accumulated: Accumulated, next: Next
+    )
+        -> TupleTabContent<TabValue, (Accumulated, Next)> where Accumulated.TabValue == TabValue, Next.TabValue == TabValue
+    {
         TupleTabContent()
     }
     public static func buildIf<C: TabContent>(_ content: C?) -> C? where C.TabValue == TabValue { content }
@@ -1327,7 +1336,9 @@ extension TabContent {
     nonisolated public func badge(_ label: Text?) -> some TabContent<Self.TabValue> { self }
     nonisolated public func badge(_ key: LocalizedStringKey) -> some TabContent<Self.TabValue> { self }
     nonisolated public func customizationID(_ id: String) -> some TabContent<Self.TabValue> { self }
-    nonisolated public func customizationBehavior(_ behavior: TabCustomizationBehavior, for placements: AdaptableTabBarPlacement...) -> some TabContent<Self.TabValue> {
+    nonisolated public func customizationBehavior(
+        _ behavior: TabCustomizationBehavior, for placements: AdaptableTabBarPlacement...
+    ) -> some TabContent<Self.TabValue> {
         self
     }
     nonisolated public func defaultVisibility(_ visibility: Visibility, for placements: AdaptableTabBarPlacement...) -> some TabContent<Self.TabValue> {
@@ -1534,7 +1545,8 @@ extension View {
     nonisolated public func onAppear(perform action: (() -> Void)? = nil) -> some View { self }
     nonisolated public func onDisappear(perform action: (() -> Void)? = nil) -> some View { self }
     @available(iOS 17.0, *)
-    nonisolated public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping (_ oldValue: V, _ newValue: V) -> Void) -> some View {
+    nonisolated public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping (_ oldValue: V, _ newValue: V) -> Void) -> some View
+    {
         self
     }
     @available(iOS 17.0, *)

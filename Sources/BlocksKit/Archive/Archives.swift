@@ -47,8 +47,9 @@ public enum Archives {
     /// say what is wrong with the file.
     public static func read(_ url: URL, limits: ExtractionLimits = .init()) throws -> ExtractedArchive {
         let name = url.path
-        let format = try detectFormat(leadingBytes(of: url, archiveName: name), fileName: url.lastPathComponent,
-                                      archiveName: name)
+        let format = try detectFormat(
+            leadingBytes(of: url, archiveName: name), fileName: url.lastPathComponent,
+            archiveName: name)
         return try codec(for: format).decode(.file(url), archiveName: name, limits: limits)
     }
 

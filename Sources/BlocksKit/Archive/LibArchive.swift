@@ -70,12 +70,15 @@ enum LibArchive {
             let sink = ByteSink()
             let client = Unmanaged.passUnretained(sink).toOpaque()
             try withExtendedLifetime(sink) {
-                try check(blocks_archive_write_open2(archive, client, nil, { _, client, buffer, length in
-                    guard let client, let buffer else { return -1 }
-                    let sink = Unmanaged<ByteSink>.fromOpaque(client).takeUnretainedValue()
-                    sink.data.append(buffer.assumingMemoryBound(to: UInt8.self), count: length)
-                    return length
-                }, nil, nil), "opening the output")
+                try check(
+                    blocks_archive_write_open2(
+                        archive, client, nil,
+                        { _, client, buffer, length in
+                            guard let client, let buffer else { return -1 }
+                            let sink = Unmanaged<ByteSink>.fromOpaque(client).takeUnretainedValue()
+                            sink.data.append(buffer.assumingMemoryBound(to: UInt8.self), count: length)
+                            return length
+                        }, nil, nil), "opening the output")
                 guard let entry = blocks_archive_entry_new() else {
                     throw ArchiveError.writeFailed(archive: archiveName, message: "libarchive could not allocate an entry")
                 }
@@ -127,11 +130,14 @@ enum LibArchive {
         let sink = ByteSink()
         let client = Unmanaged.passUnretained(sink).toOpaque()
         try withExtendedLifetime(sink) {
-            try check(blocks_archive_write_open2(archive, client, nil, { _, client, buffer, length in
-                guard let client, let buffer else { return -1 }
-                Unmanaged<ByteSink>.fromOpaque(client).takeUnretainedValue().data.append(buffer.assumingMemoryBound(to: UInt8.self), count: length)
-                return length
-            }, nil, nil), "opening the output")
+            try check(
+                blocks_archive_write_open2(
+                    archive, client, nil,
+                    { _, client, buffer, length in
+                        guard let client, let buffer else { return -1 }
+                        Unmanaged<ByteSink>.fromOpaque(client).takeUnretainedValue().data.append(buffer.assumingMemoryBound(to: UInt8.self), count: length)
+                        return length
+                    }, nil, nil), "opening the output")
             guard let entry = blocks_archive_entry_new() else {
                 throw ArchiveError.writeFailed(archive: name, message: "libarchive could not allocate an entry")
             }

@@ -158,8 +158,9 @@ public enum BlocksCLI {
         let globals = try ArgumentParser.parse(leading, spec: globalSpec)
         guard let name = rest.first, name != "help" || rest.count > 1 else {
             try applyGlobals(globals, to: &context)
-            context.print(HelpFormatter.rootHelp(
-                commands: commands.map { $0.spec }, plugins: Plugins.discover(environment: context.environment), width: context.helpWidth))
+            context.print(
+                HelpFormatter.rootHelp(
+                    commands: commands.map { $0.spec }, plugins: Plugins.discover(environment: context.environment), width: context.helpWidth))
             return 0
         }
         if globals.flag("help") && name != "help" {

@@ -83,7 +83,8 @@ public struct CommandContext: Sendable {
     /// What the registry code needs from this command: its announcing transport, the
     /// cache, `--offline`, its paths and its notices.
     public var registryAccess: RegistryAccess {
-        var access = RegistryAccess(transport: announcingTransport, cacheDirectory: cacheDirectory, offline: offline, paths: paths, notices: notices, environment: environment)
+        var access = RegistryAccess(
+            transport: announcingTransport, cacheDirectory: cacheDirectory, offline: offline, paths: paths, notices: notices, environment: environment)
         access.pinnedKeys = pinnedKeys
         access.allowExpired = allowExpired
         return access

@@ -35,9 +35,10 @@ public struct BlockDependencies: Codable, Sendable, Equatable {
         packages = []
         if fields.members["packages"] != nil {
             for package in try fields.objects("packages") {
-                packages.append(PackageDependency(
-                    url: try package.string("url"), from: try package.optionalString("from"), exact: try package.optionalString("exact"),
-                    products: try package.strings("products")))
+                packages.append(
+                    PackageDependency(
+                        url: try package.string("url"), from: try package.optionalString("from"), exact: try package.optionalString("exact"),
+                        products: try package.strings("products")))
             }
         }
     }
@@ -102,7 +103,8 @@ public struct PackageDependency: Codable, Sendable, Equatable {
     /// least one product named.
     public var problem: String? {
         let lower = url.lowercased()
-        let isURL = ["https://", "http://", "ssh://", "file://"].contains { lower.hasPrefix($0) && lower.count > $0.count }
+        let isURL =
+            ["https://", "http://", "ssh://", "file://"].contains { lower.hasPrefix($0) && lower.count > $0.count }
             || (lower.hasPrefix("git@") && lower.contains(":"))
         if !isURL || url.contains(where: \.isWhitespace) { return "'\(url)' is not a package URL" }
         switch (from, exact) {
@@ -160,11 +162,26 @@ public enum VersionRequirement: Sendable, Equatable, CustomStringConvertible {
             let padded = (parts.map(String.init) + ["0", "0"]).prefix(3).joined(separator: ".")
             return ManifestValidator.isSemanticVersion(padded) ? padded : nil
         }
-        if text == "*" { self = .any; return }
-        if text.hasPrefix(">="), let v = version(text.dropFirst(2)) { self = .atLeast(v); return }
-        if text.hasPrefix("^"), let v = version(text.dropFirst()) { self = .caret(v); return }
-        if text.hasPrefix("~"), let v = version(text.dropFirst()) { self = .tilde(v); return }
-        if ManifestValidator.isSemanticVersion(text) { self = .exact(text); return }
+        if text == "*" {
+            self = .any
+            return
+        }
+        if text.hasPrefix(">="), let v = version(text.dropFirst(2)) {
+            self = .atLeast(v)
+            return
+        }
+        if text.hasPrefix("^"), let v = version(text.dropFirst()) {
+            self = .caret(v)
+            return
+        }
+        if text.hasPrefix("~"), let v = version(text.dropFirst()) {
+            self = .tilde(v)
+            return
+        }
+        if ManifestValidator.isSemanticVersion(text) {
+            self = .exact(text)
+            return
+        }
         return nil
     }
 
@@ -189,7 +206,15 @@ public enum VersionRequirement: Sendable, Equatable, CustomStringConvertible {
             let low = lowest.split(separator: ".").prefix(3).compactMap { Int($0.prefix { $0.isNumber }) }
             guard low.count == 3 else { return false }
             let upper: [Int]
-            if case .tilde = self { upper = [low[0], low[1] + 1, 0] } else if low[0] > 0 { upper = [low[0] + 1, 0, 0] } else if low[1] > 0 { upper = [0, low[1] + 1, 0] } else { upper = [0, 0, low[2] + 1] }
+            if case .tilde = self {
+                upper = [low[0], low[1] + 1, 0]
+            } else if low[0] > 0 {
+                upper = [low[0] + 1, 0, 0]
+            } else if low[1] > 0 {
+                upper = [0, low[1] + 1, 0]
+            } else {
+                upper = [0, 0, low[2] + 1]
+            }
             return VersionComparison.compare(version, upper.map(String.init).joined(separator: ".")) < 0
         }
     }
@@ -210,7 +235,8 @@ public enum DependencyError: Error, Equatable, Sendable, CustomStringConvertible
         case .cycle(let names):
             return "the blocks depend on each other in a cycle: " + names.joined(separator: " -> ") + "; nothing was added"
         case .unsatisfiable(let block, let requirement, let requiredBy, let available):
-            return "\(requiredBy) needs \(block)@\(requirement), but no published version meets it (there are \(available.joined(separator: ", "))); nothing was added"
+            return
+                "\(requiredBy) needs \(block)@\(requirement), but no published version meets it (there are \(available.joined(separator: ", "))); nothing was added"
         }
     }
 }

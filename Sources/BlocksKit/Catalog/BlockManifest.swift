@@ -57,9 +57,10 @@ public struct BlockManifest: Codable, Sendable, Equatable {
         tags = try fields.stringListMap("tags")
         api = []
         for parameter in try fields.objects("api") {
-            api.append(APIParameter(
-                name: try parameter.string("name"), type: try parameter.string("type"),
-                default: try parameter.optionalString("default"), description: try parameter.string("description")))
+            api.append(
+                APIParameter(
+                    name: try parameter.string("name"), type: try parameter.string("type"),
+                    default: try parameter.optionalString("default"), description: try parameter.string("description")))
         }
         files = []
         for file in try fields.objects("files") {
@@ -83,13 +84,14 @@ public struct BlockManifest: Codable, Sendable, Equatable {
             "name": .string(name), "version": .string(version), "title": strings(title), "summary": strings(summary),
             "category": .string(category), "platforms": strings(platforms), "level": .string(level), "origin": .string(origin),
             "tags": .object(tags.mapValues { .array($0.map { .string($0) }) }),
-            "api": .array(api.map { parameter in
-                var members: [String: JSONValue] = [
-                    "name": .string(parameter.name), "type": .string(parameter.type), "description": .string(parameter.description),
-                ]
-                if let value = parameter.default { members["default"] = .string(value) }
-                return .object(members)
-            }),
+            "api": .array(
+                api.map { parameter in
+                    var members: [String: JSONValue] = [
+                        "name": .string(parameter.name), "type": .string(parameter.type), "description": .string(parameter.description),
+                    ]
+                    if let value = parameter.default { members["default"] = .string(value) }
+                    return .object(members)
+                }),
             "files": .array(files.map { .object(["path": .string($0.path), "role": .string($0.role.rawValue)]) }),
             "authors": .array(authors.map { .string($0) }), "license": .string(license), "accessibility": strings(accessibility),
         ]

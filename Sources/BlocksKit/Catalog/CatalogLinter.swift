@@ -76,7 +76,10 @@ public struct CatalogLinter {
         // which the project that adds it names in blocks.json.
         for (file, index, requirement) in dependencies where requirement.reference.namespace == nil && !names.contains(requirement.reference.name) {
             let hint = EditDistance.suggestions(for: requirement.reference.name, in: names.sorted()).first.map { "; did you mean '\($0)'?" } ?? ""
-            problems.append(LintProblem(file: file, field: "dependencies.blocks[\(index)]", message: "names '\(requirement.reference.name)', which is not a block of this catalog\(hint)"))
+            problems.append(
+                LintProblem(
+                    file: file, field: "dependencies.blocks[\(index)]",
+                    message: "names '\(requirement.reference.name)', which is not a block of this catalog\(hint)"))
         }
         if let swiftCompiler, !swiftFiles.isEmpty {
             problems += try parseProblems(swiftFiles, compiler: swiftCompiler)
@@ -101,9 +104,12 @@ public struct CatalogLinter {
     /// under: `add`, `build` and `export` refuse it (`LicenseHeader`), so lint says so first.
     static func licenseProblem(in file: URL, shown: String) -> LintProblem? {
         guard let data = FileManager.default.contents(atPath: file.path), let text = String(data: data, encoding: .utf8),
-              let identifier = LicenseHeader.spdxIdentifier(in: text), !LicenseHeader.isMIT(identifier) else { return nil }
-        return LintProblem(file: shown, field: "", message: "declares 'SPDX-License-Identifier: \(identifier)', but blocks ship under MIT; "
-            + "remove the line (the MIT header is added for you) or relicense the file")
+            let identifier = LicenseHeader.spdxIdentifier(in: text), !LicenseHeader.isMIT(identifier)
+        else { return nil }
+        return LintProblem(
+            file: shown, field: "",
+            message: "declares 'SPDX-License-Identifier: \(identifier)', but blocks ship under MIT; "
+                + "remove the line (the MIT header is added for you) or relicense the file")
     }
 
     static func swiftFiles(under folder: URL) -> [String] {
@@ -114,6 +120,8 @@ public struct CatalogLinter {
     /// `swiftc -parse` over every file, many per run on every core (`SwiftSyntaxCheck`);
     /// each broken file names itself.
     func parseProblems(_ files: [String], compiler: URL) throws -> [LintProblem] {
-        try SwiftSyntaxCheck(compiler: compiler).firstErrors(in: files).map { LintProblem(file: relative(URL(fileURLWithPath: $0.file)), field: "", message: "does not parse: \($0.error)") }
+        try SwiftSyntaxCheck(compiler: compiler).firstErrors(in: files).map {
+            LintProblem(file: relative(URL(fileURLWithPath: $0.file)), field: "", message: "does not parse: \($0.error)")
+        }
     }
 }

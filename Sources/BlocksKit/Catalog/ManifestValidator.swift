@@ -155,15 +155,24 @@ private struct ManifestReview {
 
     private mutating func string(_ key: String) -> String? {
         guard let value = required(key) else { return nil }
-        guard let text = value.string, !text.isEmpty else { report(key, "must be a non-empty string"); return nil }
+        guard let text = value.string, !text.isEmpty else {
+            report(key, "must be a non-empty string")
+            return nil
+        }
         return text
     }
 
     private mutating func localized(_ key: String) {
         guard let value = required(key) else { return }
-        guard let map = value.object else { report(key, "must be an object with \"en\" and \"es\""); return }
+        guard let map = value.object else {
+            report(key, "must be an object with \"en\" and \"es\"")
+            return
+        }
         for language in ManifestValidator.languages {
-            guard let text = map[language] else { report("\(key).\(language)", "missing language"); continue }
+            guard let text = map[language] else {
+                report("\(key).\(language)", "missing language")
+                continue
+            }
             if text.string?.isEmpty != false { report("\(key).\(language)", "must be a non-empty string") }
         }
         // Other languages are welcome, but the reader needs every one to be text.
@@ -214,7 +223,10 @@ private struct ManifestReview {
             return
         }
         for language in ManifestValidator.languages {
-            guard let list = tags[language] else { report("tags.\(language)", "missing language"); continue }
+            guard let list = tags[language] else {
+                report("tags.\(language)", "missing language")
+                continue
+            }
             if !(list.strings.map { !$0.isEmpty && $0.allSatisfy { !$0.isEmpty } } ?? false) {
                 report("tags.\(language)", "must be a non-empty list of strings")
             }

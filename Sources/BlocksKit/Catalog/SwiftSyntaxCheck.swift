@@ -76,8 +76,9 @@ struct SwiftSyntaxCheck {
             // Drop ":COLUMN" and ":LINE".
             for _ in 0..<2 {
                 guard let colon = location.lastIndex(of: ":"),
-                      !location[location.index(after: colon)...].isEmpty,
-                      location[location.index(after: colon)...].allSatisfy(\.isNumber) else { break }
+                    !location[location.index(after: colon)...].isEmpty,
+                    location[location.index(after: colon)...].allSatisfy(\.isNumber)
+                else { break }
                 location = location[..<colon]
             }
             let file = String(location)

@@ -5,11 +5,17 @@ public enum AddCommand: Command {
         name: "add",
         abstract: "Copy blocks into your project, with the MIT header, and record them in blocks.lock.",
         discussion: """
-        The target folder is, in order: the path in blocks.json (see 'blocks init'), --path,
-        Sources/<Target>/Blocks for a package with one target, or Blocks/ next to an Xcode
-        project or in the current folder. Each block goes into its own subfolder.
-        """,
-        arguments: [ArgumentSpec("name", help: "The blocks to add, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @acme/pager (a registry of blocks.json), or an exported archive's path or URL. The blocks they depend on come along.", variadic: true)],
+            The target folder is, in order: the path in blocks.json (see 'blocks init'), --path,
+            Sources/<Target>/Blocks for a package with one target, or Blocks/ next to an Xcode
+            project or in the current folder. Each block goes into its own subfolder.
+            """,
+        arguments: [
+            ArgumentSpec(
+                "name",
+                help:
+                    "The blocks to add, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @acme/pager (a registry of blocks.json), or an exported archive's path or URL. The blocks they depend on come along.",
+                variadic: true)
+        ],
         options: [
             OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project."),
             OptionSpec("dry-run", help: "Print the plan and the diffs; write nothing."),
@@ -76,7 +82,9 @@ public enum AddCommand: Command {
         var target: TargetFolder?
         func chosenTarget() throws -> TargetFolder {
             if let target { return target }
-            let resolved = try TargetFolder.resolve(root: root, config: config, pathOption: pathOption, paths: context.paths, notices: context.notices, chooser: context.chooser(allowPrompt: interactive))
+            let resolved = try TargetFolder.resolve(
+                root: root, config: config, pathOption: pathOption, paths: context.paths, notices: context.notices,
+                chooser: context.chooser(allowPrompt: interactive))
             target = resolved
             return resolved
         }
@@ -124,22 +132,29 @@ public enum AddCommand: Command {
     ) -> (steps: PackageSteps, failure: String?) {
         let swift = PackageSteps.findSwift(environment: context.environment)
         let steps = PackageSteps.plan(
-            packages, root: plan.root, targetFolder: plan.blocks.first.flatMap { block in
+            packages, root: plan.root,
+            targetFolder: plan.blocks.first.flatMap { block in
                 block.folder.hasSuffix("/" + block.reference.folderPath) ? String(block.folder.dropLast(block.reference.folderPath.count + 1)) : nil
             }, swiftAvailable: swift != nil)
         guard !dryRun, !steps.commands.isEmpty, let swift, let failure = steps.run(swift: swift, root: plan.root) else { return (steps, nil) }
-        return (steps, "\(failure.failed.text) failed: \(failure.reason); the blocks are added, so run it yourself"
-            + (failure.remaining.isEmpty ? "" : ", then " + failure.remaining.map(\.text).joined(separator: "; ")))
+        return (
+            steps,
+            "\(failure.failed.text) failed: \(failure.reason); the blocks are added, so run it yourself"
+                + (failure.remaining.isEmpty ? "" : ", then " + failure.remaining.map(\.text).joined(separator: "; "))
+        )
     }
 
     /// `blocks add ./tabs.zip` or `blocks add https://host/tabs.tar.gz --sha256 HEX`: every
     /// block in the archive. Nil when the arguments are block names.
     static func archiveSource(_ arguments: ParsedArguments, context: CommandContext) throws -> ArchiveFileSource? {
         guard let first = arguments.positionals.first,
-              ArchiveFormat.forFile(first) != nil || RedirectPolicy.isHTTP(first) else { return nil }
+            ArchiveFormat.forFile(first) != nil || RedirectPolicy.isHTTP(first)
+        else { return nil }
         guard arguments.positionals.count == 1 else { throw UsageError.unexpectedArgument(arguments.positionals[1]) }
         if RedirectPolicy.isHTTP(first) {
-            guard let checksum = arguments.value("sha256") else { throw UsageError.missingOption("--sha256 <hex>", because: "an archive from a URL is checked against it before anything is written") }
+            guard let checksum = arguments.value("sha256") else {
+                throw UsageError.missingOption("--sha256 <hex>", because: "an archive from a URL is checked against it before anything is written")
+            }
             guard checksum.count == 64, checksum.allSatisfy(\.isHexDigit) else {
                 throw UsageError.invalidValue(option: "--sha256", value: checksum, expected: "64 hexadecimal digits")
             }
@@ -188,7 +203,8 @@ public enum AddCommand: Command {
         var seen: [String] = []
         for name in names where !seen.contains(name) {
             guard ManifestValidator.isValidName(name) else {
-                throw UsageError.invalidValue(option: "<name>", value: name, expected: "a block name such as 'scrolling-strip' (lowercase letters, digits and dashes)")
+                throw UsageError.invalidValue(
+                    option: "<name>", value: name, expected: "a block name such as 'scrolling-strip' (lowercase letters, digits and dashes)")
             }
             seen.append(name)
         }
@@ -202,7 +218,8 @@ public enum AddCommand: Command {
             guard let reference = BlockReference(name) else {
                 throw UsageError.invalidValue(
                     option: "<name>", value: name,
-                    expected: "a block name such as 'scrolling-strip' (lowercase letters, digits and dashes), or '@namespace/name' for a registry of blocks.json")
+                    expected:
+                        "a block name such as 'scrolling-strip' (lowercase letters, digits and dashes), or '@namespace/name' for a registry of blocks.json")
             }
             if !seen.contains(reference) { seen.append(reference) }
         }
@@ -222,8 +239,9 @@ public enum AddCommand: Command {
 
     static func askOverwrite(_ file: InstallPlan.File, context: CommandContext) -> Bool {
         for _ in 0..<3 {
-            let answer = Prompt.letter("\(file.path) has changes blocks did not write. Overwrite it? (d shows the diff)",
-                                       letters: ["y", "n", "d"], defaultLetter: "n", context: context)
+            let answer = Prompt.letter(
+                "\(file.path) has changes blocks did not write. Overwrite it? (d shows the diff)",
+                letters: ["y", "n", "d"], defaultLetter: "n", context: context)
             if answer != "d" { return answer == "y" }
             context.standardError.write(diff(file))
         }
@@ -242,13 +260,14 @@ public enum AddCommand: Command {
         let project = PackageManifestScanner.platforms(in: text)
         // Said once per version: a re-add of the same version stays quiet.
         let fresh = plan.blocks.filter { plan.previousLock.blocks[$0.reference.description]?.version != $0.manifest.version }
-        return PlatformSupport.warnings(for: fresh, project: project) + fresh.flatMap { block in
-            PlatformCheck.gaps(block: block.manifest.platforms, project: project).map { gap in
-                "\(block.reference) needs \(gap.platform) \(gap.blockMinimum), but Package.swift targets \(gap.platform) \(gap.projectMinimum). "
-                    + "Its types are marked @available(\(gap.platform) \(gap.blockMinimum), *), so gate their use at the call site with "
-                    + "'if #available(\(gap.platform) \(gap.blockMinimum), *)'. The block is added all the same."
+        return PlatformSupport.warnings(for: fresh, project: project)
+            + fresh.flatMap { block in
+                PlatformCheck.gaps(block: block.manifest.platforms, project: project).map { gap in
+                    "\(block.reference) needs \(gap.platform) \(gap.blockMinimum), but Package.swift targets \(gap.platform) \(gap.projectMinimum). "
+                        + "Its types are marked @available(\(gap.platform) \(gap.blockMinimum), *), so gate their use at the call site with "
+                        + "'if #available(\(gap.platform) \(gap.blockMinimum), *)'. The block is added all the same."
+                }
             }
-        }
     }
 
     static func report(
@@ -274,7 +293,9 @@ public enum AddCommand: Command {
         for path in outcome.deletedStale { lines += "  delete     \(path) (no longer part of the block)\n" }
         context.standardOutput.write(lines)
         for path in outcome.keptStale { context.warn("\(path) is no longer part of its block but you changed it, so it stays; it is no longer tracked") }
-        for failure in outcome.failedStale { context.warn("could not delete \(failure), which is no longer part of its block; it is no longer tracked, so delete it yourself") }
+        for failure in outcome.failedStale {
+            context.warn("could not delete \(failure), which is no longer part of its block; it is no longer tracked, so delete it yourself")
+        }
         for command in packages.commands { context.print((dryRun ? "  would run " : "  run       ") + command.text) }
         for line in packages.manual { context.note("note: " + line) }
         if dryRun {
@@ -284,11 +305,12 @@ public enum AddCommand: Command {
             context.print("Dry run: nothing was written.")
             return
         }
-        context.standardOutput.write(plan.blocks.map { block in
-            let wrote = block.files.contains { $0.action.writes }
-            let needed = block.requested ? "" : " (needed by \(block.requiredBy.joined(separator: ", ")))"
-            return (wrote ? "Added " : "Up to date: ") + "\(block.reference) \(block.manifest.version) in \(block.folder)\(needed)\n"
-        }.joined())
+        context.standardOutput.write(
+            plan.blocks.map { block in
+                let wrote = block.files.contains { $0.action.writes }
+                let needed = block.requested ? "" : " (needed by \(block.requiredBy.joined(separator: ", ")))"
+                return (wrote ? "Added " : "Up to date: ") + "\(block.reference) \(block.manifest.version) in \(block.folder)\(needed)\n"
+            }.joined())
     }
 
     /// The `--json` report, which the MCP server's `add_blocks` and `plan_add` return too.

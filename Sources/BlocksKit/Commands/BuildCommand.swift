@@ -7,9 +7,13 @@ public enum BuildCommand: Command {
         options: [
             OptionSpec("catalog", value: "dir", help: "The catalog to publish (default: ./Catalog, else the built-in catalog)."),
             OptionSpec("out", short: "o", value: "dir", help: "The folder to write the registry into."),
-            OptionSpec("sign", value: "keyfile", help: "Sign the index with this secret key (from 'blocks keygen'; default: $BLOCKS_SIGNING_KEY), writing index.json.minisig."),
+            OptionSpec(
+                "sign", value: "keyfile",
+                help: "Sign the index with this secret key (from 'blocks keygen'; default: $BLOCKS_SIGNING_KEY), writing index.json.minisig."),
             OptionSpec("expires", value: "duration", help: "With --sign: how long the signed index is valid, e.g. 7d, 12h (units s, m, h, d; default: 30d)."),
-            OptionSpec("next-key", value: "pubkey", help: "With --sign: the public key you will sign with next, listed in the index so clients can pin it before you rotate."),
+            OptionSpec(
+                "next-key", value: "pubkey",
+                help: "With --sign: the public key you will sign with next, listed in the index so clients can pin it before you rotate."),
             OptionSpec("site", help: "Also write a browsable HTML catalog beside the registry (index.html, a page per block)."),
         ])
 
@@ -47,16 +51,22 @@ public enum BuildCommand: Command {
                 "seconds": .double((seconds * 1000).rounded() / 1000),
             ]
             if let site = report.site {
-                object["site"] = .object(["index": .string(output.joining(SiteBuilder.indexPath).path), "written": .int(site.written), "unchanged": .int(site.unchanged)])
+                object["site"] = .object([
+                    "index": .string(output.joining(SiteBuilder.indexPath).path), "written": .int(site.written), "unchanged": .int(site.unchanged),
+                ])
             }
             context.print(JSONOutput.encode(object))
         } else {
             if let signing = builder.signing {
                 context.note("Signed index.json with key \(signing.key.publicKey.id) (\(IndexSigning.signatureFile)).")
             }
-            context.print("Built \(blocks.count) block\(blocks.count == 1 ? "" : "s") into \(output.path): \(report.written.count) written, \(report.unchanged.count) unchanged.")
+            context.print(
+                "Built \(blocks.count) block\(blocks.count == 1 ? "" : "s") into \(output.path): \(report.written.count) written, \(report.unchanged.count) unchanged."
+            )
             if let site = report.site {
-                context.print("Site: \(site.written) file\(site.written == 1 ? "" : "s") written, \(site.unchanged) unchanged; open \(output.joining(SiteBuilder.indexPath).path)")
+                context.print(
+                    "Site: \(site.written) file\(site.written == 1 ? "" : "s") written, \(site.unchanged) unchanged; open \(output.joining(SiteBuilder.indexPath).path)"
+                )
             }
         }
         return 0

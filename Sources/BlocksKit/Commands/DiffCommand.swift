@@ -7,9 +7,9 @@ public enum DiffCommand: Command {
         name: "diff",
         abstract: "Show what you changed in added blocks, or with --upstream what the registry changed.",
         discussion: """
-        The base is exactly what 'blocks add' (or the last 'blocks update') wrote. Exits 0
-        when there are no differences, 1 when there are, and 2 when it fails.
-        """,
+            The base is exactly what 'blocks add' (or the last 'blocks update') wrote. Exits 0
+            when there are no differences, 1 when there are, and 2 when it fails.
+            """,
         arguments: [ArgumentSpec("name", help: "The blocks to compare (default: every added block).", optional: true, variadic: true)],
         options: [
             OptionSpec("upstream", help: "Compare the base with the registry's newest version instead of your files."),
@@ -36,19 +36,22 @@ public enum DiffCommand: Command {
         if version != nil && !arguments.flag("upstream") {
             throw UsageError.inapplicableOption("--to", because: "without --upstream, diff compares the base with your files, not with a version")
         }
-        let entries = arguments.flag("upstream")
+        let entries =
+            arguments.flag("upstream")
             ? try upstreamEntries(names: names, lock: lock, root: root, bases: bases, context: context, version: version)
             : localEntries(names: names, lock: lock, root: root, bases: bases)
         let different = entries.contains { $0.state != "unchanged" }
         if context.json {
-            context.print(JSONOutput.encode([
-                "upstream": .bool(arguments.flag("upstream")),
-                "files": .array(entries.map { .object(["path": .string($0.path), "state": .string($0.state)]) }),
-            ]))
+            context.print(
+                JSONOutput.encode([
+                    "upstream": .bool(arguments.flag("upstream")),
+                    "files": .array(entries.map { .object(["path": .string($0.path), "state": .string($0.state)]) }),
+                ]))
             return different ? 1 : 0
         }
         for entry in entries where entry.state == "no base" {
-            context.warn("no base is kept for \(entry.path) (or it fails its hash), so its changes cannot be shown; 'blocks update' will ask for --theirs or --ours")
+            context.warn(
+                "no base is kept for \(entry.path) (or it fails its hash), so its changes cannot be shown; 'blocks update' will ask for --theirs or --ours")
         }
         context.standardOutput.write(entries.map(\.diff).joined())
         return different ? 1 : 0
@@ -68,7 +71,8 @@ public enum DiffCommand: Command {
     }
 
     /// Base → the registry's newest version (or `version`), with the header step applied as `update` does.
-    static func upstreamEntries(names: [String], lock: Lockfile, root: URL, bases: BaseStore, context: CommandContext, version: String? = nil) throws -> [Entry] {
+    static func upstreamEntries(names: [String], lock: Lockfile, root: URL, bases: BaseStore, context: CommandContext, version: String? = nil) throws -> [Entry]
+    {
         let items = try UpdateCommand.upstream(names: names, lock: lock, root: root, context: context, version: version)
         let plan = try UpdatePlan.make(
             items: items, root: root, lock: lock, year: try TemplateText.currentYear(environment: context.environment),
@@ -80,8 +84,10 @@ public enum DiffCommand: Command {
             for file in block.files {
                 let upstream = file.recorded ?? file.content
                 guard let entry = locked?.file(at: file.path) else {
-                    entries.append(Entry(path: file.path, state: conflicted.contains(file.path) ? "would conflict" : "added upstream",
-                                         diff: unified(Data(), upstream, path: file.path, missingOld: true)))
+                    entries.append(
+                        Entry(
+                            path: file.path, state: conflicted.contains(file.path) ? "would conflict" : "added upstream",
+                            diff: unified(Data(), upstream, path: file.path, missingOld: true)))
                     continue
                 }
                 if SHA256.hex(upstream) == entry.sha256 {
@@ -97,8 +103,10 @@ public enum DiffCommand: Command {
             }
             for stale in block.staleFiles {
                 let base = bases.load(sha256: stale.sha256)
-                entries.append(Entry(path: stale.path, state: "removed upstream",
-                                     diff: base.map { unified($0, Data(), path: stale.path, missingNew: true) } ?? ""))
+                entries.append(
+                    Entry(
+                        path: stale.path, state: "removed upstream",
+                        diff: base.map { unified($0, Data(), path: stale.path, missingNew: true) } ?? ""))
             }
         }
         return entries.sorted { $0.path < $1.path }

@@ -20,7 +20,8 @@ public enum ExportCommand: Command {
                 throw UsageError.invalidValue(option: "--format", value: name, expected: "tar.gz or zip")
             }
             if let named = ArchiveFormat.forFile(output), named != chosen {
-                throw UsageError.invalidValue(option: "-o", value: output, expected: "a name ending in .\(chosen.fileExtension) for --format \(chosen.rawValue)")
+                throw UsageError.invalidValue(
+                    option: "-o", value: output, expected: "a name ending in .\(chosen.fileExtension) for --format \(chosen.rawValue)")
             }
             format = chosen
         } else if let guessed = ArchiveFormat.forFile(output) {
@@ -37,10 +38,11 @@ public enum ExportCommand: Command {
         let entries = try exporter.entries(for: blocks, folder: BlockExporter.folderName(for: url))
         try Archives.write(entries, format: format, to: url)
         if context.json {
-            context.print(JSONOutput.encode([
-                "output": .string(url.path), "format": .string(format.rawValue),
-                "blocks": .array(names.map { .string($0) }), "sha256": .string(try SHA256.hex(fileAt: url)),
-            ]))
+            context.print(
+                JSONOutput.encode([
+                    "output": .string(url.path), "format": .string(format.rawValue),
+                    "blocks": .array(names.map { .string($0) }), "sha256": .string(try SHA256.hex(fileAt: url)),
+                ]))
         } else {
             context.print("Exported \(names.joined(separator: ", ")) to \(url.path)")
         }
@@ -52,7 +54,8 @@ public enum ExportCommand: Command {
     static func confirmReplacing(_ url: URL, force: Bool, context: CommandContext) throws {
         guard !force, PathKind(url.path) != .missing else { return }
         if context.isInteractive,
-           Prompt.letter("\(TerminalText.escaped(url.path)) already exists. Replace it?", letters: ["y", "n"], defaultLetter: "n", context: context) == "y" {
+            Prompt.letter("\(TerminalText.escaped(url.path)) already exists. Replace it?", letters: ["y", "n"], defaultLetter: "n", context: context) == "y"
+        {
             return
         }
         throw ArchiveError.outputExists(archive: url.path)

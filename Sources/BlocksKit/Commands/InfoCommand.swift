@@ -24,11 +24,12 @@ public enum InfoCommand: Command {
             object["authors"] = .array(manifest.authors.map { .string($0) })
             object["accessibility"] = .object(manifest.accessibility.mapValues { .string($0) })
             object["api"] = try JSONValue(encoding: manifest.api)
-            object["files"] = .array(manifest.files.map { file in
-                var entry: [String: JSONValue] = ["path": .string(file.path), "role": .string(file.role.rawValue)]
-                if let data = files[file.path] { entry["source"] = .string(String(decoding: data, as: UTF8.self)) }
-                return .object(entry)
-            })
+            object["files"] = .array(
+                manifest.files.map { file in
+                    var entry: [String: JSONValue] = ["path": .string(file.path), "role": .string(file.role.rawValue)]
+                    if let data = files[file.path] { entry["source"] = .string(String(decoding: data, as: UTF8.self)) }
+                    return .object(entry)
+                })
             object["registry"] = .string(source.location)
             object["signature"] = .string(signature)
             object["dependencies"] = (manifest.dependencies ?? BlockDependencies()).jsonValue
@@ -50,18 +51,21 @@ public enum InfoCommand: Command {
             for line in paragraph("es: \(spanish) — \(spanishSummary)") { context.print(style.apply(.dim, line)) }
         }
         context.print()
-        let details = [
-            ["Platforms", BlockSummary.platformText(manifest)],
-            ["Level", manifest.level],
-            ["Category", manifest.category],
-            ["Origin", manifest.origin],
-            ["License", "\(manifest.license), \(manifest.authors.joined(separator: ", "))"],
-        ] + (source.location == CatalogSource.embedded.location ? [] : [["Registry", "\(source.location) (\(signature))"]]) + manifest.tags.sorted { $0.key < $1.key }.map { ["Tags (\($0.key))", $0.value.joined(separator: ", ")] }
+        let details =
+            [
+                ["Platforms", BlockSummary.platformText(manifest)],
+                ["Level", manifest.level],
+                ["Category", manifest.category],
+                ["Origin", manifest.origin],
+                ["License", "\(manifest.license), \(manifest.authors.joined(separator: ", "))"],
+            ] + (source.location == CatalogSource.embedded.location ? [] : [["Registry", "\(source.location) (\(signature))"]])
+            + manifest.tags.sorted { $0.key < $1.key }.map { ["Tags (\($0.key))", $0.value.joined(separator: ", ")] }
         for line in Table.render(details, style: style, columnColors: [.bold, nil], width: width) { context.print(line) }
 
         context.print()
         context.print(style.apply(.bold, "API"))
-        let apiRows = [["Parameter", "Type", "Default", "Description"]]
+        let apiRows =
+            [["Parameter", "Type", "Default", "Description"]]
             + manifest.api.map { [$0.name, $0.type, $0.default ?? "—", $0.description] }
         let indent = "  "
         for line in Table.render(apiRows, style: style, columnColors: [.cyan, nil, .dim, nil], width: width.map { $0 - indent.count }) {
@@ -84,9 +88,12 @@ public enum InfoCommand: Command {
             context.print(style.apply(.bold, "Dependencies"))
             for block in dependencies.blocks {
                 // Named as `add` will name it: a bare name is in this block's own registry.
-                let shown = BlockRequirement(block).map { requirement in
-                    requirement.reference.namespace == nil ? BlockRequirement(reference: member.reference(requirement.reference.name), versions: requirement.versions).description : requirement.description
-                } ?? block
+                let shown =
+                    BlockRequirement(block).map { requirement in
+                        requirement.reference.namespace == nil
+                            ? BlockRequirement(reference: member.reference(requirement.reference.name), versions: requirement.versions).description
+                            : requirement.description
+                    } ?? block
                 context.print(indent + "block    " + plain(shown))
             }
             for package in dependencies.packages {

@@ -33,16 +33,18 @@ public enum InitCommand: Command {
         let url = root.appendingPathComponent(ProjectConfig.fileName)
         try StagingArea.writeAtomically(try config.encoded(), to: url, root: root, displayPath: ProjectConfig.fileName)
         if context.json {
-            context.print(JSONOutput.encode([
-                "config": .string(url.path),
-                "path": config.path.map { .string($0) } ?? .null,
-                "registry": config.registry.map { .string($0) } ?? .null,
-                "keys": .array((config.keys ?? []).map { .string($0) }),
-            ]))
+            context.print(
+                JSONOutput.encode([
+                    "config": .string(url.path),
+                    "path": config.path.map { .string($0) } ?? .null,
+                    "registry": config.registry.map { .string($0) } ?? .null,
+                    "keys": .array((config.keys ?? []).map { .string($0) }),
+                ]))
         } else {
             let pinned = try config.pinnedKeys().map(\.id)
-            context.print("Wrote \(ProjectConfig.fileName): blocks go to \(config.path ?? "?"), registry \(config.registry ?? "embedded (default)")"
-                + (pinned.isEmpty ? "." : ", signed by key \(pinned.joined(separator: " or ")) (pinned)."))
+            context.print(
+                "Wrote \(ProjectConfig.fileName): blocks go to \(config.path ?? "?"), registry \(config.registry ?? "embedded (default)")"
+                    + (pinned.isEmpty ? "." : ", signed by key \(pinned.joined(separator: " or ")) (pinned)."))
         }
         return 0
     }

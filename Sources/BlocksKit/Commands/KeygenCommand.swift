@@ -6,10 +6,10 @@ public enum KeygenCommand: Command {
         name: "keygen",
         abstract: "Make a key pair for signing a registry (blocks build --sign).",
         discussion: """
-        Writes blocks.key (the secret key, mode 0600; keep it offline and backed up) and
-        blocks.pub (the public key, minisign's format) into the folder. Clients pin the
-        public key with 'blocks init --registry URL --key PUBKEY'.
-        """,
+            Writes blocks.key (the secret key, mode 0600; keep it offline and backed up) and
+            blocks.pub (the public key, minisign's format) into the folder. Clients pin the
+            public key with 'blocks init --registry URL --key PUBKEY'.
+            """,
         options: [OptionSpec("out", short: "o", value: "dir", help: "The folder to write blocks.key and blocks.pub into (created if missing).")])
 
     public static let secretKeyFile = "blocks.key"
@@ -26,10 +26,11 @@ public enum KeygenCommand: Command {
         try AtomicFile.write(key.fileData, to: secretURL, durable: true, mode: 0o600)
         try AtomicFile.write(Data(key.publicKey.fileText.utf8), to: publicURL, durable: true)
         if context.json {
-            context.print(JSONOutput.encode([
-                "secretKey": .string(secretURL.path), "publicKeyFile": .string(publicURL.path),
-                "publicKey": .string(key.publicKey.base64), "keyID": .string(key.publicKey.id),
-            ]))
+            context.print(
+                JSONOutput.encode([
+                    "secretKey": .string(secretURL.path), "publicKeyFile": .string(publicURL.path),
+                    "publicKey": .string(key.publicKey.base64), "keyID": .string(key.publicKey.id),
+                ]))
         } else {
             context.print("Wrote \(secretURL.path) (secret, mode 0600) and \(publicURL.path).")
             context.print("Public key \(key.publicKey.id): \(key.publicKey.base64)")

@@ -7,12 +7,12 @@ public enum MCPCommand: Command {
         name: "mcp",
         abstract: "Serve the blocks and this project to coding assistants over the Model Context Protocol.",
         discussion: """
-        Without an action, speaks MCP on standard input and output (protocol 2026-07-28, and
-        2025-11-25 and earlier through initialize) until the input ends; logs go to standard
-        error. 'blocks mcp config --client NAME' prints the entry that registers the server
-        with claude-code, claude-desktop, cursor or vscode; --write merges it into that
-        client's config file, keeping everything else in it.
-        """,
+            Without an action, speaks MCP on standard input and output (protocol 2026-07-28, and
+            2025-11-25 and earlier through initialize) until the input ends; logs go to standard
+            error. 'blocks mcp config --client NAME' prints the entry that registers the server
+            with claude-code, claude-desktop, cursor or vscode; --write merges it into that
+            client's config file, keeping everything else in it.
+            """,
         arguments: [ArgumentSpec("action", help: "Nothing to serve, or 'config' to print a client's entry.", optional: true)],
         options: [
             OptionSpec("client", value: "name", help: "With config: claude-code, claude-desktop, cursor or vscode."),
@@ -77,7 +77,8 @@ public enum MCPCommand: Command {
 
     static func config(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         guard let name = arguments.value("client") else {
-            throw UsageError.missingOption("--client <name>", because: "the entry's format depends on the client: " + MCPClientConfig.all.map(\.name).joined(separator: ", "))
+            throw UsageError.missingOption(
+                "--client <name>", because: "the entry's format depends on the client: " + MCPClientConfig.all.map(\.name).joined(separator: ", "))
         }
         let client = try MCPClientConfig.named(name)
         let command = MCPClientConfig.executablePath(fallback: CommandLine.arguments.first ?? "blocks")

@@ -3,9 +3,11 @@ public enum MirrorCommand: Command {
     public static let spec = CommandSpec(
         name: "mirror",
         abstract: "Make or refresh an offline mirror of a registry, or verify one.",
-        discussion: "Parallel, incremental, resumable and atomic: the mirror is a consistent registry at every moment. A signed registry's index.json.minisig is copied byte for byte; with --key it is checked first, and the mirror never signs.",
+        discussion:
+            "Parallel, incremental, resumable and atomic: the mirror is a consistent registry at every moment. A signed registry's index.json.minisig is copied byte for byte; with --key it is checked first, and the mirror never signs.",
         arguments: [
-            ArgumentSpec("source", help: "An http(s) registry URL, a registry folder, or a namespace of blocks.json (@acme), read through its headers.", optional: true),
+            ArgumentSpec(
+                "source", help: "An http(s) registry URL, a registry folder, or a namespace of blocks.json (@acme), read through its headers.", optional: true),
             ArgumentSpec("dest", help: "The mirror folder.", optional: true),
         ],
         options: [
@@ -13,7 +15,9 @@ public enum MirrorCommand: Command {
             OptionSpec("prune", help: "Delete archives the upstream index no longer lists."),
             OptionSpec("latest-only", help: "Mirror only each block's newest version (default: every published version)."),
             OptionSpec("verify", value: "dest", help: "Re-hash every archive in <dest> and report damage; with --key, check its signature and version too."),
-            OptionSpec("header", value: "Name: value", help: "A header the source URL's requests carry, e.g. \"Authorization: Bearer ${ACME_TOKEN}\"; repeatable. Never written into the mirror."),
+            OptionSpec(
+                "header", value: "Name: value",
+                help: "A header the source URL's requests carry, e.g. \"Authorization: Bearer ${ACME_TOKEN}\"; repeatable. Never written into the mirror."),
         ],
         usage: ["blocks mirror <source> <dest> [--jobs <n>] [--prune] [--latest-only] [--header <Name: value>]", "blocks mirror --verify <dest>"])
 
@@ -24,10 +28,11 @@ public enum MirrorCommand: Command {
             let (archives, siteFiles, problems) = try Mirror.verify(destination: destination, signature: signature(context))
             if context.json {
                 // `checked` stays the number of files re-hashed, as before the site's were counted apart.
-                context.print(JSONOutput.encode([
-                    "checked": .int(archives + siteFiles), "archives": .int(archives), "siteFiles": .int(siteFiles),
-                    "problems": .array(problems.map { .string($0) }), "ok": .bool(problems.isEmpty),
-                ]))
+                context.print(
+                    JSONOutput.encode([
+                        "checked": .int(archives + siteFiles), "archives": .int(archives), "siteFiles": .int(siteFiles),
+                        "problems": .array(problems.map { .string($0) }), "ok": .bool(problems.isEmpty),
+                    ]))
             } else if problems.isEmpty {
                 let site = siteFiles > 0 ? " and \(siteFiles) site file\(siteFiles == 1 ? "" : "s")" : ""
                 context.print("\(archives) archive\(archives == 1 ? "" : "s")\(site) verified in \(destination.path)")
@@ -41,7 +46,8 @@ public enum MirrorCommand: Command {
         let jobs = try arguments.integer("jobs") ?? 8
         guard (1...64).contains(jobs) else { throw UsageError.invalidValue(option: "--jobs", value: String(jobs), expected: "1 to 64") }
         let destination = context.resolve(arguments.positionals[1])
-        let (location, access) = try MirrorSource.resolve(arguments.positionals[0], headerLines: arguments.values["header"] ?? [], access: context.registryAccess)
+        let (location, access) = try MirrorSource.resolve(
+            arguments.positionals[0], headerLines: arguments.values["header"] ?? [], access: context.registryAccess)
         var mirror = try Mirror.make(source: location, destination: destination, access: access)
         mirror.jobs = jobs
         mirror.signature = signature(context)
@@ -63,13 +69,15 @@ public enum MirrorCommand: Command {
             context.warn(RegistryEntry.unsafeNameWarning(name, location: arguments.positionals[0]))
         }
         if context.json {
-            context.print(JSONOutput.encode([
-                "fetched": .int(summary.fetched), "skipped": .int(summary.skipped), "pruned": .int(summary.pruned),
-                "bytes": .int(Int(summary.bytes)), "seconds": .double((seconds * 1000).rounded() / 1000),
-                "upToDate": .bool(summary.upToDate),
-            ]))
+            context.print(
+                JSONOutput.encode([
+                    "fetched": .int(summary.fetched), "skipped": .int(summary.skipped), "pruned": .int(summary.pruned),
+                    "bytes": .int(Int(summary.bytes)), "seconds": .double((seconds * 1000).rounded() / 1000),
+                    "upToDate": .bool(summary.upToDate),
+                ]))
         } else if !context.quiet {
-            let what = summary.upToDate
+            let what =
+                summary.upToDate
                 ? "up to date" + (summary.pruned > 0 ? ", \(summary.pruned) pruned" : "")
                 : "\(summary.fetched) fetched (\(ProgressBar.formatBytes(summary.bytes))), \(summary.skipped) already present, \(summary.pruned) pruned"
             context.print("Mirror \(destination.path): \(what) in \(seconds.fixedPoint(places: 2)) s")

@@ -6,16 +6,18 @@ public enum RegistryCommand: Command {
         name: "registry",
         abstract: "Add, list or remove the namespaced registries in blocks.json.",
         discussion: """
-        A namespaced registry's blocks are named @namespace/name. A header's value may use
-        ${VARIABLE}, expanded from the environment at each request and sent only to that
-        registry's origin; blocks.json keeps it as written, and blocks never prints it expanded.
-        """,
+            A namespaced registry's blocks are named @namespace/name. A header's value may use
+            ${VARIABLE}, expanded from the environment at each request and sent only to that
+            registry's origin; blocks.json keeps it as written, and blocks never prints it expanded.
+            """,
         arguments: [
             ArgumentSpec("action", help: "add, list or remove."),
             ArgumentSpec("namespace", help: "@ and a name, e.g. @acme.", optional: true),
             ArgumentSpec("url", help: "For add: the registry's URL or folder.", optional: true),
         ],
-        options: [OptionSpec("header", value: "Name: value", help: "For add: a header its requests carry, e.g. \"Authorization: Bearer ${ACME_TOKEN}\"; repeatable.")],
+        options: [
+            OptionSpec("header", value: "Name: value", help: "For add: a header its requests carry, e.g. \"Authorization: Bearer ${ACME_TOKEN}\"; repeatable.")
+        ],
         // For add, the global --key pins the registry's public keys (repeatable).
         usage: [
             "blocks registry add <namespace> <url> [--header \"Name: value\"]... [--key PUBKEY]...",
@@ -62,7 +64,8 @@ public enum RegistryCommand: Command {
             registries[namespace] = ProjectConfig.RegistryEntry(url: stored, headers: headers, keys: context.pinnedKeys.map(\.base64))
             let literal = headers.filter { HeaderTemplate(name: $0.key, value: $0.value).variables.isEmpty }.keys.sorted()
             if !literal.isEmpty {
-                context.warn("blocks.json keeps the header \(literal.joined(separator: ", ")) as written; put a secret in an environment variable and write ${VARIABLE}")
+                context.warn(
+                    "blocks.json keeps the header \(literal.joined(separator: ", ")) as written; put a secret in an environment variable and write ${VARIABLE}")
             }
         } else {
             guard registries.removeValue(forKey: namespace) != nil else {
@@ -72,7 +75,8 @@ public enum RegistryCommand: Command {
         config.registries = registries.isEmpty ? nil : registries
         // Checked as every command will read it, before it is written.
         _ = try config.namespacedRegistries(root: root)
-        try StagingArea.writeAtomically(try config.encoded(), to: root.appendingPathComponent(ProjectConfig.fileName), root: root, displayPath: ProjectConfig.fileName)
+        try StagingArea.writeAtomically(
+            try config.encoded(), to: root.appendingPathComponent(ProjectConfig.fileName), root: root, displayPath: ProjectConfig.fileName)
 
         let still = try Lockfile.read(root: root).blocks.filter { $0.value.namespace == namespace }.keys.sorted()
         if context.json {
@@ -80,13 +84,15 @@ public enum RegistryCommand: Command {
         } else if action == "add" {
             let names = (registries[namespace]?.headers.keys.sorted() ?? [])
             let keys = context.pinnedKeys.map(\.id)
-            context.print("Added \(namespace): \(registries[namespace]?.url ?? "")" + (names.isEmpty ? "" : " (headers: \(names.joined(separator: ", ")))")
-                + (keys.isEmpty ? "" : ", signed by key \(keys.joined(separator: " or "))") + ".")
+            context.print(
+                "Added \(namespace): \(registries[namespace]?.url ?? "")" + (names.isEmpty ? "" : " (headers: \(names.joined(separator: ", ")))")
+                    + (keys.isEmpty ? "" : ", signed by key \(keys.joined(separator: " or "))") + ".")
         } else {
             context.print("Removed \(namespace).")
         }
         if action == "remove", !still.isEmpty {
-            context.note("note: blocks.lock still has \(still.joined(separator: ", ")) from \(namespace); they stay in the project, and 'blocks remove' removes them")
+            context.note(
+                "note: blocks.lock still has \(still.joined(separator: ", ")) from \(namespace); they stay in the project, and 'blocks remove' removes them")
         }
         return 0
     }
@@ -96,10 +102,11 @@ public enum RegistryCommand: Command {
     static func list(root: URL, context: CommandContext) throws -> Int32 {
         let config = try ProjectLocator.markedRoot(from: context.workingDirectory).flatMap { try ProjectConfig.read(root: $0) }
         if context.json {
-            context.print(try JSONOutput.encode([
-                "default": .string(context.registry ?? config?.registry ?? "embedded"),
-                "registries": config.map { try entriesJSON($0, root: root) } ?? .array([]),
-            ]))
+            context.print(
+                try JSONOutput.encode([
+                    "default": .string(context.registry ?? config?.registry ?? "embedded"),
+                    "registries": config.map { try entriesJSON($0, root: root) } ?? .array([]),
+                ]))
             return 0
         }
         var rows = [["(default)", context.registry ?? config?.registry ?? "embedded", ""]]
@@ -119,15 +126,17 @@ public enum RegistryCommand: Command {
     }
 
     static func entriesJSON(_ config: ProjectConfig, root: URL) throws -> JSONValue {
-        .array(try config.namespacedRegistries(root: root).map { registry in
-            .object([
-                "namespace": .string(registry.namespace),
-                "url": .string(config.registries?[registry.namespace]?.url ?? registry.url),
-                "keys": .array(registry.keys.map { .string($0.base64) }),
-                "headers": .array(registry.headers.map { header in
-                    .object(["name": .string(header.name), "variables": .array(header.variables.map { .string($0) })])
-                }),
-            ])
-        })
+        .array(
+            try config.namespacedRegistries(root: root).map { registry in
+                .object([
+                    "namespace": .string(registry.namespace),
+                    "url": .string(config.registries?[registry.namespace]?.url ?? registry.url),
+                    "keys": .array(registry.keys.map { .string($0.base64) }),
+                    "headers": .array(
+                        registry.headers.map { header in
+                            .object(["name": .string(header.name), "variables": .array(header.variables.map { .string($0) })])
+                        }),
+                ])
+            })
     }
 }

@@ -38,10 +38,11 @@ public enum RemoveCommand: Command {
                     "removed": .bool(result.kept.isEmpty),
                 ])
             }
-            context.print(JSONOutput.encode([
-                "removed": .array(results),
-                "keptForDependents": .array(choice.kept.map { .object(["name": .string($0.name), "neededBy": .array($0.neededBy.map { .string($0) })]) }),
-            ]))
+            context.print(
+                JSONOutput.encode([
+                    "removed": .array(results),
+                    "keptForDependents": .array(choice.kept.map { .object(["name": .string($0.name), "neededBy": .array($0.neededBy.map { .string($0) })]) }),
+                ]))
             return 0
         }
         for result in removal.results {

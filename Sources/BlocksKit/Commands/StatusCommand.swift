@@ -11,7 +11,8 @@ public enum StatusCommand: Command {
         let config = try? ProjectConfig.read(root: root)
         var signatures: [(location: String, signature: String)] = []
         let latest = latestVersions(
-            lock: lock, override: context.registry ?? config?.registryLocation(root: root), config: config, root: root, context: context, signatures: &signatures)
+            lock: lock, override: context.registry ?? config?.registryLocation(root: root), config: config, root: root, context: context,
+            signatures: &signatures)
         let statuses = BlockStatus.report(lock: lock, root: root, latestVersions: latest)
         if context.json {
             let blocks: [JSONValue] = statuses.map { status in
@@ -20,10 +21,11 @@ public enum StatusCommand: Command {
                 object["requiredBy"] = .array((lock.blocks[status.name]?.requiredBy ?? []).map { .string($0) })
                 return .object(object)
             }
-            context.print(JSONOutput.encode([
-                "root": .string(root.path), "blocks": .array(blocks),
-                "registries": .array(signatures.map { .object(["location": .string($0.location), "signature": .string($0.signature)]) }),
-            ]))
+            context.print(
+                JSONOutput.encode([
+                    "root": .string(root.path), "blocks": .array(blocks),
+                    "registries": .array(signatures.map { .object(["location": .string($0.location), "signature": .string($0.signature)]) }),
+                ]))
             return 0
         }
         guard !statuses.isEmpty else {
@@ -74,14 +76,18 @@ public enum StatusCommand: Command {
                 do {
                     let member = try registries.member(namespace: namespace)
                     let names = keys.compactMap { BlockReference($0)?.name }
-                    for (manifest, _) in try member.source.publishedVersions(of: names) { latest[member.reference(manifest.name).description] = manifest.version }
+                    for (manifest, _) in try member.source.publishedVersions(of: names) {
+                        latest[member.reference(manifest.name).description] = manifest.version
+                    }
                     signatures.append((namespace, try RegistrySignature.status(of: member.source)))
                 } catch {
                     context.warn("cannot check \(namespace) for updates: \(ErrorText.line(for: error))")
                 }
             }
         }
-        let groups = Dictionary(grouping: lock.blocks.keys.sorted().filter { lock.blocks[$0]?.namespace == nil }) { name in override ?? lock.blocks[name]?.registry ?? "embedded" }
+        let groups = Dictionary(grouping: lock.blocks.keys.sorted().filter { lock.blocks[$0]?.namespace == nil }) { name in
+            override ?? lock.blocks[name]?.registry ?? "embedded"
+        }
         for (location, names) in groups.sorted(by: { $0.key < $1.key }) where override != nil || hasUpdateChannel(location) {
             do {
                 let access = try RegistrySources.pinning(context.registryAccess, location: location, config: config, root: root)

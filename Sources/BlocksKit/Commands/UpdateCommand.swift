@@ -7,10 +7,10 @@ public enum UpdateCommand: Command {
         name: "update",
         abstract: "Update added blocks to the newest version, merging in the changes you made.",
         discussion: """
-        Files you did not change are replaced; files you changed are merged with the new
-        version from the version you added. A conflict is written with git's markers and
-        the command exits 1; settle it by editing, or run again with --theirs or --ours.
-        """,
+            Files you did not change are replaced; files you changed are merged with the new
+            version from the version you added. A conflict is written with git's markers and
+            the command exits 1; settle it by editing, or run again with --theirs or --ours.
+            """,
         arguments: [ArgumentSpec("name", help: "The blocks to update (default: every added block, as with --all).", optional: true, variadic: true)],
         options: [
             OptionSpec("all", help: "Update every added block."),
@@ -129,7 +129,8 @@ public enum UpdateCommand: Command {
         }
         return try TargetFolder.resolve(
             root: root, config: config, pathOption: nil, paths: context.paths, notices: context.notices,
-            chooser: context.chooser(allowPrompt: context.isInteractive)).url
+            chooser: context.chooser(allowPrompt: context.isInteractive)
+        ).url
     }
 
     /// For each lock entry, the blocks updated here whose new version no longer needs it.
@@ -177,7 +178,8 @@ public enum UpdateCommand: Command {
         for (_, group) in groups.sorted(by: { $0.key < $1.key }) {
             let member = members[group[0]]!
             let plain = group.map { BlockReference($0)?.name ?? $0 }
-            let fetched = try version.map { version in try plain.map { try member.source.contents(of: $0, version: version) } } ?? member.source.contents(of: plain)
+            let fetched =
+                try version.map { version in try plain.map { try member.source.contents(of: $0, version: version) } } ?? member.source.contents(of: plain)
             for (key, (name, content)) in zip(group, zip(plain, fetched)) {
                 guard content.manifest.name == name else { throw InstallError.unexpectedBlock(requested: key, received: content.manifest.name) }
                 items[key] = InstallPlan.Item(content: content, reference: member.reference(name), registry: member.source.location, requested: false)
@@ -191,14 +193,15 @@ public enum UpdateCommand: Command {
         let plan = result.plan
         return [
             "dryRun": .bool(dryRun),
-            "blocks": .array(plan.install.blocks.map { block in
-                .object([
-                    "name": .string(block.reference.description), "version": .string(block.manifest.version),
-                    "namespace": block.reference.namespace.map { .string($0) } ?? .null,
-                    "added": .bool(plan.install.previousLock.blocks[block.reference.description] == nil),
-                    "requiredBy": .array(block.requiredBy.map { .string($0) }),
-                ])
-            }),
+            "blocks": .array(
+                plan.install.blocks.map { block in
+                    .object([
+                        "name": .string(block.reference.description), "version": .string(block.manifest.version),
+                        "namespace": block.reference.namespace.map { .string($0) } ?? .null,
+                        "added": .bool(plan.install.previousLock.blocks[block.reference.description] == nil),
+                        "requiredBy": .array(block.requiredBy.map { .string($0) }),
+                    ])
+                }),
             "packageCommands": .array(result.packages.commands.map { .string($0.text) }),
             "packagesToAddByHand": .array(result.packages.manual.map { .string($0) }),
             "files": .array(plan.changes.map { .object(["path": .string($0.path), "change": .string($0.change)]) }),
@@ -218,17 +221,20 @@ public enum UpdateCommand: Command {
         var lines = ""
         for (path, change) in plan.changes where change != "skip" {
             let label = change.paddedToWidth(15)
-            let note = conflicted[path].map { kind -> String in
-                switch kind {
-                case .markers: return dryRun ? " (both changed it; markers would be written)" : " (both changed it; markers written)"
-                case .missingBase: return " (no base kept for it, so no merge; run again with --theirs or --ours)"
-                case .existingFile: return " (new upstream, but you have a file there; run again with --theirs or --ours)"
-                }
-            } ?? ""
+            let note =
+                conflicted[path].map { kind -> String in
+                    switch kind {
+                    case .markers: return dryRun ? " (both changed it; markers would be written)" : " (both changed it; markers written)"
+                    case .missingBase: return " (no base kept for it, so no merge; run again with --theirs or --ours)"
+                    case .existingFile: return " (new upstream, but you have a file there; run again with --theirs or --ours)"
+                    }
+                } ?? ""
             lines += "  " + style.apply(change == "conflict" ? .yellow : .cyan, label) + " " + path + note + "\n"
         }
         if dryRun {
-            for path in plan.removed { lines += "  " + style.apply(.cyan, "remove".paddedToWidth(15)) + " " + path + " (no longer part of the block; deleted if unchanged)\n" }
+            for path in plan.removed {
+                lines += "  " + style.apply(.cyan, "remove".paddedToWidth(15)) + " " + path + " (no longer part of the block; deleted if unchanged)\n"
+            }
         }
         for path in outcome.deletedStale { lines += "  " + style.apply(.cyan, "delete".paddedToWidth(15)) + " " + path + " (no longer part of the block)\n" }
         context.standardOutput.write(lines)
@@ -241,7 +247,8 @@ public enum UpdateCommand: Command {
                 context.standardOutput.write(AddCommand.diff(file))
             }
             for block in plan.install.blocks where plan.install.previousLock.blocks[block.reference.description] == nil {
-                context.print("Would add \(block.reference) \(block.manifest.version) in \(block.folder) (needed by \(block.requiredBy.joined(separator: ", ")))")
+                context.print(
+                    "Would add \(block.reference) \(block.manifest.version) in \(block.folder) (needed by \(block.requiredBy.joined(separator: ", ")))")
             }
             context.print("Dry run: nothing was written.")
         } else {
@@ -252,16 +259,20 @@ public enum UpdateCommand: Command {
                     continue
                 }
                 let wrote = block.files.contains { $0.action.writes }
-                context.print(old != block.manifest.version ? "Updated \(name) \(old) -> \(block.manifest.version)"
-                    : wrote ? "Settled \(name) \(old)" : "Up to date: \(name) \(old)")
+                context.print(
+                    old != block.manifest.version
+                        ? "Updated \(name) \(old) -> \(block.manifest.version)"
+                        : wrote ? "Settled \(name) \(old)" : "Up to date: \(name) \(old)")
             }
         }
         if !plan.conflicts.isEmpty {
             let count = plan.conflicts.count
             let files = plan.conflicts.map { "  \($0.path)" }.joined(separator: "\n")
-            context.warn(dryRun
-                ? "\(count) file\(count == 1 ? "" : "s") would need you:\n\(files)\nRun 'blocks update' and edit out the markers, or run it with --theirs or --ours."
-                : "\(count) file\(count == 1 ? "" : "s") need\(count == 1 ? "s" : "") you:\n\(files)\nEdit out the markers, or run 'blocks update --theirs' or '--ours'.")
+            context.warn(
+                dryRun
+                    ? "\(count) file\(count == 1 ? "" : "s") would need you:\n\(files)\nRun 'blocks update' and edit out the markers, or run it with --theirs or --ours."
+                    : "\(count) file\(count == 1 ? "" : "s") need\(count == 1 ? "s" : "") you:\n\(files)\nEdit out the markers, or run 'blocks update --theirs' or '--ours'."
+            )
         }
     }
 }

@@ -265,7 +265,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// budget or a `Retry-After` longer than we wait, ends with its last error.
     private func retryOrGiveUp(_ job: TransferJob, reason: String, retryAfter: TimeInterval?, _ round: inout TransferRound) {
         if RetryPolicy.waitIsTooLong(retryAfter: retryAfter, settings: settings),
-           case .status(let url, let code)? = job.lastError, let retryAfter {
+            case .status(let url, let code)? = job.lastError, let retryAfter
+        {
             finish(job, .failure(.retryLater(url: url, code: code, seconds: retryAfter, limit: settings.maxRetryDelay)), &round.progress)
         } else if let delay = scheduleRetry(job, reason: reason, retryAfter: retryAfter, notices: &round.notices) {
             job.notBefore = Date().addingTimeInterval(delay)
@@ -289,8 +290,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         }
     }
 
-    private func finish(_ job: TransferJob, _ result: Result<HTTPResponse, HTTPError>, _ tracker: inout ProgressTracker)
-    {
+    private func finish(_ job: TransferJob, _ result: Result<HTTPResponse, HTTPError>, _ tracker: inout ProgressTracker) {
         job.result = result.mapError(redact)
         tracker.fileDone()
         if case .failure(let error) = job.result { log?(error.description) }
@@ -328,8 +328,9 @@ public final class CurlTransport: HTTPTransport, Sendable {
             attempt.stallAnnounced = true
             let what = status == 0 ? "no answer" : "no new data"
             let then = attempt.job.attempts <= settings.retries ? "blocks tries again" : "blocks gives up"
-            notices.say("GET \(redact(attempt.job.request.url)): \(what) for \(RetryPolicy.spoken(silent)); the attempt ends after"
-                + " \(settings.lowSpeedTime) s without data, then \(then) (attempt \(attempt.job.attempts) of \(settings.retries + 1))")
+            notices.say(
+                "GET \(redact(attempt.job.request.url)): \(what) for \(RetryPolicy.spoken(silent)); the attempt ends after"
+                    + " \(settings.lowSpeedTime) s without data, then \(then) (attempt \(attempt.job.attempts) of \(settings.retries + 1))")
         }
     }
 

@@ -20,7 +20,9 @@ public enum RetryPolicy {
         return min(max(wanted, 0), settings.maxRetryDelay)
     }
 
-    public static func delay(beforeRetry retry: Int, retryAfter: TimeInterval?, settings: TransferSettings)
+    public static func delay(
+        beforeRetry retry: Int, retryAfter: TimeInterval?, settings: TransferSettings
+    )
         -> TimeInterval
     {
         var generator = SystemRandomNumberGenerator()
@@ -58,9 +60,10 @@ public enum RetryPolicy {
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
-              let day = Int(parts[1]), (1...31).contains(day),
-              let month = months.firstIndex(of: String(parts[2])),
-              let year = Int(parts[3]), parts[3].count == 4 else { return nil }
+            let day = Int(parts[1]), (1...31).contains(day),
+            let month = months.firstIndex(of: String(parts[2])),
+            let year = Int(parts[3]), parts[3].count == 4
+        else { return nil }
         let clock = parts[4].split(separator: ":").compactMap { Int($0) }
         guard clock.count == 3, (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]) else {
             return nil

@@ -38,7 +38,9 @@ public struct BlockRemoval: Sendable, Equatable {
                 case .missing: result.missing.append(entry.path)
                 case .unchanged: result.deleted.append(entry.path)
                 case .modified, .conflict:
-                    if force { result.deleted.append(entry.path) } else {
+                    if force {
+                        result.deleted.append(entry.path)
+                    } else {
                         result.kept.append(entry.path)
                         keptEntries.append(entry)
                     }
@@ -77,24 +79,30 @@ public struct BlockRemoval: Sendable, Equatable {
     /// added block still needs stays, with the blocks that need it; with
     /// `withDependencies`, the blocks only the removed ones needed, and that were never
     /// asked for by name, go too, transitively.
-    public static func dependencyChoice(names: [String], lock: Lockfile, withDependencies: Bool) -> (remove: [String], kept: [(name: String, neededBy: [String])]) {
+    public static func dependencyChoice(
+        names: [String], lock: Lockfile, withDependencies: Bool
+    ) -> (remove: [String], kept: [(name: String, neededBy: [String])]) {
         var removing = names.filter { lock.blocks[$0] != nil }
         var kept: [(name: String, neededBy: [String])] = []
         // Settle the blocks others need: bounded by the count, each pass removes one at most.
         for _ in 0...removing.count {
-            guard let blocked = removing.first(where: { name in
-                lock.blocks[name]!.requiredBy.contains { !removing.contains($0) && lock.blocks[$0] != nil }
-            }) else { break }
+            guard
+                let blocked = removing.first(where: { name in
+                    lock.blocks[name]!.requiredBy.contains { !removing.contains($0) && lock.blocks[$0] != nil }
+                })
+            else { break }
             removing.removeAll { $0 == blocked }
             kept.append((blocked, lock.blocks[blocked]!.requiredBy.filter { !removing.contains($0) && lock.blocks[$0] != nil }))
         }
         if withDependencies {
             for _ in 0..<lock.blocks.count {
-                guard let orphan = lock.blocks.keys.sorted().first(where: { key in
-                    let block = lock.blocks[key]!
-                    return !removing.contains(key) && !block.requested && !block.requiredBy.isEmpty
-                        && block.requiredBy.allSatisfy { removing.contains($0) || lock.blocks[$0] == nil }
-                }) else { break }
+                guard
+                    let orphan = lock.blocks.keys.sorted().first(where: { key in
+                        let block = lock.blocks[key]!
+                        return !removing.contains(key) && !block.requested && !block.requiredBy.isEmpty
+                            && block.requiredBy.allSatisfy { removing.contains($0) || lock.blocks[$0] == nil }
+                    })
+                else { break }
                 removing.append(orphan)
             }
         }
@@ -135,8 +143,10 @@ public struct BlockRemoval: Sendable, Equatable {
             guard let old = previousLock.blocks[name] else { continue }
             let files = old.files.filter { stillThere.contains($0.path) }
             guard !files.isEmpty || old.createdFolders.contains(where: stillThere.contains) else { continue }
-            var block = lock.blocks[name] ?? Lockfile.Block(
-                registry: old.registry, version: old.version, folder: old.folder, createdFolders: old.createdFolders, files: [])
+            var block =
+                lock.blocks[name]
+                ?? Lockfile.Block(
+                    registry: old.registry, version: old.version, folder: old.folder, createdFolders: old.createdFolders, files: [])
             block.files = (block.files + files).sorted { $0.path < $1.path }
             block.createdFolders = Array(Set(block.createdFolders + old.createdFolders)).sorted()
             lock.blocks[name] = block

@@ -76,7 +76,8 @@ public enum BlockResolution {
         // Which registry answers each request. An unnamespaced name is looked up in every
         // registry only when there are several, so a project with one costs no extra request.
         let roots = try requests.map { request in
-            let member = request.reference.namespace == nil && registries.isSeveral
+            let member =
+                request.reference.namespace == nil && registries.isSeveral
                 ? try registries.resolve(request.reference).member
                 : try registries.member(namespace: request.reference.namespace)
             return Root(name: request.reference.name, member: member, version: request.version)
@@ -112,7 +113,8 @@ public enum BlockResolution {
                     if var existing = nodes[dependency] {
                         existing.requirements.append((requirement.versions, key))
                         if let chosen = existing.chosen, !requirement.versions.isSatisfied(by: chosen) {
-                            throw DependencyError.unsatisfiable(block: dependency, requirement: requirement.versions.description, requiredBy: key, available: [chosen])
+                            throw DependencyError.unsatisfiable(
+                                block: dependency, requirement: requirement.versions.description, requiredBy: key, available: [chosen])
                         }
                         nodes[dependency] = existing
                     } else if let locked = lock.blocks[dependency], requirement.versions.isSatisfied(by: locked.version) {
@@ -166,7 +168,8 @@ public enum BlockResolution {
                 } else if let best = versions.first(where: { version in node.requirements.allSatisfy { $0.versions.isSatisfied(by: version) } }) {
                     node.chosen = best
                 } else {
-                    let failing = node.requirements.first { requirement in !versions.contains { requirement.versions.isSatisfied(by: $0) } } ?? node.requirements[0]
+                    let failing =
+                        node.requirements.first { requirement in !versions.contains { requirement.versions.isSatisfied(by: $0) } } ?? node.requirements[0]
                     throw DependencyError.unsatisfiable(block: key, requirement: failing.versions.description, requiredBy: failing.from, available: versions)
                 }
                 if node.chosen == published.manifest.version {

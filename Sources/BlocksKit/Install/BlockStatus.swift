@@ -39,7 +39,8 @@ public struct BlockStatus: Sendable, Equatable {
     static func reportedState(of entry: Lockfile.File, root: URL) -> FileState {
         let found = state(of: entry, root: root)
         guard found == .modified, let bytes = FileManager.default.contents(atPath: root.appendingPathComponent(entry.path).path),
-              ThreeWayMerge.containsConflictMarkers(Array(bytes)) else { return found }
+            ThreeWayMerge.containsConflictMarkers(Array(bytes))
+        else { return found }
         return .conflict
     }
 

@@ -32,7 +32,8 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path) leads outside the project root \(root); blocks writes and deletes only inside the project, "
                 + "so nothing was changed: choose a folder inside it, or replace the symbolic link on the way with a folder"
         case .conflicts(let paths):
-            return "\(paths.count == 1 ? "a file differs" : "\(paths.count) files differ") from what blocks would write, and blocks never overwrites your changes silently:\n"
+            return
+                "\(paths.count == 1 ? "a file differs" : "\(paths.count) files differ") from what blocks would write, and blocks never overwrites your changes silently:\n"
                 + paths.map { "  \($0)" }.joined(separator: "\n")
                 + "\nRun again with --overwrite to replace them, or with --dry-run to see a unified diff."
         case .writeFailed(let path, let reason):
@@ -42,7 +43,8 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadableConfig(let path, let reason):
             return "cannot read \(path): \(reason); fix it or write a new one with 'blocks init'"
         case .notAdded(let name, let suggestions):
-            let hint = suggestions.isEmpty
+            let hint =
+                suggestions.isEmpty
                 ? "run 'blocks status' to see what was added"
                 : "did you mean " + suggestions.map { "'\($0)'" }.joined(separator: ", ") + "?"
             return "'\(name)' was never added to this project; \(hint)"
@@ -51,13 +53,15 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsafeBlockFile(let block, let path):
             return "block '\(block)' lists the file '\(path)', which would land outside its folder; the registry is broken"
         case .unsafeBlockName(let name):
-            return "a block named '\(name)' cannot be added: a name is lowercase letters, digits and dashes, and it names the block's folder; the source is broken"
+            return
+                "a block named '\(name)' cannot be added: a name is lowercase letters, digits and dashes, and it names the block's folder; the source is broken"
         case .unexpectedBlock(let requested, let received):
             return "asked the registry for '\(requested)' but it sent '\(received)'; the registry is broken"
         case .projectBusy(let root):
             return "another blocks command is changing \(root); wait for it to finish and try again"
         case .unsafeLockEntry(let block, let kind, let path, let folder):
-            let problem = kind == "name"
+            let problem =
+                kind == "name"
                 ? "names a block '\(block)', which is not a block name (lowercase letters, digits and dashes)"
                 : "gives block '\(block)' the \(kind) '\(path)', which is not a path inside "
                     + (kind == "folder" ? "the project" : "the block's folder \(folder)")

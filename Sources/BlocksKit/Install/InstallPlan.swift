@@ -152,13 +152,14 @@ public struct InstallPlan: Sendable {
             let planned = Set(files.map(\.path))
             let listed = Set(manifest.files.map { folder + "/" + $0.path })
             let previous = locked?.files ?? []
-            blocks.append(Block(
-                manifest: manifest, reference: item.reference, registry: item.registry,
-                requiredBy: Array(Set(item.requiredBy + (locked?.requiredBy ?? []))).sorted(),
-                requested: item.requested || (locked?.requested ?? false),
-                folder: folder, foldersToCreate: folders, files: files,
-                staleFiles: previous.filter { !listed.contains($0.path) },
-                untouchedFiles: previous.filter { listed.contains($0.path) && !planned.contains($0.path) }))
+            blocks.append(
+                Block(
+                    manifest: manifest, reference: item.reference, registry: item.registry,
+                    requiredBy: Array(Set(item.requiredBy + (locked?.requiredBy ?? []))).sorted(),
+                    requested: item.requested || (locked?.requested ?? false),
+                    folder: folder, foldersToCreate: folders, files: files,
+                    staleFiles: previous.filter { !listed.contains($0.path) },
+                    untouchedFiles: previous.filter { listed.contains($0.path) && !planned.contains($0.path) }))
         }
         return InstallPlan(root: root, blocks: blocks, previousLock: lock)
     }

@@ -155,16 +155,17 @@ public struct Lockfile: Codable, Sendable, Equatable {
     var jsonValue: JSONValue {
         .object([
             "lockVersion": .int(lockVersion),
-            "blocks": .object(blocks.mapValues { block in
-                var members: [String: JSONValue] = [
-                    "registry": .string(block.registry), "version": .string(block.version), "folder": .string(block.folder),
-                    "requiredBy": .array(block.requiredBy.map { .string($0) }), "requested": .bool(block.requested),
-                    "createdFolders": .array(block.createdFolders.map { .string($0) }),
-                    "files": .array(block.files.map { .object(["path": .string($0.path), "sha256": .string($0.sha256)]) }),
-                ]
-                if let namespace = block.namespace { members["namespace"] = .string(namespace) }
-                return .object(members)
-            }),
+            "blocks": .object(
+                blocks.mapValues { block in
+                    var members: [String: JSONValue] = [
+                        "registry": .string(block.registry), "version": .string(block.version), "folder": .string(block.folder),
+                        "requiredBy": .array(block.requiredBy.map { .string($0) }), "requested": .bool(block.requested),
+                        "createdFolders": .array(block.createdFolders.map { .string($0) }),
+                        "files": .array(block.files.map { .object(["path": .string($0.path), "sha256": .string($0.sha256)]) }),
+                    ]
+                    if let namespace = block.namespace { members["namespace"] = .string(namespace) }
+                    return .object(members)
+                }),
         ])
     }
 

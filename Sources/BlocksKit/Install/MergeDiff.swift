@@ -58,7 +58,8 @@ enum MergeDiff {
             while start < oldLines.count, start < newLines.count, oldLines[start] == newLines[start] { start += 1 }
             var end = 0
             while end < min(oldLines.count, newLines.count) - start,
-                  oldLines[oldLines.count - 1 - end] == newLines[newLines.count - 1 - end] { end += 1 }
+                oldLines[oldLines.count - 1 - end] == newLines[newLines.count - 1 - end]
+            { end += 1 }
             let oldMiddle = start..<(oldLines.count - end)
             let newMiddle = start..<(newLines.count - end)
             // Lines that cannot match are changed; the search runs on the others only.

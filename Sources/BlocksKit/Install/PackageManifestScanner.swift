@@ -173,7 +173,10 @@ public enum PackageManifestScanner {
     static func endOfString(_ code: [Character], from start: Int) -> Int {
         var index = start + 1
         while index < code.count {
-            if code[index] == "\\" { index += 2; continue }
+            if code[index] == "\\" {
+                index += 2
+                continue
+            }
             if code[index] == "\"" || code[index] == "\n" { return index + 1 }
             index += 1
         }

@@ -42,8 +42,9 @@ public struct PackageSteps: Sendable, Equatable {
             guard let manifest, swiftAvailable, let target else {
                 let place = manifest == nil ? "your Xcode project (File > Add Package Dependencies…)" : "Package.swift"
                 let products = package.products.joined(separator: ", ")
-                manual.append("\(requiredBy) needs the package \(package.url) (\(spoken)) with \(products): add it to \(place)"
-                    + (target.map { " and the products to the target \($0)" } ?? " and the products to the target that holds the block"))
+                manual.append(
+                    "\(requiredBy) needs the package \(package.url) (\(spoken)) with \(products): add it to \(place)"
+                        + (target.map { " and the products to the target \($0)" } ?? " and the products to the target that holds the block"))
                 continue
             }
             let known = Self.mentions(manifest, url: package.url)
@@ -53,8 +54,9 @@ public struct PackageSteps: Sendable, Equatable {
             for product in package.products {
                 let already = known && manifest.contains("\"\(product)\"")
                 guard !already, addedProducts.insert(package.identity + "/" + product).inserted else { continue }
-                commands.append(Command(
-                    arguments: ["package", "add-target-dependency", product, target, "--package", package.identity], requiredBy: requiredBy))
+                commands.append(
+                    Command(
+                        arguments: ["package", "add-target-dependency", product, target, "--package", package.identity], requiredBy: requiredBy))
             }
         }
         return PackageSteps(commands: commands, manual: manual)

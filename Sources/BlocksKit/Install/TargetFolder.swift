@@ -24,7 +24,10 @@ public struct TargetFolder: Sendable, Equatable {
                 absolute ? paths.resolve(configured) : root.appendingPathComponent(configured), root: root,
                 spelled: "\(configured) (the path in \(ProjectConfig.fileName))", option: nil)
             if let pathOption, paths.resolve(pathOption).standardizedFileURL != folder.url {
-                notices(.warning("--path \(pathOption) is ignored: \(ProjectConfig.fileName) sets the folder to \(folder.relativePath); change it with 'blocks init --path DIR'"))
+                notices(
+                    .warning(
+                        "--path \(pathOption) is ignored: \(ProjectConfig.fileName) sets the folder to \(folder.relativePath); change it with 'blocks init --path DIR'"
+                    ))
             }
             return TargetFolder(url: folder.url, relativePath: folder.relativePath, reason: "from \(ProjectConfig.fileName)")
         }

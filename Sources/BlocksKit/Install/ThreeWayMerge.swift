@@ -270,10 +270,11 @@ public struct ThreeWayMerge: Sendable, Equatable {
             } else {
                 kind = .conflict
             }
-            chunks.append(Chunk(
-                kind: kind, base: lower..<upper,
-                ours: (lower + oursShift)..<(upper + oursShift + oursGain),
-                theirs: (lower + theirsShift)..<(upper + theirsShift + theirsGain)))
+            chunks.append(
+                Chunk(
+                    kind: kind, base: lower..<upper,
+                    ours: (lower + oursShift)..<(upper + oursShift + oursGain),
+                    theirs: (lower + theirsShift)..<(upper + theirsShift + theirsGain)))
             oursShift += oursGain
             theirsShift += theirsGain
         }

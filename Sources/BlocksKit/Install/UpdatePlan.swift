@@ -39,7 +39,10 @@ public struct UpdatePlan: Sendable {
         bases: BaseStore, settle: ThreeWayMerge.Side?
     ) throws -> UpdatePlan {
         try make(
-            items: contents.map { InstallPlan.Item(content: $0, reference: BlockReference(namespace: nil, name: $0.manifest.name), registry: registry($0.manifest.name), requested: false) },
+            items: contents.map {
+                InstallPlan.Item(
+                    content: $0, reference: BlockReference(namespace: nil, name: $0.manifest.name), registry: registry($0.manifest.name), requested: false)
+            },
             root: root, lock: lock, year: year, bases: bases, settle: settle,
             folderFor: { throw InstallError.notAdded($0, suggestions: []) })
     }
@@ -74,7 +77,8 @@ public struct UpdatePlan: Sendable {
                 // it was built in, and takes the base's (or, without one, the file's), so a
                 // new year is no change to merge.
                 if let entry, let existing = file.existing,
-                   let year = LicenseHeader.year(in: String(decoding: base ?? existing, as: UTF8.self)) {
+                    let year = LicenseHeader.year(in: String(decoding: base ?? existing, as: UTF8.self))
+                {
                     file.content = LicenseHeader.settingYear(file.content, to: year)
                     file.action = InstallPlan.decide(existing: existing, rendered: file.content, lockedHash: entry.sha256)
                 }
@@ -136,7 +140,8 @@ public struct UpdatePlan: Sendable {
     static func oursBeforeAnInterruptedRun(_ existing: Data, labels: ThreeWayMerge.Labels) -> Data? {
         let text = String(decoding: existing, as: UTF8.self)
         guard text.contains("\n||||||| \(labels.base)"), text.contains("\n>>>>>>> \(labels.theirs)"),
-              let ours = ThreeWayMerge.settlingMarkers(Array(existing), taking: .ours) else { return nil }
+            let ours = ThreeWayMerge.settlingMarkers(Array(existing), taking: .ours)
+        else { return nil }
         return Data(ours)
     }
 

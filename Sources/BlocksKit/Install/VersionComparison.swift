@@ -21,7 +21,7 @@ public enum VersionComparison {
         case (nil, nil): return 0
         case (nil, _): return 1
         case (_, nil): return -1
-        case let (a?, b?): return comparePrerelease(a, b)
+        case (let a?, let b?): return comparePrerelease(a, b)
         }
     }
 
@@ -38,7 +38,7 @@ public enum VersionComparison {
     static func comparePrerelease(_ left: [Substring], _ right: [Substring]) -> Int {
         for (a, b) in zip(left, right) where a != b {
             switch (Int(a), Int(b)) {
-            case let (x?, y?): return x < y ? -1 : 1
+            case (let x?, let y?): return x < y ? -1 : 1
             case (_?, nil): return -1
             case (nil, _?): return 1
             default: return a < b ? -1 : 1

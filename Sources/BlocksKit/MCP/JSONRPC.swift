@@ -62,10 +62,11 @@ enum JSONRPCMessage: Equatable {
             return .invalid(id: nil, error: .invalidRequest("a message is one JSON object"))
         }
         let id = members["id"]
-        let usableID: JSONValue? = switch id {
-        case .string?, .int?: id
-        default: nil
-        }
+        let usableID: JSONValue? =
+            switch id {
+            case .string?, .int?: id
+            default: nil
+            }
         guard members["jsonrpc"] == .string("2.0") else {
             return .invalid(id: usableID, error: .invalidRequest("\"jsonrpc\" must be \"2.0\""))
         }

@@ -14,22 +14,25 @@ enum MCPCatalogTools {
 
     static let search = MCPTool(
         name: "search_blocks", title: "Search blocks",
-        description: "Search the SwiftUI blocks by words in English or Spanish (typos and accents forgiven), ranked as `blocks search` ranks them; filter by platform, level, category or tag.",
-        inputSchema: MCPSchema.object([
-            "query": MCPSchema.string("Words to look for, e.g. 'scrolling tabs' or 'pestañas'; every word must match. Empty lists the filtered blocks."),
-            "platform": MCPSchema.string("Only blocks that run there, e.g. ios18, 'iOS 18' or macos15."),
-            "level": MCPSchema.string("Only blocks of this level.", oneOf: ManifestValidator.levels),
-            "category": MCPSchema.string("Only blocks of this category, e.g. tabs."),
-            "tag": MCPSchema.string("Only blocks with this tag, in any language."),
-            "limit": MCPSchema.integer("At most this many results (default \(defaultSearchLimit)).", minimum: 1, maximum: maximumSearchLimit),
-            "registry": registryArgument,
-        ], required: ["query"]),
-        outputSchema: MCPSchema.object([
-            "query": MCPSchema.string(),
-            "partial": MCPSchema.boolean("True when no block matches every word and these are the closest."),
-            "results": MCPSchema.array(of: summarySchema(extra: ["score": MCPSchema.integer()])),
-            "suggestions": MCPSchema.array(of: MCPSchema.string(), "Other words to try when nothing matched."),
-        ], required: ["query", "partial", "results", "suggestions"]),
+        description:
+            "Search the SwiftUI blocks by words in English or Spanish (typos and accents forgiven), ranked as `blocks search` ranks them; filter by platform, level, category or tag.",
+        inputSchema: MCPSchema.object(
+            [
+                "query": MCPSchema.string("Words to look for, e.g. 'scrolling tabs' or 'pestañas'; every word must match. Empty lists the filtered blocks."),
+                "platform": MCPSchema.string("Only blocks that run there, e.g. ios18, 'iOS 18' or macos15."),
+                "level": MCPSchema.string("Only blocks of this level.", oneOf: ManifestValidator.levels),
+                "category": MCPSchema.string("Only blocks of this category, e.g. tabs."),
+                "tag": MCPSchema.string("Only blocks with this tag, in any language."),
+                "limit": MCPSchema.integer("At most this many results (default \(defaultSearchLimit)).", minimum: 1, maximum: maximumSearchLimit),
+                "registry": registryArgument,
+            ], required: ["query"]),
+        outputSchema: MCPSchema.object(
+            [
+                "query": MCPSchema.string(),
+                "partial": MCPSchema.boolean("True when no block matches every word and these are the closest."),
+                "results": MCPSchema.array(of: summarySchema(extra: ["score": MCPSchema.integer()])),
+                "suggestions": MCPSchema.array(of: MCPSchema.string(), "Other words to try when nothing matched."),
+            ], required: ["query", "partial", "results", "suggestions"]),
         readOnly: true
     ) { call in
         var parsed = ParsedArguments(positionals: (call.string("query") ?? "").split(whereSeparator: \.isWhitespace).map(String.init))
@@ -42,17 +45,19 @@ enum MCPCatalogTools {
 
     static let list = MCPTool(
         name: "list_blocks", title: "List blocks",
-        description: "List the blocks of the registry with their versions, platforms, levels and titles, as `blocks list` does; use search_blocks to find one by topic.",
+        description:
+            "List the blocks of the registry with their versions, platforms, levels and titles, as `blocks list` does; use search_blocks to find one by topic.",
         inputSchema: MCPSchema.object([
             "registry": registryArgument,
             "limit": MCPSchema.integer("At most this many blocks (default \(defaultListLimit)).", minimum: 1, maximum: maximumListLimit),
         ]),
-        outputSchema: MCPSchema.object([
-            "registry": MCPSchema.string(),
-            "blocks": MCPSchema.array(of: summarySchema()),
-            "total": MCPSchema.integer("How many blocks the registry has."),
-            "truncated": MCPSchema.boolean("True when the limit left blocks out."),
-        ], required: ["registry", "blocks", "total", "truncated"]),
+        outputSchema: MCPSchema.object(
+            [
+                "registry": MCPSchema.string(),
+                "blocks": MCPSchema.array(of: summarySchema()),
+                "total": MCPSchema.integer("How many blocks the registry has."),
+                "truncated": MCPSchema.boolean("True when the limit left blocks out."),
+            ], required: ["registry", "blocks", "total", "truncated"]),
         readOnly: true
     ) { call in
         var object = try call.runJSON(ListCommand.self, ParsedArguments())
@@ -66,26 +71,34 @@ enum MCPCatalogTools {
 
     static let get = MCPTool(
         name: "get_block", title: "Get a block",
-        description: "Read one block as `blocks info` shows it: metadata, API table, accessibility notes and files, and with includeSource the code of each file as `add` would write it (MIT header included).",
-        inputSchema: MCPSchema.object([
-            "name": MCPSchema.string("The block's name, e.g. scrolling-strip.", minLength: 1),
-            "includeSource": MCPSchema.boolean("Also return every file's code (default false: it can be long)."),
-            "registry": registryArgument,
-        ], required: ["name"]),
-        outputSchema: summarySchema(extra: [
-            "origin": MCPSchema.string(),
-            "license": MCPSchema.string(),
-            "authors": MCPSchema.array(of: MCPSchema.string()),
-            "accessibility": MCPSchema.map(of: MCPSchema.string()),
-            "api": MCPSchema.array(of: MCPSchema.object([
-                "name": MCPSchema.string(), "type": MCPSchema.string(), "default": MCPSchema.string(), "description": MCPSchema.string(),
-            ], required: ["name", "type", "description"])),
-            "files": MCPSchema.array(of: MCPSchema.object([
-                "path": MCPSchema.string(), "role": MCPSchema.string(), "source": MCPSchema.string("The code, with the MIT header as add writes it."),
-            ], required: ["path", "role"])),
-            "registry": MCPSchema.string(),
-            "signature": MCPSchema.string("'signed by KEYID' when a pinned key verified the registry, 'unsigned', or 'built in'."),
-        ], required: ["origin", "license", "authors", "accessibility", "api", "files", "registry"]),
+        description:
+            "Read one block as `blocks info` shows it: metadata, API table, accessibility notes and files, and with includeSource the code of each file as `add` would write it (MIT header included).",
+        inputSchema: MCPSchema.object(
+            [
+                "name": MCPSchema.string("The block's name, e.g. scrolling-strip.", minLength: 1),
+                "includeSource": MCPSchema.boolean("Also return every file's code (default false: it can be long)."),
+                "registry": registryArgument,
+            ], required: ["name"]),
+        outputSchema: summarySchema(
+            extra: [
+                "origin": MCPSchema.string(),
+                "license": MCPSchema.string(),
+                "authors": MCPSchema.array(of: MCPSchema.string()),
+                "accessibility": MCPSchema.map(of: MCPSchema.string()),
+                "api": MCPSchema.array(
+                    of: MCPSchema.object(
+                        [
+                            "name": MCPSchema.string(), "type": MCPSchema.string(), "default": MCPSchema.string(), "description": MCPSchema.string(),
+                        ], required: ["name", "type", "description"])),
+                "files": MCPSchema.array(
+                    of: MCPSchema.object(
+                        [
+                            "path": MCPSchema.string(), "role": MCPSchema.string(),
+                            "source": MCPSchema.string("The code, with the MIT header as add writes it."),
+                        ], required: ["path", "role"])),
+                "registry": MCPSchema.string(),
+                "signature": MCPSchema.string("'signed by KEYID' when a pinned key verified the registry, 'unsigned', or 'built in'."),
+            ], required: ["origin", "license", "authors", "accessibility", "api", "files", "registry"]),
         readOnly: true
     ) { call in
         let name = try AddCommand.validatedNames([call.string("name") ?? ""])[0]
@@ -94,14 +107,15 @@ enum MCPCatalogTools {
         if includeSource {
             let year = try TemplateText.currentYear(environment: call.context.environment)
             let holders = TemplateText.holders(object["authors"]?.strings ?? [])
-            object["files"] = .array(try (object["files"]?.objects ?? []).map { file in
-                var file = file
-                if let path = file["path"]?.string, let source = file["source"]?.string {
-                    let shipped = try LicenseHeader.apply(to: Data(source.utf8), path: path, year: year, holders: holders)
-                    file["source"] = .string(String(decoding: shipped, as: UTF8.self))
-                }
-                return .object(file)
-            })
+            object["files"] = .array(
+                try (object["files"]?.objects ?? []).map { file in
+                    var file = file
+                    if let path = file["path"]?.string, let source = file["source"]?.string {
+                        let shipped = try LicenseHeader.apply(to: Data(source.utf8), path: path, year: year, holders: holders)
+                        file["source"] = .string(String(decoding: shipped, as: UTF8.self))
+                    }
+                    return .object(file)
+                })
         }
         return .success(object)
     }
@@ -120,6 +134,7 @@ enum MCPCatalogTools {
             "namespace": MCPSchema.nullableString, "dependencies": .object(["type": .string("object")]),
         ]
         properties.merge(extra) { _, new in new }
-        return MCPSchema.object(properties, required: ["name", "version", "title", "summary", "localized", "category", "platforms", "level", "tags"] + extraRequired)
+        return MCPSchema.object(
+            properties, required: ["name", "version", "title", "summary", "localized", "category", "platforms", "level", "tags"] + extraRequired)
     }
 }

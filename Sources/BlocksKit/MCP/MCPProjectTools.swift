@@ -6,28 +6,38 @@
 enum MCPProjectTools {
     static let all = [status, planAdd, add, diff, update]
 
-    static let projectPathArgument = MCPSchema.string("The absolute path of the project folder (or a folder inside it): where Package.swift, an .xcodeproj, blocks.json or .git is.", minLength: 1)
-    static let namesArgument = MCPSchema.array(of: MCPSchema.string(minLength: 1), "Block names, e.g. [\"scrolling-strip\"], or NAME@VERSION.", minItems: 1, maxItems: 100)
-    static let pathArgument = MCPSchema.string("The folder to add blocks to, relative to projectPath and inside the project (default: blocks.json's, else Sources/<Target>/Blocks or Blocks/).")
+    static let projectPathArgument = MCPSchema.string(
+        "The absolute path of the project folder (or a folder inside it): where Package.swift, an .xcodeproj, blocks.json or .git is.", minLength: 1)
+    static let namesArgument = MCPSchema.array(
+        of: MCPSchema.string(minLength: 1), "Block names, e.g. [\"scrolling-strip\"], or NAME@VERSION.", minItems: 1, maxItems: 100)
+    static let pathArgument = MCPSchema.string(
+        "The folder to add blocks to, relative to projectPath and inside the project (default: blocks.json's, else Sources/<Target>/Blocks or Blocks/).")
 
     static let status = MCPTool(
         name: "project_status", title: "Project status",
-        description: "Show the blocks a project has added, whether each file is unchanged, modified or missing, and which blocks have updates, as `blocks status` does.",
+        description:
+            "Show the blocks a project has added, whether each file is unchanged, modified or missing, and which blocks have updates, as `blocks status` does.",
         inputSchema: MCPSchema.object(["projectPath": projectPathArgument], required: ["projectPath"]),
-        outputSchema: MCPSchema.object([
-            "root": MCPSchema.string(),
-            "blocks": MCPSchema.array(of: MCPSchema.object([
-                "name": MCPSchema.string(), "version": MCPSchema.string(), "registry": MCPSchema.string(),
-                "updateAvailable": MCPSchema.boolean(), "latestVersion": MCPSchema.nullableString,
-                "files": fileStates,
-                // `status` lists the names of the blocks each block depends on.
-                "dependencies": MCPSchema.array(of: MCPSchema.string()),
-            ].merging(MCPSchema.teamFields) { old, _ in old }, required: ["name", "version", "registry", "updateAvailable", "latestVersion", "files"])),
-            "registries": MCPSchema.array(of: MCPSchema.object([
-                "location": MCPSchema.string(),
-                "signature": MCPSchema.string("'signed by KEYID' when a pinned key verified the registry, 'unsigned', or 'built in'."),
-            ], required: ["location", "signature"])),
-        ], required: ["root", "blocks"]),
+        outputSchema: MCPSchema.object(
+            [
+                "root": MCPSchema.string(),
+                "blocks": MCPSchema.array(
+                    of: MCPSchema.object(
+                        [
+                            "name": MCPSchema.string(), "version": MCPSchema.string(), "registry": MCPSchema.string(),
+                            "updateAvailable": MCPSchema.boolean(), "latestVersion": MCPSchema.nullableString,
+                            "files": fileStates,
+                            // `status` lists the names of the blocks each block depends on.
+                            "dependencies": MCPSchema.array(of: MCPSchema.string()),
+                        ].merging(MCPSchema.teamFields) { old, _ in old },
+                        required: ["name", "version", "registry", "updateAvailable", "latestVersion", "files"])),
+                "registries": MCPSchema.array(
+                    of: MCPSchema.object(
+                        [
+                            "location": MCPSchema.string(),
+                            "signature": MCPSchema.string("'signed by KEYID' when a pinned key verified the registry, 'unsigned', or 'built in'."),
+                        ], required: ["location", "signature"])),
+            ], required: ["root", "blocks"]),
         readOnly: true
     ) { call in
         .success(try call.runJSON(StatusCommand.self, ParsedArguments(), workingDirectory: try projectFolder(call)))
@@ -36,29 +46,37 @@ enum MCPProjectTools {
     static let planAdd = MCPTool(
         name: "plan_add", title: "Plan adding blocks",
         description: "Show what add_blocks would do, file by file, with a unified diff for every file that exists, writing nothing (`blocks add --dry-run`).",
-        inputSchema: MCPSchema.object([
-            "projectPath": projectPathArgument, "names": namesArgument, "path": pathArgument,
-        ], required: ["projectPath", "names"]),
-        outputSchema: addReport(extra: ["diffs": MCPSchema.array(of: MCPSchema.object([
-            "path": MCPSchema.string(), "diff": MCPSchema.string(),
-        ], required: ["path", "diff"]), "What would change in files that exist, as unified diffs.")]),
+        inputSchema: MCPSchema.object(
+            [
+                "projectPath": projectPathArgument, "names": namesArgument, "path": pathArgument,
+            ], required: ["projectPath", "names"]),
+        outputSchema: addReport(extra: [
+            "diffs": MCPSchema.array(
+                of: MCPSchema.object(
+                    [
+                        "path": MCPSchema.string(), "diff": MCPSchema.string(),
+                    ], required: ["path", "diff"]), "What would change in files that exist, as unified diffs.")
+        ]),
         readOnly: true
     ) { call in
         let result = try performAdd(call, dryRun: true)
         var object = AddCommand.json(result.plan, outcome: result.outcome, target: result.target, warnings: result.warnings, dryRun: true)
-        object["diffs"] = .array(result.plan.allFiles.filter { $0.existing != nil && $0.action != .skip }.map { file in
-            .object(["path": .string(file.path), "diff": .string(AddCommand.diff(file))])
-        })
+        object["diffs"] = .array(
+            result.plan.allFiles.filter { $0.existing != nil && $0.action != .skip }.map { file in
+                .object(["path": .string(file.path), "diff": .string(AddCommand.diff(file))])
+            })
         return .success(object)
     }
 
     static let add = MCPTool(
         name: "add_blocks", title: "Add blocks",
-        description: "Copy blocks into the project with the MIT header and record them in blocks.lock (`blocks add`); a file the user changed is never replaced unless overwrite is true: that is an error listing the files.",
-        inputSchema: MCPSchema.object([
-            "projectPath": projectPathArgument, "names": namesArgument, "path": pathArgument,
-            "overwrite": MCPSchema.boolean("Replace files the user changed with the block's version (default false). Ask the user first."),
-        ], required: ["projectPath", "names"]),
+        description:
+            "Copy blocks into the project with the MIT header and record them in blocks.lock (`blocks add`); a file the user changed is never replaced unless overwrite is true: that is an error listing the files.",
+        inputSchema: MCPSchema.object(
+            [
+                "projectPath": projectPathArgument, "names": namesArgument, "path": pathArgument,
+                "overwrite": MCPSchema.boolean("Replace files the user changed with the block's version (default false). Ask the user first."),
+            ], required: ["projectPath", "names"]),
         outputSchema: addReport(),
         readOnly: false, destructive: true, idempotent: true
     ) { call in
@@ -83,19 +101,24 @@ enum MCPProjectTools {
 
     static let diff = MCPTool(
         name: "diff_block", title: "Diff added blocks",
-        description: "Show, as unified diffs, what the user changed in added blocks since add or update wrote them, or with upstream what the registry's newest version changed (`blocks diff`).",
-        inputSchema: MCPSchema.object([
-            "projectPath": projectPathArgument,
-            "names": MCPSchema.array(of: MCPSchema.string(minLength: 1), "The added blocks to compare (default: all).", maxItems: 100),
-            "upstream": MCPSchema.boolean("Compare the added version with the registry's newest instead of with the user's files."),
-        ], required: ["projectPath"]),
-        outputSchema: MCPSchema.object([
-            "upstream": MCPSchema.boolean(),
-            "files": MCPSchema.array(of: MCPSchema.object([
-                "path": MCPSchema.string(), "state": MCPSchema.string(), "diff": MCPSchema.string("Empty when there is nothing to show."),
-            ], required: ["path", "state", "diff"])),
-            "different": MCPSchema.boolean("True when any file differs (blocks diff exits 1)."),
-        ], required: ["upstream", "files", "different"]),
+        description:
+            "Show, as unified diffs, what the user changed in added blocks since add or update wrote them, or with upstream what the registry's newest version changed (`blocks diff`).",
+        inputSchema: MCPSchema.object(
+            [
+                "projectPath": projectPathArgument,
+                "names": MCPSchema.array(of: MCPSchema.string(minLength: 1), "The added blocks to compare (default: all).", maxItems: 100),
+                "upstream": MCPSchema.boolean("Compare the added version with the registry's newest instead of with the user's files."),
+            ], required: ["projectPath"]),
+        outputSchema: MCPSchema.object(
+            [
+                "upstream": MCPSchema.boolean(),
+                "files": MCPSchema.array(
+                    of: MCPSchema.object(
+                        [
+                            "path": MCPSchema.string(), "state": MCPSchema.string(), "diff": MCPSchema.string("Empty when there is nothing to show."),
+                        ], required: ["path", "state", "diff"])),
+                "different": MCPSchema.boolean("True when any file differs (blocks diff exits 1)."),
+            ], required: ["upstream", "files", "different"]),
         readOnly: true
     ) { call in
         let (context, _) = call.commandContext(workingDirectory: try projectFolder(call))
@@ -104,7 +127,8 @@ enum MCPProjectTools {
         let names = try UpdateCommand.chosenNames(ParsedArguments(positionals: call.strings("names")), lock: lock)
         let bases = BaseStore(cacheDirectory: context.cacheDirectory)
         let upstream = call.flag("upstream")
-        let entries = upstream
+        let entries =
+            upstream
             ? try DiffCommand.upstreamEntries(names: names, lock: lock, root: root, bases: bases, context: context)
             : DiffCommand.localEntries(names: names, lock: lock, root: root, bases: bases)
         try call.cancellation.check()
@@ -117,24 +141,30 @@ enum MCPProjectTools {
 
     static let update = MCPTool(
         name: "update_blocks", title: "Update blocks",
-        description: "Bring added blocks to the registry's newest version, merging in the user's changes (`blocks update`); a conflict is written with git markers and returned as an error listing the files.",
-        inputSchema: MCPSchema.object([
-            "projectPath": projectPathArgument,
-            "names": MCPSchema.array(of: MCPSchema.string(minLength: 1), "The added blocks to update (default: all).", maxItems: 100),
-            "settle": MCPSchema.string("Settle conflicts by taking the new version's lines (theirs) or keeping the user's (ours). Ask the user first.", oneOf: ["theirs", "ours"]),
-        ], required: ["projectPath"]),
-        outputSchema: MCPSchema.object([
-            "dryRun": MCPSchema.boolean(),
-            "blocks": MCPSchema.array(of: MCPSchema.object([
-                "name": MCPSchema.string(), "version": MCPSchema.string(), "namespace": MCPSchema.nullableString,
-                "added": MCPSchema.boolean(), "requiredBy": MCPSchema.array(of: MCPSchema.string()),
-            ], required: ["name", "version"])),
-            "files": MCPSchema.array(of: MCPSchema.object(["path": MCPSchema.string(), "change": MCPSchema.string()], required: ["path", "change"])),
-            "conflicts": MCPSchema.array(of: MCPSchema.object(["path": MCPSchema.string(), "kind": MCPSchema.string()], required: ["path", "kind"])),
-            "removed": MCPSchema.array(of: MCPSchema.string()),
-            "packageCommands": MCPSchema.array(of: MCPSchema.string()),
-            "packagesToAddByHand": MCPSchema.array(of: MCPSchema.string()),
-        ], required: ["dryRun", "blocks", "files", "conflicts", "removed"]),
+        description:
+            "Bring added blocks to the registry's newest version, merging in the user's changes (`blocks update`); a conflict is written with git markers and returned as an error listing the files.",
+        inputSchema: MCPSchema.object(
+            [
+                "projectPath": projectPathArgument,
+                "names": MCPSchema.array(of: MCPSchema.string(minLength: 1), "The added blocks to update (default: all).", maxItems: 100),
+                "settle": MCPSchema.string(
+                    "Settle conflicts by taking the new version's lines (theirs) or keeping the user's (ours). Ask the user first.", oneOf: ["theirs", "ours"]),
+            ], required: ["projectPath"]),
+        outputSchema: MCPSchema.object(
+            [
+                "dryRun": MCPSchema.boolean(),
+                "blocks": MCPSchema.array(
+                    of: MCPSchema.object(
+                        [
+                            "name": MCPSchema.string(), "version": MCPSchema.string(), "namespace": MCPSchema.nullableString,
+                            "added": MCPSchema.boolean(), "requiredBy": MCPSchema.array(of: MCPSchema.string()),
+                        ], required: ["name", "version"])),
+                "files": MCPSchema.array(of: MCPSchema.object(["path": MCPSchema.string(), "change": MCPSchema.string()], required: ["path", "change"])),
+                "conflicts": MCPSchema.array(of: MCPSchema.object(["path": MCPSchema.string(), "kind": MCPSchema.string()], required: ["path", "kind"])),
+                "removed": MCPSchema.array(of: MCPSchema.string()),
+                "packageCommands": MCPSchema.array(of: MCPSchema.string()),
+                "packagesToAddByHand": MCPSchema.array(of: MCPSchema.string()),
+            ], required: ["dryRun", "blocks", "files", "conflicts", "removed"]),
         readOnly: false, destructive: false, idempotent: true
     ) { call in
         var parsed = ParsedArguments(positionals: call.strings("names"))
@@ -166,10 +196,13 @@ enum MCPProjectTools {
         var properties: [String: JSONValue] = [
             "dryRun": MCPSchema.boolean(),
             "folder": MCPSchema.nullableString,
-            "blocks": MCPSchema.array(of: MCPSchema.object([
-                "name": MCPSchema.string(), "version": MCPSchema.string(), "folder": MCPSchema.string(), "registry": MCPSchema.string(),
-                "files": MCPSchema.array(of: MCPSchema.object(["path": MCPSchema.string(), "action": MCPSchema.string()], required: ["path", "action"])),
-            ].merging(MCPSchema.teamFields) { old, _ in old }, required: ["name", "version", "folder", "files"])),
+            "blocks": MCPSchema.array(
+                of: MCPSchema.object(
+                    [
+                        "name": MCPSchema.string(), "version": MCPSchema.string(), "folder": MCPSchema.string(), "registry": MCPSchema.string(),
+                        "files": MCPSchema.array(
+                            of: MCPSchema.object(["path": MCPSchema.string(), "action": MCPSchema.string()], required: ["path", "action"])),
+                    ].merging(MCPSchema.teamFields) { old, _ in old }, required: ["name", "version", "folder", "files"])),
             "warnings": MCPSchema.array(of: MCPSchema.string()),
             "deletedStaleFiles": MCPSchema.array(of: MCPSchema.string()),
             "keptStaleFiles": MCPSchema.array(of: MCPSchema.string()),
@@ -210,8 +243,9 @@ enum MCPProjectTools {
         let folder = URL(fileURLWithPath: path, isDirectory: true)
         let root = ProjectLocator.projectRoot(from: folder)
         guard root.path != "/", isMarked(root) else {
-            throw MCPToolError(message: "projectPath \(given) is not in a project: neither it nor a folder above it has "
-                + ProjectLocator.markers.joined(separator: ", ") + " or an .xcodeproj; run 'blocks init' there first if it is one")
+            throw MCPToolError(
+                message: "projectPath \(given) is not in a project: neither it nor a folder above it has "
+                    + ProjectLocator.markers.joined(separator: ", ") + " or an .xcodeproj; run 'blocks init' there first if it is one")
         }
         return folder
     }

@@ -111,7 +111,7 @@ enum MCPSchema {
     private static func typeName(_ name: String, fits value: JSONValue) -> Bool {
         switch (name, value) {
         case ("string", .string), ("boolean", .bool), ("integer", .int), ("null", .null),
-             ("array", .array), ("object", .object), ("number", .int), ("number", .double):
+            ("array", .array), ("object", .object), ("number", .int), ("number", .double):
             return true
         case ("integer", .double(let number)):
             return number.rounded() == number && abs(number) < 9_007_199_254_740_992

@@ -116,12 +116,15 @@ public final class MCPServer: @unchecked Sendable {
         case "ping" where !modern:
             reply(id, result: [:])
         case "server/discover" where modern:
-            reply(id, result: decorated([
-                "supportedVersions": .array(Self.supportedVersions.map { .string($0) }),
-                "capabilities": Self.capabilities,
-                "instructions": .string(Self.instructions),
-                "ttlMs": .int(Self.cacheMilliseconds), "cacheScope": .string("public"),
-            ], modern: true))
+            reply(
+                id,
+                result: decorated(
+                    [
+                        "supportedVersions": .array(Self.supportedVersions.map { .string($0) }),
+                        "capabilities": Self.capabilities,
+                        "instructions": .string(Self.instructions),
+                        "ttlMs": .int(Self.cacheMilliseconds), "cacheScope": .string("public"),
+                    ], modern: true))
         case "tools/list":
             var result: [String: JSONValue] = ["tools": .array(MCPTools.all.map(\.listing))]
             if modern {
@@ -157,7 +160,9 @@ public final class MCPServer: @unchecked Sendable {
         let meta = params["_meta"]?.object
         guard meta?[Self.versionKey] != nil || method == "server/discover" else {
             if method == "ping" || lock.withLock({ legacyVersion != nil }) { return false }
-            throw .invalidParams("params._meta must carry \"\(Self.versionKey)\" and \"\(Self.capabilitiesKey)\" (protocol 2026-07-28), or the client must send initialize first (2025-11-25 and earlier)")
+            throw .invalidParams(
+                "params._meta must carry \"\(Self.versionKey)\" and \"\(Self.capabilitiesKey)\" (protocol 2026-07-28), or the client must send initialize first (2025-11-25 and earlier)"
+            )
         }
         guard case .string(let version)? = meta?[Self.versionKey] else {
             throw .invalidParams("params._meta[\"\(Self.versionKey)\"] must be the protocol version, a string")

@@ -99,7 +99,8 @@ public struct Mirror {
         var info = stat()
         if lstat(own, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
             guard unlink(own) == 0 else {
-                throw MirrorError.unwritable(destination: destination.path, reason: "cannot replace \(own), which is not a folder: \(String(cString: strerror(errno)))")
+                throw MirrorError.unwritable(
+                    destination: destination.path, reason: "cannot replace \(own), which is not a folder: \(String(cString: strerror(errno)))")
             }
         }
         if lstat(own, &info) != 0, mkdir(own, 0o755) != 0 {
@@ -139,8 +140,9 @@ public struct Mirror {
             if state.isIntact(archive.path, sha256: archive.sha256, inFolder: folder) {
                 summary.skipped += 1
             } else if MirrorState.stamp(path: folder + "/" + archive.path) != nil,
-                      let actual = try? SHA256.hex(fileAt: URL(fileURLWithPath: folder + "/" + archive.path, isDirectory: false)),
-                      actual == archive.sha256 {
+                let actual = try? SHA256.hex(fileAt: URL(fileURLWithPath: folder + "/" + archive.path, isDirectory: false)),
+                actual == archive.sha256
+            {
                 state.record(archive.path, sha256: archive.sha256, in: destination)
                 summary.skipped += 1
             } else {
@@ -193,7 +195,9 @@ public struct Mirror {
             }
             var batchProgress: (@Sendable (TransferProgress) -> Void)?
             if let report = progress {
-                let done = first, total = wanted.count, bytesDone = bytesBefore
+                let done = first
+                let total = wanted.count
+                let bytesDone = bytesBefore
                 batchProgress = { step in
                     report(TransferProgress(filesDone: done + step.filesDone, filesTotal: total, bytesDone: bytesDone + step.bytesDone))
                 }
@@ -238,7 +242,8 @@ public struct Mirror {
     func upstreamSite() throws -> (data: Data, files: [(path: String, sha256: String)])? {
         guard let data = try upstream.fetchOptional(SiteBuilder.manifestPath, maxBytes: Self.maximumSiteManifestBytes) else { return nil }
         guard let manifest = SiteBuilder.decodeManifest(data) else {
-            throw RegistryError.invalidIndex(location: upstream.url(for: SiteBuilder.manifestPath), reason: "it is not a site manifest with safe relative paths")
+            throw RegistryError.invalidIndex(
+                location: upstream.url(for: SiteBuilder.manifestPath), reason: "it is not a site manifest with safe relative paths")
         }
         return (data, manifest.files.map { ($0.path, $0.sha256) })
     }
@@ -282,7 +287,8 @@ public struct Mirror {
         // A site page's folder, `blocks/<name>/`, stays while the site lists its page.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: blocks.path)) ?? []
         where !metadata.contains("blocks/\(name)") && !metadata.contains("blocks/\(name.dropLast(".gz".count))")
-            && !referenced.contains(SiteBuilder.pagePath(name)) {
+            && !referenced.contains(SiteBuilder.pagePath(name))
+        {
             try? FileManager.default.removeItem(at: blocks.appendingPathComponent(name))
         }
         return removed

@@ -56,11 +56,18 @@ extension MirrorError.FetchFailures: CustomStringConvertible {
         var lines = ["\(count) of \(wanted) \(noun)\(wanted == 1 ? "" : "s") could not be mirrored:"]
         lines += shown.map { "  " + $0 }
         if count > shown.count { lines.append("  … and \(count - shown.count) more") }
-        let kept = fetched == 0 || noun != "archive" ? "" : " The \(fetched) archive\(fetched == 1 ? "" : "s") fetched and verified in this run \(fetched == 1 ? "is" : "are") kept, so the next run fetches only the rest."
+        let kept =
+            fetched == 0 || noun != "archive"
+            ? ""
+            : " The \(fetched) archive\(fetched == 1 ? "" : "s") fetched and verified in this run \(fetched == 1 ? "is" : "are") kept, so the next run fetches only the rest."
         if hasSnapshot {
-            lines.append("The mirror still holds its previous consistent snapshot: its index.json was not changed and names only verified archives.\(kept) Run the mirror again when the source is back.")
+            lines.append(
+                "The mirror still holds its previous consistent snapshot: its index.json was not changed and names only verified archives.\(kept) Run the mirror again when the source is back."
+            )
         } else {
-            lines.append("The mirror has no snapshot yet: this was its first run, so it has no index.json and is not a registry until a run completes.\(kept) Run the mirror again when the source is back.")
+            lines.append(
+                "The mirror has no snapshot yet: this was its first run, so it has no index.json and is not a registry until a run completes.\(kept) Run the mirror again when the source is back."
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -139,8 +139,9 @@ enum MirrorIndexReader {
             default:
                 let start = position
                 while position < bytes.count, !Self.isWhitespace(bytes[position]),
-                      bytes[position] != UInt8(ascii: ","), bytes[position] != UInt8(ascii: "}"),
-                      bytes[position] != UInt8(ascii: "]") { position += 1 }
+                    bytes[position] != UInt8(ascii: ","), bytes[position] != UInt8(ascii: "}"),
+                    bytes[position] != UInt8(ascii: "]")
+                { position += 1 }
                 return position > start ? position : nil
             }
         }

@@ -54,7 +54,8 @@ struct MirrorPlan {
             let decoded = ConcurrentMap.map(positions) { position in
                 Result {
                     let entry = try MirrorIndexReader.entry(from: indexData, range: ranges[position], position: position, location: location)
-                    let held = trustingDest && entry.hasValidName && RegistryArchive.isSafeRelativePath(entry.metadata)
+                    let held =
+                        trustingDest && entry.hasValidName && RegistryArchive.isSafeRelativePath(entry.metadata)
                         ? Self.heldMetadata(of: entry, inFolder: destinationPath) : nil
                     return (entry, held)
                 }
@@ -100,7 +101,8 @@ struct MirrorPlan {
     /// versions are current: publishing changes the newest entry); else nil.
     static func heldMetadata(of entry: RegistryEntry, inFolder folder: String) -> BlockMetadata? {
         guard let data = FileManager.default.contents(atPath: folder + "/" + entry.metadata),
-              let held = try? BlockMetadata.decode(data), held.entry == entry else { return nil }
+            let held = try? BlockMetadata.decode(data), held.entry == entry
+        else { return nil }
         return held
     }
 

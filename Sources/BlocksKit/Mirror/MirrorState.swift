@@ -39,7 +39,8 @@ struct MirrorState: Equatable {
             } else if fields.count == 2, fields[0].elementsEqual("mode".utf8) {
                 state.mode = text(fields[1])
             } else if fields.count == 5, fields[0].elementsEqual("archive".utf8), let size = number(fields[3]),
-                      let modified = number(fields[4]) {
+                let modified = number(fields[4])
+            {
                 state.records[text(fields[1])] = Record(sha256: text(fields[2]), size: size, modified: modified)
             }
         }
@@ -79,7 +80,8 @@ struct MirrorState: Equatable {
 
     func isIntact(_ path: String, sha256: String, inFolder folder: String) -> Bool {
         guard let record = records[path], record.sha256 == sha256,
-              let stamp = Self.stamp(path: folder + "/" + path) else { return false }
+            let stamp = Self.stamp(path: folder + "/" + path)
+        else { return false }
         return stamp.size == record.size && stamp.modified == record.modified
     }
 

@@ -85,7 +85,8 @@ extension MirrorPlan {
     /// deletes or judges archives knows it cannot tell which belong.
     static func heldArchives(of entry: RegistryEntry, in destination: URL) -> [RegistryArchive]? {
         guard let data = FileManager.default.contents(atPath: destination.path + "/" + entry.metadata),
-              let held = try? BlockMetadata.decode(data) else { return nil }
+            let held = try? BlockMetadata.decode(data)
+        else { return nil }
         var seen: Set<String> = []
         return (Array(entry.archives.values) + held.versions.flatMap(\.archives.values))
             .sorted { $0.path < $1.path }
@@ -96,7 +97,8 @@ extension MirrorPlan {
 extension BlockMetadata {
     /// The metadata listing only the newest version, as a `--latest-only` mirror keeps it.
     var newestOnly: BlockMetadata {
-        let newest = versions.first { $0.version == entry.manifest.version }
+        let newest =
+            versions.first { $0.version == entry.manifest.version }
             ?? PublishedVersion(version: entry.manifest.version, published: nil, archives: entry.archives)
         return BlockMetadata(entry: entry, versions: [newest])
     }

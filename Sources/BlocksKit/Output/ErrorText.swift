@@ -14,7 +14,8 @@ enum ErrorText {
     static func line(for error: CocoaError) -> String {
         let verb = (256..<512).contains(error.code.rawValue) ? "read" : "write"
         let path = error.filePath ?? error.url?.path ?? "a file"
-        let reason = (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+        let reason =
+            (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
             ?? "the file system refused (Cocoa error \(error.code.rawValue))"
         return "could not \(verb) \(path): \(reason)"
     }

@@ -45,7 +45,8 @@ public enum LineDiff {
         while prefix < before.count, prefix < after.count, before[prefix] == after[prefix] { prefix += 1 }
         var suffix = 0
         while suffix < before.count - prefix, suffix < after.count - prefix,
-              before[before.count - 1 - suffix] == after[after.count - 1 - suffix] { suffix += 1 }
+            before[before.count - 1 - suffix] == after[after.count - 1 - suffix]
+        { suffix += 1 }
         var edits = (0..<prefix).map { Edit.same($0, $0) }
         edits += middle(before, after, oldRange: prefix..<(before.count - suffix), newRange: prefix..<(after.count - suffix))
         edits += (0..<suffix).map { Edit.same(before.count - suffix + $0, after.count - suffix + $0) }
@@ -63,7 +64,8 @@ public enum LineDiff {
         var lengths = [Int32](repeating: 0, count: (rows + 1) * width)
         for i in stride(from: rows - 1, through: 0, by: -1) {
             for j in stride(from: columns - 1, through: 0, by: -1) {
-                lengths[i * width + j] = before[oldRange.lowerBound + i] == after[newRange.lowerBound + j]
+                lengths[i * width + j] =
+                    before[oldRange.lowerBound + i] == after[newRange.lowerBound + j]
                     ? lengths[(i + 1) * width + j + 1] + 1
                     : max(lengths[(i + 1) * width + j], lengths[i * width + j + 1])
             }
@@ -99,7 +101,9 @@ public enum LineDiff {
         }
         for edit in edits {
             switch edit {
-            case .same: flush(); result.append(edit)
+            case .same:
+                flush()
+                result.append(edit)
             case .delete: deletes.append(edit)
             case .insert: inserts.append(edit)
             }

@@ -24,8 +24,10 @@ public final class ProgressBar: @unchecked Sendable {
         guard redraws.allows(at: now, force: progress.filesDone == progress.filesTotal) else { return }
         drewSomething = true
         let columns = sink.columns ?? TerminalWidth.fallback
-        sink.write("\r\u{1B}[K" + Self.line(
-            label: label, progress: progress, totalBytes: totalBytes, elapsed: now.timeIntervalSince(started), columns: columns))
+        sink.write(
+            "\r\u{1B}[K"
+                + Self.line(
+                    label: label, progress: progress, totalBytes: totalBytes, elapsed: now.timeIntervalSince(started), columns: columns))
     }
 
     /// Clears the line so the summary that follows starts clean.

@@ -3,7 +3,8 @@ extension StringProtocol {
     /// `White_Space`), for values read from headers, prompts and small files.
     func trimmingWhitespace() -> String {
         guard let first = firstIndex(where: { !$0.isWhitespace }),
-              let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+            let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
         return String(self[first...last])
     }
 

@@ -11,9 +11,11 @@ public enum TextWrap {
         var words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         if cuttingLongWords, width > 0 {
             words = words.flatMap { word in
-                word.count <= width ? [word] : stride(from: 0, to: word.count, by: width).map {
-                    String(word.dropFirst($0).prefix(width))
-                }
+                word.count <= width
+                    ? [word]
+                    : stride(from: 0, to: word.count, by: width).map {
+                        String(word.dropFirst($0).prefix(width))
+                    }
             }
         }
         return lines(words: words, width: width)

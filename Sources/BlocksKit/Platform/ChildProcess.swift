@@ -67,7 +67,8 @@ enum ChildProcess {
             throw failure(workingDirectory, errno)
         }
         var child: pid_t = 0
-        let status = envp.map { posix_spawn(&child, executable, &actions, nil, argv, $0) }
+        let status =
+            envp.map { posix_spawn(&child, executable, &actions, nil, argv, $0) }
             ?? posix_spawn(&child, executable, &actions, nil, argv, processEnvironmentBlock)
         if savedDirectory >= 0 {
             _ = fchdir(savedDirectory)

@@ -153,7 +153,8 @@ enum CryptoKitEd25519: Ed25519Function {
 
     static func sign(_ message: [UInt8], secret: [UInt8], publicKey: [UInt8]) -> [UInt8] {
         guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: secret),
-              let signature = try? key.signature(for: Data(message)) else { return [] }
+            let signature = try? key.signature(for: Data(message))
+        else { return [] }
         return Array(signature)
     }
 

@@ -48,8 +48,10 @@ enum FileDescriptorIO {
     /// Reads the file at `path` from the start in chunks of up to `chunkSize` bytes,
     /// handing each to `body`, and stops after `limit` bytes. Returns 0 or the `errno`
     /// that stopped it.
-    static func readChunks(of path: String, chunkSize: Int = 1 << 20, limit: Int = .max,
-                           _ body: (UnsafeRawBufferPointer) -> Void) -> Int32 {
+    static func readChunks(
+        of path: String, chunkSize: Int = 1 << 20, limit: Int = .max,
+        _ body: (UnsafeRawBufferPointer) -> Void
+    ) -> Int32 {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return errno }
         defer { close(descriptor) }
@@ -58,8 +60,10 @@ enum FileDescriptorIO {
 
     /// The one read loop: chunks of up to `chunkSize` bytes from an open descriptor until
     /// its end or `limit` bytes, retrying when a signal interrupts a read.
-    private static func readChunks(descriptor: Int32, chunkSize: Int, limit: Int,
-                                   _ body: (UnsafeRawBufferPointer) -> Void) -> Int32 {
+    private static func readChunks(
+        descriptor: Int32, chunkSize: Int, limit: Int,
+        _ body: (UnsafeRawBufferPointer) -> Void
+    ) -> Int32 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(chunkSize, limit), alignment: 16)
         defer { buffer.deallocate() }
         var total = 0

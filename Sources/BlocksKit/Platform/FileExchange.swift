@@ -25,7 +25,8 @@ enum FileExchange {
     /// swapped back, so it is never deleted with the staging folder.
     static func exchange(_ staged: String, with target: String) -> Bool {
         guard Tuning.process.exchangeFiles, let renameAt2 else { return false }
-        let atWorkingDirectory: Int32 = -100, exchange: UInt32 = 1 << 1
+        let atWorkingDirectory: Int32 = -100
+        let exchange: UInt32 = 1 << 1
         guard renameAt2(atWorkingDirectory, staged, atWorkingDirectory, target, exchange) == 0 else { return false }
         var info = stat()
         if lstat(staged, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {

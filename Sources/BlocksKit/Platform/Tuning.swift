@@ -79,7 +79,8 @@ public struct Tuning: Sendable, Equatable {
         typealias SetMallocOption = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return }
         let mallopt = unsafeBitCast(symbol, to: SetMallocOption.self)
-        let trimThreshold: Int32 = -1, mmapThreshold: Int32 = -3
+        let trimThreshold: Int32 = -1
+        let mmapThreshold: Int32 = -3
         _ = mallopt(trimThreshold, 64 << 20)
         // Setting the trim threshold stops glibc raising the mmap threshold as it goes, so it is
         // set too: blocks of up to 4 MiB come from the heap and are reused.

@@ -22,17 +22,19 @@ public struct BlockExporter: Sendable {
             let blockFolder = "\(folder)/\(block.manifest.name)"
             let files = try packager.entries(for: block, folder: blockFolder)
             entries += files
-            listing.append(.object([
-                "name": .string(block.manifest.name),
-                "version": .string(block.manifest.version),
-                "files": .array(files.map { file in
-                    .object([
-                        "path": .string(String(file.path.dropFirst(folder.count + 1))),
-                        "sha256": .string(SHA256.hex(file.data)),
-                        "size": .int(file.data.count),
-                    ])
-                }),
-            ]))
+            listing.append(
+                .object([
+                    "name": .string(block.manifest.name),
+                    "version": .string(block.manifest.version),
+                    "files": .array(
+                        files.map { file in
+                            .object([
+                                "path": .string(String(file.path.dropFirst(folder.count + 1))),
+                                "sha256": .string(SHA256.hex(file.data)),
+                                "size": .int(file.data.count),
+                            ])
+                        }),
+                ]))
         }
         let holders = Array(Set(blocks.flatMap(\.manifest.authors))).sorted()
         let names = blocks.map(\.manifest.name).sorted()

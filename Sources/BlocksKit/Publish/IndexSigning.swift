@@ -54,7 +54,8 @@ public struct IndexSigning: Sendable {
     func signature(of index: Data, fields: RegistryIndex.SignedFields, previous: Data?) throws -> Data {
         let claims = SignedIndexClaims(version: fields.version, expires: fields.expires)
         if let previous, let parsed = try? MinisignSignature(data: previous), parsed.trustedComment == claims.trustedComment,
-           (try? parsed.verify(index, keys: [key.publicKey], location: "")) != nil {
+            (try? parsed.verify(index, keys: [key.publicKey], location: "")) != nil
+        {
             return previous
         }
         return try MinisignSignature(signing: index, with: key, trustedComment: claims.trustedComment).fileData

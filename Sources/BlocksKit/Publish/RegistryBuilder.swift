@@ -274,7 +274,8 @@ public struct RegistryBuilder: Sendable {
         do throws(RegistryEntryProblem) {
             return try BlockMetadata.decode(data)
         } catch {
-            throw RegistryError.invalidIndex(location: output.path, reason: "\(path) is not valid block metadata (\(error.reason)); fix or remove it to rebuild")
+            throw RegistryError.invalidIndex(
+                location: output.path, reason: "\(path) is not valid block metadata (\(error.reason)); fix or remove it to rebuild")
         }
     }
 
@@ -293,8 +294,9 @@ public struct RegistryBuilder: Sendable {
     func sameSource(existingArchive url: URL, as block: BlockContent) -> Bool {
         guard let extracted = try? Archives.read(url) else { return false }
         guard let manifestData = extracted.files["block.json"],
-              let manifest = BlockManifest.decode(manifestData),
-              manifest == block.manifest else { return false }
+            let manifest = BlockManifest.decode(manifestData),
+            manifest == block.manifest
+        else { return false }
         return block.manifest.files.allSatisfy { file in
             guard let shipped = extracted.files[file.path], let source = block.files[file.path] else { return false }
             return LicenseHeader.strip(shipped) == source

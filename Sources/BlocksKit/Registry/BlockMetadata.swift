@@ -86,7 +86,8 @@ public enum PublicationDate {
 
     /// `YYYY-MM-DDTHH:MM:SSZ` for a moment from 1970 on, by the civil-from-days rule.
     public static func iso8601(secondsSince1970 seconds: Int) -> String {
-        let days = seconds / 86_400, second = seconds % 86_400
+        let days = seconds / 86_400
+        let second = seconds % 86_400
         let shifted = days + 719_468
         let era = shifted / 146_097
         let dayOfEra = shifted - era * 146_097

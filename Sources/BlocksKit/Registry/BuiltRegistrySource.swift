@@ -52,10 +52,13 @@ public struct BuiltRegistrySource: RegistrySource {
             // already, or found the registry unreachable: neither is asked twice.
             if let failure = indexCache.refreshFailure { throw failure }
             let signature = try check.map { _ in try remoteSignature() }
-            let data = try indexCache.currentFile.flatMap { FileManager.default.contents(atPath: $0.path) }
-                ?? cache.fetchIndex(url: url, transport: access.transport, offline: access.offline, unconditional: signature?.isNew ?? false, verify: check.map { check in
-                    { _ = try check.verify(index: $0, signature: signature?.data) }
-                })
+            let data =
+                try indexCache.currentFile.flatMap { FileManager.default.contents(atPath: $0.path) }
+                ?? cache.fetchIndex(
+                    url: url, transport: access.transport, offline: access.offline, unconditional: signature?.isNew ?? false,
+                    verify: check.map { check in
+                        { _ = try check.verify(index: $0, signature: signature?.data) }
+                    })
             if let check { claims = try indexCache.claims ?? verified(data, check: check, signature: signature?.data) }
             if let kept = signature?.data {
                 cache.keepSignature(kept, url: Self.join(base, IndexSigning.signatureFile), indexStamp: SignedIndexCheck.fileStamp(cache.indexFile(for: url)))
@@ -139,7 +142,8 @@ public struct BuiltRegistrySource: RegistrySource {
         let file = try verifiedArchives([archive])[0]
         let extracted = try Self.extract(file)
         guard let manifestData = extracted.files["block.json"], let manifest = BlockManifest.decode(manifestData),
-              manifest.name == name, manifest.version == version else {
+            manifest.name == name, manifest.version == version
+        else {
             throw RegistryError.invalidIndex(location: location, reason: "\(archive.path) does not hold \(name) \(version)")
         }
         return try Self.blockContent(from: extracted, manifest: manifest)
@@ -230,7 +234,9 @@ public struct BuiltRegistrySource: RegistrySource {
                 names.map { ManifestValidator.isValidName($0) ? Self.join(base, "blocks/\($0).json") : nil },
                 registry: base, transport: access.transport, offline: access.offline, writes: writes,
                 verify: signedIndex.map { index in
-                    { url, bytes in try SignedIndexCheck.checkMetadata(bytes, path: String(url.dropFirst(Self.join(base, "").count)), index: index, location: location) }
+                    { url, bytes in
+                        try SignedIndexCheck.checkMetadata(bytes, path: String(url.dropFirst(Self.join(base, "").count)), index: index, location: location)
+                    }
                 })
         }
         return try zip(names, data).map { name, bytes in
@@ -310,7 +316,8 @@ public struct BuiltRegistrySource: RegistrySource {
             let signatureURL = Self.join(base, IndexSigning.signatureFile)
             let stamp = SignedIndexCheck.fileStamp(file)
             if let check, let kept = signature?.data, !(signature?.isNew ?? true), refreshed.body == nil, stamp != nil,
-               cache.verifiedStamp(url: signatureURL) == stamp {
+                cache.verifiedStamp(url: signatureURL) == stamp
+            {
                 // The very pair verified before: only the trusted comment and the expiry again.
                 let (key, claims) = try check.reverify(signature: kept)
                 indexCache.signer = key

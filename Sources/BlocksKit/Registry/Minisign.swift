@@ -99,10 +99,11 @@ public struct MinisignSignature: Equatable, Sendable {
     }
 
     public var fileData: Data {
-        Data((Self.untrustedPrefix + "signature from blocks secret key \(MinisignPublicKey.idText(keyID))\n"
-            + Data(MinisignPublicKey.algorithm + keyID + signature).base64EncodedString() + "\n"
-            + Self.trustedPrefix + trustedComment + "\n"
-            + Data(globalSignature).base64EncodedString() + "\n").utf8)
+        Data(
+            (Self.untrustedPrefix + "signature from blocks secret key \(MinisignPublicKey.idText(keyID))\n"
+                + Data(MinisignPublicKey.algorithm + keyID + signature).base64EncodedString() + "\n"
+                + Self.trustedPrefix + trustedComment + "\n"
+                + Data(globalSignature).base64EncodedString() + "\n").utf8)
     }
 
     /// The pinned key that made this signature of `message`, with its trusted comment
@@ -148,7 +149,8 @@ public struct SignedIndexClaims: Equatable, Sendable {
             fields[String(part[..<colon])] = String(part[part.index(after: colon)...])
         }
         guard let versionText = fields["version"], let version = Int(versionText), version >= 0,
-              let expires = fields["expires"], RFC3339.seconds(expires) != nil else {
+            let expires = fields["expires"], RFC3339.seconds(expires) != nil
+        else {
             throw .malformedSignature(reason: "its trusted comment does not carry the index's version and expiry")
         }
         self.init(version: version, expires: expires)
@@ -181,8 +183,9 @@ public struct SecretKey: Sendable, CustomStringConvertible, CustomDebugStringCon
     }
 
     var fileData: Data {
-        Data(("untrusted comment: blocks secret key \(publicKey.id); keep this file private (mode 0600)\n"
-            + Data(Self.tag + publicKey.keyID + seed).base64EncodedString() + "\n").utf8)
+        Data(
+            ("untrusted comment: blocks secret key \(publicKey.id); keep this file private (mode 0600)\n"
+                + Data(Self.tag + publicKey.keyID + seed).base64EncodedString() + "\n").utf8)
     }
 
     /// Reads a key file, refusing one that group or others may read or write.
@@ -196,7 +199,8 @@ public struct SecretKey: Sendable, CustomStringConvertible, CustomDebugStringCon
         }
         let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
         guard lines.count == 2, let bytes = Data(base64Encoded: String(lines[1])).map(Array.init), bytes.count == 42,
-              Array(bytes[0..<2]) == tag else {
+            Array(bytes[0..<2]) == tag
+        else {
             throw .unreadableSecretKey(path: path, reason: "it is not a blocks secret key file")
         }
         return try SecretKey(seed: Array(bytes[10..<42]), keyID: Array(bytes[2..<10]))
@@ -210,14 +214,16 @@ enum RFC3339 {
     static func seconds(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z") else { return nil }
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
+        else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             guard bytes[range].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
             return Int(String(decoding: bytes[range], as: UTF8.self))
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              year >= 1970, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            year >= 1970, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
         // Days from civil, the inverse of `PublicationDate.iso8601`.
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = shiftedYear / 400

@@ -32,7 +32,9 @@ public struct NamespacedRegistry: Sendable, Equatable {
     /// A header name as RFC 9110 allows it: one or more token characters.
     public static func isValidHeaderName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 100
-            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0)) }
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0))
+            }
     }
 }
 
@@ -103,7 +105,7 @@ public struct HeaderTemplate: Sendable, Equatable {
             guard let close = after.firstIndex(of: "}") else { throw .malformed(value) }
             let name = String(after[..<close])
             guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic),
-                  name.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) })
+                name.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) })
             else { throw .malformed(value) }
             pieces.append(.variable(name))
             rest = after[after.index(after: close)...]
@@ -153,7 +155,9 @@ struct NamespaceTransport: HTTPTransport {
     /// A 401 or 403 names this namespace's variables, not `BLOCKS_TOKEN`, which it never sends.
     func explained(_ error: HTTPError) -> HTTPError {
         guard case .status(let url, let code) = error, code == 401 || code == 403 else { return error }
-        return .refusedHeaders(url: url, code: code, headersOf: registry.headersOf, variables: registry.headers.flatMap(\.variables).reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
+        return .refusedHeaders(
+            url: url, code: code, headersOf: registry.headersOf,
+            variables: registry.headers.flatMap(\.variables).reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
     }
 
     func get(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -265,7 +269,8 @@ public enum NamespaceError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalidNamespace(let text):
             return "'\(text)' is not a namespace: it is @ and lowercase letters, digits and dashes, as in @acme"
         case .invalidHeader(let text):
-            return "'\(text)' is not a header: write it as \"Name: value\", with ${VARIABLE} for a value from the environment (the header name itself is printed, never its expanded value)"
+            return
+                "'\(text)' is not a header: write it as \"Name: value\", with ${VARIABLE} for a value from the environment (the header name itself is printed, never its expanded value)"
         }
     }
 }

@@ -18,7 +18,9 @@ public struct RegistryCache: Sendable {
 
     /// The index at `url`: a conditional GET when a cached copy has an ETag, the cached
     /// copy on 304 or with `--offline`.
-    public func fetchIndex(url: String, transport: HTTPTransport, offline: Bool, unconditional: Bool = false, verify: ((Data) throws -> Void)? = nil) throws -> Data {
+    public func fetchIndex(
+        url: String, transport: HTTPTransport, offline: Bool, unconditional: Bool = false, verify: ((Data) throws -> Void)? = nil
+    ) throws -> Data {
         let refreshed = try refreshIndex(url: url, transport: transport, offline: offline, unconditional: unconditional, verify: verify)
         if let body = refreshed.body { return body }
         guard let cached = FileManager.default.contents(atPath: refreshed.file.path) else { throw HTTPError.offline(url: url) }
@@ -205,9 +207,10 @@ public struct RegistryCache: Sendable {
             }
             if offline { throw HTTPError.offline(url: item.url) }
             let limit = max(item.archive.size, 0) + 1024
-            downloads.append(HTTPDownload(
-                request: HTTPRequest(url: item.url, maxBodyBytes: limit), destination: file, expectedSHA256: item.archive.sha256,
-                keepsBody: keepingBytes && item.archive.size <= Self.keptInMemoryUpTo))
+            downloads.append(
+                HTTPDownload(
+                    request: HTTPRequest(url: item.url, maxBodyBytes: limit), destination: file, expectedSHA256: item.archive.sha256,
+                    keepsBody: keepingBytes && item.archive.size <= Self.keptInMemoryUpTo))
             downloadedAt.append(position)
         }
         if !downloads.isEmpty {

@@ -342,8 +342,9 @@ public struct RegistryArchive: Codable, Sendable, Equatable {
     }
 
     static func jsonValue(_ archives: [String: RegistryArchive]) -> JSONValue {
-        .object(archives.mapValues { archive in
-            .object(["path": .string(archive.path), "sha256": .string(archive.sha256), "size": .int(Int(archive.size))])
-        })
+        .object(
+            archives.mapValues { archive in
+                .object(["path": .string(archive.path), "sha256": .string(archive.sha256), "size": .int(Int(archive.size))])
+            })
     }
 }

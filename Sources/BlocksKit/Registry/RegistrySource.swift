@@ -44,7 +44,8 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownBlock(let name, let suggestions):
-            let hint = suggestions.isEmpty
+            let hint =
+                suggestions.isEmpty
                 ? "run 'blocks list' to see every block"
                 : "did you mean " + suggestions.map { "'\($0)'" }.joined(separator: ", ") + "?"
             return "no block named '\(name)'; \(hint)"
@@ -63,7 +64,8 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .buildInProgress(let output):
             return "another blocks build is writing \(output); wait for it to finish, then build again"
         case .damagedArchive(let path):
-            return "\(path) is damaged: it no longer reads as an archive; restore it from a backup or a mirror, or delete it to publish this version's archive again"
+            return
+                "\(path) is damaged: it no longer reads as an archive; restore it from a backup or a mirror, or delete it to publish this version's archive again"
         }
     }
 }

@@ -84,7 +84,8 @@ public enum RegistrySources {
         while let byte = input.popFirst() {
             let digits = input.prefix(2)
             if byte == UInt8(ascii: "%"), digits.count == 2, digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
-               let value = UInt8(String(decoding: digits, as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: digits, as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
                 input = input.dropFirst(2)
             } else {

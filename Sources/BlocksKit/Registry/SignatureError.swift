@@ -39,13 +39,15 @@ public enum SignatureError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .missingSignature(let location):
-            return "registry \(location) is not signed (no index.json.minisig), but blocks.json pins a key for it; ask its publisher to sign it with 'blocks build --sign', or unpin the key"
+            return
+                "registry \(location) is not signed (no index.json.minisig), but blocks.json pins a key for it; ask its publisher to sign it with 'blocks build --sign', or unpin the key"
         case .malformedSignature(let reason):
             return "the registry's index.json.minisig is not a minisign signature: \(reason)"
         case .malformedPublicKey(let reason):
             return "not a minisign public key: \(reason)"
         case .unknownKey(let location, let keyID, let pinned):
-            return "registry \(location) is signed by key \(keyID), which is not pinned (pinned: \(pinned.joined(separator: ", "))); if its publisher rotated keys, pin the new key after checking it with them"
+            return
+                "registry \(location) is signed by key \(keyID), which is not pinned (pinned: \(pinned.joined(separator: ", "))); if its publisher rotated keys, pin the new key after checking it with them"
         case .forgedIndex(let location, let keyID):
             return "registry \(location): index.json does not match its signature by key \(keyID); it was changed after signing, so nothing was read from it"
         case .forgedTrustedComment(let location):
@@ -53,13 +55,17 @@ public enum SignatureError: Error, Equatable, Sendable, CustomStringConvertible 
         case .claimsMismatch(let location):
             return "registry \(location): the index's version or expiry differs from what its signature says"
         case .rollback(let location, let version, let accepted):
-            return "registry \(location) serves index version \(version), older than version \(accepted) already accepted: a rollback to an old index; try again later or use another mirror"
+            return
+                "registry \(location) serves index version \(version), older than version \(accepted) already accepted: a rollback to an old index; try again later or use another mirror"
         case .sameVersionDifferentIndex(let location, let version):
-            return "registry \(location) serves a different index with version \(version), which was already accepted with other content; a signed index never changes without a new version"
+            return
+                "registry \(location) serves a different index with version \(version), which was already accepted with other content; a signed index never changes without a new version"
         case .expired(let location, let expires):
-            return "registry \(location) expired on \(expires): its publisher has not signed a current index, or it is a frozen copy; ask the publisher to rebuild it, or pass --allow-expired to use it anyway (for a mirror carried across an air gap)"
+            return
+                "registry \(location) expired on \(expires): its publisher has not signed a current index, or it is a frozen copy; ask the publisher to rebuild it, or pass --allow-expired to use it anyway (for a mirror carried across an air gap)"
         case .metadataMismatch(let location, let path):
-            return "registry \(location): \(path) does not match the SHA-256 and size its signed index lists; it was changed or mixed in from another build, so nothing was read from it"
+            return
+                "registry \(location): \(path) does not match the SHA-256 and size its signed index lists; it was changed or mixed in from another build, so nothing was read from it"
         case .keyExists(let path):
             return "\(path) already exists; keygen never overwrites a key: choose another --out folder"
         case .looseSecretKey(let path, let mode):
@@ -69,7 +75,8 @@ public enum SignatureError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalidExpiry(let text):
             return "'\(text)' is not an expiry: write a count and a unit, s, m, h or d, as in 7d (at most ten years)"
         case .cryptographyUnavailable:
-            return "libhogweed (libhogweed6) is not installed; blocks needs it for Ed25519 signatures. Install it, for example with 'apt-get install libhogweed6'"
+            return
+                "libhogweed (libhogweed6) is not installed; blocks needs it for Ed25519 signatures. Install it, for example with 'apt-get install libhogweed6'"
         case .noRandomness:
             return "the system's random source failed; no key was written"
         }

@@ -86,7 +86,8 @@ struct RollbackRecord {
     func accept(version: Int, index: Data) throws {
         let digest = SHA256.hex(index)
         if let data = FileManager.default.contents(atPath: file.path), case .object(let members)? = try? JSONReader.parse(data),
-           case .int(let accepted)? = members["version"], case .string(let acceptedDigest)? = members["sha256"] {
+            case .int(let accepted)? = members["version"], case .string(let acceptedDigest)? = members["sha256"]
+        {
             if version < accepted { throw SignatureError.rollback(location: location, version: version, accepted: accepted) }
             if version == accepted {
                 guard digest == acceptedDigest else { throw SignatureError.sameVersionDifferentIndex(location: location, version: version) }

@@ -37,7 +37,8 @@ public enum EditDistance {
     /// Up to `count` candidates close to `word`, nearest first.
     public static func suggestions(for word: String, in candidates: [String], count: Int = 3) -> [String] {
         let limit = max(2, word.count / 3)
-        return candidates
+        return
+            candidates
             .map { ($0, distance(word.lowercased(), $0.lowercased(), limit: limit)) }
             .filter { $0.1 <= limit }
             .sorted { ($0.1, $0.0) < ($1.1, $1.0) }

@@ -67,9 +67,9 @@ struct EmbeddedCorpusCache {
                 return UnsafeRawBufferPointer(rebasing: all[offset..<(offset + length)])
             }
             guard let vocabularyRun = run(), let vocabulary = PackedStrings(encoded: vocabularyRun),
-                  let endsRun = run(), let ends = PackedIntegers.decode(endsRun),
-                  let postingsRun = run(), let postings = PackedIntegers.decode(postingsRun),
-                  offset == all.count, ends.count == vocabulary.count, ends.last.map(Int.init) ?? 0 == postings.count
+                let endsRun = run(), let ends = PackedIntegers.decode(endsRun),
+                let postingsRun = run(), let postings = PackedIntegers.decode(postingsRun),
+                offset == all.count, ends.count == vocabulary.count, ends.last.map(Int.init) ?? 0 == postings.count
             else { return nil }
             let flat = postings.map(SearchPosting.init(rawValue:))
             guard flat.allSatisfy({ $0.block < manifests.count && $0.field != nil }) else { return nil }

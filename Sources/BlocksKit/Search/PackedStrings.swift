@@ -25,7 +25,7 @@ struct PackedStrings: Sendable, Equatable {
         let count = Int(UInt32(littleEndian: encoded.loadUnaligned(as: UInt32.self)))
         let bytesStart = 4 + count * 4
         guard count <= encoded.count / 4, bytesStart <= encoded.count,
-              let ends = PackedIntegers.decode(UnsafeRawBufferPointer(rebasing: encoded[4..<bytesStart]))
+            let ends = PackedIntegers.decode(UnsafeRawBufferPointer(rebasing: encoded[4..<bytesStart]))
         else { return nil }
         var previous: UInt32 = 0
         for end in ends {

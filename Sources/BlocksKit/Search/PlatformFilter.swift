@@ -37,4 +37,3 @@ public struct PlatformFilter: Sendable, Equatable {
         return 0
     }
 }
-

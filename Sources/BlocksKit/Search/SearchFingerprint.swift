@@ -213,8 +213,8 @@ public enum SearchFingerprint {
     }
 }
 
-private extension UInt64 {
-    var hex: String {
+extension UInt64 {
+    fileprivate var hex: String {
         let digits = String(self, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

@@ -52,7 +52,7 @@ final class SearchIndexStore: SearchCorpus {
         names = try strings("names")
         vocabulary = try strings("vocabulary")
         guard let ranks = meta["name_ranks"].flatMap({ $0.withUnsafeBytes(PackedIntegers.decode) }), ranks.count == names.count,
-              ranks.allSatisfy({ Int($0) < ranks.count })
+            ranks.allSatisfy({ Int($0) < ranks.count })
         else { throw SearchIndexError.damaged("name_ranks in \(path) is unreadable") }
         nameRanks = ranks
         blockCount = names.count
@@ -77,12 +77,13 @@ final class SearchIndexStore: SearchCorpus {
         records.reserveCapacity(blockCount)
         while try statement.step() {
             guard let platforms = statement.withBytes(2, PackedStrings.init(encoded:)), platforms.count % 2 == 0,
-                  let tags = statement.withBytes(3, PackedStrings.init(encoded:))
+                let tags = statement.withBytes(3, PackedStrings.init(encoded:))
             else { throw SearchIndexError.damaged("a block's filter data in \(path) is unreadable") }
             var platformTable: [String: String] = [:]
             for pair in stride(from: 0, to: platforms.count, by: 2) { platformTable[platforms[pair]] = platforms[pair + 1] }
-            records.append(BlockFilterRecord(
-                platforms: platformTable, level: statement.text(0), foldedCategory: statement.text(1), foldedTags: tags.strings))
+            records.append(
+                BlockFilterRecord(
+                    platforms: platformTable, level: statement.text(0), foldedCategory: statement.text(1), foldedTags: tags.strings))
         }
         guard records.count == blockCount else { throw SearchIndexError.damaged("\(path) lacks some blocks") }
         return records
@@ -136,10 +137,12 @@ final class SearchIndexStore: SearchCorpus {
     /// Writes a complete index of `manifests` to a new file at `path`. The caller writes
     /// to a temporary name and renames, so readers never see a half-written index.
     static func write(
-        manifests: [BlockManifest], corpus: InMemorySearchCorpus, fingerprint: String, codeFiles: PackedStrings = PackedStrings(), format: String, to path: String
+        manifests: [BlockManifest], corpus: InMemorySearchCorpus, fingerprint: String, codeFiles: PackedStrings = PackedStrings(), format: String,
+        to path: String
     ) throws {
         let database = try SQLiteDatabase(path: path, readOnly: false)
-        try database.execute("""
+        try database.execute(
+            """
             PRAGMA journal_mode = OFF;
             PRAGMA synchronous = OFF;
             BEGIN;
@@ -172,7 +175,8 @@ final class SearchIndexStore: SearchCorpus {
             postings.bind(2, bytes: PackedIntegers.encode(list.map(\.rawValue)))
             try postings.run()
         }
-        let blocks = try database.prepare("""
+        let blocks = try database.prepare(
+            """
             INSERT INTO blocks (id, name, platform_text, level, title, category, platforms, tags)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)

@@ -173,7 +173,7 @@ private struct FieldScores {
     /// `adjacencyShare` of the smaller of this word's and the previous word's score in one
     /// field, taking the field where that is largest.
     func score(of block: Int) -> Double {
-        let slots = block * Self.fieldCount ..< (block + 1) * Self.fieldCount
+        let slots = block * Self.fieldCount..<(block + 1) * Self.fieldCount
         var adjacency = 0.0
         for slot in slots where previous[slot] > 0 { adjacency = max(adjacency, min(previous[slot], current[slot])) }
         // The field scores best first, sorted on the stack: this runs for every block a
@@ -198,7 +198,7 @@ private struct FieldScores {
     /// The current word becomes the previous one; the cleared array is the next `current`.
     mutating func moveToNextWord() {
         for block in previousTouched {
-            for slot in block * Self.fieldCount ..< (block + 1) * Self.fieldCount { previous[slot] = 0 }
+            for slot in block * Self.fieldCount..<(block + 1) * Self.fieldCount { previous[slot] = 0 }
         }
         for block in touched { isTouched[block] = false }
         swap(&current, &previous)

@@ -51,7 +51,8 @@ struct WordMatcher {
         queryBytes.withUnsafeBufferPointer { query in
             vocabulary.forEachBytes { index, word in
                 let wordIsASCII = word.allSatisfy { $0 < 0x80 }
-                let quality = queryIsASCII && wordIsASCII
+                let quality =
+                    queryIsASCII && wordIsASCII
                     ? asciiQuality(query, word)
                     : SearchEngine.matchQuality(query: self.query, word: String(decoding: word, as: UTF8.self))
                 if quality > 0 { found.append((index, quality)) }

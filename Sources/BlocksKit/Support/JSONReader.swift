@@ -65,7 +65,8 @@ enum JSONReader {
         mutating func literal(_ text: StaticString, _ value: JSONValue) throws(Failure) -> JSONValue {
             let count = text.utf8CodeUnitCount
             guard position + count <= bytes.count,
-                  memcmp(bytes.baseAddress! + position, text.utf8Start, count) == 0 else { throw failure("not a JSON value") }
+                memcmp(bytes.baseAddress! + position, text.utf8Start, count) == 0
+            else { throw failure("not a JSON value") }
             position += count
             return value
         }

@@ -62,7 +62,8 @@ public enum SHA256 {
     /// broken install. Hashing cannot go on without it: say so in one line and stop.
     static func requireLibrary() {
         guard !isLibraryAvailable else { return }
-        let message = "error: libnettle (libnettle8) is not installed; blocks needs it for SHA-256 checksums. Install it, for example with 'apt-get install libnettle8'.\n"
+        let message =
+            "error: libnettle (libnettle8) is not installed; blocks needs it for SHA-256 checksums. Install it, for example with 'apt-get install libnettle8'.\n"
         _ = message.utf8.withContiguousStorageIfAvailable { FileDescriptorIO.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
         exit(1)
     }

@@ -65,7 +65,8 @@ enum StableJSONWriter {
             output.append(close)
             return
         }
-        let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
+        let newline = UInt8(ascii: "\n")
+        let space = UInt8(ascii: " ")
         output.append(open)
         output.append(newline)
         if count == 0 { output.append(newline) }

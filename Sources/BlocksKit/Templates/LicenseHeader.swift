@@ -96,7 +96,8 @@ public enum LicenseHeader {
     /// a version built in a later year does not change every file's header.
     public static func settingYear(_ data: Data, to year: Int) -> Data {
         guard (1000...9999).contains(year), let text = String(data: data, encoding: .utf8),
-              let current = self.year(in: text), current != year else { return data }
+            let current = self.year(in: text), current != year
+        else { return data }
         let lines = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
         var result = String(lines[0]) + "\n" + copyrightPrefix + String(year) + lines[1].dropFirst(copyrightPrefix.count + 4)
         if lines.count > 2 { result += "\n" + lines[2] }

@@ -32,7 +32,8 @@ public enum TemplateText {
             return utcYear(secondsSince1970: now.timeIntervalSince1970)
         }
         guard text.utf8.count <= 12, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let seconds = Int(text), seconds <= latestSourceDateEpoch else {
+            let seconds = Int(text), seconds <= latestSourceDateEpoch
+        else {
             throw .invalidSourceDateEpoch(text)
         }
         return utcYear(secondsSince1970: TimeInterval(seconds))
@@ -80,7 +81,8 @@ public enum TemplateText {
         let isSpace = { (scalar: Unicode.Scalar) in Self.foundationWhitespace.contains(scalar.value) }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return String(scalars[first...last])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// One crafted archive and the refusal it must get.
@@ -15,10 +16,14 @@ private let smallEntryCap = ExtractionLimits(maxTotalBytes: 1 << 20, maxEntries:
 private let smallSizeCap = ExtractionLimits(maxTotalBytes: 2048, maxEntries: 100)
 private let defaultCap = ExtractionLimits().maxTotalBytes
 
-private func bothFormats(_ name: String, limits: ExtractionLimits = .init(),
-                         _ expected: @escaping @Sendable (String) -> ArchiveError) -> [HostileArchiveCase] {
-    [HostileArchiveCase(file: name + ".tar.gz", limits: limits, expected: expected),
-     HostileArchiveCase(file: name + ".zip", limits: limits, expected: expected)]
+private func bothFormats(
+    _ name: String, limits: ExtractionLimits = .init(),
+    _ expected: @escaping @Sendable (String) -> ArchiveError
+) -> [HostileArchiveCase] {
+    [
+        HostileArchiveCase(file: name + ".tar.gz", limits: limits, expected: expected),
+        HostileArchiveCase(file: name + ".zip", limits: limits, expected: expected),
+    ]
 }
 
 private let hostileCases: [HostileArchiveCase] =
@@ -48,9 +53,11 @@ private let hostileCases: [HostileArchiveCase] =
     // With the loose file first there is no top folder yet to name.
     + bothFormats("loose-first") { .entryOutsideTopFolder(archive: $0, entry: "loose.swift", topFolder: nil) }
     // Refused from the header: reading the data would only find it truncated.
-    + [HostileArchiveCase(file: "declared-large-truncated.tar.gz") {
-        .tooLarge(archive: $0, entry: "top/zeros.bin", limit: defaultCap)
-    }]
+    + [
+        HostileArchiveCase(file: "declared-large-truncated.tar.gz") {
+            .tooLarge(archive: $0, entry: "top/zeros.bin", limit: defaultCap)
+        }
+    ]
     + bothFormats("symlink") { .symbolicLink(archive: $0, entry: "top/link", target: "/etc/passwd") }
     // Zip has no hard links or block devices; tar has both.
     + [HostileArchiveCase(file: "hardlink.tar.gz") { .hardLink(archive: $0, entry: "top/hard", target: "/etc/passwd") }]
@@ -99,7 +106,8 @@ struct ArchiveHostileTests {
         let base = try TemporaryFolder("blocks-hostile-add")
         defer { base.cleanUp() }
         let project = TestProject(root: base.path("project"))
-        try project.write("Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
+        try project.write(
+            "Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
         try project.write("Sources/App/x.swift", "let x = 1\n")
         try base.write("decoy/victim.swift", "// the user's own file\n")
         let evilInTmp = "/tmp/blocks-evil.swift"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The entry rules on their own, for shapes that are awkward to craft as real archives.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Every archive we write must read back through our reader and through the standard
@@ -93,32 +94,32 @@ struct ArchiveRoundTripTests {
 
     /// Python prints one JSON record per member, in archive order.
     static let pythonDump = #"""
-import json, sys, tarfile, zipfile
-path = sys.argv[1]
-members = []
-if path.endswith(".zip"):
-    with zipfile.ZipFile(path) as archive:
-        if archive.testzip() is not None:
-            sys.exit("bad CRC")
-        for info in archive.infolist():
-            members.append({
-                "name": info.filename, "mode": info.external_attr >> 16,
-                "date": list(info.date_time), "utf8": bool(info.flag_bits & 0x800),
-                "system": info.create_system,
-                "data": "" if info.is_dir() else archive.read(info).hex()})
-else:
-    with open(path, "rb") as raw:
-        header = raw.read(10)
-    with tarfile.open(path, "r:gz") as archive:
-        for info in archive.getmembers():
-            members.append({
-                "name": info.name + ("/" if info.isdir() else ""), "mode": info.mode,
-                "type": info.type.decode(), "uid": info.uid, "gid": info.gid,
-                "uname": info.uname, "gname": info.gname, "mtime": info.mtime,
-                "data": "" if info.isdir() else archive.extractfile(info).read().hex()})
-    members.append({"gzip_mtime": int.from_bytes(header[4:8], "little")})
-print(json.dumps(members))
-"""#
+        import json, sys, tarfile, zipfile
+        path = sys.argv[1]
+        members = []
+        if path.endswith(".zip"):
+            with zipfile.ZipFile(path) as archive:
+                if archive.testzip() is not None:
+                    sys.exit("bad CRC")
+                for info in archive.infolist():
+                    members.append({
+                        "name": info.filename, "mode": info.external_attr >> 16,
+                        "date": list(info.date_time), "utf8": bool(info.flag_bits & 0x800),
+                        "system": info.create_system,
+                        "data": "" if info.is_dir() else archive.read(info).hex()})
+        else:
+            with open(path, "rb") as raw:
+                header = raw.read(10)
+            with tarfile.open(path, "r:gz") as archive:
+                for info in archive.getmembers():
+                    members.append({
+                        "name": info.name + ("/" if info.isdir() else ""), "mode": info.mode,
+                        "type": info.type.decode(), "uid": info.uid, "gid": info.gid,
+                        "uname": info.uname, "gname": info.gname, "mtime": info.mtime,
+                        "data": "" if info.isdir() else archive.extractfile(info).read().hex()})
+            members.append({"gzip_mtime": int.from_bytes(header[4:8], "little")})
+        print(json.dumps(members))
+        """#
 
     @Test("Python's tarfile and zipfile read names, modes, owners, dates and bytes", arguments: ArchiveFormat.allCases)
     func pythonReads(_ format: ArchiveFormat) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 #if canImport(Glibc)
@@ -27,8 +28,9 @@ struct ArchiveWriteTests {
         .zip: "f274680da8ebf6974d9a6ec3e272eeb32662e54e6c4712d6abbd1cb6b957d884",
     ]
 
-    @Test("the bytes match the pinned digest from an earlier run",
-          .enabled(if: HostTools.isLinux, HostTools.needsDebianLibarchive), arguments: ArchiveFormat.allCases)
+    @Test(
+        "the bytes match the pinned digest from an earlier run",
+        .enabled(if: HostTools.isLinux, HostTools.needsDebianLibarchive), arguments: ArchiveFormat.allCases)
     func pinned(_ format: ArchiveFormat) throws {
         let bytes = try Archives.data(ArchiveSamples.entries, format: format)
         #expect(SHA256.hex(bytes) == Self.pinnedDigests[format])
@@ -45,8 +47,9 @@ struct ArchiveWriteTests {
             }
             // A control: a real mtime is stored as local time in zips, so if switching
             // zones had no effect this set would hold one value and the test would be void.
-            stampedZips.insert(try ZipCodec().encode(
-                ArchiveSamples.entries, archiveName: "control", modificationTime: 1_600_000_000))
+            stampedZips.insert(
+                try ZipCodec().encode(
+                    ArchiveSamples.entries, archiveName: "control", modificationTime: 1_600_000_000))
         }
         #expect(outputs[.tarGzip]?.count == 1)
         #expect(outputs[.zip]?.count == 1)
@@ -91,10 +94,18 @@ struct ArchiveWriteTests {
             ([file("top/a"), file("other/b")], .multipleTopFolders(archive: name, first: "top", second: "other")),
             ([file("top/a"), file("loose")], .entryOutsideTopFolder(archive: name, entry: "loose", topFolder: "top")),
             ([file("top/a"), file("top/a/b")], .pathConflict(archive: name, entry: "top/a/b", other: "top/a")),
-            ([file("top//a")], .unsafeName(archive: name, entry: "top//a",
-                                           reason: "is not in the form top/folder/file (no empty or '.' parts)")),
-            ([file("top/./a")], .unsafeName(archive: name, entry: "top/./a",
-                                            reason: "is not in the form top/folder/file (no empty or '.' parts)")),
+            (
+                [file("top//a")],
+                .unsafeName(
+                    archive: name, entry: "top//a",
+                    reason: "is not in the form top/folder/file (no empty or '.' parts)")
+            ),
+            (
+                [file("top/./a")],
+                .unsafeName(
+                    archive: name, entry: "top/./a",
+                    reason: "is not in the form top/folder/file (no empty or '.' parts)")
+            ),
             ([file("top\\a")], .unsafeName(archive: name, entry: "top\\a", reason: "contains a backslash")),
         ]
     }

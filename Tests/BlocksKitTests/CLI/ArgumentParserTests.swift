@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BlocksKit
 
 @Suite struct ArgumentParserTests {

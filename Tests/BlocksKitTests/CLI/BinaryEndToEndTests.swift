@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Runs the real `blocks` binary as a user would, with stdin at /dev/null as in CI.
@@ -39,8 +40,11 @@ import Testing
         defer { folder.cleanUp() }
         try folder.write("afile", "not a folder")
         let public_ = folder.path("public").path
-        #expect(try runBinary(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", public_],
-                              in: folder.url, environment: environment).code == 0)
+        #expect(
+            try runBinary(
+                ["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", public_],
+                in: folder.url, environment: environment
+            ).code == 0)
         let mirror = try runBinary(["mirror", public_, folder.path("afile/mirror").path], in: folder.url, environment: environment)
         #expect(mirror.code == 1)
         #expect(mirror.err == "error: could not write \(folder.path("afile/mirror").path): Not a directory\n", "\(mirror.err)")
@@ -77,8 +81,8 @@ import Testing
         for block in results {
             for key in ["name", "title", "version", "platforms", "level", "tags"] { #expect(block[key] != nil, "missing \(key)") }
         }
-        #expect(!results.contains { $0["name"] as? String == "picker-pages" })   // iOS 27 only
-        #expect(!results.contains { $0["name"] as? String == "search-tab-view" })   // iOS 26 only
+        #expect(!results.contains { $0["name"] as? String == "picker-pages" })  // iOS 27 only
+        #expect(!results.contains { $0["name"] as? String == "search-tab-view" })  // iOS 26 only
 
         let list = try runBinary(["list", "--json"], environment: environment)
         let blocks = (try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [String: Any])?["blocks"] as? [[String: Any]]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 12, item 20: what the command line says when it is used slightly wrong, and that

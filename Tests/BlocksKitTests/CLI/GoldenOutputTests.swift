@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Golden files pin what scripts and people read: every command's `--help`, the `--json`
@@ -24,8 +25,9 @@ import Testing
         }
         if actual != expected {
             let diff = LineDiff.unified(old: expected, new: actual, oldName: "golden/" + name, newName: "actual/" + name)
-            Issue.record("output differs from Tests/Golden/\(name) (re-record with BLOCKS_RECORD_GOLDEN=1 if intended):\n\(diff)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "output differs from Tests/Golden/\(name) (re-record with BLOCKS_RECORD_GOLDEN=1 if intended):\n\(diff)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -44,12 +46,13 @@ import Testing
     @Test func jsonOfTheReadingCommands() throws {
         let project = try TemporaryFolder("golden")
         defer { project.cleanUp() }
-        let commands: [(String, [String])] = [
-            ("list.json", ["list", "--json"]),
-            ("search-tabs.json", ["search", "tabs", "--json"]),
-            ("search-pestanas-ios18.json", ["search", "pestanas", "--platform", "ios18", "--json"]),
-            ("search-nothing.json", ["search", "zzzzqqq", "--json"]),
-        ] + (try CatalogSource.embedded.blockNames()).map { ("info-\($0).json", ["info", $0, "--json"]) }
+        let commands: [(String, [String])] =
+            [
+                ("list.json", ["list", "--json"]),
+                ("search-tabs.json", ["search", "tabs", "--json"]),
+                ("search-pestanas-ios18.json", ["search", "pestanas", "--platform", "ios18", "--json"]),
+                ("search-nothing.json", ["search", "zzzzqqq", "--json"]),
+            ] + (try CatalogSource.embedded.blockNames()).map { ("info-\($0).json", ["info", $0, "--json"]) }
         for (file, arguments) in commands {
             let result = runBlocks(arguments, in: project.url, environment: ["BLOCKS_REGISTRY": ""])
             #expect(result.code == 0, "\(arguments.joined(separator: " ")) exits \(result.code): \(result.err)")

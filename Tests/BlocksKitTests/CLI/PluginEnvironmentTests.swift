@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 12 item 8: a plugin is told the registry a built-in command would read there,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Every `console` block in README.md runs here with the real binary, in one fresh

@@ -1,13 +1,15 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// What every block in `Catalog/` promises beyond its manifest's shape: availability that
 /// matches its platforms, logic free of SwiftUI, a preview, no license header (the tool
 /// adds it), no force unwraps, and tags people search for in both languages.
 @Suite struct CatalogConventionTests {
-    let blocks = (try? CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog")).contents(
-        of: CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog")).blockNames())) ?? []
+    let blocks =
+        (try? CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog")).contents(
+            of: CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog")).blockNames())) ?? []
 
     func text(_ block: BlockContent, _ role: BlockFile.Role) -> [String] {
         block.manifest.files.filter { $0.role == role }.map { String(decoding: block.files[$0.path] ?? Data(), as: UTF8.self) }
@@ -22,8 +24,9 @@ import Testing
                 #expect(!matches.isEmpty, "\(block.manifest.name) has no @available")
                 for match in matches {
                     guard let platform = Range(match.range(at: 1), in: source), let version = Range(match.range(at: 2), in: source) else { continue }
-                    #expect(block.manifest.platforms[String(source[platform])] == String(source[version]),
-                            "\(block.manifest.name): @available(\(source[platform]) \(source[version])) vs \(block.manifest.platforms)")
+                    #expect(
+                        block.manifest.platforms[String(source[platform])] == String(source[version]),
+                        "\(block.manifest.name): @available(\(source[platform]) \(source[version])) vs \(block.manifest.platforms)")
                 }
             }
         }
@@ -33,8 +36,9 @@ import Testing
         for block in blocks {
             for source in text(block, .logic) { #expect(!source.contains("import SwiftUI"), "\(block.manifest.name)") }
             #expect(text(block, .demo).contains { $0.contains("#Preview") }, "\(block.manifest.name) has no #Preview")
-            #expect(text(block, .component).allSatisfy { $0.contains("accessibilityReduceMotion") || block.manifest.name == "adaptive-tabs" },
-                    "\(block.manifest.name) ignores Reduce Motion")
+            #expect(
+                text(block, .component).allSatisfy { $0.contains("accessibilityReduceMotion") || block.manifest.name == "adaptive-tabs" },
+                "\(block.manifest.name) ignores Reduce Motion")
         }
     }
 

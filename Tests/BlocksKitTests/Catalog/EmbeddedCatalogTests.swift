@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 @Suite struct EmbeddedCatalogTests {
@@ -35,10 +36,11 @@ import Testing
         let embedded = try CatalogSource.embedded.manifests()
         let folder = try CatalogSource.folder(repositoryRoot.appendingPathComponent("Catalog")).manifests()
         #expect(embedded == folder)
-        #expect(embedded.map(\.name) == [
-            "adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "search-tab-view",
-            "segmented-pill", "sticky-header-tabs", "top-tabs",
-        ])
+        #expect(
+            embedded.map(\.name) == [
+                "adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "search-tab-view",
+                "segmented-pill", "sticky-header-tabs", "top-tabs",
+            ])
     }
 
     /// The embedded manifests, read by the library from the embedded `block.json` texts,

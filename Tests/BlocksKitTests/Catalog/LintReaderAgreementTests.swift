@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Found by the manifest fuzz target (Fuzz/crashes/manifest-lint-clean-unreadable.json):

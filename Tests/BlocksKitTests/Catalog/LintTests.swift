@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 @Suite struct LintTests {
@@ -51,8 +52,10 @@ import Testing
 
     @Test func blockNamesFollowTheSchemaPattern() throws {
         let pattern = try NSRegularExpression(pattern: "^[a-z0-9]+(-[a-z0-9]+)*$")
-        let names = ["tabs", "top-tabs", "a1-b2-c3", "0", "", "-", "-tabs", "tabs-", "top--tabs", "Top-tabs",
-                     "top_tabs", "top tabs", "tabs/..", "café", "ｔａｂｓ", "a-b-"]
+        let names = [
+            "tabs", "top-tabs", "a1-b2-c3", "0", "", "-", "-tabs", "tabs-", "top--tabs", "Top-tabs",
+            "top_tabs", "top tabs", "tabs/..", "café", "ｔａｂｓ", "a-b-",
+        ]
         for name in names {
             let expected = pattern.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
             #expect(ManifestValidator.isValidName(name) == expected, "\(name.debugDescription)")
@@ -72,9 +75,10 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         try writeBlock(in: folder, name: "good")
-        try writeBlock(in: folder, name: "bad",
-                       manifest: sampleManifestJSON(name: "bad", version: "one", files: [("Sample.swift", "component"), ("Gone.swift", "logic")]),
-                       files: ["Sample.swift": "struct Sample {\n", "Extra.swift": "let x = 1\n"])
+        try writeBlock(
+            in: folder, name: "bad",
+            manifest: sampleManifestJSON(name: "bad", version: "one", files: [("Sample.swift", "component"), ("Gone.swift", "logic")]),
+            files: ["Sample.swift": "struct Sample {\n", "Extra.swift": "let x = 1\n"])
         let result = runBlocks(["lint", "Catalog"], in: folder.url, environment: ["PATH": "/opt/swift/usr/bin:/usr/bin:/bin"])
         #expect(result.code == 1)
         #expect(result.out.contains("Catalog/bad/block.json: version:"))

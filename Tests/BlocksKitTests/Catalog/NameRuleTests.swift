@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Block names have one rule (`ManifestValidator.isValidName`, the schema's pattern and
@@ -17,8 +18,9 @@ import Testing
     }
 
     @Test func theLimitIsTheSchemasLimit() throws {
-        let schema = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: repositoryRoot.appendingPathComponent("Schemas/block.schema.json"))) as? [String: Any]
+        let schema =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: repositoryRoot.appendingPathComponent("Schemas/block.schema.json"))) as? [String: Any]
         let name = ((schema?["properties"] as? [String: Any])?["name"] as? [String: Any])
         #expect(name?["maxLength"] as? Int == 100)
         #expect(name?["pattern"] as? String == "^[a-z0-9]+(-[a-z0-9]+)*$")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The files blocks writes validate against the schemas that document them (checked by
@@ -13,15 +14,20 @@ import Testing
             for error in jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[2]))):
                 print(error.message)
             """
-        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script,
-            repositoryRoot.appendingPathComponent("Schemas/\(schema).schema.json").path, file.path])
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", "-c", script,
+                repositoryRoot.appendingPathComponent("Schemas/\(schema).schema.json").path, file.path,
+            ])
         guard result.code == 0 else { throw TestSupportError("jsonschema failed: \(result.err)") }
         return result.out.split(separator: "\n").map(String.init)
     }
 
     @Test func blocksJSONAndTheLockMatchTheirSchemas() throws {
         var strip = TestCatalog.Block.standard("strip", type: "Strip")
-        strip.dependencies = BlockDependencies(blocks: ["indicator@^1.0"], packages: [PackageDependency(url: "https://h.test/p.git", exact: "1.0.0", products: ["P"])])
+        strip.dependencies = BlockDependencies(
+            blocks: ["indicator@^1.0"], packages: [PackageDependency(url: "https://h.test/p.git", exact: "1.0.0", products: ["P"])])
         let catalog = try TestCatalog.make([strip, .standard("indicator", type: "Indicator")])
         defer { catalog.delete() }
         let project = try TestProject.make()

@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 12 item 22: `lint` parses many files per `swiftc` run, on every core, and still
 /// names each broken file with its own first error.
 @Suite struct SwiftSyntaxCheckTests {
-    static var compiler: URL? { CatalogLinter.findSwiftCompiler(environment: ["PATH": "/opt/swift/usr/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")]) }
+    static var compiler: URL? {
+        CatalogLinter.findSwiftCompiler(environment: ["PATH": "/opt/swift/usr/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")])
+    }
 
     @Test func runsKeepNamesApartAndSpreadOverCores() {
         let files = (0..<600).map { "/c/b\($0)/File\($0).swift" } + ["/c/x/Demo.swift", "/c/y/Demo.swift", "/c/z/Demo.swift"]
@@ -22,19 +25,20 @@ import Testing
 
     @Test func errorsAreTracedToTheirFiles() {
         let output = """
-        /c/a b/A.swift:2:1: error: expected declaration
-        1 | struct A {
-          | `- error: expected declaration
-        /c/a b/A.swift:2:1: error: expected '}' in struct
-        /c/B.swift:1:9: error: expected initial value after '='
-        error: something without a file
-        /c/Other.swift:1:1: error: not one of ours
-        """
+            /c/a b/A.swift:2:1: error: expected declaration
+            1 | struct A {
+              | `- error: expected declaration
+            /c/a b/A.swift:2:1: error: expected '}' in struct
+            /c/B.swift:1:9: error: expected initial value after '='
+            error: something without a file
+            /c/Other.swift:1:1: error: not one of ours
+            """
         let errors = SwiftSyntaxCheck.firstErrors(in: output, files: ["/c/a b/A.swift", "/c/B.swift", "/c/C.swift"])
-        #expect(errors == [
-            "/c/a b/A.swift": "/c/a b/A.swift:2:1: error: expected declaration",
-            "/c/B.swift": "/c/B.swift:1:9: error: expected initial value after '='",
-        ])
+        #expect(
+            errors == [
+                "/c/a b/A.swift": "/c/a b/A.swift:2:1: error: expected declaration",
+                "/c/B.swift": "/c/B.swift:1:9: error: expected initial value after '='",
+            ])
     }
 
     /// The real compiler: broken files among many good ones, two files with one name,
@@ -59,7 +63,10 @@ import Testing
         #expect(errors[1].error.hasPrefix(folder.path("z/Broken.swift").path + ":1:5: error: "), "\(errors)")
         // A compiler that fails without naming a file gets each file checked on its own.
         let failing = folder.path("bin/swiftc")
-        try folder.write("bin/swiftc", "#!/bin/sh\nfor last; do :; done\ncase \"$#:$last\" in *Broken.swift) echo \"error: cannot read it\" >&2; exit 1;; esac\n[ $# -gt 5 ] && { echo 'error: crashed' >&2; exit 1; }\nexit 0\n")
+        try folder.write(
+            "bin/swiftc",
+            "#!/bin/sh\nfor last; do :; done\ncase \"$#:$last\" in *Broken.swift) echo \"error: cannot read it\" >&2; exit 1;; esac\n[ $# -gt 5 ] && { echo 'error: crashed' >&2; exit 1; }\nexit 0\n"
+        )
         chmod(failing.path, 0o755)
         let fallback = try SwiftSyntaxCheck(compiler: failing).firstErrors(in: files)
         #expect(fallback.map(\.file) == [folder.path("z/Broken.swift").path])

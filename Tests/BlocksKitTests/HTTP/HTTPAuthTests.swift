@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `Authorization: Bearer $BLOCKS_TOKEN` is sent, and the token never shows up in an

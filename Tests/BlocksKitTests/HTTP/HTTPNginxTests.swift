@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The transport against a real nginx on loopback, serving real files.
@@ -161,8 +162,9 @@ import Testing
         let names = digests.keys.sorted()
         let results = CurlTransport(settings: fastTransferSettings).download(
             names.enumerated().map { position, name in
-                HTTPDownload(request: HTTPRequest(url: nginx.url(name)), destination: target.appendingPathComponent("new/folder/\(position)"),
-                             expectedSHA256: digests[name], keepsBody: position == 0)
+                HTTPDownload(
+                    request: HTTPRequest(url: nginx.url(name)), destination: target.appendingPathComponent("new/folder/\(position)"),
+                    expectedSHA256: digests[name], keepsBody: position == 0)
             }, maxParallel: 2, progress: nil)
         let kept = try results[0].get()
         #expect(!kept.body.isEmpty)

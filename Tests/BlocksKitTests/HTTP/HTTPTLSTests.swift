@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// https against nginx with a self-signed certificate: the transport trusts it only

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 12 item 17: waiting is said, on a terminal, and bounded. A `Retry-After` beyond
@@ -26,7 +27,10 @@ import Testing
         #expect(RetryPolicy.spoken(3600) == "60 min")
         #expect(RetryPolicy.spoken(86400) == "24 h")
         let error = HTTPError.retryLater(url: "http://h/index.json", code: 503, seconds: 3600, limit: 60)
-        #expect(error.description == "GET http://h/index.json failed with HTTP 503, and the server asks to be retried in 60 min, longer than blocks waits (60 s); try again later")
+        #expect(
+            error.description
+                == "GET http://h/index.json failed with HTTP 503, and the server asks to be retried in 60 min, longer than blocks waits (60 s); try again later"
+        )
     }
 
     /// `Retry-After: 3600` is not waited for, three times over: the request fails at once.
@@ -104,8 +108,9 @@ import Testing
             #expect(said == (terminal && !quiet), "\(errors.text)")
         }
         let started = Date()
-        let result = try runBinary(["--registry", server.url("/busy-index/3600/d/"), "list"], in: folder.url,
-                                   environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": folder.path("cache").path])
+        let result = try runBinary(
+            ["--registry", server.url("/busy-index/3600/d/"), "list"], in: folder.url,
+            environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": folder.path("cache").path])
         #expect(result.code == 1)
         #expect(result.err.contains("failed with HTTP 503, and the server asks to be retried in 60 min, longer than blocks waits (60 s)"), "\(result.err)")
         #expect(Date().timeIntervalSince(started) < 10)

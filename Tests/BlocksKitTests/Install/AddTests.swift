@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `blocks add`: conflicts, dry runs, faults, several blocks, updates and JSON.
@@ -43,10 +44,11 @@ import Testing
         let block = try #require(lock.blocks["strip"])
         #expect(block.version == "1.0.0")
         #expect(block.registry == catalog.root.path)
-        #expect(block.files.map(\.path) == [
-            "Sources/App/Blocks/strip/Strip.swift", "Sources/App/Blocks/strip/StripDemo.swift",
-            "Sources/App/Blocks/strip/StripLogic.swift",
-        ])
+        #expect(
+            block.files.map(\.path) == [
+                "Sources/App/Blocks/strip/Strip.swift", "Sources/App/Blocks/strip/StripDemo.swift",
+                "Sources/App/Blocks/strip/StripLogic.swift",
+            ])
         for file in block.files {
             #expect(try SHA256.hex(fileAt: project.url(file.path)) == file.sha256)
         }

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Blocks that depend on blocks in another registry and on Swift packages, from two real
 /// nginx registries: `@pub` (public) and `@team` (needs the token).
 @Suite(.serialized) struct BlockDependencyTests {
-    static func block(_ name: String, _ type: String, version: String = "1.0.0", needs: [String] = [], packages: [PackageDependency] = []) -> TestCatalog.Block {
+    static func block(_ name: String, _ type: String, version: String = "1.0.0", needs: [String] = [], packages: [PackageDependency] = []) -> TestCatalog.Block
+    {
         var block = TestCatalog.Block.standard(name, type: type, version: version)
         block.dependencies = needs.isEmpty && packages.isEmpty ? nil : BlockDependencies(blocks: needs, packages: packages)
         return block
@@ -25,7 +27,9 @@ import Testing
                 block("badge", "Badge", needs: ["@pub/haptics"]), block("tabs", "Tabs", needs: ["badge"]),
             ],
             publicEarlier: [block("indicator", "Indicator", version: "1.0.0")])
-        try servers.project.write("blocks.json", """
+        try servers.project.write(
+            "blocks.json",
+            """
             {
               "registries" : {
                 "@pub" : "\(servers.publicServer.baseURL)",
@@ -89,7 +93,8 @@ import Testing
         #expect(cycle.errors.contains("in a cycle: @pub/cyc-a -> @pub/cyc-b -> @pub/cyc-a"), "\(cycle.errors)")
         let unmet = try servers.blocks(["add", "@pub/needs-new"])
         #expect(unmet.code == 1)
-        #expect(unmet.errors.contains("@pub/needs-new needs @pub/indicator@^2.0.0, but no published version meets it (there are 1.3.0, 1.0.0)"), "\(unmet.errors)")
+        #expect(
+            unmet.errors.contains("@pub/needs-new needs @pub/indicator@^2.0.0, but no published version meets it (there are 1.3.0, 1.0.0)"), "\(unmet.errors)")
         #expect(try servers.project.treeHash() == before)
         // Narrowed to @team, a dependency in @pub still resolves.
         let narrowed = try servers.blocks(["add", "badge", "--registry", "@team", "--dry-run"])
@@ -122,14 +127,20 @@ import Testing
     @Test func withoutSwiftThePackageIsSaidNotAdded() throws {
         let servers = try Self.servers()
         let before = servers.project.read("Package.swift")
-        let result = try servers.project.runBinary(["add", "@team/pager"], environment: ["TEAM_TOKEN": TeamServers.token, "XDG_CACHE_HOME": servers.cache.path, "PATH": "/usr/bin:/bin"])
+        let result = try servers.project.runBinary(
+            ["add", "@team/pager"], environment: ["TEAM_TOKEN": TeamServers.token, "XDG_CACHE_HOME": servers.cache.path, "PATH": "/usr/bin:/bin"])
         #expect(result.code == 0, "\(result.errors)")
-        #expect(result.errors.contains("note: @team/pager needs the package https://github.com/apple/swift-collections.git (from: \"1.1.0\") with OrderedCollections: add it to Package.swift and the products to the target App"), "\(result.errors)")
+        #expect(
+            result.errors.contains(
+                "note: @team/pager needs the package https://github.com/apple/swift-collections.git (from: \"1.1.0\") with OrderedCollections: add it to Package.swift and the products to the target App"
+            ), "\(result.errors)")
         #expect(servers.project.read("Package.swift") == before)
     }
 
     @Test func requirementsParse() {
-        #expect(BlockRequirement("tab-indicator@^1.2") == BlockRequirement(reference: BlockReference(namespace: nil, name: "tab-indicator"), versions: .caret("1.2.0")))
+        #expect(
+            BlockRequirement("tab-indicator@^1.2")
+                == BlockRequirement(reference: BlockReference(namespace: nil, name: "tab-indicator"), versions: .caret("1.2.0")))
         #expect(BlockRequirement("@acme/x@~1.2.3")?.versions == .tilde("1.2.3"))
         #expect(BlockRequirement("x@>=2")?.versions == .atLeast("2.0.0"))
         #expect(BlockRequirement("x@1.0.0")?.versions == .exact("1.0.0"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `kill -9` at random moments during an `add` that brings dependencies, with the real
@@ -86,7 +87,10 @@ import Testing
 
         var generator = SystemRandomNumberGenerator()
         let pauses = Double(4 * Self.filesPerBlock * Int(Self.stepPause)) / 1_000_000
-        var kills = 0, midRun = 0, resumes = 0, runs = 0
+        var kills = 0
+        var midRun = 0
+        var resumes = 0
+        var runs = 0
         var killedLast = false
         var observedRun = longestRun
         for iteration in 0..<(Self.iterations + Self.extraIterations) {
@@ -152,7 +156,9 @@ import Testing
         #expect(final.code == 0, "\(final.errors)")
         #expect(Self.differences(Self.snapshot(project), after) == [])
         #expect(try project.treeHash() == referenceTree)
-        print("DependencyKillLoopTests: \(kills) of \(runs) runs killed; \(midRun) between the first rename and the lock; \(resumes) re-runs after a kill finished the job")
+        print(
+            "DependencyKillLoopTests: \(kills) of \(runs) runs killed; \(midRun) between the first rename and the lock; \(resumes) re-runs after a kill finished the job"
+        )
         #expect(midRun >= Self.requiredMidRun, "only \(midRun) of \(runs) kills landed while files were being renamed in")
         #expect(resumes >= Self.requiredResumes, "only \(resumes) runs finished right after a kill")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `lint` checks dependencies; `build` publishes them in the index and metadata files.
@@ -22,7 +23,10 @@ import Testing
         defer { folder.cleanUp() }
         let report = try CatalogLinter(root: folder.path("Catalog"), swiftCompiler: nil).run()
         let lines = report.problems.map(\.description)
-        #expect(lines.contains("Catalog/strip/block.json: dependencies.blocks[0]: names 'indicatr', which is not a block of this catalog; did you mean 'indicator'?"), "\(lines)")
+        #expect(
+            lines.contains(
+                "Catalog/strip/block.json: dependencies.blocks[0]: names 'indicatr', which is not a block of this catalog; did you mean 'indicator'?"),
+            "\(lines)")
         #expect(lines.contains { $0.contains("dependencies.blocks[2]") && $0.contains("'indicator@banana' is not a block dependency") })
         #expect(lines.contains { $0.contains("dependencies.blocks[3]") && $0.contains("cannot depend on itself") })
         #expect(lines.contains { $0.contains("dependencies.packages[0]") && $0.contains("'not a url' is not a package URL") })
@@ -44,7 +48,10 @@ import Testing
             #expect(text.contains("\"indicator@^1.0\""), "\(file)")
             #expect(text.contains("\"exact\" : \"2.0.0\""), "\(file)")
         }
-        let source = BuiltRegistrySource(root: .folder(out), access: RegistryAccess(transport: CurlTransport.forTests, cacheDirectory: testCacheFolder, paths: PathContext(workingDirectory: folder.url, homeDirectory: "/")))
+        let source = BuiltRegistrySource(
+            root: .folder(out),
+            access: RegistryAccess(
+                transport: CurlTransport.forTests, cacheDirectory: testCacheFolder, paths: PathContext(workingDirectory: folder.url, homeDirectory: "/")))
         let published = try source.publishedVersions(of: ["strip"])
         #expect(published[0].manifest.dependencies?.blocks == ["indicator@^1.0"])
         #expect(published[0].manifest.dependencies?.packages.first?.exact == "2.0.0")

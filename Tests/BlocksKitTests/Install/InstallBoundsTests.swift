@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Tests issue 12's mutation run asked for: each one fails when one safety check of
@@ -26,7 +27,10 @@ import Testing
     /// on each planned file is what stops the writes.
     @Test func addIntoABlockFolderThatLinksOutOfTheProjectWritesNothing() throws {
         let outside = try TestProject.makeEmpty()
-        defer { cleanUp(); outside.delete() }
+        defer {
+            cleanUp()
+            outside.delete()
+        }
         try FileManager.default.createDirectory(at: project.url("Sources/App/Blocks"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: project.url("Sources/App/Blocks/strip"), withDestinationURL: outside.root)
         let before = try project.treeHash()
@@ -50,7 +54,10 @@ import Testing
         let plan = try InstallPlan.make(
             contents: try CatalogSource.folder(catalog.root).contents(of: ["strip"]), registry: catalog.root.path,
             root: project.root, lock: try project.lock(), includeDemo: true, year: 2026,
-            folderFor: { _ in Issue.record("the lock names the folder"); return project.root })
+            folderFor: { _ in
+                Issue.record("the lock names the folder")
+                return project.root
+            })
         // The demo does not name the version, so it is the same and skipped.
         let writes = plan.allFiles.filter { $0.action.writes }.map(\.path)
         #expect(writes == ["\(folder)/Strip.swift", "\(folder)/StripLogic.swift"])
@@ -118,7 +125,10 @@ import Testing
     /// `<root>-evil` starts with the root's path but is not inside it.
     @Test func aLinkToTheRootsSiblingWithALongerNameIsOutside() throws {
         let evil = URL(fileURLWithPath: project.root.path + "-evil")
-        defer { cleanUp(); try? FileManager.default.removeItem(at: evil) }
+        defer {
+            cleanUp()
+            try? FileManager.default.removeItem(at: evil)
+        }
         try FileManager.default.createDirectory(at: evil, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: project.url("Escape"), withDestinationURL: evil)
         #expect(!ProjectPaths.staysInside(project.url("Escape"), root: project.root))

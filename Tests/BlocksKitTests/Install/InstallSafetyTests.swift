@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Install safety checks that the mutation run (Scripts/mutants/install.txt) showed no
@@ -52,9 +53,10 @@ import Testing
             contents: try CatalogSource.folder(catalog.root).contents(of: ["strip", "pager"]), registry: catalog.root.path,
             root: project.root, lock: Lockfile(), includeDemo: true, year: 2026,
             folderFor: { project.root.appendingPathComponent(folders[$0] ?? "unknown") })
-        #expect(plan.blocks.flatMap(\.foldersToCreate) == [
-            "Sources/App/Blocks", "Sources/App/Blocks/strip", "Sources/App/Other", "Sources/App/Other/pager",
-        ])
+        #expect(
+            plan.blocks.flatMap(\.foldersToCreate) == [
+                "Sources/App/Blocks", "Sources/App/Blocks/strip", "Sources/App/Other", "Sources/App/Other/pager",
+            ])
         try project.write("Sources/App/Other/pager/PagerLogic.swift/keep.txt", "in the way\n")
         let before = try project.treeHash()
         #expect(throws: InstallError.self) { try InstallTransaction.apply(plan) }
@@ -128,7 +130,10 @@ import Testing
     /// naming it would send every later `add` there.
     @Test func initRefusesAPathThatLinksOutOfTheProject() throws {
         let outside = try TestProject.makeEmpty()
-        defer { cleanUp(); outside.delete() }
+        defer {
+            cleanUp()
+            outside.delete()
+        }
         try FileManager.default.createSymbolicLink(at: project.url("Escape"), withDestinationURL: outside.root)
         let before = try project.treeHash()
         let result = project.run(["init", "--path", "Escape/Blocks"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Where files go, the path rules, and reading Package.swift as text.
@@ -16,7 +17,10 @@ import Testing
 
     @Test func aPackageWithOneTargetGetsSourcesTargetBlocks() throws {
         let project = try TestProject.make(targets: ["Shop"])
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         let result = add(project, ["strip"])
         #expect(result.code == 0, "\(result.errors)")
         #expect(result.output.contains("Target folder: Sources/Shop/Blocks (the package's only target, Shop)"))
@@ -27,7 +31,10 @@ import Testing
 
     @Test func severalTargetsFailListingThemWhenNobodyCanAnswer() throws {
         let project = try TestProject.make(targets: ["App", "Widgets"])
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         let before = try project.treeHash()
         let result = add(project, ["strip"])
         #expect(result.code == 1)
@@ -39,7 +46,10 @@ import Testing
 
     @Test func severalTargetsAskOnATerminal() throws {
         let project = try TestProject.make(targets: ["App", "Widgets"])
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         let result = add(project, ["strip"], interactive: true, answers: ["7", "2"])
         #expect(result.code == 0, "\(result.errors)")
         #expect(result.errors.contains("2) Widgets (Sources/Widgets/Blocks)"))
@@ -48,7 +58,10 @@ import Testing
 
     @Test func theConfigFromInitComesFirst() throws {
         let project = try TestProject.make(targets: ["App", "Widgets"])
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         let initialized = project.run(["init", "--path", "Sources/Widgets/UI", "--registry", catalog.root.path])
         #expect(initialized.code == 0, "\(initialized.errors)")
         let config = try #require(try ProjectConfig.read(root: project.root))
@@ -64,7 +77,10 @@ import Testing
 
     @Test func pathOptionIsRelativeToTheCurrentFolder() throws {
         let project = try TestProject.make(targets: ["App", "Widgets"])
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         let result = add(project, ["strip", "--path", "Components"], in: "Sources/App")
         #expect(result.code == 0, "\(result.errors)")
         #expect(project.exists("Sources/App/Components/strip/Strip.swift"))
@@ -74,7 +90,10 @@ import Testing
 
     @Test func anXcodeProjectGetsBlocksNextToIt() throws {
         let project = try TestProject.makeEmpty()
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         try FileManager.default.createDirectory(at: project.url("Shop.xcodeproj"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: project.url("Shop/Views"), withIntermediateDirectories: true)
         let result = add(project, ["strip"], in: "Shop/Views")
@@ -85,7 +104,10 @@ import Testing
 
     @Test func withNoProjectBlocksGoToTheCurrentFolder() throws {
         let project = try TestProject.makeEmpty()
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         let result = add(project, ["strip", "--no-demo"])
         #expect(result.code == 0, "\(result.errors)")
         #expect(project.exists("Blocks/strip/Strip.swift"))
@@ -95,7 +117,10 @@ import Testing
     @Test(arguments: ["../x", "../../etc", "/tmp/elsewhere", "Sources/../../x"])
     func pathMayNotLeaveTheProject(path: String) throws {
         let project = try TestProject.make()
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         let before = try project.treeHash()
         let result = add(project, ["strip", "--path", path])
         #expect(result.code == 64)
@@ -106,7 +131,11 @@ import Testing
     @Test func aSymbolicLinkOutOfTheProjectIsRefused() throws {
         let project = try TestProject.make()
         let outside = try TestProject.makeEmpty()
-        defer { project.delete(); outside.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            outside.delete()
+            catalog.delete()
+        }
         try FileManager.default.createSymbolicLink(at: project.url("Escape"), withDestinationURL: outside.root)
         let before = try project.treeHash()
         let result = add(project, ["strip", "--path", "Escape/Blocks"])
@@ -119,7 +148,11 @@ import Testing
     @Test func stayingInsideIsJudgedThroughLinksAndMissingFolders() throws {
         let project = try TestProject.make()
         let outside = try TestProject.makeEmpty()
-        defer { project.delete(); outside.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            outside.delete()
+            catalog.delete()
+        }
         try FileManager.default.createSymbolicLink(at: project.url("Escape"), withDestinationURL: outside.root)
         try FileManager.default.createSymbolicLink(at: project.url("Inner"), withDestinationURL: project.url("Sources"))
         try FileManager.default.createSymbolicLink(
@@ -135,7 +168,10 @@ import Testing
     @Test(arguments: ["../x", "x/../../y", "/etc/passwd", "Strip", "", "a b"])
     func blockNamesThatAreNotSlugsAreRefused(name: String) throws {
         let project = try TestProject.make()
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         let before = try project.treeHash()
         let result = add(project, [name])
         #expect(result.code == 64)
@@ -145,7 +181,10 @@ import Testing
 
     @Test func unknownNamesGetSuggestionsAndNothingIsWritten() throws {
         let project = try TestProject.make()
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         let before = try project.treeHash()
         let result = add(project, ["strip", "pagr"])
         #expect(result.code == 1)
@@ -156,7 +195,11 @@ import Testing
     @Test func aBrokenRegistryCannotWriteOutsideTheBlockFolder() throws {
         let project = try TestProject.make()
         let evil = try TestCatalog.make([TestCatalog.Block(name: "evil", files: [("../../../Escaped.swift", "component", "x\n")])])
-        defer { project.delete(); evil.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            evil.delete()
+            catalog.delete()
+        }
         let before = try project.treeHash()
         let result = project.run(["--registry", evil.root.path, "add", "evil"])
         #expect(result.code == 1)
@@ -166,7 +209,10 @@ import Testing
 
     @Test func initWithoutPathSavesWhatAddWouldChoose() throws {
         let project = try TestProject.make(targets: ["Shop"])
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         let result = project.run(["init"])
         #expect(result.code == 0, "\(result.errors)")
         #expect(project.read("blocks.json") == "{\n  \"path\" : \"Sources/Shop/Blocks\"\n}\n")
@@ -177,32 +223,33 @@ import Testing
 
     @Test func findsDeclaredTargetsButNotDependenciesOrTests() {
         let text = """
-        // .target(name: "Commented")
-        let package = Package(
-            name: "P",
-            targets: [
-                .executableTarget(name: "Tool", dependencies: [.target(name: "Core"), .product(name: "X", package: "x")]),
-                .target(
-                    name: "Core", /* .target(name: "Nope") */
-                    dependencies: [],
-                    path: "Code/Core"
-                ),
-                .testTarget(name: "CoreTests", dependencies: ["Core"]),
-                .systemLibrary(name: "CSys"),
-            ]
-        )
-        """
+            // .target(name: "Commented")
+            let package = Package(
+                name: "P",
+                targets: [
+                    .executableTarget(name: "Tool", dependencies: [.target(name: "Core"), .product(name: "X", package: "x")]),
+                    .target(
+                        name: "Core", /* .target(name: "Nope") */
+                        dependencies: [],
+                        path: "Code/Core"
+                    ),
+                    .testTarget(name: "CoreTests", dependencies: ["Core"]),
+                    .systemLibrary(name: "CSys"),
+                ]
+            )
+            """
         let targets = PackageManifestScanner.targets(in: text)
-        #expect(targets == [
-            .init(name: "Tool", path: "Sources/Tool"),
-            .init(name: "Core", path: "Code/Core"),
-        ])
+        #expect(
+            targets == [
+                .init(name: "Tool", path: "Sources/Tool"),
+                .init(name: "Core", path: "Code/Core"),
+            ])
     }
 
     @Test func readsPlatformsInEverySpelling() {
         let text = """
-        let package = Package(name: "P", platforms: [.iOS(.v17), .macOS(.v10_15), .tvOS("17.4"), .watchOS( .v10 )], targets: [])
-        """
+            let package = Package(name: "P", platforms: [.iOS(.v17), .macOS(.v10_15), .tvOS("17.4"), .watchOS( .v10 )], targets: [])
+            """
         #expect(PackageManifestScanner.platforms(in: text) == ["iOS": "17", "macOS": "10.15", "tvOS": "17.4", "watchOS": "10"])
         #expect(PackageManifestScanner.platforms(in: "let package = Package(name: \"P\")").isEmpty)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `kill -9` at random moments during `add` and `remove` with the real binary. After
@@ -34,7 +35,11 @@ import Testing
         let old = try TestCatalog.make([Self.bigBlock(version: "1.0.0")])
         let new = try TestCatalog.make([Self.bigBlock(version: "2.0.0")])
         let project = try TestProject.make()
-        defer { old.delete(); new.delete(); project.delete() }
+        defer {
+            old.delete()
+            new.delete()
+            project.delete()
+        }
         let environment = ["SOURCE_DATE_EPOCH": "1767225600"]
 
         // What a clean run writes for each version, file by file.
@@ -57,9 +62,10 @@ import Testing
             }
             versions.append(files)
         }
-        let allowedHashes = Dictionary(uniqueKeysWithValues: versions[0].keys.map { path in
-            (path, Set(versions.map { SHA256.hex($0[path] ?? Data()) }))
-        })
+        let allowedHashes = Dictionary(
+            uniqueKeysWithValues: versions[0].keys.map { path in
+                (path, Set(versions.map { SHA256.hex($0[path] ?? Data()) }))
+            })
 
         var generator = SystemRandomNumberGenerator()
         // Most runs pause after each rename or delete (a test-only switch), so that the

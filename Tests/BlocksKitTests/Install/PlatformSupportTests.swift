@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `add` warns when the project builds for a platform the block does not support, as a
@@ -45,10 +46,11 @@ import Testing
         let (project, result) = try add(".macOS(.v14)")
         defer { project.delete() }
         #expect(result.code == 0, "\(result.errors)")
-        #expect(result.errors.contains(
-            "warning: strip supports iOS 18.0 only, but Package.swift also targets macOS. "
-                + "Its code is not written or checked for macOS, so use it only under '#if os(iOS)'. The block is added all the same."),
-                "\(result.errors)")
+        #expect(
+            result.errors.contains(
+                "warning: strip supports iOS 18.0 only, but Package.swift also targets macOS. "
+                    + "Its code is not written or checked for macOS, so use it only under '#if os(iOS)'. The block is added all the same."),
+            "\(result.errors)")
         #expect(project.exists("Sources/App/Blocks/strip/Strip.swift"))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 12's data-loss cases, each with the real binary: `remove`, `status` and `add`
@@ -110,7 +111,10 @@ import Testing
 
     @Test func aLockWithABlockNameThatIsNoSlugIsRefused() throws {
         defer { cleanUp() }
-        try project.write("blocks.lock", #"{"lockVersion": 1, "blocks": {"../x": {"registry": "embedded", "version": "1.0.0", "folder": "Sources/App/Blocks/x", "createdFolders": [], "files": []}}}"#)
+        try project.write(
+            "blocks.lock",
+            #"{"lockVersion": 1, "blocks": {"../x": {"registry": "embedded", "version": "1.0.0", "folder": "Sources/App/Blocks/x", "createdFolders": [], "files": []}}}"#
+        )
         let result = try blocks(["status"])
         #expect(result.code == 1)
         #expect(result.errors.contains("names a block '../x', which is not a block name"), "\(result.errors)")
@@ -189,7 +193,9 @@ import Testing
 
         let result = try blocksWithoutRoot(["remove", "strip"])
         #expect(result.code == 1, "\(result.output)")
-        #expect(result.errors.contains("could not delete Sources/App/Blocks/strip (Permission denied); what is still on disk stays in blocks.lock"), "\(result.errors)")
+        #expect(
+            result.errors.contains("could not delete Sources/App/Blocks/strip (Permission denied); what is still on disk stays in blocks.lock"),
+            "\(result.errors)")
         #expect(!result.output.contains("Removed"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: project.url("Sources/App/Blocks/strip").path).isEmpty)
         let block = try #require(try project.lock().blocks["strip"])

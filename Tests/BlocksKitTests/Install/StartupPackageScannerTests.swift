@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `PackageManifestScanner.platformEntries` matches by hand what a regular expression

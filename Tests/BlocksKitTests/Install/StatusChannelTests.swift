@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 12 item 19: a block added from an archive URL has no update channel (its bytes
@@ -12,7 +13,9 @@ import Testing
         #expect(try runBinary(["export", "top-tabs", "-o", folder.path("public/top.tar.gz").path], in: folder.url, environment: environment).code == 0)
         let nginx = try Nginx(root: folder.path("public"))
         defer { nginx.stop() }
-        try folder.write("app/Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
+        try folder.write(
+            "app/Package.swift",
+            "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
         try folder.write("app/Sources/App/x.swift", "let x = 1\n")
         let app = folder.path("app")
         let checksum = try SHA256.hex(fileAt: folder.path("public/top.tar.gz"))

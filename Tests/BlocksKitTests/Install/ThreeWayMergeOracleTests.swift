@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// ThreeWayMerge held to `git merge-file --diff3`, a tool no one here wrote, on random
@@ -28,9 +29,10 @@ import Testing
         var figures = Figures()
         var failures: [String] = []
         func fail(_ index: Int, _ what: String, _ triple: Triple, _ oracle: GitMergeFile.Outcome, _ merge: ThreeWayMerge) {
-            failures.append("triple \(index): \(what)\n--- base\n\(triple.show(triple.base))--- ours\n\(triple.show(triple.ours))"
-                + "--- theirs\n\(triple.show(triple.theirs))--- git (exit \(oracle.conflicts))\n\(Triple.show(oracle.merged))"
-                + "--- ThreeWayMerge (\(merge.conflicts.count) conflicts)\n\(Triple.show(merge.merged))")
+            failures.append(
+                "triple \(index): \(what)\n--- base\n\(triple.show(triple.base))--- ours\n\(triple.show(triple.ours))"
+                    + "--- theirs\n\(triple.show(triple.theirs))--- git (exit \(oracle.conflicts))\n\(Triple.show(oracle.merged))"
+                    + "--- ThreeWayMerge (\(merge.conflicts.count) conflicts)\n\(Triple.show(merge.merged))")
         }
         let merges = triples.map { ThreeWayMerge(base: $0.base, ours: $0.ours, theirs: $0.theirs, labels: Self.labels) }
         let mergeTime = clock.now - mergeStart
@@ -120,7 +122,8 @@ import Testing
             for hunk in hunks where !others.contains(where: { $0.base.lowerBound <= hunk.base.upperBound && hunk.base.lowerBound <= $0.base.upperBound }) {
                 let atStart = hunk.base.lowerBound == 0
                 let atEnd = hunk.base.upperBound == input.base.count
-                let needle = (atStart ? [] : [input.base[hunk.base.lowerBound - 1]]) + lines[hunk.side]
+                let needle =
+                    (atStart ? [] : [input.base[hunk.base.lowerBound - 1]]) + lines[hunk.side]
                     + (atEnd ? [] : [input.base[hunk.base.upperBound]])
                 let found: Bool
                 switch (atStart, atEnd) {
@@ -128,7 +131,8 @@ import Testing
                 case (true, false): found = merged.starts(with: needle)
                 case (false, true): found = merged.reversed().starts(with: needle.reversed())
                 case (false, false):
-                    found = needle.count <= merged.count
+                    found =
+                        needle.count <= merged.count
                         && (0...(merged.count - needle.count)).contains { merged[$0..<($0 + needle.count)].elementsEqual(needle) }
                 }
                 if !found { lost.append("\(name) hunk \(hunk) is not in the result") }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// ThreeWayMerge by hand: each case states the exact bytes expected, and checks that
@@ -153,9 +154,11 @@ import Testing
         let conflicting = Self.base.replacingOccurrences(of: "    return pages\n", with: "    return pages + 0\n")
         let marked = try check(
             crlf(Self.base), crlf(ours), crlf(conflicting),
-            expected: crlf(Self.base.replacingOccurrences(
-                of: "    return pages\n",
-                with: "<<<<<<< yours\n    return max(pages, 1)\n||||||| base 1.0.0\n    return pages\n=======\n    return pages + 0\n>>>>>>> pager 1.1.0\n")),
+            expected: crlf(
+                Self.base.replacingOccurrences(
+                    of: "    return pages\n",
+                    with: "<<<<<<< yours\n    return max(pages, 1)\n||||||| base 1.0.0\n    return pages\n=======\n    return pages + 0\n>>>>>>> pager 1.1.0\n")
+            ),
             conflicts: 1)
         #expect(ThreeWayMerge.containsConflictMarkers(marked.merged))
     }
@@ -172,9 +175,10 @@ import Testing
         let prefix = String(base.dropLast())
         let oursLast = prefix + "} // clampPage"
         let theirsLast = prefix + "}  "
-        try check(base, oursLast, theirsLast,
-                  expected: prefix + "<<<<<<< yours\n} // clampPage\n||||||| base 1.0.0\n}\n=======\n}  \n>>>>>>> pager 1.1.0\n",
-                  conflicts: 1)
+        try check(
+            base, oursLast, theirsLast,
+            expected: prefix + "<<<<<<< yours\n} // clampPage\n||||||| base 1.0.0\n}\n=======\n}  \n>>>>>>> pager 1.1.0\n",
+            conflicts: 1)
     }
 
     @Test func settlingTakesOneSideOfEveryConflict() throws {
@@ -213,10 +217,11 @@ import Testing
     @Test func aMoveIsDescribedAsGitDescribesIt() {
         let old = [0, 1, 2, 3]  // x a b y
         let new = [0, 2, 1, 3]  // x b a y
-        #expect(MergeDiff.hunks(old, new) == [
-            MergeDiff.Hunk(base: 1..<2, side: 1..<1),
-            MergeDiff.Hunk(base: 3..<3, side: 2..<3),
-        ])
+        #expect(
+            MergeDiff.hunks(old, new) == [
+                MergeDiff.Hunk(base: 1..<2, side: 1..<1),
+                MergeDiff.Hunk(base: 3..<3, side: 2..<3),
+            ])
         let table = LineDiff.script(["x", "a", "b", "y"], ["x", "b", "a", "y"])
         #expect(table.contains { if case .same(1, _) = $0 { return true } else { return false } })
     }
@@ -226,7 +231,8 @@ import Testing
     /// insertion where matching it would give two (found by comparing with `git diff`).
     @Test func aFrequentLineAmongNewLinesIsNotMatched() {
         let old = "f0 {||}|f1 {||}|f2 {||}|f3 {||}|f4 {|}|}|f5 {|}|}|f6 {||}|f7 {|}|}|f8 {||}|f9 {||}"
-        let new = "f0 {||}|f1 {||}|f2 {||}|f3 {||}|f4 {|}|n1|n2|n3||n4|n5|n6|n7|n8|n9|n10|}|n11|n12|n13|n14|n15||n16|n17|"
+        let new =
+            "f0 {||}|f1 {||}|f2 {||}|f3 {||}|f4 {|}|n1|n2|n3||n4|n5|n6|n7|n8|n9|n10|}|n11|n12|n13|n14|n15||n16|n17|"
             + "f5 {|}|}|f6 {||}|f7 {|}|}|f8 {||}|f9 {||}"
         var numbers: [Substring: Int] = [:]
         func number(_ text: String) -> [Int] {

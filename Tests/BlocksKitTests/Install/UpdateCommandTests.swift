@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `blocks diff` and `blocks update` with the real binary over a catalog folder: a user's
@@ -12,7 +13,10 @@ import Testing
 
     static func pager(_ version: String, helper: String, limit: String, demo: String, old: Bool, extra: Bool) -> TestCatalog.Block {
         var files: [(String, String, String)] = [
-            ("Pager.swift", "component", "import SwiftUI\n\npublic struct Pager: View {\n    public var body: some View {\n        Text(\"one\")\n    }\n}\n\npublic func helper() -> Int {\n    return \(helper)\n}\n"),
+            (
+                "Pager.swift", "component",
+                "import SwiftUI\n\npublic struct Pager: View {\n    public var body: some View {\n        Text(\"one\")\n    }\n}\n\npublic func helper() -> Int {\n    return \(helper)\n}\n"
+            ),
             ("PagerLogic.swift", "logic", "public enum PagerLogic {\n    public static let limit = \(limit)\n}\n"),
             ("PagerDemo.swift", "demo", "import SwiftUI\n\nstruct PagerDemo: View {\n    var body: some View { \(demo) }\n}\n"),
         ]
@@ -28,8 +32,9 @@ import Testing
         let header: String
 
         func run(_ arguments: [String], year: String = UpdateCommandTests.year2027) throws -> CommandResult {
-            try project.runBinary(["--registry", catalog.root.path] + arguments,
-                                  environment: ["XDG_CACHE_HOME": cache.path, "SOURCE_DATE_EPOCH": year])
+            try project.runBinary(
+                ["--registry", catalog.root.path] + arguments,
+                environment: ["XDG_CACHE_HOME": cache.path, "SOURCE_DATE_EPOCH": year])
         }
 
         func read(_ name: String) -> String? { project.read(UpdateCommandTests.folder + name) }
@@ -82,13 +87,14 @@ import Testing
             Issue.record("unexpected JSON: \(json.output)")
             return
         }
-        #expect(files == [
-            .object(["path": .string(Self.folder + "Pager.swift"), "state": .string("modified upstream")]),
-            .object(["path": .string(Self.folder + "PagerDemo.swift"), "state": .string("modified upstream")]),
-            .object(["path": .string(Self.folder + "PagerExtra.swift"), "state": .string("added upstream")]),
-            .object(["path": .string(Self.folder + "PagerLogic.swift"), "state": .string("would conflict")]),
-            .object(["path": .string(Self.folder + "PagerOld.swift"), "state": .string("removed upstream")]),
-        ])
+        #expect(
+            files == [
+                .object(["path": .string(Self.folder + "Pager.swift"), "state": .string("modified upstream")]),
+                .object(["path": .string(Self.folder + "PagerDemo.swift"), "state": .string("modified upstream")]),
+                .object(["path": .string(Self.folder + "PagerExtra.swift"), "state": .string("added upstream")]),
+                .object(["path": .string(Self.folder + "PagerLogic.swift"), "state": .string("would conflict")]),
+                .object(["path": .string(Self.folder + "PagerOld.swift"), "state": .string("removed upstream")]),
+            ])
     }
 
     @Test func updateMergesConflictsAndSettles() throws {
@@ -107,8 +113,14 @@ import Testing
         #expect(update.output.contains("Updated pager 1.0.0 -> 1.1.0"))
         #expect(update.errors.contains("  \(Self.folder)PagerLogic.swift"))
         let header = setup.header
-        #expect(setup.read("Pager.swift") == header + "import SwiftUI\n\npublic struct Pager: View {\n    public var body: some View {\n        Text(\"mine\")\n    }\n}\n\npublic func helper() -> Int {\n    return 2\n}\n")
-        #expect(setup.read("PagerLogic.swift") == header + "public enum PagerLogic {\n<<<<<<< yours\n    public static let limit = 20\n||||||| base 1.0.0\n    public static let limit = 10\n=======\n    public static let limit = 30\n>>>>>>> pager 1.1.0\n}\n")
+        #expect(
+            setup.read("Pager.swift") == header
+                + "import SwiftUI\n\npublic struct Pager: View {\n    public var body: some View {\n        Text(\"mine\")\n    }\n}\n\npublic func helper() -> Int {\n    return 2\n}\n"
+        )
+        #expect(
+            setup.read("PagerLogic.swift") == header
+                + "public enum PagerLogic {\n<<<<<<< yours\n    public static let limit = 20\n||||||| base 1.0.0\n    public static let limit = 10\n=======\n    public static let limit = 30\n>>>>>>> pager 1.1.0\n}\n"
+        )
         #expect(setup.read("PagerDemo.swift") == header + "import SwiftUI\n\nstruct PagerDemo: View {\n    var body: some View { Pager().padding() }\n}\n")
         #expect(setup.read("PagerExtra.swift") == header.replacingOccurrences(of: "2026", with: "2027") + "enum PagerExtra {}\n")
         #expect(!setup.project.exists(Self.folder + "PagerOld.swift"))
@@ -120,7 +132,9 @@ import Testing
         // The lock records the upstream version each file was merged with: the next base.
         let logicUpstream = header + "public enum PagerLogic {\n    public static let limit = 30\n}\n"
         #expect(block.file(at: Self.folder + "PagerLogic.swift")?.sha256 == SHA256.hex(Data(logicUpstream.utf8)))
-        #expect(BaseStore(cacheDirectory: setup.cache.appendingPathComponent("blocks")).load(sha256: SHA256.hex(Data(logicUpstream.utf8))) == Data(logicUpstream.utf8))
+        #expect(
+            BaseStore(cacheDirectory: setup.cache.appendingPathComponent("blocks")).load(sha256: SHA256.hex(Data(logicUpstream.utf8)))
+                == Data(logicUpstream.utf8))
 
         let status = try setup.run(["status"])
         #expect(status.output.contains("  conflict  \(Self.folder)PagerLogic.swift"), "\(status.output)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `update` over a project with namespaced blocks, from two real nginx registries: `@pub`
@@ -17,7 +18,9 @@ import Testing
 
     static func servers() throws -> TeamServers {
         let servers = try TeamServers(publicBlocks: pubV1, privateBlocks: teamV1)
-        try servers.project.write("blocks.json", """
+        try servers.project.write(
+            "blocks.json",
+            """
             {
               "registries" : {
                 "@pub" : "\(servers.publicServer.baseURL)",
@@ -52,8 +55,10 @@ import Testing
         // 1.1.0 needs badge (already here, at a version that will do), @pub/haptics (new),
         // @pub/indicator 2 (the project has 1.0.0) and a Swift package.
         try Self.publish(
-            [Self.block("pager", "TeamPager", "1.1.0", ["badge", "@pub/haptics", "@pub/indicator@^2"], [Self.collections]),
-             Self.block("badge", "Badge", "1.1.0", [], [])], to: "private", of: servers)
+            [
+                Self.block("pager", "TeamPager", "1.1.0", ["badge", "@pub/haptics", "@pub/indicator@^2"], [Self.collections]),
+                Self.block("badge", "Badge", "1.1.0", [], []),
+            ], to: "private", of: servers)
         try Self.publish([Self.block("indicator", "Indicator", "2.0.0", [], []), Self.block("haptics", "Haptics", "1.0.0", [], [])], to: "public", of: servers)
 
         let before = try project.treeHash()
@@ -124,8 +129,9 @@ import Testing
     @Test func anUpdateWhoseNewDependencyCannotBeMetWritesNothing() throws {
         let servers = try Self.servers()
         #expect(try servers.blocks(["add", "@team/pager"]).code == 0)
-        try Self.publish([Self.block("pager", "TeamPager", "1.1.0", ["@pub/indicator@^3"], []), Self.block("badge", "Badge", "1.0.0", [], [])],
-                         to: "private", of: servers)
+        try Self.publish(
+            [Self.block("pager", "TeamPager", "1.1.0", ["@pub/indicator@^3"], []), Self.block("badge", "Badge", "1.0.0", [], [])],
+            to: "private", of: servers)
         let before = try servers.project.treeHash()
         let result = try servers.blocks(["update", "@team/pager"])
         #expect(result.code == 1)

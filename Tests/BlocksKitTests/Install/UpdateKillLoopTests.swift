@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `kill -9` at random moments during `blocks update` with the real binary, as
@@ -70,7 +71,9 @@ import Testing
         let cache = try TestProject.temporaryFolder("cache")
         let referenceCache = try TestProject.temporaryFolder("cache")
         defer {
-            old.delete(); project.delete(); reference.delete()
+            old.delete()
+            project.delete()
+            reference.delete()
             try? FileManager.default.removeItem(at: cache)
             try? FileManager.default.removeItem(at: referenceCache)
         }
@@ -109,7 +112,10 @@ import Testing
 
         var generator = SystemRandomNumberGenerator()
         let pausedRun = longestRun + Double((Self.fileCount + 2) * Int(Self.stepPause)) / 1_000_000
-        var kills = 0, mixed = 0, resumes = 0, runs = 0
+        var kills = 0
+        var mixed = 0
+        var resumes = 0
+        var runs = 0
         var killedLast = false
         // The runs' length as last seen: a reference run on a busy machine can take several
         // times longer than the runs after it, and delays drawn from it would miss them all.
@@ -152,7 +158,8 @@ import Testing
             let context = "iteration \(iteration)\(killed ? " (killed)" : "")"
             let now = try Self.snapshot(project)
             // Every file old or new; the lock one of the two, whole.
-            var seenOld = false, seenNew = false
+            var seenOld = false
+            var seenNew = false
             for path in paths {
                 let bytes = now[path]
                 #expect(bytes == before[path] || bytes == after[path], "\(context): \(path) is neither its old nor its new bytes")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 14, "tests against a real registry": the real binary, a registry built by
@@ -20,9 +21,15 @@ import Testing
         let helper = version == "1.0.0" ? "1" : version == "1.1.0" ? "2" : "3"
         let limit = version == "1.0.0" ? "10" : "30"
         var files: [(String, String, String)] = [
-            ("Pager.swift", "component", "import SwiftUI\n\npublic struct Pager: View {\n    public var body: some View {\n        Text(\"one\")\n    }\n}\n\npublic func helper() -> Int {\n    return \(helper)\n}\n"),
+            (
+                "Pager.swift", "component",
+                "import SwiftUI\n\npublic struct Pager: View {\n    public var body: some View {\n        Text(\"one\")\n    }\n}\n\npublic func helper() -> Int {\n    return \(helper)\n}\n"
+            ),
             ("PagerLogic.swift", "logic", "public enum PagerLogic {\n    public static let limit = \(limit)\n}\n"),
-            ("PagerDemo.swift", "demo", "import SwiftUI\n\nstruct PagerDemo: View {\n    var body: some View { \(version == "1.0.0" ? "Pager()" : "Pager().padding()") }\n}\n"),
+            (
+                "PagerDemo.swift", "demo",
+                "import SwiftUI\n\nstruct PagerDemo: View {\n    var body: some View { \(version == "1.0.0" ? "Pager()" : "Pager().padding()") }\n}\n"
+            ),
         ]
         if version == "1.0.0" { files.append(("PagerOld.swift", "logic", "enum PagerOld {}\n")) }
         if version != "1.0.0" { files.append(("PagerExtra.swift", "logic", "enum PagerExtra {}\n")) }
@@ -47,11 +54,13 @@ import Testing
         func publish(_ version: String, epoch: String) throws {
             let files = UpdateRegistryTests.files(version)
             try? FileManager.default.removeItem(at: folder.path("Catalog/pager"))
-            try writeBlock(in: folder, name: "pager",
-                           manifest: sampleManifestJSON(name: "pager", version: version, files: files.map { ($0.0, $0.1) }),
-                           files: Dictionary(uniqueKeysWithValues: files.map { ($0.0, $0.2) }))
-            let built = try runBinary(["build", "--catalog", folder.path("Catalog").path, "--out", public_.path],
-                                      in: folder.url, environment: ["PATH": "/usr/bin:/bin", "SOURCE_DATE_EPOCH": epoch])
+            try writeBlock(
+                in: folder, name: "pager",
+                manifest: sampleManifestJSON(name: "pager", version: version, files: files.map { ($0.0, $0.1) }),
+                files: Dictionary(uniqueKeysWithValues: files.map { ($0.0, $0.2) }))
+            let built = try runBinary(
+                ["build", "--catalog", folder.path("Catalog").path, "--out", public_.path],
+                in: folder.url, environment: ["PATH": "/usr/bin:/bin", "SOURCE_DATE_EPOCH": epoch])
             #expect(built.code == 0, "\(built.err)")
         }
 
@@ -100,18 +109,21 @@ import Testing
         // The registry's new year is not an upstream change: only the new file has it.
         #expect(upstream.output.components(separatedBy: "2027").count == 2, "\(upstream.output)")
         let states = try registry.run(project, global + ["diff", "--upstream", "--json"])
-        #expect(try fileStates(states.output) == [
-            folder + "Pager.swift": "modified upstream", folder + "PagerDemo.swift": "modified upstream",
-            folder + "PagerExtra.swift": "added upstream", folder + "PagerLogic.swift": "would conflict",
-            folder + "PagerOld.swift": "removed upstream",
-        ])
+        #expect(
+            try fileStates(states.output) == [
+                folder + "Pager.swift": "modified upstream", folder + "PagerDemo.swift": "modified upstream",
+                folder + "PagerExtra.swift": "added upstream", folder + "PagerLogic.swift": "would conflict",
+                folder + "PagerOld.swift": "removed upstream",
+            ])
 
         let untouched = try project.treeHash()
         let dry = try registry.run(project, global + ["update", "--dry-run"])
         #expect(dry.code == 1, "\(dry.errors)")
-        for line in ["merge           \(folder)Pager.swift", "update          \(folder)PagerDemo.swift", "create          \(folder)PagerExtra.swift",
-                     "conflict        \(folder)PagerLogic.swift (both changed it; markers would be written)", "remove          \(folder)PagerOld.swift",
-                     "Dry run: nothing was written."] {
+        for line in [
+            "merge           \(folder)Pager.swift", "update          \(folder)PagerDemo.swift", "create          \(folder)PagerExtra.swift",
+            "conflict        \(folder)PagerLogic.swift (both changed it; markers would be written)", "remove          \(folder)PagerOld.swift",
+            "Dry run: nothing was written.",
+        ] {
             #expect(dry.output.contains(line), "\(line) in \(dry.output)")
         }
         #expect(dry.errors.contains("1 file would need you:\n  \(folder)PagerLogic.swift\nRun 'blocks update' and edit out the markers"), "\(dry.errors)")
@@ -124,8 +136,10 @@ import Testing
         #expect(update.errors.contains("1 file needs you:\n  \(folder)PagerLogic.swift\n"), "\(update.errors)")
         // Every file, byte for byte.
         let expected: [String: String] = [
-            "Pager.swift": header + "import SwiftUI\n\npublic struct Pager: View {\n    public var body: some View {\n        Text(\"mine\")\n    }\n}\n\npublic func helper() -> Int {\n    return 2\n}\n",
-            "PagerLogic.swift": header + "public enum PagerLogic {\n<<<<<<< yours\n    public static let limit = 20\n||||||| base 1.0.0\n    public static let limit = 10\n=======\n    public static let limit = 30\n>>>>>>> pager 1.1.0\n}\n",
+            "Pager.swift": header
+                + "import SwiftUI\n\npublic struct Pager: View {\n    public var body: some View {\n        Text(\"mine\")\n    }\n}\n\npublic func helper() -> Int {\n    return 2\n}\n",
+            "PagerLogic.swift": header
+                + "public enum PagerLogic {\n<<<<<<< yours\n    public static let limit = 20\n||||||| base 1.0.0\n    public static let limit = 10\n=======\n    public static let limit = 30\n>>>>>>> pager 1.1.0\n}\n",
             "PagerDemo.swift": header + "import SwiftUI\n\nstruct PagerDemo: View {\n    var body: some View { Pager().padding() }\n}\n",
             "PagerExtra.swift": header2027 + "enum PagerExtra {}\n",
         ]
@@ -223,8 +237,9 @@ import Testing
         try registry.publish("1.0.0", epoch: Self.year2026)
         try registry.publish("1.1.0", epoch: Self.year2027)
         let mirror = registry.folder.path("mirror")
-        let mirrored = try runBinary(["mirror", registry.nginx.baseURL, mirror.path], in: registry.folder.url,
-                                     environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": registry.folder.path("mirror-cache").path])
+        let mirrored = try runBinary(
+            ["mirror", registry.nginx.baseURL, mirror.path], in: registry.folder.url,
+            environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": registry.folder.path("mirror-cache").path])
         #expect(mirrored.code == 0, "\(mirrored.err)")
         registry.nginx.stop()
         try Self.expectValidRegistry(mirror)
@@ -286,14 +301,17 @@ import Testing
     /// The registry's index and metadata files pass a standard JSON Schema validator
     /// against `Schemas/index.schema.json` (`SchemaTests.validator`).
     static func expectValidRegistry(_ registry: URL) throws {
-        let metadata = try FileManager.default.contentsOfDirectory(atPath: registry.appendingPathComponent("blocks").path).filter { $0.hasSuffix(".json") }.sorted()
+        let metadata = try FileManager.default.contentsOfDirectory(atPath: registry.appendingPathComponent("blocks").path).filter { $0.hasSuffix(".json") }
+            .sorted()
         let versions = try BlockMetadata.decode(Data(contentsOf: registry.appendingPathComponent("blocks/pager.json"))).versions
         #expect(versions.count >= 2, "a metadata file with older versions is validated")
         let schemas = repositoryRoot.appendingPathComponent("Schemas")
         let result = try runProcess(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", "-c", SchemaTests.validator, schemas.appendingPathComponent("index.schema.json").path,
-             schemas.appendingPathComponent("block.schema.json").path, registry.appendingPathComponent("index.json").path]
+            [
+                "python3", "-c", SchemaTests.validator, schemas.appendingPathComponent("index.schema.json").path,
+                schemas.appendingPathComponent("block.schema.json").path, registry.appendingPathComponent("index.json").path,
+            ]
                 + metadata.map { registry.appendingPathComponent("blocks/" + $0).path },
             in: registry)
         #expect(result.code == 0 && result.out == "valid \(metadata.count + 1)\n", "\(result.out)\(result.err)")

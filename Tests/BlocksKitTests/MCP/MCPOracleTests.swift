@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `blocks mcp` driven by a client no one here wrote: the official MCP Python SDK from

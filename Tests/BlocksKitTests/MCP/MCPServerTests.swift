@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `blocks mcp` in-process: the JSON-RPC layer (framing, malformed input, unknown methods,
@@ -109,7 +110,9 @@ import Testing
         let messages = try Self.exchange([
             .modern(1, "resources/list"),
             .modern(2, "ping"),
-            .message(["id": .int(3), "method": .string("initialize"), "params": .object(["protocolVersion": .string("2025-11-25"), "capabilities": .object([:])])]),
+            .message([
+                "id": .int(3), "method": .string("initialize"), "params": .object(["protocolVersion": .string("2025-11-25"), "capabilities": .object([:])]),
+            ]),
             .message(["id": .int(4), "method": .string("prompts/list")]),
         ])
         #expect(Self.errorCode(1, in: messages) == JSONRPCError.methodNotFoundCode)
@@ -120,8 +123,14 @@ import Testing
     @Test func wrongParamsAreInvalidParams() throws {
         let messages = try Self.exchange([
             .message(["id": .int(1), "method": .string("tools/list")]),
-            .message(["id": .int(2), "method": .string("tools/list"), "params": .object(["_meta": .object([
-                "io.modelcontextprotocol/protocolVersion": .string("2026-07-28")])])]),
+            .message([
+                "id": .int(2), "method": .string("tools/list"),
+                "params": .object([
+                    "_meta": .object([
+                        "io.modelcontextprotocol/protocolVersion": .string("2026-07-28")
+                    ])
+                ]),
+            ]),
             .modern(3, "tools/call", ["arguments": .object([:])]),
             .call(4, "no_such_tool", [:]),
             .call(5, "search_blocks", ["query": .int(5)]),
@@ -139,7 +148,8 @@ import Testing
     }
 
     @Test func aHugeLineIsRefusedInBoundedMemoryAndTheNextIsAnswered() throws {
-        let huge = Data(#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":""#.utf8)
+        let huge =
+            Data(#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":""#.utf8)
             + Data(repeating: UInt8(ascii: "a"), count: MCPServer.lineLimit + 10) + Data("\"}}\n".utf8)
         let messages = try Self.exchange([.bytes(huge), .modern(2, "tools/list")])
         #expect(messages.count == 2)
@@ -157,7 +167,9 @@ import Testing
     }
 
     @Test func aRequestAtTheEndOfInputIsAnsweredAndTheServerReturns() throws {
-        let last = Data(#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_blocks","arguments":{"limit":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#.utf8)
+        let last = Data(
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_blocks","arguments":{"limit":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#
+                .utf8)
         let messages = try Self.exchange([.call(1, "search_blocks", ["query": .string("tabs")]), .bytes(last)])
         #expect(Self.toolResult(1, in: messages)?.isError == false)
         #expect(Self.toolResult(2, in: messages)?.structured["blocks"]?.array?.count == 1, "the unterminated last line is a request too")
@@ -178,8 +190,11 @@ import Testing
         let context = makeContext(directory: repositoryRoot, transport: transport).0
         defer { transport.release.signal() }
         let stuck = Input.call(1, "list_blocks", ["registry": .string("http://127.0.0.1:9/")])
-        let messages = try Self.exchange([stuck, .waitFor(transport.started), stuck,
-            .message(["method": .string("notifications/cancelled"), "params": .object(["requestId": .int(1)])])], context: context)
+        let messages = try Self.exchange(
+            [
+                stuck, .waitFor(transport.started), stuck,
+                .message(["method": .string("notifications/cancelled"), "params": .object(["requestId": .int(1)])]),
+            ], context: context)
         #expect(messages.count == 1)
         #expect(Self.errorCode(1, in: messages) == JSONRPCError.invalidRequestCode)
     }
@@ -197,9 +212,17 @@ import Testing
     }
 
     @Test func anUnsupportedVersionIsMinus32022WithTheSupportedOnes() throws {
-        let messages = try Self.exchange([.message(["id": .int(1), "method": .string("tools/list"), "params": .object(["_meta": .object([
-            "io.modelcontextprotocol/protocolVersion": .string("1900-01-01"),
-            "io.modelcontextprotocol/clientCapabilities": .object([:])])])])])
+        let messages = try Self.exchange([
+            .message([
+                "id": .int(1), "method": .string("tools/list"),
+                "params": .object([
+                    "_meta": .object([
+                        "io.modelcontextprotocol/protocolVersion": .string("1900-01-01"),
+                        "io.modelcontextprotocol/clientCapabilities": .object([:]),
+                    ])
+                ]),
+            ])
+        ])
         let error = try #require(Self.response(1, in: messages)?["error"]?.object)
         #expect(error["code"] == .int(-32022))
         #expect(error["data"]?["requested"] == .string("1900-01-01"))
@@ -217,9 +240,13 @@ import Testing
 
     @Test func initializeNegotiatesALegacyVersionAndLegacyResultsHaveNoResultType() throws {
         func initialize(_ id: Int, _ version: String) -> Input {
-            .message(["id": .int(id), "method": .string("initialize"), "params": .object([
-                "protocolVersion": .string(version), "capabilities": .object([:]),
-                "clientInfo": .object(["name": .string("test"), "version": .string("1")])])])
+            .message([
+                "id": .int(id), "method": .string("initialize"),
+                "params": .object([
+                    "protocolVersion": .string(version), "capabilities": .object([:]),
+                    "clientInfo": .object(["name": .string("test"), "version": .string("1")]),
+                ]),
+            ])
         }
         let messages = try Self.exchange([
             .message(["id": .int(1), "method": .string("ping")]),
@@ -241,7 +268,10 @@ import Testing
 
     @Test func everyToolListsSchemasAndHints() throws {
         let tools = try #require(Self.response(1, in: try Self.exchange([.modern(1, "tools/list")]))?["result"]?["tools"]?.objects)
-        #expect(tools.map { $0["name"]?.string ?? "" } == ["search_blocks", "list_blocks", "get_block", "project_status", "plan_add", "add_blocks", "diff_block", "update_blocks"])
+        #expect(
+            tools.map { $0["name"]?.string ?? "" } == [
+                "search_blocks", "list_blocks", "get_block", "project_status", "plan_add", "add_blocks", "diff_block", "update_blocks",
+            ])
         for tool in tools {
             #expect(tool["inputSchema"]?["type"] == .string("object") && tool["outputSchema"]?["type"] == .string("object"))
             #expect(tool["description"]?.string?.contains("\n") == false, "one line")
@@ -257,12 +287,13 @@ import Testing
         let context = makeContext(directory: repositoryRoot, transport: transport).0
         defer { transport.release.signal() }
         let started = Date()
-        let messages = try Self.exchange([
-            .call(1, "search_blocks", ["query": .string("tabs"), "registry": .string("http://127.0.0.1:9/")]),
-            .waitFor(transport.started),
-            .message(["method": .string("notifications/cancelled"), "params": .object(["requestId": .int(1), "reason": .string("test")])]),
-            .call(2, "list_blocks", ["limit": .int(1)]),
-        ], context: context)
+        let messages = try Self.exchange(
+            [
+                .call(1, "search_blocks", ["query": .string("tabs"), "registry": .string("http://127.0.0.1:9/")]),
+                .waitFor(transport.started),
+                .message(["method": .string("notifications/cancelled"), "params": .object(["requestId": .int(1), "reason": .string("test")])]),
+                .call(2, "list_blocks", ["limit": .int(1)]),
+            ], context: context)
         #expect(Self.response(1, in: messages) == nil, "a cancelled request gets no response")
         #expect(Self.toolResult(2, in: messages)?.isError == false, "the next call runs")
         #expect(Date().timeIntervalSince(started) < StuckTransport.holdSeconds / 2, "the cancel did not wait for the stuck transfer")
@@ -275,8 +306,11 @@ import Testing
         let cancellation = MCPCancellation()
         cancellation.cancel()
         let context = makeContext(directory: repositoryRoot, environment: ["SOURCE_DATE_EPOCH": "1767225600"]).0
-        let result = try MCPTools.call("add_blocks", arguments: .object([
-            "projectPath": .string(project.root.path), "names": .array([.string("scrolling-strip")])]), context: context, cancellation: cancellation)
+        let result = try MCPTools.call(
+            "add_blocks",
+            arguments: .object([
+                "projectPath": .string(project.root.path), "names": .array([.string("scrolling-strip")]),
+            ]), context: context, cancellation: cancellation)
         #expect(result.isError)
         #expect(try project.treeHash() == before)
     }
@@ -300,11 +334,14 @@ import Testing
 
     @Test func theCatalogToolsGiveWhatTheCommandLineGives() throws {
         #expect(try .object(Self.call("search_blocks", ["query": .string("tabs")]).structured) == Self.cliJSON(["search", "tabs", "--limit", "20"]))
-        #expect(try .object(Self.call("search_blocks", ["query": .string("pestanas"), "limit": .int(2)]).structured) == Self.cliJSON(["search", "pestanas", "--limit", "2"]))
+        #expect(
+            try .object(Self.call("search_blocks", ["query": .string("pestanas"), "limit": .int(2)]).structured)
+                == Self.cliJSON(["search", "pestanas", "--limit", "2"]))
         #expect(try .object(Self.call("get_block", ["name": .string("pager")]).structured) == Self.cliJSON(["info", "pager"]))
         let list = try Self.call("list_blocks", ["limit": .int(3)]).structured
         let everything = try Self.cliJSON(["list"])["blocks"]?.array ?? []
-        #expect(list["blocks"]?.array == Array(everything.prefix(3)) && list["total"] == .int(everything.count) && list["truncated"] == .bool(everything.count > 3))
+        #expect(
+            list["blocks"]?.array == Array(everything.prefix(3)) && list["total"] == .int(everything.count) && list["truncated"] == .bool(everything.count > 3))
         let text = try Self.call("search_blocks", ["query": .string("tabs")])
         #expect(try JSONReader.parse(Data(text.text.utf8)) == .object(text.structured), "the text is the structured content")
     }
@@ -329,7 +366,10 @@ import Testing
     @Test func addAndUpdateThroughMCPNeverOverwriteAUsersChange() throws {
         let catalog = try TestCatalog.make([.standard("strip", type: "Strip")])
         let project = try TestProject.make()
-        defer { catalog.delete(); project.delete() }
+        defer {
+            catalog.delete()
+            project.delete()
+        }
         let root = ["projectPath": JSONValue.string(project.root.path), "registry": .string(catalog.root.path)]
         var context = makeContext(directory: repositoryRoot, environment: ["SOURCE_DATE_EPOCH": "1767225600"]).0
         context.registry = catalog.root.path
@@ -356,7 +396,9 @@ import Testing
         let diffs = try call("plan_add", ["names": .array([.string("strip")])]).structured["diffs"]?.objects ?? []
         #expect(diffs.map { $0["path"] } == [.string(logic)] && diffs.first?["diff"]?.string?.contains("-// mine") == true)
         let local = try call("diff_block", [:]).structured
-        #expect(local["different"] == .bool(true) && local["files"]?.objects?.contains { $0["path"] == .string(logic) && $0["diff"]?.string?.contains("+// mine") == true } == true)
+        #expect(
+            local["different"] == .bool(true)
+                && local["files"]?.objects?.contains { $0["path"] == .string(logic) && $0["diff"]?.string?.contains("+// mine") == true } == true)
 
         // A new version upstream: update merges and keeps the user's line.
         try catalog.put(.standard("strip", type: "Strip", version: "2.0.0"))
@@ -380,19 +422,26 @@ import Testing
     @Test func projectPathsOutsideAProjectAreRefused() throws {
         let empty = try TestProject.makeEmpty()
         let project = try TestProject.make()
-        defer { empty.delete(); project.delete() }
+        defer {
+            empty.delete()
+            project.delete()
+        }
         let link = project.root.appendingPathComponent("escape")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: empty.root.path)
         let before = try project.treeHash()
-        for path in ["/", "relative", empty.root.path, project.root.path + "/../" + empty.root.lastPathComponent, link.path,
-                     project.root.appendingPathComponent("Package.swift").path, project.root.path + "/missing"] {
+        for path in [
+            "/", "relative", empty.root.path, project.root.path + "/../" + empty.root.lastPathComponent, link.path,
+            project.root.appendingPathComponent("Package.swift").path, project.root.path + "/missing",
+        ] {
             let result = try Self.call("add_blocks", ["projectPath": .string(path), "names": .array([.string("pager")])])
             #expect(result.isError, "\(path)")
         }
         #expect(try project.treeHash() == before)
-        #expect(!FileManager.default.fileExists(atPath: empty.root.appendingPathComponent("Blocks").path), "nothing was written in the folder the link leads to")
-        #expect(try !Self.call("project_status", ["projectPath": .string(project.root.appendingPathComponent("Sources/App").path)]).isError,
-                "a folder inside a project is in it")
+        #expect(
+            !FileManager.default.fileExists(atPath: empty.root.appendingPathComponent("Blocks").path), "nothing was written in the folder the link leads to")
+        #expect(
+            try !Self.call("project_status", ["projectPath": .string(project.root.appendingPathComponent("Sources/App").path)]).isError,
+            "a folder inside a project is in it")
     }
 
     @Test func addRefusesArchivesAndURLsInPlaceOfNames() throws {
@@ -409,8 +458,10 @@ import Testing
     @Test func theCommandServesItsInputAndExitsAtTheEnd() throws {
         let project = try TestProject.make()
         defer { project.delete() }
-        let lines = [#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#,
-                     #"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#]
+        let lines = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        ]
         let answers = AnswerQueue(lines)
         var (context, output, _) = makeContext(directory: project.root)
         context.readLine = { answers.next() }
@@ -428,7 +479,9 @@ import Testing
         #expect(merged["inputs"] == .array([]))
         #expect(merged["servers"]?["other"] == .object(["type": .string("stdio"), "command": .string("x")]))
         #expect(merged["servers"]?["blocks"] == .object(["type": .string("stdio"), "command": .string("/opt/blocks"), "args": .array([.string("mcp")])]))
-        #expect(try MCPClientConfig.named("cursor").merged(into: nil, command: "b", path: "p") == .object(["mcpServers": .object(["blocks": .object(["command": .string("b"), "args": .array([.string("mcp")])])])]))
+        #expect(
+            try MCPClientConfig.named("cursor").merged(into: nil, command: "b", path: "p")
+                == .object(["mcpServers": .object(["blocks": .object(["command": .string("b"), "args": .array([.string("mcp")])])])]))
         #expect(throws: MCPConfigError.self) { try client.merged(into: Data("// comment\n{}".utf8), command: "b", path: "p") }
         #expect(throws: MCPConfigError.self) { try client.merged(into: Data(#"{"servers": []}"#.utf8), command: "b", path: "p") }
         #expect(throws: MCPConfigError.self) { try MCPClientConfig.named("emacs") }
@@ -451,8 +504,15 @@ import Testing
         #expect(project.read(".vscode/mcp.json") == "{ // not JSON\n")
 
         let printed = try project.runBinary(["mcp", "config", "--client", "claude-code"])
-        #expect(try JSONReader.parse(Data(printed.output.utf8)) == .object(["mcpServers": .object(["blocks": .object([
-            "type": .string("stdio"), "command": .string(binary), "args": .array([.string("mcp")])])])]))
+        #expect(
+            try JSONReader.parse(Data(printed.output.utf8))
+                == .object([
+                    "mcpServers": .object([
+                        "blocks": .object([
+                            "type": .string("stdio"), "command": .string(binary), "args": .array([.string("mcp")]),
+                        ])
+                    ])
+                ]))
         #expect(!project.exists(".mcp.json"), "printing writes nothing")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The mirror writes and deletes only inside DEST, whatever DEST or the upstream holds:
@@ -26,8 +27,9 @@ import Testing
         }
 
         func mirrorBinary(_ source: String? = nil, extra: [String] = []) throws -> (code: Int32, out: String, err: String) {
-            try runBinary(["mirror", source ?? upstream.path, mirror.path] + extra, in: folder.url,
-                          environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": folder.path("cache").path, "HOME": folder.url.path])
+            try runBinary(
+                ["mirror", source ?? upstream.path, mirror.path] + extra, in: folder.url,
+                environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": folder.path("cache").path, "HOME": folder.url.path])
         }
 
         /// Every file under the decoy, with its text.
@@ -37,7 +39,8 @@ import Testing
 
         /// Bumps block-0000 to `version` upstream, so the next sync sees a changed index.
         func publish(version: String) throws {
-            try folder.write("Catalog/block-0000/block.json", sampleManifestJSON(name: "block-0000", version: version, files: [("Block0000.swift", "component")]))
+            try folder.write(
+                "Catalog/block-0000/block.json", sampleManifestJSON(name: "block-0000", version: version, files: [("Block0000.swift", "component")]))
             try RegistryFixtures.build(catalog: folder.path("Catalog"), output: upstream)
         }
 
@@ -163,7 +166,7 @@ import Testing
         #expect(try Data(contentsOf: damaged) == good)
         #expect(try Data(contentsOf: quiet) == goodQuiet)
         let summary = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
-        #expect(summary?["fetched"] as? Int == 4)   // block-0000 1.1.0's two, and the two repaired
+        #expect(summary?["fetched"] as? Int == 4)  // block-0000 1.1.0's two, and the two repaired
         #expect(try runBinary(["mirror", "--verify", setup.mirror.path], environment: ["PATH": "/usr/bin:/bin"]).code == 0)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// A registry folder as the mirror's source (a USB stick carried across) is checked like

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `blocks mirror` of a private registry, from real nginx servers (`TeamServers`): by
@@ -56,17 +57,21 @@ import Testing
         let url = servers.privateServer.baseURL
         // From the environment, as in blocks.json.
         let fromVariable = servers.folder.appendingPathComponent("variable")
-        let made = try servers.blocks(["mirror", url, fromVariable.path, "--header", "Authorization: Bearer ${TEAM_TOKEN}", "--header", "X-Team-Token: ${TEAM_TOKEN}"])
+        let made = try servers.blocks([
+            "mirror", url, fromVariable.path, "--header", "Authorization: Bearer ${TEAM_TOKEN}", "--header", "X-Team-Token: ${TEAM_TOKEN}",
+        ])
         #expect(made.code == 0, "\(made.errors)")
         #expect(FileManager.default.fileExists(atPath: fromVariable.appendingPathComponent("archives/pager-1.0.0.tar.gz").path))
         Self.expectNoToken(made, mirror: fromVariable, "--header ${TEAM_TOKEN}")
 
         // Written out: still never printed or written.
         let literal = servers.folder.appendingPathComponent("literal")
-        let written = try servers.blocks(["mirror", url, literal.path, "--header", "Authorization: Bearer \(Self.token)", "--header", "X-Team-Token: \(Self.token)"], token: nil)
+        let written = try servers.blocks(
+            ["mirror", url, literal.path, "--header", "Authorization: Bearer \(Self.token)", "--header", "X-Team-Token: \(Self.token)"], token: nil)
         #expect(written.code == 0, "\(written.errors)")
         Self.expectNoToken(written, mirror: literal, "--header with the token written out")
-        let wrong = try servers.blocks(["mirror", url, literal.path, "--header", "Authorization: Bearer \(Self.token)", "--header", "X-Team-Token: not-\(Self.token)"], token: nil)
+        let wrong = try servers.blocks(
+            ["mirror", url, literal.path, "--header", "Authorization: Bearer \(Self.token)", "--header", "X-Team-Token: not-\(Self.token)"], token: nil)
         #expect(wrong.code == 1 && wrong.errors.contains("failed with HTTP 401; check the headers of --header"), "\(wrong.errors)")
         #expect(!wrong.errors.contains(Self.token))
         let malformed = try servers.blocks(["mirror", url, literal.path, "--header", "Authorization Bearer \(Self.token)"], token: nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `blocks mirror` of a registry built with `--site`: the site comes along, verified file
@@ -99,7 +100,8 @@ import Testing
         defer { folder.cleanUp() }
         let upstream = folder.path("upstream")
         try SiteFixtures.build(into: upstream, site: false)
-        let result = runBlocks(["mirror", upstream.path, folder.path("mirror").path], in: folder.url, environment: ["XDG_CACHE_HOME": folder.path("cache").path])
+        let result = runBlocks(
+            ["mirror", upstream.path, folder.path("mirror").path], in: folder.url, environment: ["XDG_CACHE_HOME": folder.path("cache").path])
         #expect(result.code == 0, "\(result.err)")
         #expect(Self.siteFiles(folder.path("mirror")).isEmpty)
     }

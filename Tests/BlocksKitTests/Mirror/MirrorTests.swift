@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Each promise of the offline mirror, against a real nginx on loopback.
@@ -52,7 +53,8 @@ import Testing
             }
             #expect(FileManager.default.fileExists(atPath: setup.mirror.appendingPathComponent(entry.metadata).path))
         }
-        #expect(try Data(contentsOf: setup.mirror.appendingPathComponent("index.json")) == Data(contentsOf: setup.upstream.appendingPathComponent("index.json")))
+        #expect(
+            try Data(contentsOf: setup.mirror.appendingPathComponent("index.json")) == Data(contentsOf: setup.upstream.appendingPathComponent("index.json")))
         #expect(!filesUnder(setup.mirror).contains { $0.hasSuffix(".part") })
         #expect(setup.run(["mirror", "--verify", setup.mirror.path]).code == 0)
     }
@@ -79,7 +81,9 @@ import Testing
         defer { setup.cleanUp() }
         #expect(setup.sync().code == 0)
         // Upstream bumps block-0001 and drops block-0003.
-        try setup.folder.write("Catalog/block-0001/block.json", sampleManifestJSON(name: "block-0001", version: "1.1.0", titleEnglish: "Block 1 again", files: [("Block0001.swift", "component")]))
+        try setup.folder.write(
+            "Catalog/block-0001/block.json",
+            sampleManifestJSON(name: "block-0001", version: "1.1.0", titleEnglish: "Block 1 again", files: [("Block0001.swift", "component")]))
         try FileManager.default.removeItem(at: setup.folder.path("Catalog/block-0003"))
         try FileManager.default.removeItem(at: setup.upstream)
         try RegistryFixtures.build(catalog: setup.folder.path("Catalog"), output: setup.upstream)
@@ -88,16 +92,21 @@ import Testing
         #expect(result.code == 0, "\(result.err)")
         let summary = Self.summary(result.out)
         #expect(summary["fetched"] as? Int == 2)
-        #expect(summary["pruned"] as? Int == 4)   // block-0001 1.0.0 and block-0003, two formats each
+        #expect(summary["pruned"] as? Int == 4)  // block-0001 1.0.0 and block-0003, two formats each
         // Only the changed entry's metadata file is fetched again; a changed index also costs
         // one small request for the site's list (404: no site here).
         let fetched = RegistryFixtures.waitForRequests(setup.nginx, atLeast: before + 5).dropFirst(before).sorted()
-        #expect(fetched == [
-            "GET /archives/block-0001-1.1.0.tar.gz 200", "GET /archives/block-0001-1.1.0.zip 200", "GET /blocks/block-0001.json 200",
-            "GET /index.json 200", "GET /site.json 404",
-        ])
+        #expect(
+            fetched == [
+                "GET /archives/block-0001-1.1.0.tar.gz 200", "GET /archives/block-0001-1.1.0.zip 200", "GET /blocks/block-0001.json 200",
+                "GET /index.json 200", "GET /site.json 404",
+            ])
         let archives = try FileManager.default.contentsOfDirectory(atPath: setup.mirror.appendingPathComponent("archives").path).sorted()
-        #expect(archives == ["block-0000-1.0.0.tar.gz", "block-0000-1.0.0.zip", "block-0001-1.1.0.tar.gz", "block-0001-1.1.0.zip", "block-0002-1.0.0.tar.gz", "block-0002-1.0.0.zip"])
+        #expect(
+            archives == [
+                "block-0000-1.0.0.tar.gz", "block-0000-1.0.0.zip", "block-0001-1.1.0.tar.gz", "block-0001-1.1.0.zip", "block-0002-1.0.0.tar.gz",
+                "block-0002-1.0.0.zip",
+            ])
         #expect(!FileManager.default.fileExists(atPath: setup.mirror.appendingPathComponent("blocks/block-0003.json").path))
 
         // With the upstream unchanged, --prune still removes what the index does not list.
@@ -137,11 +146,14 @@ import Testing
         let setup = try Setup()
         defer { setup.cleanUp() }
         try FileManager.default.createDirectory(at: setup.mirror, withIntermediateDirectories: true)
-        let holder = try Process.run(URL(fileURLWithPath: HostTools.flock), arguments: [setup.mirror.appendingPathComponent(".blocks-mirror.lock").path, "sleep", "5"])
+        let holder = try Process.run(
+            URL(fileURLWithPath: HostTools.flock), arguments: [setup.mirror.appendingPathComponent(".blocks-mirror.lock").path, "sleep", "5"])
         defer { kill(holder.processIdentifier, SIGKILL) }
         // Wait (bounded) until flock holds the lock.
         for _ in 0..<100 where (try? MirrorLock(destination: setup.mirror)) != nil { usleep(20_000) }
-        let second = try runBinary(["mirror", setup.nginx.baseURL, setup.mirror.path], in: setup.folder.url, environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": setup.folder.path("cache").path])
+        let second = try runBinary(
+            ["mirror", setup.nginx.baseURL, setup.mirror.path], in: setup.folder.url,
+            environment: ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": setup.folder.path("cache").path])
         #expect(second.code == 1)
         #expect(second.err.contains("another blocks mirror"))
         #expect(!FileManager.default.fileExists(atPath: setup.mirror.appendingPathComponent("index.json").path))
@@ -153,8 +165,10 @@ import Testing
         defer { setup.cleanUp() }
         #expect(setup.sync().code == 0)
         let snapshot = try Data(contentsOf: setup.mirror.appendingPathComponent("index.json"))
-        try setup.folder.write("Catalog/block-0000/block.json", sampleManifestJSON(name: "block-0000", version: "2.0.0", files: [("Block0000.swift", "component")]))
-        try setup.folder.write("Catalog/block-0001/block.json", sampleManifestJSON(name: "block-0001", version: "2.0.0", files: [("Block0001.swift", "component")]))
+        try setup.folder.write(
+            "Catalog/block-0000/block.json", sampleManifestJSON(name: "block-0000", version: "2.0.0", files: [("Block0000.swift", "component")]))
+        try setup.folder.write(
+            "Catalog/block-0001/block.json", sampleManifestJSON(name: "block-0001", version: "2.0.0", files: [("Block0001.swift", "component")]))
         try RegistryFixtures.build(catalog: setup.folder.path("Catalog"), output: setup.upstream)
         try FileManager.default.removeItem(at: setup.upstream.appendingPathComponent("archives/block-0000-2.0.0.tar.gz"))
         try Data("not the archive".utf8).write(to: setup.upstream.appendingPathComponent("archives/block-0001-2.0.0.zip"))
@@ -179,7 +193,9 @@ import Testing
         #expect(search.code == 0 && search.out.contains("block-0001"))
         let info = setup.run(["--registry", setup.mirror.path, "info", "block-0002"])
         #expect(info.code == 0 && info.out.contains("Block0002.swift"))
-        try setup.folder.write("app/Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
+        try setup.folder.write(
+            "app/Package.swift",
+            "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
         try setup.folder.write("app/Sources/App/App.swift", "struct App {}\n")
         let add = setup.run(["--registry", setup.mirror.path, "add", "block-0001", "--yes"], directory: setup.folder.path("app"))
         #expect(add.code == 0, "\(add.err)")
@@ -205,7 +221,10 @@ import Testing
             process.standardError = FileHandle.nullDevice
             try process.run()
             usleep(UInt32.random(in: 5_000...50_000, using: &generator))
-            if process.isRunning { kill(process.processIdentifier, SIGKILL); kills += 1 }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                kills += 1
+            }
             process.waitUntilExit()
             // At every instant the index names only archives that are present and verified.
             if let data = FileManager.default.contents(atPath: setup.mirror.appendingPathComponent("index.json").path) {
@@ -230,7 +249,8 @@ import Testing
         #expect(line.contains("2.0 KB"))
         #expect(line.contains("1.0 KB/s"))
         #expect(line.contains("ETA 2s"))
-        #expect(!ProgressBar.line(label: "m", progress: TransferProgress(filesDone: 10, filesTotal: 10, bytesDone: 1), totalBytes: nil, elapsed: 1).contains("ETA"))
+        #expect(
+            !ProgressBar.line(label: "m", progress: TransferProgress(filesDone: 10, filesTotal: 10, bytesDone: 1), totalBytes: nil, elapsed: 1).contains("ETA"))
     }
 
     /// The mirror writes metadata files byte for byte as `blocks build` does, stages them
@@ -239,7 +259,7 @@ import Testing
         let setup = try Setup(blocks: 5)
         defer { setup.cleanUp() }
         var mirror = Mirror(upstream: HTTPMirrorUpstream(base: setup.nginx.baseURL, transport: CurlTransport()), destination: setup.mirror)
-        mirror.batchSize = 3   // 10 archives: batches of 3, 3, 3 and 1
+        mirror.batchSize = 3  // 10 archives: batches of 3, 3, 3 and 1
         let reports = ProgressLog()
         mirror.progress = { reports.append($0) }
         let summary = try mirror.sync()
@@ -263,7 +283,8 @@ import Testing
         #expect(setup.sync().code == 0)
         let metadata = setup.mirror.appendingPathComponent("blocks/block-0000.json")
         let before = try Data(contentsOf: metadata)
-        try setup.folder.write("Catalog/block-0000/block.json", sampleManifestJSON(name: "block-0000", version: "2.0.0", files: [("Block0000.swift", "component")]))
+        try setup.folder.write(
+            "Catalog/block-0000/block.json", sampleManifestJSON(name: "block-0000", version: "2.0.0", files: [("Block0000.swift", "component")]))
         try RegistryFixtures.build(catalog: setup.folder.path("Catalog"), output: setup.upstream)
         try FileManager.default.removeItem(at: setup.upstream.appendingPathComponent("archives/block-0000-2.0.0.zip"))
         #expect(setup.sync().code == 1)
@@ -272,7 +293,9 @@ import Testing
         try RegistryFixtures.build(catalog: setup.folder.path("Catalog"), output: setup.upstream)
         #expect(setup.sync().code == 0)
         #expect(try Data(contentsOf: metadata) == Data(contentsOf: setup.upstream.appendingPathComponent("blocks/block-0000.json")))
-        #expect(try Data(contentsOf: setup.mirror.appendingPathComponent("blocks/block-0000.json.gz")) == Data(contentsOf: setup.upstream.appendingPathComponent("blocks/block-0000.json.gz")))
+        #expect(
+            try Data(contentsOf: setup.mirror.appendingPathComponent("blocks/block-0000.json.gz"))
+                == Data(contentsOf: setup.upstream.appendingPathComponent("blocks/block-0000.json.gz")))
         #expect(!FileManager.default.fileExists(atPath: MirrorPlan.stagingFolder(in: setup.mirror).path))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 14, "the mirror mirrors every version's archives (`--latest-only` keeps only the
@@ -83,8 +84,9 @@ import Testing
         defer { served.stop() }
         let other = try TestProject.make()
         defer { other.delete() }
-        let overHTTP = try other.runBinary(["--registry", served.baseURL, "add", "pager@1.0.0", "--yes"],
-                                           environment: ["XDG_CACHE_HOME": setup.folder.appendingPathComponent("cache2").path])
+        let overHTTP = try other.runBinary(
+            ["--registry", served.baseURL, "add", "pager@1.0.0", "--yes"],
+            environment: ["XDG_CACHE_HOME": setup.folder.appendingPathComponent("cache2").path])
         #expect(overHTTP.code == 0, "\(overHTTP.errors)")
         let log = try String(contentsOf: served.folder.appendingPathComponent("access.log"), encoding: .utf8)
         let metadataLine = try #require(log.split(separator: "\n").first { $0.contains("GET /blocks/pager.json ") })
@@ -117,7 +119,9 @@ import Testing
         // Same upstream (a 304 would say "up to date"), other mode: the older version comes.
         #expect(try setup.sync()["fetched"] as? Int == 2)
         #expect(try setup.archives() == Self.allArchives)
-        #expect(try Data(contentsOf: setup.mirror.appendingPathComponent("blocks/pager.json")) == Data(contentsOf: setup.upstream.appendingPathComponent("blocks/pager.json")))
+        #expect(
+            try Data(contentsOf: setup.mirror.appendingPathComponent("blocks/pager.json"))
+                == Data(contentsOf: setup.upstream.appendingPathComponent("blocks/pager.json")))
         #expect(try setup.sync()["upToDate"] as? Bool == true)
 
         let pruned = try setup.sync(["--latest-only", "--prune"])
@@ -190,7 +194,8 @@ import Testing
         // 1.2.0 is published, but the old metadata file (and its .gz, which nginx
         // serves) is put back over the new one.
         try setup.catalog.put(.standard("pager", type: "Pager", version: "1.2.0"))
-        let built = try runBinary(["build", "--catalog", setup.catalog.root.path, "--out", setup.upstream.path], environment: ["SOURCE_DATE_EPOCH": "1810000000"])
+        let built = try runBinary(
+            ["build", "--catalog", setup.catalog.root.path, "--out", setup.upstream.path], environment: ["SOURCE_DATE_EPOCH": "1810000000"])
         #expect(built.code == 0, "\(built.err)")
         try saved.write(to: metadata)
         try savedGzip.write(to: metadataGzip)

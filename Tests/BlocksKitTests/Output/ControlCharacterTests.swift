@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 12, item 4: control characters from a registry never reach the terminal. The
@@ -75,10 +76,11 @@ import Testing
         let data = try JSONSerialization.data(withJSONObject: object)
         let problems = ManifestValidator.problems(in: data, file: "Catalog/evil/block.json", folderName: "evil")
         #expect(problems.map(\.field) == ["accessibility.extra\u{9B}", "note\u{1B}[2J"], "\(problems)")
-        #expect(problems.map(\.message) == [
-            "holds the control character \\u{9B}; every text is one line of plain text",
-            "holds the control character \\u{1B}; every text is one line of plain text",
-        ])
+        #expect(
+            problems.map(\.message) == [
+                "holds the control character \\u{9B}; every text is one line of plain text",
+                "holds the control character \\u{1B}; every text is one line of plain text",
+            ])
     }
 
     /// A built registry whose index and metadata carry the tricks in a title: the real

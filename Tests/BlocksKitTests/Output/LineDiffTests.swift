@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 @Suite struct LineDiffTests {
@@ -11,20 +12,21 @@ import Testing
         let old = (1...10).map { "line \($0)" }.joined(separator: "\n") + "\n"
         let new = old.replacingOccurrences(of: "line 5\n", with: "line five\n")
         let diff = LineDiff.unified(old: old, new: new, oldName: "a/f", newName: "b/f")
-        #expect(diff == """
-        --- a/f
-        +++ b/f
-        @@ -2,7 +2,7 @@
-         line 2
-         line 3
-         line 4
-        -line 5
-        +line five
-         line 6
-         line 7
-         line 8
+        #expect(
+            diff == """
+                --- a/f
+                +++ b/f
+                @@ -2,7 +2,7 @@
+                 line 2
+                 line 3
+                 line 4
+                -line 5
+                +line five
+                 line 6
+                 line 7
+                 line 8
 
-        """)
+                """)
     }
 
     @Test func additionsToAnEmptyFile() {

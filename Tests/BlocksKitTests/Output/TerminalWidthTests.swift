@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 12, item 21: output fits an 80-column terminal. One wrapping function
@@ -94,7 +95,10 @@ import Testing
             }
         }
         let add = try project.runBinary(["help", "add"])
-        #expect(add.output.contains("  -y, --yes               Ask nothing; take every choice that loses no work\n                          (changed files still need --overwrite)."), "\(add.output)")
+        #expect(
+            add.output.contains(
+                "  -y, --yes               Ask nothing; take every choice that loses no work\n                          (changed files still need --overwrite)."
+            ), "\(add.output)")
     }
 
     @Test(arguments: [12, 20, 30, 40, 59, 60, 80, 120])

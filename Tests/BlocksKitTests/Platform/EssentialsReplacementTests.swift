@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The small pieces that stand in for the parts of Foundation the binary no longer links
@@ -40,8 +41,10 @@ import Testing
             let expected = try #require(formatter.date(from: text))
             #expect(RetryPolicy.httpDate(text) == expected, "\(text)")
         }
-        for text in ["Wed, 21 Oct 2015 07:28:00", "21 Oct 2015 07:28:00 GMT", "Wed, 31 Feb 2015 07:28:00 GMT",
-                     "Wed, 21 Okt 2015 07:28:00 GMT", "Wed, 21 Oct 2015 24:00:00 GMT", "Wed, 21 Oct 15 07:28:00 GMT", ""] {
+        for text in [
+            "Wed, 21 Oct 2015 07:28:00", "21 Oct 2015 07:28:00 GMT", "Wed, 31 Feb 2015 07:28:00 GMT",
+            "Wed, 21 Okt 2015 07:28:00 GMT", "Wed, 21 Oct 2015 24:00:00 GMT", "Wed, 21 Oct 15 07:28:00 GMT", "",
+        ] {
             #expect(RetryPolicy.httpDate(text) == nil, "\(text)")
         }
     }
@@ -52,8 +55,10 @@ import Testing
         func matches(_ pattern: NSRegularExpression, _ text: String) -> Bool {
             pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }
-        let texts = ["", "a", "tabs", "top-tabs", "top--tabs", "-tabs", "tabs-", "Tabs", "tab_s", "tab s", "9", "a-1-b", "ñ", "../x",
-                     "1.0.0", "0.1.2", "01.0.0", "1.0", "1.0.0-beta.1", "1.0.0+build.7", "1.0.0-rc.1+b", "1.0.0-", "v1.0.0", "1.0.0 ", "10.20.30"]
+        let texts = [
+            "", "a", "tabs", "top-tabs", "top--tabs", "-tabs", "tabs-", "Tabs", "tab_s", "tab s", "9", "a-1-b", "ñ", "../x",
+            "1.0.0", "0.1.2", "01.0.0", "1.0", "1.0.0-beta.1", "1.0.0+build.7", "1.0.0-rc.1+b", "1.0.0-", "v1.0.0", "1.0.0 ", "10.20.30",
+        ]
         for text in texts {
             #expect(ManifestValidator.isValidName(text) == matches(name, text), "\(text.debugDescription)")
             #expect(ManifestValidator.isSemanticVersion(text) == matches(semver, text), "\(text.debugDescription)")
@@ -120,7 +125,8 @@ import Testing
         for file in files {
             let lines = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
             for (number, line) in lines.enumerated() where line == "import Foundation" {
-                let guarded = number >= 3 && lines[number - 3] == "#if canImport(FoundationEssentials)"
+                let guarded =
+                    number >= 3 && lines[number - 3] == "#if canImport(FoundationEssentials)"
                     && lines[number - 2] == "import FoundationEssentials" && lines[number - 1] == "#else"
                 #expect(guarded, "\(file):\(number + 1) imports Foundation outside '#if canImport(FoundationEssentials) … #else'")
             }

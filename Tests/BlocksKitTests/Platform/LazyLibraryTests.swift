@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// libcurl, libarchive, libnettle and libsqlite3 are opened with dlopen on first use
@@ -186,7 +187,8 @@ private enum PrivateMounts {
     /// The real files of the named libraries, as this process mapped them.
     static func loadedLibraryFiles(_ prefixes: [String]) throws -> [String] {
         // Make sure all four are loaded here, so that their files show in the map.
-        _ = CurlTransport.isLibraryAvailable && LibArchive.isLibraryAvailable && SHA256.isLibraryAvailable
+        _ =
+            CurlTransport.isLibraryAvailable && LibArchive.isLibraryAvailable && SHA256.isLibraryAvailable
             && SQLiteDatabase.isLibraryAvailable
         // /proc files report a size of 0, so read to the end rather than by size.
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
@@ -211,10 +213,11 @@ private enum PrivateMounts {
         func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let mounts = files.map { "mount --bind \(quote(empty.path)) \(quote($0)) || exit 97" }
         let command = ([quote(executable.path)] + arguments.map(quote)).joined(separator: " ")
-        let script = (mounts + [
-            "cd \(quote(directory.path)) || exit 98",
-            "exec \(command) </dev/null >\(quote(output.path)) 2>\(quote(errors.path))",
-        ]).joined(separator: "\n")
+        let script =
+            (mounts + [
+                "cd \(quote(directory.path)) || exit 98",
+                "exec \(command) </dev/null >\(quote(output.path)) 2>\(quote(errors.path))",
+            ]).joined(separator: "\n")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         process.arguments = ["-m", "/bin/sh", "-c", script]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The parts of the macOS port (issue 22) that can be checked on any system: the platform
@@ -58,7 +59,9 @@ import Testing
         defer { folder.cleanUp() }
         let ours = Self.shims.appendingPathComponent("BlocksArchive/darwin_archive.h")
         func check(_ declarations: URL) throws -> (code: Int32, out: String, err: String) {
-            try folder.write("check.c", """
+            try folder.write(
+                "check.c",
+                """
                 #include "\(declarations.path)"
                 #include <archive.h>
                 #include <archive_entry.h>
@@ -87,8 +90,9 @@ import Testing
     /// archive_write_open fallback, and the crypto shim empty.
     /// On macOS the package build itself compiles the Darwin branches, and the compiler
     /// defines `__APPLE__` whatever the flags, so this runs on Linux.
-    @Test(.enabled(if: HostTools.isLinux, "on macOS the package build compiles the Darwin branches itself"),
-          arguments: ["BlocksArchive", "BlocksCurl", "BlocksSQLite", "BlocksCrypto"])
+    @Test(
+        .enabled(if: HostTools.isLinux, "on macOS the package build compiles the Darwin branches itself"),
+        arguments: ["BlocksArchive", "BlocksCurl", "BlocksSQLite", "BlocksCrypto"])
     func eachShimCompilesWithItsDarwinBranch(_ module: String) throws {
         let shim = Self.shims.appendingPathComponent("\(module)/shim.h")
         let flags = ["-x", "c", "-Wall", "-Werror", "-Wno-unused-function", "-Wno-unused-const-variable"]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// libhogweed (Ed25519) is the crypto shim's second lazily opened library: its load table

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `BLOCKS_TUNING` turns the system-specific speed knobs off for re-measuring, and turning
@@ -42,10 +43,14 @@ import Testing
         var trees: [[String: Data]] = []
         for tuning in ["", "off"] {
             let project = folder.path("app-\(tuning.isEmpty ? "tuned" : "plain")")
-            try folder.write("\(project.lastPathComponent)/Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
+            try folder.write(
+                "\(project.lastPathComponent)/Package.swift",
+                "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
             try folder.write("\(project.lastPathComponent)/Sources/App/App.swift", "struct App {}\n")
-            let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.url.path, "XDG_CACHE_HOME": folder.path("cache").path,
-                               "BLOCKS_TUNING": tuning, "SOURCE_DATE_EPOCH": "1790000000"]
+            let environment = [
+                "PATH": "/usr/bin:/bin", "HOME": folder.url.path, "XDG_CACHE_HOME": folder.path("cache").path,
+                "BLOCKS_TUNING": tuning, "SOURCE_DATE_EPOCH": "1790000000",
+            ]
             #expect(try runBinary(["add", "pager", "top-tabs", "--yes"], in: project, environment: environment).code == 0)
             for file in ["pager/Pager.swift", "pager/PagerLogic.swift", "top-tabs/TopTabs.swift"] {
                 try Data("// mine\n".utf8).write(to: project.appendingPathComponent("Sources/App/Blocks/" + file))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 12 item 12: two builds into one folder never run at once. The second says
@@ -18,8 +19,9 @@ import Testing
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
         for _ in 0..<100 where (try? RegistryBuilder.lockOutput(output)) != nil { usleep(20_000) }
         let started = Date()
-        let second = try runBinary(["build", "--catalog", catalog.path, "--out", output.path], in: folder.url,
-                                   environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
+        let second = try runBinary(
+            ["build", "--catalog", catalog.path, "--out", output.path], in: folder.url,
+            environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
         #expect(second.code == 1)
         #expect(second.err.contains("another blocks build is writing \(output.path)"), "\(second.err)")
         #expect(Date().timeIntervalSince(started) < 4)
@@ -28,8 +30,9 @@ import Testing
         kill(holder.processIdentifier, SIGKILL)
         holder.waitUntilExit()
         // Once the holder is gone, a build goes ahead and clears the dead staging folder.
-        let third = try runBinary(["build", "--catalog", catalog.path, "--out", output.path], in: folder.url,
-                                  environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
+        let third = try runBinary(
+            ["build", "--catalog", catalog.path, "--out", output.path], in: folder.url,
+            environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
         #expect(third.code == 0, "\(third.err)")
         #expect(!filesUnder(output).contains { $0.contains(".blocks-staging-") })
     }

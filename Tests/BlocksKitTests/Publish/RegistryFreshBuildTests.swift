@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// A build into an empty output writes through a staging folder (`FreshBuildFolder`) and
@@ -46,8 +47,9 @@ import Testing
         bare.api = []
         bare.accessibility = [:]
         let entries = [manifest, bare].map { manifest in
-            RegistryEntry(manifest: manifest, metadata: "blocks/\(manifest.name).json", sourceSHA256: String(repeating: "a", count: 64),
-                          archives: ["zip": RegistryArchive(path: "archives/\(manifest.name)-1.0.0.zip", sha256: String(repeating: "b", count: 64), size: 12)])
+            RegistryEntry(
+                manifest: manifest, metadata: "blocks/\(manifest.name).json", sourceSHA256: String(repeating: "a", count: 64),
+                archives: ["zip": RegistryArchive(path: "archives/\(manifest.name)-1.0.0.zip", sha256: String(repeating: "b", count: 64), size: 12)])
         }
         // Given out of order, as parallel work might hand them over.
         let assembled = try RegistryIndex.encoded(entries.reversed().map { ($0, RegistryIndex.fragment(entryJSON: try StableJSON.data($0))) })
@@ -62,8 +64,9 @@ import Testing
         bare.api = []
         bare.title = ["en": "Quote \" backslash \\ slash / tab \t line\nbreak é 🙂 \u{7F} \u{2028}"]
         for manifest in [manifest, bare] {
-            let entry = RegistryEntry(manifest: manifest, metadata: "blocks/one.json", sourceSHA256: String(repeating: "c", count: 64),
-                                      archives: ["tar.gz": RegistryArchive(path: "archives/one-1.0.0.tar.gz", sha256: String(repeating: "d", count: 64), size: 99)])
+            let entry = RegistryEntry(
+                manifest: manifest, metadata: "blocks/one.json", sourceSHA256: String(repeating: "c", count: 64),
+                archives: ["tar.gz": RegistryArchive(path: "archives/one-1.0.0.tar.gz", sha256: String(repeating: "d", count: 64), size: 99)])
             #expect(entry.stableJSON == (try StableJSON.data(entry)))
             #expect(try BlockPackager.manifestData(manifest) == (try StableJSON.data(manifest)))
         }
@@ -80,7 +83,8 @@ import Testing
         builder.tuning.slowFileCreation = -1
         let report = try builder.build(try source.contents(of: try source.blockNames()))
         #expect(contents(of: folder.path("moving")) == contents(of: folder.path("steady")))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("moving").path).sorted() == ["archives", "blocks", "index.json", "index.json.gz"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path("moving").path).sorted() == ["archives", "blocks", "index.json", "index.json.gz"])
         // Moving needs the top-folder hint, which file systems such as tmpfs lack.
         if Tuning.markTopOfTree(folder.path("moving").path) {
             #expect(report.stagingFolders == FreshBuildFolder.maximumFolders)
@@ -95,7 +99,8 @@ import Testing
         try folder.write("public/.blocks-staging-dead/archives/block-0000-1.0.0.tar.gz", "partial")
         let report = try RegistryFixtures.build(catalog: catalog, output: folder.path("public"))
         #expect(report.written == ["block-0000", "block-0001"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("public").path).sorted() == ["archives", "blocks", "index.json", "index.json.gz"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path("public").path).sorted() == ["archives", "blocks", "index.json", "index.json.gz"])
         #expect(try Archives.read(folder.path("public/archives/block-0000-1.0.0.tar.gz")).files.count == 3)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// What the site promises readers who use a keyboard, a screen reader or a dark room:
@@ -66,13 +67,15 @@ import Testing
         for (name, palette) in [("light", light), ("dark", dark)] {
             for (text, backgrounds) in Self.pairs {
                 for background in backgrounds {
-                    let foreground = try #require(palette[text]), behind = try #require(palette[background])
+                    let foreground = try #require(palette[text])
+                    let behind = try #require(palette[background])
                     let ratio = Self.contrast(foreground, behind)
                     #expect(ratio >= 4.5, "\(name): --\(text) \(foreground) on --\(background) \(behind) is \(ratio)")
                 }
             }
             // Focus rings and borders are not text, but must stand out (WCAG 1.4.11: 3:1).
-            let focus = try #require(palette["focus"]), background = try #require(palette["bg"])
+            let focus = try #require(palette["focus"])
+            let background = try #require(palette["bg"])
             #expect(Self.contrast(focus, background) >= 3, "\(name) focus")
         }
         // Every syntax colour the highlighter emits has a rule.
@@ -107,7 +110,9 @@ import Testing
         let index = try String(contentsOf: folder.path("index.html"), encoding: .utf8)
         #expect(index.contains("<form class=\"search\" role=\"search\""))
         #expect(index.contains("<label for=\"q\">"))
-        for select in ["platform", "level", "category"] { #expect(index.contains("<label><span class=\"t\" lang=\"en\"") && index.contains("<select id=\"\(select)\"")) }
+        for select in ["platform", "level", "category"] {
+            #expect(index.contains("<label><span class=\"t\" lang=\"en\"") && index.contains("<select id=\"\(select)\""))
+        }
         let page = try String(contentsOf: folder.path("blocks/pager/index.html"), encoding: .utf8)
         #expect(page.contains("<nav class=\"breadcrumbs\""))
         #expect(page.contains("<th scope=\"col\">"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The built site in a real headless Chromium, from `file://` and over a real nginx on
@@ -35,7 +36,10 @@ struct SiteBrowserTests {
     static let visibleCards = "Array.from(document.querySelectorAll('#cards > li')).filter(e => !e.hidden && e.offsetParent !== null).map(e => e.id.slice(6))"
 
     static func choose(_ select: String, _ value: String) -> [String: Any] {
-        ["eval": "(() => { const s = document.getElementById('\(select)'); s.value = '\(value)'; s.dispatchEvent(new Event('change', {bubbles: true})); return s.value; })()"]
+        [
+            "eval":
+                "(() => { const s = document.getElementById('\(select)'); s.value = '\(value)'; s.dispatchEvent(new Event('change', {bubbles: true})); return s.value; })()"
+        ]
     }
 
     static func expectClean(_ outcome: Chromium.Outcome, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -77,7 +81,10 @@ struct SiteBrowserTests {
             ["eval": "document.querySelector('h1').innerText", "name": "pageHeading"],
             ["eval": "document.querySelectorAll('section[aria-labelledby=api] tbody tr').length", "name": "apiRows"],
             ["eval": "['hl-k','hl-s','hl-c','hl-n','hl-a','hl-t'].map(c => document.querySelectorAll('#file-1 .' + c).length)", "name": "highlighted"],
-            ["eval": "getComputedStyle(document.querySelector('#file-1 .hl-k')).color !== getComputedStyle(document.querySelector('#file-1')).color", "name": "coloured"],
+            [
+                "eval": "getComputedStyle(document.querySelector('#file-1 .hl-k')).color !== getComputedStyle(document.querySelector('#file-1')).color",
+                "name": "coloured",
+            ],
         ])
         Self.expectClean(outcome)
         let names = Self.manifests.map(\.name)
@@ -123,7 +130,10 @@ struct SiteBrowserTests {
             ["click": "[data-copy=add-command]"],
             ["wait": "document.getElementById('add-command-status').textContent !== ''"],
             ["clipboard": "add"],
-            ["eval": "Array.from(document.querySelectorAll('.downloads li')).map(li => [li.querySelector('a').href, li.querySelector('.sha').textContent])", "name": "downloads"],
+            [
+                "eval": "Array.from(document.querySelectorAll('.downloads li')).map(li => [li.querySelector('a').href, li.querySelector('.sha').textContent])",
+                "name": "downloads",
+            ],
         ])
         Self.expectClean(outcome)
         #expect(outcome.int("cards") == Self.manifests.count)
@@ -157,7 +167,10 @@ struct SiteBrowserTests {
     }
 
     @Test func pageSearchRanksLikeTheCommandLine() throws {
-        let queries = try RelevanceTableTests.rows().map(\.query) + ["", "pestañas para ipad", "TABS", "Pestañas", "pagre", "tab bar", "zzzz nothing", "xzpager", "segmentd-pil", "zzzz"]
+        let queries =
+            try RelevanceTableTests.rows().map(\.query) + [
+                "", "pestañas para ipad", "TABS", "Pestañas", "pagre", "tab bar", "zzzz nothing", "xzpager", "segmentd-pil", "zzzz",
+            ]
         let filtered: [(query: String, filters: [String: String], engine: SearchEngine.Filters)] = [
             ("tabs", ["platform": "iOS 17"], .init(platform: PlatformFilter("ios17"))),
             ("pestanas", ["platform": "iPadOS 18"], .init(platform: PlatformFilter("ipados18"))),
@@ -239,10 +252,15 @@ struct SiteBrowserTests {
         var steps: [[String: Any]] = [["open": Self.fileURL + "/index.html"]]
         for press in 0..<12 { steps += [["key": "Tab"], ["eval": describe, "name": "index\(press)"]] }
         // Enter on a card's link opens the block's page.
-        steps += [["eval": "document.querySelector('#block-adaptive-tabs a').focus()"], ["key": "Enter"], ["wait": "location.pathname.endsWith('/blocks/adaptive-tabs/index.html') && document.readyState === 'complete'"]]
+        steps += [
+            ["eval": "document.querySelector('#block-adaptive-tabs a').focus()"], ["key": "Enter"],
+            ["wait": "location.pathname.endsWith('/blocks/adaptive-tabs/index.html') && document.readyState === 'complete'"],
+        ]
         for press in 0..<8 { steps += [["key": "Tab"], ["eval": describe, "name": "page\(press)"]] }
         // The language switch works from the keyboard too.
-        steps += [["eval": "document.querySelector('[data-set-lang=es]').focus()"], ["key": "Enter"], ["eval": "document.documentElement.lang", "name": "lang"]]
+        steps += [
+            ["eval": "document.querySelector('[data-set-lang=es]').focus()"], ["key": "Enter"], ["eval": "document.documentElement.lang", "name": "lang"],
+        ]
         let outcome = try Chromium.run(steps)
         Self.expectClean(outcome)
         func focused(_ prefix: String, _ count: Int) -> [[String]] {
@@ -344,7 +362,11 @@ struct SiteBrowserTests {
         for load in 0..<3 {
             steps += [
                 ["open": Self.fileURL + "/index.html?load=\(load)"],
-                ["eval": "[performance.getEntriesByName('blocks-first-results')[0].startTime, (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: 0}).startTime, document.querySelectorAll('#cards > li:not([hidden])').length]", "name": "load\(load)"],
+                [
+                    "eval":
+                        "[performance.getEntriesByName('blocks-first-results')[0].startTime, (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: 0}).startTime, document.querySelectorAll('#cards > li:not([hidden])').length]",
+                    "name": "load\(load)",
+                ],
             ]
         }
         let outcome = try Chromium.run(steps)
@@ -352,7 +374,10 @@ struct SiteBrowserTests {
         var best = Double.infinity
         for load in 0..<3 {
             let values = outcome.value("load\(load)")?.array ?? []
-            guard values.count == 3, case .int(let shown) = values[2] else { Issue.record("load \(load): \(values)"); continue }
+            guard values.count == 3, case .int(let shown) = values[2] else {
+                Issue.record("load \(load): \(values)")
+                continue
+            }
             #expect(shown == Self.manifests.count)
             let ready: Double
             switch values[0] {

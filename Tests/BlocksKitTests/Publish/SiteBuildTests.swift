@@ -1,13 +1,16 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `blocks build --site` with the real binary: what it writes, that it writes the same
 /// bytes for the same input, that a rebuild rewrites only what changed, and that every
 /// page is valid HTML naming nothing outside the site.
 @Suite struct SiteBuildTests {
-    static let catalogNames = ["adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip",
-                               "search-tab-view", "segmented-pill", "sticky-header-tabs", "top-tabs"]
+    static let catalogNames = [
+        "adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip",
+        "search-tab-view", "segmented-pill", "sticky-header-tabs", "top-tabs",
+    ]
 
     static func isSiteFile(_ path: String) -> Bool {
         path.hasSuffix(".html") || path.hasPrefix("assets/") || path == SiteBuilder.manifestPath
@@ -25,7 +28,8 @@ import Testing
     @Test func writesTheSiteBesideAnUnchangedRegistry() throws {
         let folder = try TemporaryFolder("site-build")
         defer { folder.cleanUp() }
-        let withSite = folder.path("with"), without = folder.path("without")
+        let withSite = folder.path("with")
+        let without = folder.path("without")
         let output = try SiteFixtures.build(into: withSite, json: true)
         try SiteFixtures.build(into: without, site: false)
 
@@ -34,7 +38,8 @@ import Testing
         #expect(report["site"]?["index"]?.string == withSite.appendingPathComponent("index.html").path)
 
         let files = SiteFixtures.files(under: withSite)
-        let expectedSite = ["assets/search-data.js", "assets/site.css", "assets/site.js", "index.html", "site.json"] + Self.catalogNames.map { "blocks/\($0)/index.html" }
+        let expectedSite =
+            ["assets/search-data.js", "assets/site.css", "assets/site.js", "index.html", "site.json"] + Self.catalogNames.map { "blocks/\($0)/index.html" }
         #expect(files.filter(Self.isSiteFile) == expectedSite.sorted())
         // Without --site nothing changes: the registry is the same files with the same bytes.
         let registry = files.filter { !Self.isSiteFile($0) }
@@ -62,7 +67,9 @@ import Testing
     @Test func sameInputGivesTheSameBytesFreshOrRebuilt() throws {
         let folder = try TemporaryFolder("site-reproducible")
         defer { folder.cleanUp() }
-        let first = folder.path("first"), second = folder.path("second"), later = folder.path("later")
+        let first = folder.path("first")
+        let second = folder.path("second")
+        let later = folder.path("later")
         try SiteFixtures.build(into: first)
         try SiteFixtures.build(into: second)
         // A registry first built without a site, then given one: the pages come from its archives.
@@ -124,7 +131,8 @@ import Testing
 
         // Both validators do catch a broken page.
         let broken = folder.path("broken.html")
-        try Data("<!DOCTYPE html><html lang=\"en\"><head><title>x</title></head><body><p><div>x</p></span><blink>y</blink></body></html>".utf8).write(to: broken)
+        try Data("<!DOCTYPE html><html lang=\"en\"><head><title>x</title></head><body><p><div>x</p></span><blink>y</blink></body></html>".utf8).write(
+            to: broken)
         #expect(try SiteFixtures.html5libErrors([broken]) != "")
         #expect(try SiteFixtures.tidyReports([broken]) != "")
     }
@@ -139,7 +147,10 @@ import Testing
             let text = String(decoding: try #require(Self.contents(folder.url, path)), as: UTF8.self)
             // No address of any other place: no scheme, no protocol-relative URL, no import.
             #expect(text.firstMatch(of: /\b(?:https?|ftp|wss?):/) == nil, "\(path) names a URL")
-            for pattern in ["@import", "url(", "src=\"//", "href=\"//", "fetch(", "XMLHttpRequest", "WebSocket", "EventSource", "sendBeacon", "<iframe", "<link rel=\"preconnect"] {
+            for pattern in [
+                "@import", "url(", "src=\"//", "href=\"//", "fetch(", "XMLHttpRequest", "WebSocket", "EventSource", "sendBeacon", "<iframe",
+                "<link rel=\"preconnect",
+            ] {
                 #expect(!text.contains(pattern), "\(path) contains \(pattern)")
             }
             guard path.hasSuffix(".html") else { continue }
@@ -161,12 +172,15 @@ import Testing
         defer { folder.cleanUp() }
         let catalog = folder.path("Catalog")
         let hostile = "</h1><script>alert(1)</script><img src=x onerror=alert(2)>"
-        try folder.write("Catalog/evil-tabs/block.json", sampleManifestJSON(
-            name: "evil-tabs", titleEnglish: hostile, titleSpanish: "\"quoted\" & <b>bold</b>",
-            tagsEnglish: ["tabs", "<iframe>"], tagsSpanish: ["pestañas", "</script>"]))
+        try folder.write(
+            "Catalog/evil-tabs/block.json",
+            sampleManifestJSON(
+                name: "evil-tabs", titleEnglish: hostile, titleSpanish: "\"quoted\" & <b>bold</b>",
+                tagsEnglish: ["tabs", "<iframe>"], tagsSpanish: ["pestañas", "</script>"]))
         try folder.write("Catalog/evil-tabs/Sample.swift", "import SwiftUI\n// </script><script>alert(3)</script>\nlet s = \"<img src=x>\"\n")
         try SiteFixtures.build(catalog: catalog, into: folder.path("public"))
-        let index = folder.path("public/index.html"), page = folder.path("public/blocks/evil-tabs/index.html")
+        let index = folder.path("public/index.html")
+        let page = folder.path("public/blocks/evil-tabs/index.html")
         let data = try String(contentsOf: folder.path("public/assets/search-data.js"), encoding: .utf8)
         #expect(!data.contains("<script") && !data.contains("<img") && !data.contains("<iframe"))
         #expect(try SiteFixtures.html5libErrors([index, page]) == "")

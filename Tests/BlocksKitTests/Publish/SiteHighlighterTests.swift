@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The build-time Swift highlighter and the site's escaping: colouring never changes a
@@ -37,8 +38,10 @@ import Testing
 
     @Test func randomSwiftLikeTextComesBackWhole() {
         // Pieces that open and close every token kind, in any order, unclosed ones too.
-        let pieces = ["\"", "\"\"\"", "#\"", "\"#", "\\(", ")", "(", "/*", "*/", "//", "\n", "@", "#", "0x1F", "1_000.5e3",
-                      "let", "View", "`default`", "ñandú", "<", "&", "'", " ", "\\", "\t", "é", "🙂", "x"]
+        let pieces = [
+            "\"", "\"\"\"", "#\"", "\"#", "\\(", ")", "(", "/*", "*/", "//", "\n", "@", "#", "0x1F", "1_000.5e3",
+            "let", "View", "`default`", "ñandú", "<", "&", "'", " ", "\\", "\t", "é", "🙂", "x",
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<400 {
             let source = (0..<Int.random(in: 0...40, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
@@ -91,7 +94,8 @@ import Testing
     }
 
     @Test func catalogTextIsEscapedEverywhere() {
-        #expect(HTMLEscaping.escape("</h1><script>alert('x')</script> & \"q\"") == "&lt;/h1&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;")
+        #expect(
+            HTMLEscaping.escape("</h1><script>alert('x')</script> & \"q\"") == "&lt;/h1&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;")
         #expect(HTMLEscaping.escape("plain text") == "plain text")
         let json = HTMLEscaping.scriptJSON(.object(["b": .string("</script><!-- & \u{2028}"), "a": .array([.int(1), .double(0.25), .bool(true), .null])]))
         #expect(json == #"{"a":[1,0.25,true,null],"b":"\u003c/script\u003e\u003c!-- \u0026 \u2028"}"#)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 12, item 14: a `SOURCE_DATE_EPOCH` the tool cannot stamp is refused, clearly,

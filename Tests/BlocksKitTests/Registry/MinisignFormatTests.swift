@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The formats and primitives under signed registries, in-process: Nettle's Ed25519
@@ -23,7 +24,10 @@ import Testing
         let publicKey = SystemEd25519.publicKey(secret: secret)
         #expect(publicKey == Self.bytes("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"))
         let signature = SystemEd25519.sign([], secret: secret, publicKey: publicKey)
-        #expect(signature == Self.bytes("e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"))
+        #expect(
+            signature
+                == Self.bytes(
+                    "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"))
         #expect([UInt8]().withUnsafeBytes { SystemEd25519.isValid(signature, of: $0, publicKey: publicKey) })
         var flipped = signature
         flipped[0] ^= 1

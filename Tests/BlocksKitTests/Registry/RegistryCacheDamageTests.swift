@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The archive cache is checked, not trusted: a cached archive whose bytes no longer match
@@ -9,14 +10,18 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let environment = ["XDG_CACHE_HOME": folder.path("cache").path, "SOURCE_DATE_EPOCH": "1790000000"]
-        let built = runBlocks(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "public"],
-                              in: folder.url, environment: environment)
+        let built = runBlocks(
+            ["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "public"],
+            in: folder.url, environment: environment)
         #expect(built.code == 0, "\(built.err)")
         let nginx = try Nginx(root: folder.path("public"))
         defer { nginx.stop() }
 
         func freshProject(_ name: String) throws -> URL {
-            try folder.write("\(name)/Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", platforms: [.iOS(.v18)], targets: [.target(name: \"App\")])\n")
+            try folder.write(
+                "\(name)/Package.swift",
+                "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", platforms: [.iOS(.v18)], targets: [.target(name: \"App\")])\n"
+            )
             try folder.write("\(name)/Sources/App/App.swift", "struct App {}\n")
             return folder.path(name)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `blocks registry add|list|remove` edit blocks.json in place, atomically, in one stable layout.
@@ -7,35 +8,39 @@ import Testing
     @Test func addCreatesBlocksJSONAndRemoveTakesItBack() throws {
         let project = try TestProject.make()
         defer { project.delete() }
-        let added = project.run(["registry", "add", "@acme", "https://blocks.acme.test/r", "--header", "Authorization: Bearer ${ACME_TOKEN}", "--header", "X-Team: blocks"])
+        let added = project.run([
+            "registry", "add", "@acme", "https://blocks.acme.test/r", "--header", "Authorization: Bearer ${ACME_TOKEN}", "--header", "X-Team: blocks",
+        ])
         #expect(added.code == 0, "\(added.errors)")
         #expect(added.output == "Added @acme: https://blocks.acme.test/r (headers: Authorization, X-Team).\n")
         #expect(added.errors.contains("keeps the header X-Team as written"), "a literal value is worth a warning")
-        #expect(project.read("blocks.json") == """
-            {
-              "registries" : {
-                "@acme" : {
-                  "headers" : {
-                    "Authorization" : "Bearer ${ACME_TOKEN}",
-                    "X-Team" : "blocks"
-                  },
-                  "url" : "https://blocks.acme.test/r"
+        #expect(
+            project.read("blocks.json") == """
+                {
+                  "registries" : {
+                    "@acme" : {
+                      "headers" : {
+                        "Authorization" : "Bearer ${ACME_TOKEN}",
+                        "X-Team" : "blocks"
+                      },
+                      "url" : "https://blocks.acme.test/r"
+                    }
+                  }
                 }
-              }
-            }
 
-            """)
+                """)
         let second = project.run(["registry", "add", "@pub", "https://pub.test"])
         #expect(second.code == 0)
         #expect(project.read("blocks.json")?.contains(#""@pub" : "https://pub.test""#) == true, "no headers: a plain string")
 
         let listed = project.run(["registry", "list"])
-        #expect(listed.output == """
-            (default)  embedded
-            @acme      https://blocks.acme.test/r  Authorization (${ACME_TOKEN}), X-Team
-            @pub       https://pub.test
+        #expect(
+            listed.output == """
+                (default)  embedded
+                @acme      https://blocks.acme.test/r  Authorization (${ACME_TOKEN}), X-Team
+                @pub       https://pub.test
 
-            """, "\(listed.output)")
+                """, "\(listed.output)")
         let json = project.run(["registry", "list", "--json"])
         #expect(json.output.contains(#""variables" : ["#) && !json.output.contains("blocks\""), "header values are never listed: \(json.output)")
 
@@ -112,7 +117,9 @@ import Testing
     @Test func aVersionOneLockStillReads() throws {
         let project = try TestProject.make()
         defer { project.delete() }
-        try project.write("blocks.lock", """
+        try project.write(
+            "blocks.lock",
+            """
             {"lockVersion": 1, "blocks": {"pager": {"registry": "embedded", "version": "1.0.0", "folder": "Sources/App/Blocks/pager", "createdFolders": [], "files": []}}}
             """)
         let lock = try project.lock()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// What a remote registry's client asks for, request by request. These need a registry's
@@ -33,9 +34,10 @@ import Testing
         #expect(server.requests == ["GET /index.json 200", "GET /index.json 304"])
 
         // A block published since: the index file changes, so the search index is rebuilt.
-        try writeBlock(in: folder, catalog: "Catalog", name: "wombat-pager",
-                       manifest: sampleManifestJSON(name: "wombat-pager", titleEnglish: "Wombat Pager", files: [("Wombat.swift", "component")]),
-                       files: ["Wombat.swift": "struct Wombat {}\n"])
+        try writeBlock(
+            in: folder, catalog: "Catalog", name: "wombat-pager",
+            manifest: sampleManifestJSON(name: "wombat-pager", titleEnglish: "Wombat Pager", files: [("Wombat.swift", "component")]),
+            files: ["Wombat.swift": "struct Wombat {}\n"])
         try RegistryFixtures.build(catalog: catalog, output: folder.path("public"))
         let third = run(["--registry", server.baseURL, "search", "wombat"], in: folder, server: server)
         #expect(third.code == 0 && third.out.contains("wombat-pager"), "\(third.out) \(third.err)")

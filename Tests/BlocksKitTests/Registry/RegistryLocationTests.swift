@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// One parser for every registry location, and readers of an index that never act on an
@@ -62,7 +63,9 @@ import Testing
         for registry in [public_.path, nginx.baseURL + "/"] {
             let listed = try runBinary(["--registry", registry, "list", "--json"], in: folder.url, environment: env)
             #expect(listed.code == 0, "\(listed.err)")
-            let names = ((try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [String: Any])?["blocks"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+            let names = ((try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [String: Any])?["blocks"] as? [[String: Any]])?.compactMap {
+                $0["name"] as? String
+            }
             #expect(names == ["block-0000", "block-0001"], "\(registry)")
             #expect(listed.err.contains("warning: registry \(registry) lists a block named '../../PWNED-NAME'"), "\(listed.err)")
 
@@ -83,7 +86,8 @@ import Testing
     /// The names the rule refuses are `ManifestValidator.isValidName`'s, the strict one.
     @Test(arguments: ["../../x", "a--b", "a-", "-a", "A", "a b", "", "a/b", "a.b"])
     func indexReadersRefuseWhatTheValidatorRefuses(name: String) throws {
-        let entry = RegistryEntry(manifest: try #require(BlockManifest.decode(Data(sampleManifestJSON(name: "ok").utf8))), metadata: "blocks/x.json", sourceSHA256: "", archives: [:])
+        let entry = RegistryEntry(
+            manifest: try #require(BlockManifest.decode(Data(sampleManifestJSON(name: "ok").utf8))), metadata: "blocks/x.json", sourceSHA256: "", archives: [:])
         var renamed = entry
         renamed.manifest.name = name
         #expect(entry.hasValidName)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `blocks build`, `blocks export` and every registry source, with real archives and a real nginx.
@@ -23,17 +24,22 @@ import Testing
         #expect(first.code == 0, "\(first.err)")
         #expect(first.out.contains("9 written"))
         // A second build elsewhere, in another time zone, gives the same bytes.
-        let other = try shell("TZ=Asia/Tokyo SOURCE_DATE_EPOCH=1790000000 XDG_CACHE_HOME=\(folder.path("cache").path) \(blocksBinary.path) build --catalog \(repositoryRoot.appendingPathComponent("Catalog").path) --out two", in: folder.url)
+        let other = try shell(
+            "TZ=Asia/Tokyo SOURCE_DATE_EPOCH=1790000000 XDG_CACHE_HOME=\(folder.path("cache").path) \(blocksBinary.path) build --catalog \(repositoryRoot.appendingPathComponent("Catalog").path) --out two",
+            in: folder.url)
         #expect(other.code == 0, "\(other.out)")
         #expect(filesUnder(folder.path("one")) == filesUnder(folder.path("two")))
         for file in filesUnder(folder.path("one")) {
-            #expect(FileManager.default.contents(atPath: folder.path("one/\(file)").path) == FileManager.default.contents(atPath: folder.path("two/\(file)").path), "\(file) differs")
+            #expect(
+                FileManager.default.contents(atPath: folder.path("one/\(file)").path) == FileManager.default.contents(atPath: folder.path("two/\(file)").path),
+                "\(file) differs")
         }
         let index = try RegistryIndex.decode(Data(contentsOf: folder.path("one/index.json")), location: "one")
-        #expect(index.blocks.map(\.manifest.name) == [
-            "adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "search-tab-view",
-            "segmented-pill", "sticky-header-tabs", "top-tabs",
-        ])
+        #expect(
+            index.blocks.map(\.manifest.name) == [
+                "adaptive-tabs", "floating-tab-bar", "pager", "picker-pages", "scrolling-strip", "search-tab-view",
+                "segmented-pill", "sticky-header-tabs", "top-tabs",
+            ])
         for entry in index.blocks {
             #expect(entry.archives.keys.sorted() == ["tar.gz", "zip"])
             for archive in entry.archives.values {
@@ -58,7 +64,8 @@ import Testing
         let zipList = try shell("unzip -l public/archives/pager-1.0.0.zip && unzip -t public/archives/pager-1.0.0.zip", in: folder.url)
         #expect(zipList.code == 0)
         #expect(zipList.out.contains("No errors detected"))
-        let python = try shell("""
+        let python = try shell(
+            """
             python3 -c 'import tarfile, zipfile, sys
             t = tarfile.open("public/archives/pager-1.0.0.tar.gz")
             names = t.getnames()
@@ -103,8 +110,9 @@ import Testing
         #expect(indexStamp != nil && MirrorState.stamp(folder.path("public/index.json"))?.modified == indexStamp?.modified)
 
         // The tool itself, not only the library in this process, sees the archives intact.
-        let binary = try runBinary(["build", "--catalog", catalog.path, "--out", folder.path("public").path], in: folder.url,
-                                   environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
+        let binary = try runBinary(
+            ["build", "--catalog", catalog.path, "--out", folder.path("public").path], in: folder.url,
+            environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
         #expect(binary.code == 0 && binary.out.contains("0 written, 3 unchanged"), "\(binary.out) \(binary.err)")
 
         try folder.write("Catalog/block-0001/Block0001.swift", "struct Changed {}\n")
@@ -117,7 +125,7 @@ import Testing
         let bumped = run(["build", "--catalog", catalog.path, "--out", "public"], in: folder)
         #expect(bumped.code == 0, "\(bumped.err)")
         #expect(FileManager.default.fileExists(atPath: folder.path("public/archives/block-0001-1.0.1.zip").path))
-        #expect(FileManager.default.fileExists(atPath: archive.path))   // the old version stays published
+        #expect(FileManager.default.fileExists(atPath: archive.path))  // the old version stays published
 
         // Back to 1.0.0: the index would list an older version as the newest.
         try folder.write("Catalog/block-0001/block.json", sampleManifestJSON(name: "block-0001", version: "1.0.0", files: [("Block0001.swift", "component")]))
@@ -145,7 +153,8 @@ import Testing
         for format in ["zip", "tar.gz"] {
             let result = run(["export", "scrolling-strip", "pager", "-o", "tabs.\(format)"], in: folder)
             #expect(result.code == 0, "\(result.err)")
-            let check = try shell("""
+            let check = try shell(
+                """
                 python3 -c 'import tarfile, zipfile, json, hashlib
                 name = "tabs.\(format)"
                 if name.endswith(".zip"):
@@ -180,7 +189,6 @@ import Testing
         try RegistryFixtures.build(catalog: catalog, output: folder.path("public"))
         return (catalog, try Nginx(root: folder.path("public")))
     }
-
 
     @Test func everySourceServesSearchListInfoAndAdd() throws {
         let folder = try TemporaryFolder()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 14, "the registry keeps every version": the real binary building a registry
@@ -26,7 +27,10 @@ import Testing
 
     @Test func aRebuildAddsTheNewVersionFirstAndKeepsTheOlderEntryAsItWas() throws {
         let (catalog, registry, firstMetadata) = try twoVersions()
-        defer { catalog.delete(); try? FileManager.default.removeItem(at: registry.deletingLastPathComponent()) }
+        defer {
+            catalog.delete()
+            try? FileManager.default.removeItem(at: registry.deletingLastPathComponent())
+        }
         let metadata = try Data(contentsOf: registry.appendingPathComponent("blocks/pager.json"))
         let versions = try versionsList(metadata)
         #expect(versions.map { $0["version"] as? String } == ["1.1.0", "1.0.0"])
@@ -54,7 +58,10 @@ import Testing
 
     @Test func theSameSourceAndEpochBuildTheSameBytesAndTheGzipHasNoNameOrTime() throws {
         let (catalog, registry, _) = try twoVersions()
-        defer { catalog.delete(); try? FileManager.default.removeItem(at: registry.deletingLastPathComponent()) }
+        defer {
+            catalog.delete()
+            try? FileManager.default.removeItem(at: registry.deletingLastPathComponent())
+        }
         let metadata = try Data(contentsOf: registry.appendingPathComponent("blocks/pager.json"))
         // A rebuild with a later clock changes nothing: the block is unchanged.
         let again = try runBinary(["build", "--catalog", catalog.root.path, "--out", registry.path], environment: ["SOURCE_DATE_EPOCH": "1900000000"])
@@ -65,7 +72,8 @@ import Testing
             let gzipped = try Data(contentsOf: registry.appendingPathComponent(path + ".gz"))
             #expect(Array(gzipped.prefix(4)) == [0x1f, 0x8b, 8, 0], "no FNAME flag")
             #expect(Array(gzipped[4..<8]) == [0, 0, 0, 0], "no modification time")
-            let unpacked = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["sh", "-c", "gzip -dc < '\(registry.path)/\(path).gz' | cmp - '\(registry.path)/\(path)' && echo same"])
+            let unpacked = try runProcess(
+                URL(fileURLWithPath: "/usr/bin/env"), ["sh", "-c", "gzip -dc < '\(registry.path)/\(path).gz' | cmp - '\(registry.path)/\(path)' && echo same"])
             #expect(unpacked.out == "same\n", "\(path): \(unpacked.err)")
             #expect(gzipped.count < plain.count)
         }
@@ -76,12 +84,17 @@ import Testing
         let again2 = try runBinary(["build", "--catalog", catalog.root.path, "--out", fresh.path + "2"], environment: ["SOURCE_DATE_EPOCH": "1800000000"])
         #expect(again2.code == 0)
         #expect(try Data(contentsOf: fresh.appendingPathComponent("index.json.gz")) == Data(contentsOf: URL(fileURLWithPath: fresh.path + "2/index.json.gz")))
-        #expect(try Data(contentsOf: fresh.appendingPathComponent("blocks/pager.json.gz")) == Data(contentsOf: URL(fileURLWithPath: fresh.path + "2/blocks/pager.json.gz")))
+        #expect(
+            try Data(contentsOf: fresh.appendingPathComponent("blocks/pager.json.gz"))
+                == Data(contentsOf: URL(fileURLWithPath: fresh.path + "2/blocks/pager.json.gz")))
     }
 
     @Test func addInstallsAnOlderVersionOrTheNewestAndNamesTheVersionsThereAre() throws {
         let (catalog, registry, _) = try twoVersions()
-        defer { catalog.delete(); try? FileManager.default.removeItem(at: registry.deletingLastPathComponent()) }
+        defer {
+            catalog.delete()
+            try? FileManager.default.removeItem(at: registry.deletingLastPathComponent())
+        }
         let project = try TestProject.make()
         defer { project.delete() }
         let old = try project.runBinary(["--registry", registry.path, "add", "pager@1.0.0", "--yes"])
@@ -103,7 +116,10 @@ import Testing
 
     @Test func theLibraryGivesABlockAtAnOlderVersionOverHTTP() throws {
         let (catalog, registry, _) = try twoVersions()
-        defer { catalog.delete(); try? FileManager.default.removeItem(at: registry.deletingLastPathComponent()) }
+        defer {
+            catalog.delete()
+            try? FileManager.default.removeItem(at: registry.deletingLastPathComponent())
+        }
         let nginx = try Nginx(root: registry, serverConfig: "gzip_static on;")
         defer { nginx.stop() }
         let cache = try TemporaryFolder()
@@ -122,7 +138,10 @@ import Testing
     /// and the ETag conditional request still gives a 304.
     @Test func nginxSendsThePrecompressedIndexAndTheETagStillWorks() throws {
         let (catalog, registry, _) = try twoVersions()
-        defer { catalog.delete(); try? FileManager.default.removeItem(at: registry.deletingLastPathComponent()) }
+        defer {
+            catalog.delete()
+            try? FileManager.default.removeItem(at: registry.deletingLastPathComponent())
+        }
         let nginx = try Nginx(root: registry, serverConfig: "gzip_static on;")
         defer { nginx.stop() }
         let transport = CurlTransport(settings: fastTransferSettings)

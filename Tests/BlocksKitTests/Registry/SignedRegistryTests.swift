@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// A signed registry served by a real nginx, built and signed by the real binary with
@@ -33,7 +34,8 @@ final class SignedServer {
         let keys = folder.appendingPathComponent("keys-\(name)")
         let result = try runBinary(["keygen", "--out", keys.path])
         guard result.code == 0 else { throw TestSupportError("keygen failed: \(result.err)") }
-        let publicKey = try String(contentsOf: keys.appendingPathComponent("blocks.pub"), encoding: .utf8)
+        let publicKey =
+            try String(contentsOf: keys.appendingPathComponent("blocks.pub"), encoding: .utf8)
             .split(separator: "\n").last.map(String.init) ?? ""
         return (keys, publicKey)
     }
@@ -102,10 +104,13 @@ final class SignedServer {
 
         // Debian's minisign checks what we wrote, with the key as -P and as a file.
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/minisign") {
-            let byString = try runProcess(URL(fileURLWithPath: "/usr/bin/minisign"), ["-Vm", registry.appendingPathComponent("index.json").path, "-P", publicKey])
+            let byString = try runProcess(
+                URL(fileURLWithPath: "/usr/bin/minisign"), ["-Vm", registry.appendingPathComponent("index.json").path, "-P", publicKey])
             #expect(byString.code == 0, "\(byString.err)")
             #expect(byString.out.contains("Trusted comment: version:1\texpires:"), "\(byString.out)")
-            let byFile = try runProcess(URL(fileURLWithPath: "/usr/bin/minisign"), ["-Vm", registry.appendingPathComponent("index.json").path, "-p", keys.appendingPathComponent("blocks.pub").path])
+            let byFile = try runProcess(
+                URL(fileURLWithPath: "/usr/bin/minisign"),
+                ["-Vm", registry.appendingPathComponent("index.json").path, "-p", keys.appendingPathComponent("blocks.pub").path])
             #expect(byFile.code == 0, "\(byFile.err)")
         } else {
             Issue.record("minisign is not installed (Scripts/install-deps installs it): the minisign check was skipped")
@@ -172,14 +177,16 @@ final class SignedServer {
 
         // A changed index (longer, so nginx's ETag changes within the second too).
         let index = try String(contentsOf: served.appendingPathComponent("index.json"), encoding: .utf8)
-        try index.replacingOccurrences(of: "\"1.1.0\"", with: "\"9.9.99\"").write(to: served.appendingPathComponent("index.json"), atomically: true, encoding: .utf8)
+        try index.replacingOccurrences(of: "\"1.1.0\"", with: "\"9.9.99\"").write(
+            to: served.appendingPathComponent("index.json"), atomically: true, encoding: .utf8)
         try signed.refused(["add", "strip"], saying: "does not match its signature")
         #expect(TeamServers.files(containing: "9.9.99", under: signed.cache).isEmpty, "a forged index reached the cache")
 
         // A changed metadata file with the genuine index.
         try signed.serve(v2)
         let metadata = served.appendingPathComponent("blocks/strip.json")
-        try (try String(contentsOf: metadata, encoding: .utf8)).replacingOccurrences(of: "Strip", with: "Evil").write(to: metadata, atomically: true, encoding: .utf8)
+        try (try String(contentsOf: metadata, encoding: .utf8)).replacingOccurrences(of: "Strip", with: "Evil").write(
+            to: metadata, atomically: true, encoding: .utf8)
         try signed.refused(["add", "strip"], saying: "blocks/strip.json does not match the SHA-256 and size")
 
         // An older signed index after a newer one.
@@ -310,7 +317,8 @@ final class SignedServer {
 
         // Damage at rest: verify names it, and the mirror no longer verifies as a registry.
         let metadata = mirror.appendingPathComponent("blocks/pager.json")
-        try (try String(contentsOf: metadata, encoding: .utf8)).replacingOccurrences(of: "Pager", with: "Pagex").write(to: metadata, atomically: true, encoding: .utf8)
+        try (try String(contentsOf: metadata, encoding: .utf8)).replacingOccurrences(of: "Pager", with: "Pagex").write(
+            to: metadata, atomically: true, encoding: .utf8)
         let damaged = try signed.blocks(["mirror", "--verify", mirror.path, "--key", publicKey])
         #expect(damaged.code != 0 && damaged.errors.contains("blocks/pager.json does not match the SHA-256 and size"), "\(damaged.errors)")
         try signed.refused(["add", "pager", "--registry", mirror.path, "--key", publicKey], saying: "blocks/pager.json does not match")
@@ -343,9 +351,11 @@ final class SignedServer {
         #expect(built.code == 0, "\(built.err)")
         let validated = try runProcess(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", "-c", SchemaTests.validator, folder.appendingPathComponent("index.schema.json").path,
-             folder.appendingPathComponent("block.schema.json").path, catalogRegistry.appendingPathComponent("index.json").path,
-             catalogRegistry.appendingPathComponent("blocks/pager.json").path])
+            [
+                "python3", "-c", SchemaTests.validator, folder.appendingPathComponent("index.schema.json").path,
+                folder.appendingPathComponent("block.schema.json").path, catalogRegistry.appendingPathComponent("index.json").path,
+                catalogRegistry.appendingPathComponent("blocks/pager.json").path,
+            ])
         #expect(validated.code == 0 && validated.out == "valid 2\n", "\(validated.out)\(validated.err)")
         try signed.project.write("pinned.json", "{ \"registry\" : \"x\", \"keys\" : [\"\(publicKey)\"] }")
         #expect(try schemas.problems(signed.project.url("pinned.json"), schema: "blocks-config") == [])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Two real nginx registries on loopback: a private one that answers only requests with
@@ -23,13 +24,15 @@ final class TeamServers {
         let publicRoot = try Self.built(publicBlocks, into: folder.appendingPathComponent("public"))
         publicServer = try Nginx(root: publicRoot, serverConfig: "access_log \(folder.path)/public-headers.log headers;", httpConfig: logFormat)
         let privateRoot = try Self.built(privateBlocks, into: folder.appendingPathComponent("private"))
-        privateServer = try Nginx(root: privateRoot, serverConfig: """
-            access_log \(folder.path)/private-headers.log headers;
-            if ($http_x_team_token != "\(Self.token)") { return 401; }
-            if ($http_authorization != "Bearer \(Self.token)") { return 401; }
-            location /same/ { rewrite ^/same/(.*)$ /$1 redirect; }
-            location /elsewhere/ { rewrite ^/elsewhere/(.*)$ \(publicServer.baseURL)/$1 redirect; }
-            """, httpConfig: logFormat)
+        privateServer = try Nginx(
+            root: privateRoot,
+            serverConfig: """
+                access_log \(folder.path)/private-headers.log headers;
+                if ($http_x_team_token != "\(Self.token)") { return 401; }
+                if ($http_authorization != "Bearer \(Self.token)") { return 401; }
+                location /same/ { rewrite ^/same/(.*)$ /$1 redirect; }
+                location /elsewhere/ { rewrite ^/elsewhere/(.*)$ \(publicServer.baseURL)/$1 redirect; }
+                """, httpConfig: logFormat)
         project = try TestProject.make()
         cache = folder.appendingPathComponent("cache")
     }
@@ -45,7 +48,9 @@ final class TeamServers {
 
     /// blocks.json with the public server as the default registry and `@team` private.
     func writeConfig(extra: String = "") throws {
-        try project.write("blocks.json", """
+        try project.write(
+            "blocks.json",
+            """
             {
               "registry" : "\(publicServer.baseURL)",
               "registries" : {
@@ -166,18 +171,22 @@ final class TeamServers {
         let moved = try transport.get(HTTPRequest(url: servers.privateServer.url("elsewhere/index.json"), headers: headers))
         #expect(moved.status == 200)
         let downloads = transport.download(
-            [HTTPDownload(request: HTTPRequest(url: servers.privateServer.url("elsewhere/index.json"), headers: headers),
-                          destination: servers.folder.appendingPathComponent("moved.json"))], maxParallel: 1, progress: nil)
+            [
+                HTTPDownload(
+                    request: HTTPRequest(url: servers.privateServer.url("elsewhere/index.json"), headers: headers),
+                    destination: servers.folder.appendingPathComponent("moved.json"))
+            ], maxParallel: 1, progress: nil)
         #expect(try downloads[0].get().status == 200)
         #expect(servers.log("public").contains("/index.json"))
         #expect(!servers.log("public").contains(TeamServers.token), "\(servers.log("public"))")
         #expect(servers.log("private").contains("/elsewhere/index.json"))
 
         // The same through the command line: a namespace whose server moved to another host.
-        try servers.writeConfig(extra: """
-            ,
-                "@moved" : { "url" : "\(servers.privateServer.url("elsewhere"))", "headers" : { "Authorization" : "Bearer ${TEAM_TOKEN}", "X-Team-Token" : "${TEAM_TOKEN}" } }
-            """)
+        try servers.writeConfig(
+            extra: """
+                ,
+                    "@moved" : { "url" : "\(servers.privateServer.url("elsewhere"))", "headers" : { "Authorization" : "Bearer ${TEAM_TOKEN}", "X-Team-Token" : "${TEAM_TOKEN}" } }
+                """)
         let listed = try servers.blocks(["list", "--registry", "@moved"])
         #expect(listed.code == 0, "\(listed.errors)")
         #expect(listed.output.contains("@moved/strip"))
@@ -201,7 +210,8 @@ final class TeamServers {
         #expect(try servers.project.treeHash() == before)
         // A wrong token is named by its variable, not BLOCKS_TOKEN.
         let wrong = try servers.blocks(["add", "@team/pager"], token: "not-it")
-        #expect(wrong.code == 1 && wrong.errors.contains("failed with HTTP 401; check TEAM_TOKEN (used by the headers of @team in blocks.json)"), "\(wrong.errors)")
+        #expect(
+            wrong.code == 1 && wrong.errors.contains("failed with HTTP 401; check TEAM_TOKEN (used by the headers of @team in blocks.json)"), "\(wrong.errors)")
         #expect(!wrong.errors.contains("not-it"))
         // What makes no request to @team needs no variable.
         let listed = try servers.blocks(["registry", "list"], token: nil)

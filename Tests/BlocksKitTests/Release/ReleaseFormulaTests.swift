@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Scripts/release-formula (issue 22): from a tag it makes a `git archive` and writes the
@@ -21,15 +22,17 @@ import Testing
 
     @discardableResult
     static func git(_ arguments: [String], in folder: TemporaryFolder) throws -> String {
-        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["git"] + arguments, in: folder.url,
-                                    environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["git"] + arguments, in: folder.url,
+            environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
         try #require(result.code == 0, "git \(arguments): \(result.err)")
         return result.out
     }
 
     static func release(_ arguments: [String], in folder: TemporaryFolder) throws -> (code: Int32, out: String, err: String) {
-        try runProcess(folder.path("Scripts/release-formula"), arguments, in: folder.url,
-                       environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
+        try runProcess(
+            folder.path("Scripts/release-formula"), arguments, in: folder.url,
+            environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
     }
 
     @Test func aTagGetsItsArchivesDigestAndTheGivenURL() throws {
@@ -67,8 +70,9 @@ import Testing
         try Self.git(["remote", "add", "origin", "https://github.com/someone/blocks.git"], in: folder)
         let fromOrigin = try Self.release(["v2.0.0"], in: folder)
         #expect(fromOrigin.code == 0, "\(fromOrigin.err)")
-        #expect(folder.read("Formula/blocks.rb")?.contains(
-            "  url \"https://github.com/someone/blocks/releases/download/v2.0.0/blocks-2.0.0.tar.gz\"\n") == true)
+        #expect(
+            folder.read("Formula/blocks.rb")?.contains(
+                "  url \"https://github.com/someone/blocks/releases/download/v2.0.0/blocks-2.0.0.tar.gz\"\n") == true)
         #expect(before != folder.read("Formula/blocks.rb"))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The public names in a block's code (issue 16): what the scanner reads and skips, that
@@ -36,21 +37,29 @@ import Testing
 
     @Test func theScannerKeepsCodeNamesAndSkipsCommentsAndStrings() {
         let names = CodeNames.names(inSwift: Data(Self.sample.utf8))
-        for kept in ["SwiftUI", "Sample", "View", "Environment", "accessibilityReduceMotion", "State", "selectionProgress", "Double",
-                     "makeDefault", "onTabChange", "Void", "ScrollView", "Text", "onGeometryChange", "CGFloat", "size", "width",
-                     "interpolatedMember", "Inner", "default"] {
+        for kept in [
+            "SwiftUI", "Sample", "View", "Environment", "accessibilityReduceMotion", "State", "selectionProgress", "Double",
+            "makeDefault", "onTabChange", "Void", "ScrollView", "Text", "onGeometryChange", "CGFloat", "size", "width",
+            "interpolatedMember", "Inner", "default",
+        ] {
             #expect(names.contains(kept), "\(kept)")
         }
-        for skipped in ["FakeDocName", "docModifier", "lineCommentMember", "stillComment", "nested", "notAModifier", "nestedString",
-                        "rawMember", "notInterpolated", "multilineMember", "quoted", "helper", "internalHelper", "localState",
-                        "reduceMotion", "title", "proxy", "action", "self", "Self", "init", "public", "func"] {
+        for skipped in [
+            "FakeDocName", "docModifier", "lineCommentMember", "stillComment", "nested", "notAModifier", "nestedString",
+            "rawMember", "notInterpolated", "multilineMember", "quoted", "helper", "internalHelper", "localState",
+            "reduceMotion", "title", "proxy", "action", "self", "Self", "init", "public", "func",
+        ] {
             #expect(!names.contains(skipped), "\(skipped)")
         }
     }
 
     @Test func onlyComponentAndLogicFilesAreRead() throws {
-        let manifest = try #require(BlockManifest.decode(Data(sampleManifestJSON(
-            name: "sample", files: [("Sample.swift", "component"), ("SampleLogic.swift", "logic"), ("SampleDemo.swift", "demo")]).utf8)))
+        let manifest = try #require(
+            BlockManifest.decode(
+                Data(
+                    sampleManifestJSON(
+                        name: "sample", files: [("Sample.swift", "component"), ("SampleLogic.swift", "logic"), ("SampleDemo.swift", "demo")]
+                    ).utf8)))
         let files = [
             "Sample.swift": Data("struct Sample { var body: some View { Text(\"\").onSubmit {} } }".utf8),
             "SampleLogic.swift": Data("public enum SampleLogic { public static func decide() {} }".utf8),
@@ -151,7 +160,8 @@ import Testing
     /// the key is absent or null; any other type is the index's error.
     @Test func anEntryWithoutCodeNamesReadsAsNone() throws {
         let manifest = sampleManifestJSON(name: "sample").trimmingCharacters(in: .whitespacesAndNewlines).dropLast()
-        let archives = #""metadata": "blocks/sample.json", "sourceSHA256": "\#(String(repeating: "0", count: 64))", "archives": {"zip": {"path": "archives/sample-1.0.0.zip", "sha256": "\#(String(repeating: "1", count: 64))", "size": 3}}"#
+        let archives =
+            #""metadata": "blocks/sample.json", "sourceSHA256": "\#(String(repeating: "0", count: 64))", "archives": {"zip": {"path": "archives/sample-1.0.0.zip", "sha256": "\#(String(repeating: "1", count: 64))", "size": 3}}"#
         for (extra, expected) in [("", [String]()), (#", "codeNames": null"#, []), (#", "codeNames": ["Pager", "onTabChange"]"#, ["Pager", "onTabChange"])] {
             let data = Data(#"{"schemaVersion": 1, "blocks": [\#(manifest), \#(archives)\#(extra)}]}"#.utf8)
             let index = try RegistryIndex.decode(data, location: "test")

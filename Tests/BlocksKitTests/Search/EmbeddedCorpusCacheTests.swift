@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The embedded catalog's corpus kept in the cache: read back exactly as built, rebuilt

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `SearchWords.identifierWords` splits ASCII on bytes, for start-up; the rule itself is
@@ -19,7 +20,8 @@ import Testing
         var checked = 0
         for block in try CatalogSource.embedded.searchableBlocks() {
             let manifest = block.manifest
-            let texts = block.codeNames + manifest.tags.values.joined() + manifest.api.flatMap { [$0.name, $0.type] }
+            let texts =
+                block.codeNames + manifest.tags.values.joined() + manifest.api.flatMap { [$0.name, $0.type] }
                 + manifest.accessibility.keys
             for text in texts {
                 #expect(SearchWords.identifierWords(text) == SearchWords.generalIdentifierWords(text), "\(text)")

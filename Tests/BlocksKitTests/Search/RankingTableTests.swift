@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Queries people type, in English and Spanish, with typos, accents and filters, and the
@@ -32,8 +33,10 @@ import Testing
         // (With `capsule` for `chips`, sticky-header-tabs has all three now: `Capsule` is
         // in its code.)
         ("pager chips underline", .init(), ["scrolling-strip"]),
-        ("pestañas", .init(platform: PlatformFilter("iOS 27"), level: "beginner"),
-         ["top-tabs", "picker-pages", "scrolling-strip", "floating-tab-bar", "segmented-pill"]),
+        (
+            "pestañas", .init(platform: PlatformFilter("iOS 27"), level: "beginner"),
+            ["top-tabs", "picker-pages", "scrolling-strip", "floating-tab-bar", "segmented-pill"]
+        ),
         // The four blocks of issue 19, in both languages, with a typo each.
         ("floating tab bar", .init(), ["floating-tab-bar"]),
         ("custom tab bar", .init(), ["floating-tab-bar"]),
@@ -72,9 +75,10 @@ import Testing
     @Test func platformFilterKeepsOnlyBlocksThatRun() throws {
         let engine = InMemorySearch(blocks: try CatalogSource.embedded.searchableBlocks())
         let ios18 = engine.search("", filters: .init(platform: PlatformFilter("ios18"))).hits.map(\.manifest.name)
-        #expect(ios18.sorted() == [
-            "adaptive-tabs", "floating-tab-bar", "pager", "scrolling-strip", "segmented-pill", "sticky-header-tabs", "top-tabs",
-        ])
+        #expect(
+            ios18.sorted() == [
+                "adaptive-tabs", "floating-tab-bar", "pager", "scrolling-strip", "segmented-pill", "sticky-header-tabs", "top-tabs",
+            ])
         let ios26 = engine.search("", filters: .init(platform: PlatformFilter("ios26"))).hits.map(\.manifest.name)
         #expect(ios26.count == 8 && !ios26.contains("picker-pages") && ios26.contains("search-tab-view"))
         #expect(engine.search("tabs", filters: .init(platform: PlatformFilter("ios16"))).hits.isEmpty)
@@ -105,16 +109,19 @@ import Testing
     @Test func aStandardValidatorAcceptsABuiltRegistry() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let built = runBlocks(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "public"],
-                              in: folder.url, environment: ["SOURCE_DATE_EPOCH": "1790000000"])
+        let built = runBlocks(
+            ["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", "public"],
+            in: folder.url, environment: ["SOURCE_DATE_EPOCH": "1790000000"])
         #expect(built.code == 0, "\(built.err)")
         let metadata = try FileManager.default.contentsOfDirectory(atPath: folder.path("public/blocks").path).sorted().filter { $0.hasSuffix(".json") }
         #expect(metadata.count == 9)
         let schemas = repositoryRoot.appendingPathComponent("Schemas")
         let result = try runProcess(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", "-c", Self.validator, schemas.appendingPathComponent("index.schema.json").path,
-             schemas.appendingPathComponent("block.schema.json").path, folder.path("public/index.json").path]
+            [
+                "python3", "-c", Self.validator, schemas.appendingPathComponent("index.schema.json").path,
+                schemas.appendingPathComponent("block.schema.json").path, folder.path("public/index.json").path,
+            ]
                 + metadata.map { folder.path("public/blocks/" + $0).path },
             in: folder.url)
         #expect(result.code == 0 && result.out == "valid 10\n", "\(result.out)\(result.err)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The relevance table of issue 16 (`Fixtures/relevance.tsv`): queries as users type
@@ -27,9 +28,10 @@ import Testing
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
             let expected = columns.count > 1 ? String(columns[1]) : "-"
-            return Row(query: String(columns[0]),
-                       mustInclude: expected == "*" || expected == "-" ? [] : expected.split(separator: " ").map(String.init),
-                       expectsNothing: expected == "-")
+            return Row(
+                query: String(columns[0]),
+                mustInclude: expected == "*" || expected == "-" ? [] : expected.split(separator: " ").map(String.init),
+                expectsNothing: expected == "-")
         }
     }
 
@@ -60,10 +62,12 @@ import Testing
     /// The queries issue 16 names must all be in the table.
     @Test func everyQueryOfTheIssueIsInTheTable() throws {
         let queries = Set(try Self.rows().map(\.query))
-        for query in ["finger", "onGeometryChange", "accessibilityReduceMotion", "large text", "screen reader", "lector de pantalla",
-                      "tabs for categories", "pestañas para ipad", "follows the finger", "onTabChange", "tab change", "change",
-                      "ScrollViewProxy", "scroll view proxy", "Binding<Item.ID?>", "item id", "VoiceOver", "Dynamic Type", "reduce motion",
-                      "texto grande", "reducir movimiento"] {
+        for query in [
+            "finger", "onGeometryChange", "accessibilityReduceMotion", "large text", "screen reader", "lector de pantalla",
+            "tabs for categories", "pestañas para ipad", "follows the finger", "onTabChange", "tab change", "change",
+            "ScrollViewProxy", "scroll view proxy", "Binding<Item.ID?>", "item id", "VoiceOver", "Dynamic Type", "reduce motion",
+            "texto grande", "reducir movimiento",
+        ] {
             #expect(queries.contains(query), "\(query)")
         }
     }

@@ -1,9 +1,13 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 @Suite struct SearchEngineTests {
-    func manifest(_ name: String, title: String, tags: [String], spanishTags: [String] = [], platforms: [String: String] = ["iOS": "18.0"], level: String = "beginner", summary: String = "A block.", api: [String] = []) -> BlockManifest {
+    func manifest(
+        _ name: String, title: String, tags: [String], spanishTags: [String] = [], platforms: [String: String] = ["iOS": "18.0"], level: String = "beginner",
+        summary: String = "A block.", api: [String] = []
+    ) -> BlockManifest {
         BlockManifest(
             name: name, version: "1.0.0", title: ["en": title, "es": title], summary: ["en": summary, "es": "Un bloque."],
             category: "tabs", platforms: platforms, level: level, origin: "Original work",
@@ -32,10 +36,10 @@ import Testing
     @Test func accentsCaseAndTypos() {
         #expect(names("PESTANAS") == ["strip"])
         #expect(names("pestañas") == ["strip"])
-        #expect(names("scroling") == ["strip"])          // one edit, 8 letters
-        #expect(names("paginas").first == "pager")      // accent folded
-        #expect(names("pagre").first == "pager")         // one edit in a 5-letter word
-        #expect(names("xyz").isEmpty)                    // 3 letters: no typos allowed
+        #expect(names("scroling") == ["strip"])  // one edit, 8 letters
+        #expect(names("paginas").first == "pager")  // accent folded
+        #expect(names("pagre").first == "pager")  // one edit in a 5-letter word
+        #expect(names("xyz").isEmpty)  // 3 letters: no typos allowed
     }
 
     @Test func typoBudgetGrowsWithWordLength() {
@@ -44,7 +48,7 @@ import Testing
         #expect(SearchEngine.matchQuality(query: "swipr", word: "swipe") > 0)
         #expect(SearchEngine.matchQuality(query: "swxpr", word: "swipe") == 0)
         #expect(SearchEngine.matchQuality(query: "undarlime", word: "underline") > 0)  // 9 letters: two edits
-        #expect(SearchEngine.matchQuality(query: "pagre", word: "pager") > 0)          // a swap is one edit
+        #expect(SearchEngine.matchQuality(query: "pagre", word: "pager") > 0)  // a swap is one edit
         #expect(SearchEngine.matchQuality(query: "pagxx", word: "pager") == 0)
         #expect(SearchEngine.matchQuality(query: "cat", word: "bat") == 0)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// A search that only its filters empty says so, and how many blocks the query finds

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The SQLite index and the in-memory engine must rank exactly alike, and exactly as the
@@ -129,7 +130,8 @@ import Testing
         let embedded = try SearchIndex.open(for: CatalogSource.embedded, cacheDirectory: cache)
         #expect(embedded.finalStatus() == .inMemory(reason: nil))
         let fromFolder = try SearchIndex.open(for: catalog, cacheDirectory: cache)
-        let registry = try SearchIndex.open(for: BuiltRegistrySource(root: .folder(folder.path("public")), access: context.registryAccess), cacheDirectory: cache)
+        let registry = try SearchIndex.open(
+            for: BuiltRegistrySource(root: .folder(folder.path("public")), access: context.registryAccess), cacheDirectory: cache)
         let remote = try SearchIndex.open(for: BuiltRegistrySource(root: .remote(nginx.baseURL), access: context.registryAccess), cacheDirectory: cache)
         for index in [fromFolder, registry, remote] { #expect(index.finalStatus() == .built) }
         let reference = ReferenceSearch(blocks: try catalog.searchableBlocks())
@@ -182,8 +184,10 @@ import Testing
     }
 
     @Test func asciiFastPathAgreesWithMatchQuality() {
-        let words = ["tabs", "tab", "tabz", "atbs", "tabstrip", "scrollable", "scroll", "underline", "undarline", "sel",
-                     "selection", "x", "pestanas", "pestana", "naïve", "日本", "strasse", "straße", "00042", "42", ""]
+        let words = [
+            "tabs", "tab", "tabz", "atbs", "tabstrip", "scrollable", "scroll", "underline", "undarline", "sel",
+            "selection", "x", "pestanas", "pestana", "naïve", "日本", "strasse", "straße", "00042", "42", "",
+        ]
         let vocabulary = PackedStrings(words)
         for query in ["tabs", "tab", "scrol", "scroling", "undarlime", "sel", "x", "pestanas", "naive", "straße", "42", "日本語"] {
             let fast = WordMatcher(query).matches(in: vocabulary)
@@ -197,8 +201,10 @@ import Testing
     }
 
     @Test func byteSuggestionsAgreeWithEditDistance() {
-        let candidates = ["Pager", "pager", "pagers", "page", "paginador", "Scrolling-Strip", "scrolling-strip", "top-tabs",
-                          "tabs", "TABS", "naïve-tabs", "straße", "日本", "", "picker-pages", "pcker-pages", "x"]
+        let candidates = [
+            "Pager", "pager", "pagers", "page", "paginador", "Scrolling-Strip", "scrolling-strip", "top-tabs",
+            "tabs", "TABS", "naïve-tabs", "straße", "日本", "", "picker-pages", "pcker-pages", "x",
+        ]
         let packed = PackedStrings(candidates)
         for word in ["pagr", "PAGER", "scroling-strip", "tabz", "naive-tabs", "strasse", "日本", "x", "", "pikcer-pages", "zzzzzzzz"] {
             #expect(WordMatcher.suggestions(for: word, in: packed) == EditDistance.suggestions(for: word, in: candidates), "\(word)")
@@ -282,7 +288,8 @@ struct ReferenceSearch {
                 let ordered = fields.values.sorted(by: >)
                 var adjacency = 0.0
                 for (field, score) in fields { adjacency = max(adjacency, min(score, previous[block]?[field] ?? 0)) }
-                scores[block, default: 0] += ordered[0] + SearchEngine.otherFieldsShare * ordered.dropFirst().reduce(0, +) + SearchRanking.adjacencyShare * adjacency
+                scores[block, default: 0] +=
+                    ordered[0] + SearchEngine.otherFieldsShare * ordered.dropFirst().reduce(0, +) + SearchRanking.adjacencyShare * adjacency
                 matched[block, default: 0] += required[position] ? 1 : 0
             }
             if position > 0, !SearchWords.functionWords.contains(queryWord), !SearchWords.functionWords.contains(queryWords[position - 1]) {
@@ -312,7 +319,8 @@ struct ReferenceSearch {
         let complete = scores.keys.filter { matched[$0] == requiredCount }
         let isPartial = complete.isEmpty
         let chosen = isPartial ? Array(scores.keys) : complete
-        let hits: [Hit] = chosen
+        let hits: [Hit] =
+            chosen
             .map { (manifests[$0].name, scores[$0] ?? 0, matched[$0] ?? 0) }
             .sorted { ($1.matched, $1.score, $0.name) < ($0.matched, $0.score, $1.name) }
         return lines(Array(hits.prefix(limit ?? .max)), isPartial && !hits.isEmpty)

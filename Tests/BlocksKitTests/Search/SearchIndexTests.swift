@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The on-disk index's life: built once, reused while the catalog is unchanged, rebuilt
@@ -219,7 +220,8 @@ import Testing
         #expect(result.code == 0)
         #expect(result.out.contains("slider"))
         #expect(result.err.components(separatedBy: "\n").filter { $0.contains("without an index") }.count == 1)
-        let quiet = runBlocks(["-q", "--registry", fixture.catalog.url.path, "search", "slider"], environment: ["XDG_CACHE_HOME": fixture.cache.path("file").path])
+        let quiet = runBlocks(
+            ["-q", "--registry", fixture.catalog.url.path, "search", "slider"], environment: ["XDG_CACHE_HOME": fixture.cache.path("file").path])
         #expect(quiet.err.isEmpty)
         #expect(quiet.out == result.out)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The typo budget at its boundary, through the matcher `blocks search` really uses

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The ASCII and Latin fast paths of `TextNormalizer` must give exactly what its general
@@ -66,7 +67,9 @@ import Testing
 
     /// Mixes ASCII and non-ASCII pieces in a fixed pseudo-random order (bounded count).
     @Test func mixedPiecesTakeTheGeneralRule() {
-        let pieces = ["a", "Z", "9", " ", "-", "_", ".", "\n", "é", "Ñ", "Ǆ", "ĳ", "Ø", "ĸ", "×", "\u{301}", "ß", "ﬁ", "İ", "\u{600}", "日", "👍", "\r\n", "Σ", "ς"]
+        let pieces = [
+            "a", "Z", "9", " ", "-", "_", ".", "\n", "é", "Ñ", "Ǆ", "ĳ", "Ø", "ĸ", "×", "\u{301}", "ß", "ﬁ", "İ", "\u{600}", "日", "👍", "\r\n", "Σ", "ς",
+        ]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<400 {
             var text = ""

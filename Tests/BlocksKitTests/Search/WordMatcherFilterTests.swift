@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `WordMatcher` skips the edit distance of words that lack more of the query's letters
@@ -8,7 +9,8 @@ import Testing
     @Test func theLetterFilterLosesNoMatch() throws {
         let corpus = InMemorySearchCorpus(blocks: try CatalogSource.embedded.searchableBlocks())
         let words = corpus.vocabulary.strings
-        let queries = try RelevanceTableTests.rows().flatMap { TextNormalizer.words($0.query) }
+        let queries =
+            try RelevanceTableTests.rows().flatMap { TextNormalizer.words($0.query) }
             + ["scroling", "tabz", "ongeometychange", "acessibility", "pestanas", "undrline", "carusel", "00042", "ios18", "swiftiu"]
         var typos = 0
         for query in Set(queries) {

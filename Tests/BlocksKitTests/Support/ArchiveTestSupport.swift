@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import BlocksKit
 
 /// A temporary folder for one archive test, removed when the value is released.

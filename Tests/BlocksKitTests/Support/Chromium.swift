@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import BlocksKit
 
 /// Headless Chromium (Debian's `chromium`), driven through the DevTools protocol by
@@ -43,7 +44,8 @@ enum Chromium {
         try JSONSerialization.data(withJSONObject: steps).write(to: plan)
         let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", driver.path, executable, plan.path])
         guard result.code == 0, let data = result.out.data(using: .utf8),
-              let value = try? JSONDecoder().decode(JSONValue.self, from: data), let object = value.object else {
+            let value = try? JSONDecoder().decode(JSONValue.self, from: data), let object = value.object
+        else {
             throw HarnessError("the DevTools driver failed (exit \(result.code)): \(result.err.suffix(2000))")
         }
         return Outcome(

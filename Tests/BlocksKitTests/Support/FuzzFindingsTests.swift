@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// What the fuzz targets (Fuzz/Targets, docs/FUZZING.md) found, pinned so it stays fixed.
@@ -119,10 +120,10 @@ import Testing
         // Not even a whole one: the nearest double is another integer (…680).
         #expect(try JSONReader.parse(Data("123456789012345678.0".utf8)) == .double(123456789012345678.0))
         // Below 2^53 a whole number stays an integer however it is written, as JSONDecoder has it.
-        for (text, value) in [("1.5e3", 1500), ("9007199254740991.0", 9007199254740991), ("-4503599627370496e0", -4503599627370496)] {
+        for (text, value) in [("1.5e3", 1500), ("9007199254740991.0", 9_007_199_254_740_991), ("-4503599627370496e0", -4_503_599_627_370_496)] {
             #expect(try JSONReader.parse(Data(text.utf8)) == .int(value), "\(text)")
             #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) == .int(value), "\(text)")
         }
-        #expect(try JSONReader.parse(Data("9007199254740993".utf8)) == .int(9007199254740993))
+        #expect(try JSONReader.parse(Data("9007199254740993".utf8)) == .int(9_007_199_254_740_993))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import BlocksKit
 
 /// Settings that make faults resolve in about a second: a 1-second low-speed window
@@ -30,7 +31,9 @@ final class LogLines: @unchecked Sendable {
 }
 
 /// A transport with fast settings whose log goes to `log`.
-func fastTransport(token: String? = nil, log: LogLines, settings: TransferSettings = fastTransferSettings)
+func fastTransport(
+    token: String? = nil, log: LogLines, settings: TransferSettings = fastTransferSettings
+)
     -> CurlTransport
 {
     CurlTransport(token: token, settings: settings, log: { log.append($0) })

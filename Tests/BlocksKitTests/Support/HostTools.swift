@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Darwin)
 import Darwin
 #else
@@ -35,7 +36,8 @@ enum HostTools {
     static let hasLoaderLog = isLinux
 
     /// nginx: Debian's package, else Homebrew's (Apple silicon, then Intel).
-    static let nginx = ["/usr/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx"]
+    static let nginx =
+        ["/usr/sbin/nginx", "/opt/homebrew/bin/nginx", "/usr/local/bin/nginx"]
         .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/nginx"
 
     /// A locale name with UTF-8 characters for the tools tests run (bsdtar, unzip): glibc's

@@ -17,7 +17,8 @@ struct InMemorySearch: Sendable {
 
     func search(_ query: String, filters: SearchEngine.Filters = SearchEngine.Filters(), limit: Int? = nil) -> SearchEngine.Outcome {
         // The in-memory corpus never fails; only a damaged on-disk index can.
-        let ranked = (try? SearchRanking.rank(query, filters: filters, limit: limit, in: corpus))
+        let ranked =
+            (try? SearchRanking.rank(query, filters: filters, limit: limit, in: corpus))
             ?? SearchRanking.Outcome(blocks: [], isPartial: false)
         let hits = ranked.blocks.map { SearchEngine.Hit(manifest: corpus.manifests[$0.block], score: $0.score, matchedWords: $0.matchedWords) }
         return SearchEngine.Outcome(hits: hits, isPartial: ranked.isPartial)

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import BlocksKit
 
 /// An `HTTPTransport` that serves a folder from memory at `baseURL`, for tests that only

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `JSONReader` and the mappings built on it must give exactly what `JSONDecoder` gives,
@@ -85,8 +86,14 @@ import Testing
         let value: JSONValue = .object([
             "text": .string("Quote \" backslash \\ slash / tab \t line\nbreak \r \u{8}\u{C}\u{1}\u{1F}\u{0} é 🙂 \u{7F} \u{2028}"),
             "empty": .array([]), "none": .object([:]), "nested": .array([.object(["k": .array([])]), .object([:]), .array([.int(-3)])]),
-            "flags": .array([.bool(true), .bool(false), .null]), "numbers": .array([.int(0), .int(12_345_678_901), .double(1.5), .double(0), .double(-0.0), .double(3), .double(2.871), .double(1e-5), .double(1.5e300), .double(1e16)]),
-            "keys": .object(["Zeta": .int(1), "alpha": .int(2), "Alpha": .int(3), "ä": .int(4), "a_b": .int(5), "a-b": .int(6), "e\u{301}z": .int(7), "f": .int(8)]),
+            "flags": .array([.bool(true), .bool(false), .null]),
+            "numbers": .array([
+                .int(0), .int(12_345_678_901), .double(1.5), .double(0), .double(-0.0), .double(3), .double(2.871), .double(1e-5), .double(1.5e300),
+                .double(1e16),
+            ]),
+            "keys": .object([
+                "Zeta": .int(1), "alpha": .int(2), "Alpha": .int(3), "ä": .int(4), "a_b": .int(5), "a-b": .int(6), "e\u{301}z": .int(7), "f": .int(8),
+            ]),
         ])
         let expected = try StableJSON.encoder().encode(value)
         #expect(Data(StableJSONWriter.write(value)) == expected, "\(String(decoding: StableJSONWriter.write(value), as: UTF8.self))")
@@ -94,7 +101,9 @@ import Testing
         guard case .object(var members) = value else { return }
         members["numbers"] = nil
         #expect(try JSONReader.parse(Data(StableJSONWriter.write(.object(members)))) == .object(members))
-        #expect(JSONOutput.encode(["b": .int(1), "a": .array([])]) == String(decoding: try StableJSON.encoder().encode(JSONValue.object(["b": .int(1), "a": .array([])])), as: UTF8.self))
+        #expect(
+            JSONOutput.encode(["b": .int(1), "a": .array([])])
+                == String(decoding: try StableJSON.encoder().encode(JSONValue.object(["b": .int(1), "a": .array([])])), as: UTF8.self))
     }
 
     @Test func manifestsAndEntriesAreWrittenAsTheEncoderWritesThem() throws {
@@ -118,9 +127,10 @@ import Testing
 
     @Test func locksAreWrittenAsTheEncoderWritesThem() throws {
         let lock = Lockfile(blocks: [
-            "pager": Lockfile.Block(registry: "https://example.com/r", version: "1.2.0", folder: "Sources/App/Blocks/pager",
-                                    createdFolders: ["Sources/App/Blocks/pager", "Sources/App/Blocks"],
-                                    files: [Lockfile.File(path: "b.swift", sha256: "bb"), Lockfile.File(path: "a.swift", sha256: "aa")]),
+            "pager": Lockfile.Block(
+                registry: "https://example.com/r", version: "1.2.0", folder: "Sources/App/Blocks/pager",
+                createdFolders: ["Sources/App/Blocks/pager", "Sources/App/Blocks"],
+                files: [Lockfile.File(path: "b.swift", sha256: "bb"), Lockfile.File(path: "a.swift", sha256: "aa")]),
             "top-tabs": Lockfile.Block(registry: "(embedded)", version: "0.1.0", folder: "Blocks/top-tabs", createdFolders: [], files: []),
         ])
         #expect(lock.encoded() == (try StableJSON.data(lock)))

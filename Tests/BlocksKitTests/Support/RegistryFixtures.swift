@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import BlocksKit
 
 /// Registries for tests: a catalog folder written from the real catalog or generated,
@@ -13,7 +14,11 @@ enum RegistryFixtures {
             try writeBlock(
                 in: folder, catalog: catalog, name: name,
                 manifest: sampleManifestJSON(name: name, version: version, titleEnglish: "Block \(index)", files: [("\(type).swift", "component")]),
-                files: ["\(type).swift": "import SwiftUI\n\n/// Block \(index).\npublic struct \(type): View {\n    public var body: some View { Text(\"\(index)\") }\n}\n" + String(repeating: "// padding line for a realistic size\n", count: 40)])
+                files: [
+                    "\(type).swift":
+                        "import SwiftUI\n\n/// Block \(index).\npublic struct \(type): View {\n    public var body: some View { Text(\"\(index)\") }\n}\n"
+                        + String(repeating: "// padding line for a realistic size\n", count: 40)
+                ])
         }
         return folder.path(catalog)
     }

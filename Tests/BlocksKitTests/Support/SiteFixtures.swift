@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import BlocksKit
 
 /// Builds sites with the real binary, and checks their HTML with real validators.
@@ -9,7 +10,8 @@ enum SiteFixtures {
     /// `blocks build --catalog CATALOG --out OUT --site` with a fixed SOURCE_DATE_EPOCH;
     /// throws with the tool's own words when it fails.
     @discardableResult
-    static func build(catalog: URL = repositoryRoot.appendingPathComponent("Catalog"), into output: URL, site: Bool = true, json: Bool = false) throws -> String {
+    static func build(catalog: URL = repositoryRoot.appendingPathComponent("Catalog"), into output: URL, site: Bool = true, json: Bool = false) throws -> String
+    {
         var arguments = ["build", "--catalog", catalog.path, "--out", output.path]
         if site { arguments.append("--site") }
         if json { arguments.insert("--json", at: 0) }

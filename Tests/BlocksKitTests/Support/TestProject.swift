@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import BlocksKit
 
 /// A real SwiftPM project in a temporary folder (Package.swift and Sources/<T>/x.swift;
@@ -12,17 +13,17 @@ struct TestProject {
         let platformLine = platforms.map { "    platforms: [\($0)],\n" } ?? ""
         let targetLines = targets.map { "        .target(name: \"\($0)\"),\n" }.joined()
         let manifest = """
-        // swift-tools-version:6.0
-        import PackageDescription
+            // swift-tools-version:6.0
+            import PackageDescription
 
-        let package = Package(
-            name: "TestApp",
-        \(platformLine)    targets: [
-        \(targetLines)        .testTarget(name: "AppTests", dependencies: [.target(name: "\(targets.first ?? "App")")]),
-            ]
-        )
+            let package = Package(
+                name: "TestApp",
+            \(platformLine)    targets: [
+            \(targetLines)        .testTarget(name: "AppTests", dependencies: [.target(name: "\(targets.first ?? "App")")]),
+                ]
+            )
 
-        """
+            """
         let project = TestProject(root: root)
         try project.write("Package.swift", manifest)
         for target in targets { try project.write("Sources/\(target)/x.swift", "let x = 1\n") }
@@ -71,8 +72,10 @@ struct TestProject {
     }
 
     /// Runs `blocks ARGS` in-process in `directory` (default: the root).
-    func run(_ arguments: [String], in directory: String? = nil, interactive: Bool = false, answers: [String] = [],
-             environment: [String: String] = [:]) -> CommandResult {
+    func run(
+        _ arguments: [String], in directory: String? = nil, interactive: Bool = false, answers: [String] = [],
+        environment: [String: String] = [:]
+    ) -> CommandResult {
         let output = BufferSink()
         let errors = BufferSink()
         let queue = AnswerQueue(answers)
@@ -144,11 +147,16 @@ struct TestCatalog {
 
         /// A block with a component, a logic file and a demo, named after `type`.
         static func standard(_ name: String, type: String, version: String = "1.0.0", platforms: [String: String] = ["iOS": "18.0"]) -> Block {
-            Block(name: name, version: version, platforms: platforms, files: [
-                ("\(type).swift", "component", "import SwiftUI\n\n@available(iOS 18.0, *)\npublic struct \(type): View {\n    public var body: some View { Text(\"\(version)\") }\n}\n"),
-                ("\(type)Logic.swift", "logic", "public enum \(type)Logic {\n    public static let version = \"\(version)\"\n}\n"),
-                ("\(type)Demo.swift", "demo", "import SwiftUI\n\nstruct \(type)Demo: View {\n    var body: some View { \(type)() }\n}\n"),
-            ])
+            Block(
+                name: name, version: version, platforms: platforms,
+                files: [
+                    (
+                        "\(type).swift", "component",
+                        "import SwiftUI\n\n@available(iOS 18.0, *)\npublic struct \(type): View {\n    public var body: some View { Text(\"\(version)\") }\n}\n"
+                    ),
+                    ("\(type)Logic.swift", "logic", "public enum \(type)Logic {\n    public static let version = \"\(version)\"\n}\n"),
+                    ("\(type)Demo.swift", "demo", "import SwiftUI\n\nstruct \(type)Demo: View {\n    var body: some View { \(type)() }\n}\n"),
+                ])
         }
     }
 

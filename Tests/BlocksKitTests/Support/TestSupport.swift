@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import BlocksKit
 
 /// A fresh folder under the system temp folder, removed by `cleanUp`.
@@ -87,7 +88,10 @@ func sampleManifestJSON(
 }
 
 /// Writes a catalog block folder with its manifest and files.
-func writeBlock(in folder: TemporaryFolder, catalog: String = "Catalog", name: String, manifest: String? = nil, files: [String: String] = ["Sample.swift": "struct Sample {}\n"]) throws {
+func writeBlock(
+    in folder: TemporaryFolder, catalog: String = "Catalog", name: String, manifest: String? = nil,
+    files: [String: String] = ["Sample.swift": "struct Sample {}\n"]
+) throws {
     try folder.write("\(catalog)/\(name)/block.json", manifest ?? sampleManifestJSON(name: name))
     for (path, text) in files { try folder.write("\(catalog)/\(name)/\(path)", text) }
 }
@@ -104,7 +108,9 @@ var blocksBinary: URL {
 
 /// Runs a program to completion and collects its output. stdin is /dev/null, as in CI.
 /// Both pipes are read before waiting, so a chatty program cannot block on a full pipe.
-func runProcess(_ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil) throws -> (code: Int32, out: String, err: String) {
+func runProcess(
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
+) throws -> (code: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -130,7 +136,9 @@ func runProcess(_ executable: URL, _ arguments: [String], in directory: URL? = n
 }
 
 /// Runs the real binary and collects its output, with `BLOCKS_REGISTRY` cleared unless given.
-func runBinary(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String]? = nil) throws -> (code: Int32, out: String, err: String) {
+func runBinary(
+    _ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String]? = nil
+) throws -> (code: Int32, out: String, err: String) {
     var env = environment ?? ProcessInfo.processInfo.environment
     env["BLOCKS_REGISTRY"] = env["BLOCKS_REGISTRY"] ?? ""
     return try runProcess(blocksBinary, arguments, in: directory, environment: env)
@@ -145,7 +153,10 @@ extension CurlTransport {
 /// A one-target SwiftPM package (iOS 18) in `folder/name`, never built, for tests that add
 /// blocks from a registry.
 func makeProject(in folder: TemporaryFolder, name: String = "app") throws -> URL {
-    try folder.write("\(name)/Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", platforms: [.iOS(.v18)], targets: [.target(name: \"App\")])\n")
+    try folder.write(
+        "\(name)/Package.swift",
+        "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", platforms: [.iOS(.v18)], targets: [.target(name: \"App\")])\n"
+    )
     try folder.write("\(name)/Sources/App/App.swift", "struct App {}\n")
     return folder.path(name)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// The one throttle behind the progress bar's redraws and the transfers' notices.

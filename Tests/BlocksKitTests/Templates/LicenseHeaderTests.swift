@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 @Suite struct LicenseHeaderTests {
@@ -35,7 +36,8 @@ import Testing
         for body in bodies {
             for path in ["A.swift", "README.md"] {
                 let data = Data(body.utf8)
-                #expect(try LicenseHeader.apply(to: data, path: path, header: header)
+                #expect(
+                    try LicenseHeader.apply(to: data, path: path, header: header)
                         == LicenseHeader.apply(to: data, path: path, year: 2026, holders: "Ada"), "\(path) \(body.debugDescription)")
             }
         }
@@ -77,7 +79,10 @@ import Testing
     @Test func oneHeaderAfterTwoAddsWithTheBinary() throws {
         let project = try TestProject.make()
         let catalog = try TestCatalog.make([.standard("strip", type: "Strip")])
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         for _ in 0..<2 {
             let result = try project.runBinary(["--registry", catalog.root.path, "add", "strip"])
             #expect(result.code == 0, "\(result.errors)")
@@ -92,7 +97,10 @@ import Testing
     @Test func reAddingInANewYearChangesNothing() throws {
         let project = try TestProject.make()
         let catalog = try TestCatalog.make([.standard("strip", type: "Strip")])
-        defer { project.delete(); catalog.delete() }
+        defer {
+            project.delete()
+            catalog.delete()
+        }
         let first = project.run(["--registry", catalog.root.path, "add", "strip"], environment: ["SOURCE_DATE_EPOCH": "1735689600"])
         #expect(first.code == 0, "\(first.errors)")
         let before = try project.treeHash()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// Issue 12, item 15 and the BOM case of "tests that can fail": the SPDX line is read one
@@ -17,8 +18,10 @@ import Testing
         #expect(LicenseHeader.spdxIdentifier(in: text) == identifier)
     }
 
-    @Test(arguments: ["let a = 1\n// SPDX-License-Identifier: MIT\n", "", "// A comment\n\n// SPDX-License-Identifier: MIT\n",
-                      "// SPDX-License-Identifier:\n", "/* SPDX-License-Identifier: MIT */\n"])
+    @Test(arguments: [
+        "let a = 1\n// SPDX-License-Identifier: MIT\n", "", "// A comment\n\n// SPDX-License-Identifier: MIT\n",
+        "// SPDX-License-Identifier:\n", "/* SPDX-License-Identifier: MIT */\n",
+    ])
     func findsNoSPDXLineOutsideTheLeadingComment(text: String) {
         #expect(LicenseHeader.spdxIdentifier(in: text) == nil)
     }
@@ -49,10 +52,12 @@ import Testing
             "Other.swift": "//  SPDX-License-Identifier: GPL-3.0-only\nstruct Other {}\n",
             "Fine.swift": "//  SPDX-License-Identifier: MIT\nstruct Fine {}\n",
         ]
-        try writeBlock(in: folder, name: "strip", manifest: sampleManifestJSON(name: "strip", files: files.keys.sorted().map { ($0, "component") }), files: files)
+        try writeBlock(
+            in: folder, name: "strip", manifest: sampleManifestJSON(name: "strip", files: files.keys.sorted().map { ($0, "component") }), files: files)
         let result = try TestProject(root: folder.url).runBinary(["lint", "--no-parse"])
         #expect(result.code == 1)
-        #expect(result.output.contains("Catalog/strip/Strip.swift: declares 'SPDX-License-Identifier: Apache-2.0', but blocks ship under MIT"), "\(result.output)")
+        #expect(
+            result.output.contains("Catalog/strip/Strip.swift: declares 'SPDX-License-Identifier: Apache-2.0', but blocks ship under MIT"), "\(result.output)")
         #expect(result.output.contains("Catalog/strip/Other.swift: declares 'SPDX-License-Identifier: GPL-3.0-only'"))
         #expect(!result.output.contains("Fine.swift"))
         #expect(result.errors.contains("lint found 2 problems"), "\(result.output)\(result.errors)")
@@ -63,11 +68,16 @@ import Testing
     @Test func addRefusesAnotherLicensesSPDXLineAndWritesNothing() throws {
         let catalog = try catalog(["Strip.swift": "// SPDX-License-Identifier: Apache-2.0\nstruct Strip {}\n"])
         let project = try TestProject.make()
-        defer { catalog.delete(); project.delete() }
+        defer {
+            catalog.delete()
+            project.delete()
+        }
         let before = try project.treeHash()
         let result = try project.runBinary(["--registry", catalog.root.path, "add", "strip"])
         #expect(result.code == 1)
-        #expect(result.errors.contains("Strip.swift declares 'SPDX-License-Identifier: Apache-2.0', but blocks ship under MIT; nothing was written"), "\(result.errors)")
+        #expect(
+            result.errors.contains("Strip.swift declares 'SPDX-License-Identifier: Apache-2.0', but blocks ship under MIT; nothing was written"),
+            "\(result.errors)")
         #expect(try project.treeHash() == before)
         let export = try project.runBinary(["--registry", catalog.root.path, "export", "strip", "-o", "strip.zip"])
         #expect(export.code == 1 && !project.exists("strip.zip"), "\(export.errors)")
@@ -78,7 +88,10 @@ import Testing
         let bom = "\u{FEFF}// SPDX-License-Identifier: MIT\n// Copyright (c) 2024 Ada Lovelace\n\nstruct Marked {}\n"
         let catalog = try catalog(["Strip.swift": xcode, "Marked.swift": bom])
         let project = try TestProject.make()
-        defer { catalog.delete(); project.delete() }
+        defer {
+            catalog.delete()
+            project.delete()
+        }
         let result = try project.runBinary(["--registry", catalog.root.path, "add", "strip"])
         #expect(result.code == 0, "\(result.errors)")
         #expect(project.read("Sources/App/Blocks/strip/Strip.swift") == xcode)
@@ -91,8 +104,9 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let whole = sampleManifestJSON(name: "cut", files: [("A.swift", "component"), ("B.swift", "logic"), ("C.swift", "demo")])
-        try writeBlock(in: folder, name: "cut", manifest: String(whole.prefix(whole.count / 2)),
-                       files: ["A.swift": "struct A {}\n", "B.swift": "struct B {}\n", "C.swift": "struct C {}\n"])
+        try writeBlock(
+            in: folder, name: "cut", manifest: String(whole.prefix(whole.count / 2)),
+            files: ["A.swift": "struct A {}\n", "B.swift": "struct B {}\n", "C.swift": "struct C {}\n"])
         let report = try CatalogLinter(root: folder.path("Catalog"), swiftCompiler: nil).run()
         #expect(report.problems.count == 1, "\(report.problems)")
         #expect(report.problems.first?.description.hasPrefix("Catalog/cut/block.json: not valid JSON: ") == true, "\(report.problems)")

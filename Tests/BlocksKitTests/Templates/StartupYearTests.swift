@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BlocksKit
 
 /// `TemplateText.currentYear` computes the UTC year without `Calendar`; it must agree
@@ -43,8 +44,10 @@ import Testing
 
 /// `TemplateText.holders` trims on scalars instead of through Foundation; same result.
 @Suite struct StartupHoldersTests {
-    @Test(arguments: ["", " ", "\t", "Ana", "  Ana  ", "\tAna\u{00A0}", "\u{3000}Ana Pérez\u{2009}", "Ana\n", "\nAna",
-                      "\u{200B}Ana", "A\u{301} ", " e\u{301}", "\u{1680}x\u{202F}", "Ana \t \u{2003}"])
+    @Test(arguments: [
+        "", " ", "\t", "Ana", "  Ana  ", "\tAna\u{00A0}", "\u{3000}Ana Pérez\u{2009}", "Ana\n", "\nAna",
+        "\u{200B}Ana", "A\u{301} ", " e\u{301}", "\u{1680}x\u{202F}", "Ana \t \u{2003}",
+    ])
     func trimmingAgreesWithFoundation(text: String) {
         #expect(TemplateText.trimmingSpaces(text) == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
     }

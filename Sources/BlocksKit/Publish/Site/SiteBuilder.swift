@@ -64,7 +64,8 @@ final class SiteBuilder: @unchecked Sendable {
         self.output = output
         var previous: [String: SiteFile] = [:]
         if let data = FileManager.default.contents(atPath: output.joining(Self.manifestPath).path),
-           let manifest = Self.decodeManifest(data), manifest.generator == Self.generator {
+            let manifest = Self.decodeManifest(data), manifest.generator == Self.generator
+        {
             for file in manifest.files { previous[file.path] = file }
         }
         self.previous = previous
@@ -140,7 +141,8 @@ final class SiteBuilder: @unchecked Sendable {
         do throws(RegistryEntryProblem) {
             return try BlockMetadata.decode(data).versions
         } catch {
-            throw RegistryError.invalidIndex(location: output.path, reason: "\(entry.metadata) is not valid block metadata (\(error.reason)); fix or remove it to rebuild")
+            throw RegistryError.invalidIndex(
+                location: output.path, reason: "\(entry.metadata) is not valid block metadata (\(error.reason)); fix or remove it to rebuild")
         }
     }
 
@@ -156,11 +158,12 @@ final class SiteBuilder: @unchecked Sendable {
         try write(Data(SitePages.searchData(sorted).utf8), to: Self.searchDataPath)
         try write(Data(SitePages.index(sorted.map(\.manifest)).utf8), to: Self.indexPath)
         let listed = lock.withLock { files.values.sorted { $0.path < $1.path } }
-        let manifest = StableJSON.data(.object([
-            "schemaVersion": .int(1),
-            "generator": .string(Self.generator),
-            "files": .array(listed.map { .object(["path": .string($0.path), "sha256": .string($0.sha256), "size": .int(Int($0.size))]) }),
-        ]))
+        let manifest = StableJSON.data(
+            .object([
+                "schemaVersion": .int(1),
+                "generator": .string(Self.generator),
+                "files": .array(listed.map { .object(["path": .string($0.path), "sha256": .string($0.sha256), "size": .int(Int($0.size))]) }),
+            ]))
         let url = output.joining(Self.manifestPath)
         if FileManager.default.contents(atPath: url.path) != manifest { try AtomicFile.write(manifest, to: url) }
     }
@@ -169,11 +172,13 @@ final class SiteBuilder: @unchecked Sendable {
     /// folder (`../x`, `/x`) are dropped: a mirror writes where they point.
     static func decodeManifest(_ data: Data) -> (generator: String, files: [SiteFile])? {
         guard let value = try? JSONReader.parse(data), let generator = value["generator"]?.string,
-              let items = value["files"]?.objects else { return nil }
+            let items = value["files"]?.objects
+        else { return nil }
         var files: [SiteFile] = []
         for item in items {
             guard let path = item["path"]?.string, let sha256 = item["sha256"]?.string,
-                  case .int(let size)? = item["size"], RegistryArchive.isSafeRelativePath(path) else { return nil }
+                case .int(let size)? = item["size"], RegistryArchive.isSafeRelativePath(path)
+            else { return nil }
             files.append(SiteFile(path: path, sha256: sha256, size: Int64(size)))
         }
         return (generator, files)

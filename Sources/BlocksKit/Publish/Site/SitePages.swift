@@ -118,7 +118,8 @@ enum SitePages {
         if manifests.count > shown.count {
             main += "<ul class=\"all-blocks\">"
             for manifest in manifests.dropFirst(staticCards) {
-                main += "<li><a href=\"\(SiteBuilder.pagePath(manifest.name))\">\(SiteText(manifest.title, in: manifest).html)</a> <code>\(escape(manifest.name))</code></li>\n"
+                main +=
+                    "<li><a href=\"\(SiteBuilder.pagePath(manifest.name))\">\(SiteText(manifest.title, in: manifest).html)</a> <code>\(escape(manifest.name))</code></li>\n"
             }
             main += "</ul>\n"
         }
@@ -142,7 +143,8 @@ enum SitePages {
     /// The live line over the cards. The script fills it from the `data-` texts, in both
     /// languages; `{n}` stands for the number.
     static func status(count: Int) -> String {
-        let many = SiteText("{n} blocks", "{n} bloques"), one = SiteText("1 block", "1 bloque")
+        let many = SiteText("{n} blocks", "{n} bloques")
+        let one = SiteText("1 block", "1 bloque")
         let shown = count == 1 ? one : SiteText(many.en.replacing("{n}", with: String(count)), many.es.replacing("{n}", with: String(count)))
         let texts: [(String, SiteText)] = [
             ("many", many), ("one", one), ("none", SiteText.noResults),
@@ -150,14 +152,16 @@ enum SitePages {
         ]
         var attributes = ""
         for (key, text) in texts { attributes += " data-\(key)-en=\"\(escape(text.en))\" data-\(key)-es=\"\(escape(text.es))\"" }
-        return "<p id=\"status\" class=\"status\" role=\"status\"\(attributes)><span class=\"t\" lang=\"en\">\(escape(shown.en))</span><span class=\"t\" lang=\"es\">\(escape(shown.es))</span></p>"
+        return
+            "<p id=\"status\" class=\"status\" role=\"status\"\(attributes)><span class=\"t\" lang=\"en\">\(escape(shown.en))</span><span class=\"t\" lang=\"es\">\(escape(shown.es))</span></p>"
     }
 
     static func select(id: String, label: SiteText, any: SiteText, options: [(value: String, label: SiteText)]) -> String {
         var html = "<label>\(label.html)<select id=\"\(id)\" name=\"\(id)\">"
         html += "<option value=\"\" data-en-text=\"\(escape(any.en))\" data-es-text=\"\(escape(any.es))\">\(escape(any.en))</option>"
         for option in options {
-            html += "<option value=\"\(escape(option.value))\" data-en-text=\"\(escape(option.label.en))\" data-es-text=\"\(escape(option.label.es))\">\(escape(option.label.en))</option>"
+            html +=
+                "<option value=\"\(escape(option.value))\" data-en-text=\"\(escape(option.label.en))\" data-es-text=\"\(escape(option.label.es))\">\(escape(option.label.en))</option>"
         }
         return html + "</select></label>"
     }
@@ -220,7 +224,8 @@ enum SitePages {
         var html = "<li class=\"card\" id=\"block-\(name)\">"
         html += "<h3><a href=\"\(SiteBuilder.pagePath(manifest.name))\">\(SiteText(manifest.title, in: manifest).html)</a></h3>"
         html += "<p class=\"summary\">\(SiteText(manifest.summary, in: manifest).html)</p>"
-        html += "<ul class=\"meta\"><li class=\"badge\">\(escape(platformText(manifest)))</li><li class=\"level\">\(SiteText.level(manifest.level).html)</li><li class=\"level\"><code>\(name)</code></li></ul>"
+        html +=
+            "<ul class=\"meta\"><li class=\"badge\">\(escape(platformText(manifest)))</li><li class=\"level\">\(SiteText.level(manifest.level).html)</li><li class=\"level\"><code>\(name)</code></li></ul>"
         html += tagList(manifest.tags["en"] ?? [], lang: "en", translated: true)
         html += tagList(manifest.tags["es"] ?? manifest.tags["en"] ?? [], lang: "es", translated: true)
         return html + "</li>"
@@ -241,19 +246,23 @@ enum SitePages {
             <ul class="meta"><li class="badge">\(escape(platformText(manifest)))</li><li class="level">\(SiteText.level(manifest.level).html)</li><li class="level">\(SiteText.version.html) \(escape(manifest.version))</li></ul>
 
             """
-        main += section("install", SiteText.install, """
+        main += section(
+            "install", SiteText.install,
+            """
             <p>\(SiteText.installNote.html)</p>
             <div class="command"><code id="add-command">blocks add \(escape(manifest.name))</code>\(copyButton(for: "add-command", label: "blocks add \(manifest.name)"))</div>
             """)
-        main += section("details", SiteText.details, facts([
-            (SiteText.version, escape(manifest.version)),
-            (SiteText.platforms, escape(platformText(manifest))),
-            (SiteText.level, SiteText.level(manifest.level).html),
-            (SiteText.category, escape(manifest.category)),
-            (SiteText.license, escape(manifest.license)),
-            (SiteText.authors, escape(manifest.authors.joined(separator: ", "))),
-            (SiteText.origin, escape(manifest.origin)),
-        ]))
+        main += section(
+            "details", SiteText.details,
+            facts([
+                (SiteText.version, escape(manifest.version)),
+                (SiteText.platforms, escape(platformText(manifest))),
+                (SiteText.level, SiteText.level(manifest.level).html),
+                (SiteText.category, escape(manifest.category)),
+                (SiteText.license, escape(manifest.license)),
+                (SiteText.authors, escape(manifest.authors.joined(separator: ", "))),
+                (SiteText.origin, escape(manifest.origin)),
+            ]))
         var tags = ""
         for language in manifest.tags.keys.sorted() {
             let heading = language == "en" ? SiteText.englishTags : language == "es" ? SiteText.spanishTags : SiteText(language, language)
@@ -305,7 +314,8 @@ enum SitePages {
             """
         for parameter in parameters {
             let value = parameter.default.map { "<code>\(escape($0))</code>" } ?? SiteText.noDefault.html
-            html += "<tr><th scope=\"row\"><code>\(escape(parameter.name))</code></th><td><code>\(escape(parameter.type))</code></td><td>\(value)</td><td lang=\"en\">\(escape(parameter.description))</td></tr>\n"
+            html +=
+                "<tr><th scope=\"row\"><code>\(escape(parameter.name))</code></th><td><code>\(escape(parameter.type))</code></td><td>\(value)</td><td lang=\"en\">\(escape(parameter.description))</td></tr>\n"
         }
         return html + "</tbody>\n</table></div>"
     }
@@ -320,7 +330,8 @@ enum SitePages {
         var html = "<ul class=\"downloads\">"
         for format in archives.keys.sorted() {
             guard let archive = archives[format] else { continue }
-            html += "<li>\(link(archive.path, prefix: prefix)) (\(archive.size) \(SiteText.bytes.html))<br>SHA-256 <code class=\"sha\">\(escape(archive.sha256))</code></li>"
+            html +=
+                "<li>\(link(archive.path, prefix: prefix)) (\(archive.size) \(SiteText.bytes.html))<br>SHA-256 <code class=\"sha\">\(escape(archive.sha256))</code></li>"
         }
         return html + "</ul>"
     }

@@ -11,7 +11,9 @@ struct SiteText: Sendable, Equatable {
     init(_ en: String, _ es: String) {
         self.en = en
         self.es = es
-        html = en == es ? HTMLEscaping.escape(en)
+        html =
+            en == es
+            ? HTMLEscaping.escape(en)
             : "<span class=\"t\" lang=\"en\">\(HTMLEscaping.escape(en))</span><span class=\"t\" lang=\"es\">\(HTMLEscaping.escape(es))</span>"
     }
 

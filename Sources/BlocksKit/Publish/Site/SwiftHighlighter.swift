@@ -130,7 +130,8 @@ enum SwiftHighlighter {
                     skipIdentifier()
                     // After a dot a word is a member (`.default`, `.self`), never a keyword.
                     if previous != UInt8(ascii: "."), position - start <= 16,
-                       SwiftHighlighter.keywords.contains(String(decoding: bytes[start..<position], as: UTF8.self)) {
+                        SwiftHighlighter.keywords.contains(String(decoding: bytes[start..<position], as: UTF8.self))
+                    {
                         found(.keyword, start..<position)
                     } else if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") {
                         found(.type, start..<position)
@@ -220,7 +221,9 @@ enum SwiftHighlighter {
                     }
                     continue
                 }
-                let closes = multiline ? at(0, is: "\"") && at(1, is: "\"") && at(2, is: "\"") && hashes(hashCount, from: 3)
+                let closes =
+                    multiline
+                    ? at(0, is: "\"") && at(1, is: "\"") && at(2, is: "\"") && hashes(hashCount, from: 3)
                     : byte == UInt8(ascii: "\"") && hashes(hashCount, from: 1)
                 if closes {
                     position += (multiline ? 3 : 1) + hashCount
