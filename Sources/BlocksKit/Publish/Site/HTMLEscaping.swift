@@ -23,17 +23,19 @@ enum HTMLEscaping {
         return out
     }
 
-    /// A `JSONValue` as compact JSON (object keys sorted, so the bytes are stable) that may
-    /// sit inside `<script type="application/json">`.
-    static func scriptJSON(_ value: JSONValue) -> String {
+    /// A `JSONValue` as compact JSON (object keys sorted, so the bytes are stable). With
+    /// `inline` it may sit inside a `<script>` element of a page; without, it is for a
+    /// script file of its own, where `<` needs no escape (and the cards' HTML would grow by
+    /// a third with one).
+    static func scriptJSON(_ value: JSONValue, inline: Bool = true) -> String {
         var out = ""
-        write(value, into: &out)
+        write(value, inline: inline, into: &out)
         return out
     }
 
-    private static func write(_ value: JSONValue, into out: inout String) {
+    private static func write(_ value: JSONValue, inline: Bool, into out: inout String) {
         switch value {
-        case .string(let text): writeString(text, into: &out)
+        case .string(let text): writeString(text, inline: inline, into: &out)
         case .int(let number): out += String(number)
         case .double(let number):
             var text = "\(number)"
@@ -45,23 +47,23 @@ enum HTMLEscaping {
             out += "["
             for (position, element) in elements.enumerated() {
                 if position > 0 { out += "," }
-                write(element, into: &out)
+                write(element, inline: inline, into: &out)
             }
             out += "]"
         case .object(let members):
             out += "{"
             for (position, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
                 if position > 0 { out += "," }
-                writeString(key, into: &out)
+                writeString(key, inline: inline, into: &out)
                 out += ":"
-                write(members[key]!, into: &out)
+                write(members[key]!, inline: inline, into: &out)
             }
             out += "}"
         }
     }
 
     /// A JSON string, written byte by byte with no Unicode lookup.
-    private static func writeString(_ text: String, into out: inout String) {
+    private static func writeString(_ text: String, inline: Bool, into out: inout String) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + 2)
         bytes.append(UInt8(ascii: "\""))
@@ -76,9 +78,9 @@ enum HTMLEscaping {
             case 0x0A: escaped = "\\n"
             case 0x0D: escaped = "\\r"
             case 0x09: escaped = "\\t"
-            case UInt8(ascii: "<"): escaped = "\\u003c"
-            case UInt8(ascii: ">"): escaped = "\\u003e"
-            case UInt8(ascii: "&"): escaped = "\\u0026"
+            case UInt8(ascii: "<") where inline: escaped = "\\u003c"
+            case UInt8(ascii: ">") where inline: escaped = "\\u003e"
+            case UInt8(ascii: "&") where inline: escaped = "\\u0026"
             case 0..<0x20:
                 let hex = String(byte, radix: 16)
                 escaped = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

@@ -131,13 +131,13 @@ enum SitePages {
     /// the HTML of the cards the index page does not hold. A script file of its own, so the
     /// index page stays small and draws its first cards at once; the page loads it after
     /// that (a `file://` page may load a script, though not fetch a JSON file). The blocks
-    /// carry the names in their code, which the page searches too. Its strings escape `<`,
-    /// `>` and `&` as inline JSON does: no catalog text reaches a file of the site as markup,
-    /// wherever the file is later put.
+    /// carry the names in their code, which the page searches too, and their tags as places
+    /// in the tag filter's options (`tagOptions`), so no tag's raw text is in the file.
     static func searchData(_ blocks: [SearchableBlock]) -> String {
         let later = ConcurrentMap.map(blocks.dropFirst(staticCards).map(\.manifest), card)
-        let data = SiteSearchData.json(sortedBlocks: blocks, staticCards: min(staticCards, blocks.count), laterCards: later)
-        return "window.blocksSearchData = " + HTMLEscaping.scriptJSON(data) + ";\n"
+        let tags = tagOptions(blocks.map(\.manifest)).map(\.value)
+        let data = SiteSearchData.json(sortedBlocks: blocks, tagOptions: tags, staticCards: min(staticCards, blocks.count), laterCards: later)
+        return "window.blocksSearchData = " + HTMLEscaping.scriptJSON(data, inline: false) + ";\n"
     }
 
     /// The live line over the cards. The script fills it from the `data-` texts, in both

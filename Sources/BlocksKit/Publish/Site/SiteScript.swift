@@ -84,7 +84,8 @@ enum SiteScript {
           if (cardList && cardList.hasAttribute("data-search")) startIndex(cardList);
 
           // The ranking over the page's search data (SiteSearchData).
-          function makeSearch(data) {
+          // `tagOptions`: the tag filter's folded values, which each block's `t` points into.
+          function makeSearch(data, tagOptions) {
             var words = data.words, blocks = data.blocks, count = blocks.length;
             var weights = data.weights, fieldCount = weights.length;
             var functionWords = new Set(data.functionWords);
@@ -219,7 +220,7 @@ enum SiteScript {
               }
               if (filters.level && block.l.toLowerCase() !== filters.level.toLowerCase()) return false;
               if (filters.category && block.c !== fold(filters.category)) return false;
-              if (filters.tag && block.t.indexOf(fold(filters.tag)) < 0) return false;
+              if (filters.tag && block.t.indexOf(tagOptions.indexOf(fold(filters.tag))) < 0) return false;
               return true;
             }
 
@@ -367,7 +368,10 @@ enum SiteScript {
             var search = null, current = null, limit = pageSize, waiting = [];
 
             function engine() {
-              if (!search && window.blocksSearchData) search = makeSearch(window.blocksSearchData);
+              if (!search && window.blocksSearchData) {
+                var tagOptions = Array.prototype.slice.call(selects.tag.options, 1).map(function (option) { return option.value; });
+                search = makeSearch(window.blocksSearchData, tagOptions);
+              }
               return search;
             }
 

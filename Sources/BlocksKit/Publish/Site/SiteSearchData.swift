@@ -19,8 +19,10 @@ enum SiteSearchData {
     static let formatVersion = 1
 
     /// The data for blocks already sorted by name; the first `staticCards` cards are
-    /// in the page, `laterCards` are the others' HTML.
-    static func json(sortedBlocks searchable: [SearchableBlock], staticCards: Int, laterCards: [String]) -> JSONValue {
+    /// in the page, `laterCards` are the others' HTML. Each block's tags are given as their
+    /// places in `tagOptions`, the folded tags the page's tag filter offers.
+    static func json(sortedBlocks searchable: [SearchableBlock], tagOptions: [String], staticCards: Int, laterCards: [String]) -> JSONValue {
+        let tagPlaces = Dictionary(tagOptions.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         // As `InMemorySearchCorpus` does: each word's postings in block order, words sorted,
         // the names in the blocks' code included.
         let fieldWords = ConcurrentMap.map(searchable, SearchWords.fieldWords)
@@ -54,7 +56,7 @@ enum SiteSearchData {
                 "p": .object(record.platforms.mapValues { .string($0) }),
                 "l": .string(record.level),
                 "c": .string(record.foldedCategory),
-                "t": .array(Set(record.foldedTags).sorted().map { .string($0) }),
+                "t": .array(Set(record.foldedTags.compactMap { tagPlaces[$0] }).sorted().map { .int($0) }),
             ])
         }
         return .object([
