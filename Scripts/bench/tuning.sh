@@ -6,7 +6,9 @@
 set -u
 cd "$(dirname "$0")/../.."
 B=${1:-.build/release/blocks}
-out=/dev/stdout
+# Everything goes to one log, printed at the end: `time` writes to it with -a -o, since a
+# 2>> redirect placed after the command's >/dev/null would follow stdout there.
+out=$(mktemp)
 python3 Scripts/bench/make-catalog.py 1000 /tmp/cat1000 >/dev/null
 python3 Scripts/bench/make-catalog.py 3000 /tmp/cat3000 >/dev/null
 export SOURCE_DATE_EPOCH=1790000000
@@ -15,7 +17,7 @@ mkdir -p /dev/shm/tune
 for i in 1 2 3 4 5; do for mode in on off; do
   rm -rf /dev/shm/tune/out
   if [ $mode = on ]; then t=""; else t=off; fi
-  /usr/bin/time -f "$mode %U %S %R %e" env BLOCKS_TUNING=$t $B build --catalog /tmp/cat1000 --out /dev/shm/tune/out >/dev/null 2>>$out
+  /usr/bin/time -a -o $out -f "$mode %U %S %R %e" env BLOCKS_TUNING=$t $B build --catalog /tmp/cat1000 --out /dev/shm/tune/out >/dev/null 2>&1
 done; done
 rm -rf /dev/shm/tune
 echo "== ext4 with a journal on a loop device, rebuild of 3000 blocks right after rm -rf: user s, sys s, minor faults, wall s" >> $out
@@ -25,7 +27,7 @@ for i in 1 2 3; do for mode in on off; do
   if [ $mode = on ]; then t=""; else t=off; fi
   env BLOCKS_TUNING=$t $B build --catalog /tmp/cat3000 --out /mnt/tune/out >/dev/null 2>&1
   rm -rf /mnt/tune/out
-  /usr/bin/time -f "$mode %U %S %R %e" env BLOCKS_TUNING=$t $B build --catalog /tmp/cat3000 --out /mnt/tune/out >/dev/null 2>>$out
+  /usr/bin/time -a -o $out -f "$mode %U %S %R %e" env BLOCKS_TUNING=$t $B build --catalog /tmp/cat3000 --out /mnt/tune/out >/dev/null 2>&1
   rm -rf /mnt/tune/out
 done; done
 # exchange-files and parallel-removal (issue 14) act in `update`: the update benchmark of 50
@@ -38,3 +40,4 @@ for place in /mnt/tune /dev/shm; do for mode in on off; do
   rm -rf $place/bench
 done; done
 umount /mnt/tune; rm -f /tmp/tune.img
+cat $out; rm -f $out
