@@ -155,8 +155,11 @@ final class SiteBuilder: @unchecked Sendable {
         let sorted = blocks.sorted { $0.manifest.name < $1.manifest.name }
         try write(Data(SiteStylesheet.css.utf8), to: Self.stylesheetPath)
         try write(Data(SiteScript.js.utf8), to: Self.scriptPath)
-        try write(Data(SitePages.searchData(sorted).utf8), to: Self.searchDataPath)
-        try write(Data(SitePages.index(sorted.map(\.manifest)).utf8), to: Self.indexPath)
+        let manifests = sorted.map(\.manifest)
+        // The tag filter's options, which the page lists and the search data points into.
+        let tags = SitePages.tagOptions(manifests)
+        try write(Data(SitePages.searchData(sorted, tags: tags).utf8), to: Self.searchDataPath)
+        try write(Data(SitePages.index(manifests, tags: tags).utf8), to: Self.indexPath)
         let listed = lock.withLock { files.values.sorted { $0.path < $1.path } }
         let manifest = StableJSON.data(
             .object([

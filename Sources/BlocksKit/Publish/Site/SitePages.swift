@@ -86,7 +86,8 @@ enum SitePages {
     static let staticCards = 100
 
     /// The index page for manifests already sorted by name (the order of the search data).
-    static func index(_ manifests: [BlockManifest]) -> String {
+    /// `tags` are the tag filter's options (`tagOptions`).
+    static func index(_ manifests: [BlockManifest], tags: [(value: String, label: SiteText)]) -> String {
         var main = """
             <main id="main">
             <h1>\(SiteText.siteName.html)</h1>
@@ -99,7 +100,7 @@ enum SitePages {
             \(select(id: "platform", label: SiteText.runsOn, any: SiteText.anyPlatform, options: platformOptions(manifests)))
             \(select(id: "level", label: SiteText.level, any: SiteText.anyLevel, options: levelOptions(manifests)))
             \(select(id: "category", label: SiteText.category, any: SiteText.anyCategory, options: categoryOptions(manifests)))
-            \(select(id: "tag", label: SiteText.tag, any: SiteText.anyTag, options: tagOptions(manifests)))
+            \(select(id: "tag", label: SiteText.tag, any: SiteText.anyTag, options: tags))
             </fieldset>
             </form>
             <h2 id="blocks-heading">\(SiteText.blocksList.html)</h2>
@@ -133,10 +134,9 @@ enum SitePages {
     /// that (a `file://` page may load a script, though not fetch a JSON file). The blocks
     /// carry the names in their code, which the page searches too, and their tags as places
     /// in the tag filter's options (`tagOptions`), so no tag's raw text is in the file.
-    static func searchData(_ blocks: [SearchableBlock]) -> String {
+    static func searchData(_ blocks: [SearchableBlock], tags: [(value: String, label: SiteText)]) -> String {
         let later = ConcurrentMap.map(blocks.dropFirst(staticCards).map(\.manifest), card)
-        let tags = tagOptions(blocks.map(\.manifest)).map(\.value)
-        let data = SiteSearchData.json(sortedBlocks: blocks, tagOptions: tags, staticCards: min(staticCards, blocks.count), laterCards: later)
+        let data = SiteSearchData.json(sortedBlocks: blocks, tagOptions: tags.map(\.value), staticCards: min(staticCards, blocks.count), laterCards: later)
         return "window.blocksSearchData = " + HTMLEscaping.scriptJSON(data, inline: false) + ";\n"
     }
 
