@@ -4,7 +4,9 @@
 /// (`SearchWords`, `CodeNames`): some 30 million instructions, ten times what the rest of
 /// `blocks search tabs` costs. The catalog is part of the binary, so the corpus only
 /// changes with the binary: the file is keyed by the executable's `stat` (size, times,
-/// inode) and the index layout, and is read back as three byte runs. A missing, foreign or
+/// inode) and the index layout. Besides the words and postings it keeps each block's name
+/// and result-table row, so a search that prints the table decodes no `block.json` at all
+/// (decoding the nine manifests was 40% of `blocks search tabs`). A missing, foreign or
 /// damaged file is rebuilt from the one tokenizer and replaced atomically; a cache that
 /// cannot be written costs the build each run, with the same results.
 struct EmbeddedCorpusCache {
@@ -14,18 +16,22 @@ struct EmbeddedCorpusCache {
         file = cacheDirectory.appendingPathComponent("search").appendingPathComponent("embedded.corpus")
     }
 
+    /// The file's own layout: 2 added the names and rows.
+    static let formatVersion = 2
+
     /// What the file must begin with to be used: nil where the running executable cannot
     /// be found, which is never cached.
     static var key: String? {
         guard let executable = SearchFingerprint.file(at: "/proc/self/exe") else { return nil }
-        return "blocks embedded corpus, layout \(SearchIndexStore.layoutVersion), \(executable)\n"
+        return "blocks embedded corpus \(formatVersion), layout \(SearchIndexStore.layoutVersion), \(executable)\n"
     }
 
     /// The corpus from the file when it is current, else built and written for next time.
-    func corpus() throws -> InMemorySearchCorpus {
-        let manifests = try CatalogSource.embedded.manifests()
+    func corpus() throws -> SearchCorpus & Sendable {
         guard let key = Self.key else { return InMemorySearchCorpus(blocks: try CatalogSource.embedded.searchableBlocks()) }
-        if let data = FileDescriptorIO.readFile(file.path), let corpus = Self.decode(data, key: key, manifests: manifests) {
+        if let data = FileDescriptorIO.readFile(file.path),
+            let corpus = Self.decode(data, key: key, blockCount: try CatalogSource.embedded.blockNames().count)
+        {
             return corpus
         }
         let corpus = InMemorySearchCorpus(blocks: try CatalogSource.embedded.searchableBlocks())
@@ -34,8 +40,9 @@ struct EmbeddedCorpusCache {
         return corpus
     }
 
-    /// The key, then the vocabulary, each posting list's end and every posting, each run
-    /// preceded by its length in bytes.
+    /// The key, then seven runs, each preceded by its length in bytes: the vocabulary, each
+    /// posting list's end, every posting, and the blocks' names, platforms, levels and
+    /// titles as the result table shows them.
     static func encode(_ corpus: InMemorySearchCorpus, key: String) -> Data {
         var ends: [UInt32] = []
         var postings: [UInt32] = []
@@ -43,20 +50,26 @@ struct EmbeddedCorpusCache {
             postings += list.map(\.rawValue)
             ends.append(UInt32(postings.count))
         }
+        let rows = corpus.listings(of: Array(0..<corpus.blockCount))
         var data = Data(key.utf8)
-        for run in [corpus.vocabulary.encoded, PackedIntegers.encode(ends), PackedIntegers.encode(postings)] {
+        let runs = [
+            corpus.vocabulary.encoded, PackedIntegers.encode(ends), PackedIntegers.encode(postings), corpus.names.encoded,
+            PackedStrings(rows.map(\.platforms)).encoded, PackedStrings(rows.map(\.level)).encoded,
+            PackedStrings(rows.map(\.title)).encoded,
+        ]
+        for run in runs {
             data.append(contentsOf: PackedIntegers.encode([UInt32(run.count)]))
             data.append(contentsOf: run)
         }
         return data
     }
 
-    /// The corpus in `data`, or nil when it has another key or does not read whole: every
-    /// posting must name one of `manifests` and a field.
-    static func decode(_ data: Data, key: String, manifests: [BlockManifest]) -> InMemorySearchCorpus? {
+    /// The corpus in `data`, or nil when it has another key or does not read whole: it
+    /// must describe `blockCount` blocks, and every posting must name one of them and a field.
+    static func decode(_ data: Data, key: String, blockCount: Int) -> CachedEmbeddedCorpus? {
         let keyBytes = Array(key.utf8)
         guard data.count >= keyBytes.count, data.prefix(keyBytes.count).elementsEqual(keyBytes) else { return nil }
-        return data.withUnsafeBytes { (all: UnsafeRawBufferPointer) -> InMemorySearchCorpus? in
+        return data.withUnsafeBytes { (all: UnsafeRawBufferPointer) -> CachedEmbeddedCorpus? in
             var offset = keyBytes.count
             func run() -> UnsafeRawBufferPointer? {
                 guard offset + 4 <= all.count else { return nil }
@@ -66,13 +79,18 @@ struct EmbeddedCorpusCache {
                 defer { offset += length }
                 return UnsafeRawBufferPointer(rebasing: all[offset..<(offset + length)])
             }
+            func strings() -> PackedStrings? {
+                guard let bytes = run(), let strings = PackedStrings(encoded: bytes), strings.count == blockCount else { return nil }
+                return strings
+            }
             guard let vocabularyRun = run(), let vocabulary = PackedStrings(encoded: vocabularyRun),
                 let endsRun = run(), let ends = PackedIntegers.decode(endsRun),
                 let postingsRun = run(), let postings = PackedIntegers.decode(postingsRun),
+                let names = strings(), let platforms = strings(), let levels = strings(), let titles = strings(),
                 offset == all.count, ends.count == vocabulary.count, ends.last.map(Int.init) ?? 0 == postings.count
             else { return nil }
             let flat = postings.map(SearchPosting.init(rawValue:))
-            guard flat.allSatisfy({ $0.block < manifests.count && $0.field != nil }) else { return nil }
+            guard flat.allSatisfy({ $0.block < blockCount && $0.field != nil }) else { return nil }
             var lists: [[SearchPosting]] = []
             lists.reserveCapacity(ends.count)
             var start = 0
@@ -81,7 +99,49 @@ struct EmbeddedCorpusCache {
                 lists.append(Array(flat[start..<Int(end)]))
                 start = Int(end)
             }
-            return InMemorySearchCorpus(manifests: manifests, vocabulary: vocabulary, postingLists: lists)
+            let rows = (0..<blockCount).map {
+                SearchListing(name: names[$0], platforms: platforms[$0], level: levels[$0], title: titles[$0])
+            }
+            return CachedEmbeddedCorpus(names: names, vocabulary: vocabulary, postingLists: lists, rows: rows)
         }
+    }
+}
+
+/// The embedded catalog's corpus as `EmbeddedCorpusCache` reads it back: the words, the
+/// postings and the result table's rows. The manifests are decoded only when a filter or a
+/// full result (`--json`, MCP) asks for them, and then once a process.
+struct CachedEmbeddedCorpus: SearchCorpus, Sendable {
+    let names: PackedStrings
+    let nameRanks: [UInt32]
+    let vocabulary: PackedStrings
+    /// By word index, aligned with `vocabulary`.
+    let postingLists: [[SearchPosting]]
+    let rows: [SearchListing]
+
+    init(names: PackedStrings, vocabulary: PackedStrings, postingLists: [[SearchPosting]], rows: [SearchListing]) {
+        self.names = names
+        nameRanks = InMemorySearchCorpus.nameRanks(of: names.strings)
+        self.vocabulary = vocabulary
+        self.postingLists = postingLists
+        self.rows = rows
+    }
+
+    var blockCount: Int { rows.count }
+
+    func postings(ofWords words: [Int]) -> [[SearchPosting]] {
+        words.map { postingLists[$0] }
+    }
+
+    func filterRecords() throws -> [BlockFilterRecord] {
+        try CatalogSource.embedded.manifests().map(BlockFilterRecord.init)
+    }
+
+    func listings(of blocks: [Int]) -> [SearchListing] {
+        blocks.map { rows[$0] }
+    }
+
+    func manifests(of blocks: [Int]) throws -> [BlockManifest] {
+        let all = try CatalogSource.embedded.manifests()
+        return blocks.map { all[$0] }
     }
 }

@@ -132,10 +132,15 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
         self.vocabulary = vocabulary
         self.postingLists = postingLists
         records = manifests.map(BlockFilterRecord.init)
-        let order = manifests.indices.sorted { (manifests[$0].name, $0) < (manifests[$1].name, $1) }
-        var ranks = [UInt32](repeating: 0, count: manifests.count)
+        nameRanks = Self.nameRanks(of: manifests.map(\.name))
+    }
+
+    /// Each block's place when blocks are sorted by name, then by id (see `SearchCorpus.nameRanks`).
+    static func nameRanks(of names: [String]) -> [UInt32] {
+        let order = names.indices.sorted { (names[$0], $0) < (names[$1], $1) }
+        var ranks = [UInt32](repeating: 0, count: names.count)
         for (rank, block) in order.enumerated() { ranks[block] = UInt32(rank) }
-        nameRanks = ranks
+        return ranks
     }
 
     func postings(ofWords words: [Int]) -> [[SearchPosting]] {

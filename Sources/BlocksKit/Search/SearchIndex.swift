@@ -106,7 +106,7 @@ public final class SearchIndex {
     /// `EmbeddedCorpusCache`): that catalog cannot change while the binary runs, and a
     /// long-lived process (`blocks mcp`) searches it again and again. Keyed by the folder
     /// so that a process using a second cache still reads (and writes) that cache.
-    private static func embeddedCorpus(cacheDirectory: URL) throws -> InMemorySearchCorpus {
+    private static func embeddedCorpus(cacheDirectory: URL) throws -> SearchCorpus & Sendable {
         try embeddedCorpusLock.withLock {
             if let corpus = embeddedCorpusMemo[cacheDirectory.path] { return corpus }
             let corpus = try EmbeddedCorpusCache(cacheDirectory: cacheDirectory).corpus()
@@ -114,7 +114,7 @@ public final class SearchIndex {
             return corpus
         }
     }
-    nonisolated(unsafe) private static var embeddedCorpusMemo: [String: InMemorySearchCorpus] = [:]
+    nonisolated(unsafe) private static var embeddedCorpusMemo: [String: SearchCorpus & Sendable] = [:]
     private static let embeddedCorpusLock = Lock()
 
     /// Reads every manifest and writes a fresh index, or keeps the corpus in memory when
