@@ -91,18 +91,15 @@ struct EmbeddedCorpusCache {
             else { return nil }
             let flat = postings.map(SearchPosting.init(rawValue:))
             guard flat.allSatisfy({ $0.block < blockCount && $0.field != nil }) else { return nil }
-            var lists: [[SearchPosting]] = []
-            lists.reserveCapacity(ends.count)
-            var start = 0
+            var start: UInt32 = 0
             for end in ends {
-                guard Int(end) >= start else { return nil }
-                lists.append(Array(flat[start..<Int(end)]))
-                start = Int(end)
+                guard end >= start else { return nil }
+                start = end
             }
             let rows = (0..<blockCount).map {
                 SearchListing(name: names[$0], platforms: platforms[$0], level: levels[$0], title: titles[$0])
             }
-            return CachedEmbeddedCorpus(names: names, vocabulary: vocabulary, postingLists: lists, rows: rows)
+            return CachedEmbeddedCorpus(names: names, vocabulary: vocabulary, postings: flat, postingEnds: ends, rows: rows)
         }
     }
 }
@@ -114,22 +111,26 @@ struct CachedEmbeddedCorpus: SearchCorpus, Sendable {
     let names: PackedStrings
     let nameRanks: [UInt32]
     let vocabulary: PackedStrings
-    /// By word index, aligned with `vocabulary`.
-    let postingLists: [[SearchPosting]]
+    /// Every word's postings, one list after another in `vocabulary`'s order: a search
+    /// copies out only its own words' lists, so the file is read without an array per word.
+    let postings: [SearchPosting]
+    /// `postingEnds[i]` is where word `i`'s postings end (they start where word `i - 1`'s end).
+    let postingEnds: [UInt32]
     let rows: [SearchListing]
 
-    init(names: PackedStrings, vocabulary: PackedStrings, postingLists: [[SearchPosting]], rows: [SearchListing]) {
+    init(names: PackedStrings, vocabulary: PackedStrings, postings: [SearchPosting], postingEnds: [UInt32], rows: [SearchListing]) {
         self.names = names
         nameRanks = InMemorySearchCorpus.nameRanks(of: names.strings)
         self.vocabulary = vocabulary
-        self.postingLists = postingLists
+        self.postings = postings
+        self.postingEnds = postingEnds
         self.rows = rows
     }
 
     var blockCount: Int { rows.count }
 
     func postings(ofWords words: [Int]) -> [[SearchPosting]] {
-        words.map { postingLists[$0] }
+        words.map { word in Array(postings[(word == 0 ? 0 : Int(postingEnds[word - 1]))..<Int(postingEnds[word])]) }
     }
 
     func filterRecords() throws -> [BlockFilterRecord] {
