@@ -13,10 +13,29 @@ enum LibraryWarmUp {
     /// checksums, then libarchive while the requests run. Offline, nothing is fetched, so
     /// libcurl is left out: its thirty-odd libraries would only slow the other core down.
     static func start(transport: HTTPTransport, offline: Bool) {
+        // Once per process: every metadata round and archive batch asks, and each extra
+        // start would take a thread of its own only to wait for the first one's loads.
+        guard started.claim() else { return }
         DispatchQueue.global(qos: .userInitiated).async {
             if !offline { transport.prepare() }
             _ = SHA256.isLibraryAvailable
             Archives.prepare()
+        }
+    }
+
+    private static let started = OnceFlag()
+}
+
+/// A flag that one caller, the first, gets to set.
+final class OnceFlag: @unchecked Sendable {
+    private let lock = Lock()
+    private var isSet = false
+
+    /// True for the first call only.
+    func claim() -> Bool {
+        lock.withLock {
+            defer { isSet = true }
+            return !isSet
         }
     }
 }
