@@ -16,6 +16,10 @@ enum LibraryWarmUp {
         // Once per process: every metadata round and archive batch asks, and each extra
         // start would take a thread of its own only to wait for the first one's loads.
         guard started.claim() else { return }
+        // glibc makes a thread that starts while a library loads wait for the load to
+        // end (both take its loader lock), and the second metadata round starts a worker
+        // while libarchive loads: one started now, before the loads, is idle by then.
+        DispatchQueue.global().async {}
         DispatchQueue.global(qos: .userInitiated).async {
             if !offline { transport.prepare() }
             _ = SHA256.isLibraryAvailable
