@@ -249,6 +249,9 @@ def main():
         return
     if "--only-dependencies" in sys.argv:
         dependencies_case(os.path.join(WORK, "project"), 5 if QUICK else 21)
+        report()
+        shutil.rmtree(WORK, ignore_errors=True)
+        return
     if "--only-signed" in sys.argv:
         catalog = os.path.join(WORK, "catalog-1000")
         sh(["python3", os.path.join(ROOT, "Scripts/bench/make-catalog.py"), "1000", catalog])

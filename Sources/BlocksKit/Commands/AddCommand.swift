@@ -116,9 +116,16 @@ public enum AddCommand: Command {
         var outcome = InstallTransaction.Outcome()
         if !dryRun {
             try beforeWriting()
-            // Bases first: a run killed after the lock must leave the next update its bases.
-            BaseStore(cacheDirectory: context.cacheDirectory).storeBases(of: plan)
-            outcome = try InstallTransaction.apply(plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
+            // Bases before the lock: a run killed after the lock must leave the next update
+            // its bases. They are written on another thread while the files are staged and
+            // moved, and the lock waits for them.
+            let bases = BackgroundWrites()
+            defer { bases.wait() }
+            let store = BaseStore(cacheDirectory: context.cacheDirectory)
+            let planned = plan
+            bases.start { store.storeBases(of: planned) }
+            outcome = try InstallTransaction.apply(
+                plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment), beforeLock: bases.wait)
         }
         let (packages, packageFailure) = packageSteps(resolution?.packages ?? [], plan: plan, dryRun: dryRun, context: context)
         return Result(plan: plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages, packageFailure: packageFailure)
@@ -130,7 +137,8 @@ public enum AddCommand: Command {
     static func packageSteps(
         _ packages: [(package: PackageDependency, requiredBy: String)], plan: InstallPlan, dryRun: Bool, context: CommandContext
     ) -> (steps: PackageSteps, failure: String?) {
-        let swift = PackageSteps.findSwift(environment: context.environment)
+        // No package, no need to look for `swift` along the PATH.
+        let swift = packages.isEmpty ? nil : PackageSteps.findSwift(environment: context.environment)
         let steps = PackageSteps.plan(
             packages, root: plan.root,
             targetFolder: plan.blocks.first.flatMap { block in

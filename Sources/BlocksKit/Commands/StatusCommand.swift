@@ -79,6 +79,7 @@ public enum StatusCommand: Command {
                     for (manifest, _) in try member.source.publishedVersions(of: names) {
                         latest[member.reference(manifest.name).description] = manifest.version
                     }
+                    member.source.saveReadMetadata()
                     signatures.append((namespace, try RegistrySignature.status(of: member.source)))
                 } catch {
                     context.warn("cannot check \(namespace) for updates: \(ErrorText.line(for: error))")

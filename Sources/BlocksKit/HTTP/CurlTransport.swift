@@ -623,12 +623,21 @@ private struct NoticeThrottle {
 private final class MultiHandlePool: @unchecked Sendable {
     private let lock = Lock()
     private var idle: [(handle: UnsafeMutableRawPointer, origins: Set<HTTPOrigin>)] = []
+    /// Past this many idle handles, a call to new servers takes the oldest rather than
+    /// making another, so a command that talks to many servers keeps a few handles.
+    static let idleLimit = 4
 
-    /// The idle handle that knows one of `origins` (else the last one given back, else a
-    /// new one), with the origins it knows; nil when libcurl cannot make one.
+    /// The idle handle that knows one of `origins` (else one that knows no origin yet,
+    /// else a new one), with the origins it knows; nil when libcurl cannot make one. A
+    /// handle holding another server's connections is left for the call that wants them:
+    /// when two registries are read at once, taking it would make each call open new
+    /// connections to a server the other handle is already connected to.
     func take(for origins: Set<HTTPOrigin>) -> (handle: UnsafeMutableRawPointer, origins: Set<HTTPOrigin>)? {
         let taken = lock.withLock { () -> (handle: UnsafeMutableRawPointer, origins: Set<HTTPOrigin>)? in
-            guard let index = idle.lastIndex(where: { !$0.origins.isDisjoint(with: origins) }) ?? idle.indices.last else { return nil }
+            guard
+                let index = idle.lastIndex(where: { !$0.origins.isDisjoint(with: origins) }) ?? idle.lastIndex(where: { $0.origins.isEmpty })
+                    ?? (idle.count >= Self.idleLimit ? idle.indices.first : nil)
+            else { return nil }
             return idle.remove(at: index)
         }
         return taken ?? blocks_curl_multi_init().map { ($0, []) }

@@ -90,6 +90,8 @@ public enum BlockResolution {
     /// its new dependents in `lockRequiredBy`); any other is resolved and fetched.
     public static func resolve(roots rootBlocks: [Root], in registries: RegistrySet, lock: Lockfile) throws -> Outcome {
         var nodes: [String: Node] = [:]
+        // The metadata of every round goes into the cache once, even when resolving fails.
+        defer { saveReadMetadata(of: nodes) }
         var roots: [String] = []
         var lockRequiredBy: [String: [String]] = [:]
         for root in rootBlocks {
@@ -197,6 +199,11 @@ public enum BlockResolution {
         for (keys, answer) in zip(groups, answers) {
             for (key, content) in zip(keys, try answer.get()) { nodes[key]!.content = content }
         }
+    }
+
+    /// Each source the nodes were read from keeps what it read in the cache.
+    static func saveReadMetadata(of nodes: [String: Node]) {
+        for keys in sourceGroups(Array(nodes.keys), in: nodes) { nodes[keys[0]]!.member.source.saveReadMetadata() }
     }
 
     /// The keys grouped by the source that answers them, in a stable order: one group per

@@ -27,10 +27,14 @@ public enum InstallTransaction {
         public var failedStale: [String] = []
     }
 
-    /// - Parameter pauseBetweenSteps: microseconds to sleep after each rename. Only the
-    ///   kill -9 test sets it (through `BLOCKS_TEST_STEP_PAUSE_US`), to widen the window
-    ///   between the first rename and the lock so random kills land in it.
-    public static func apply(_ plan: InstallPlan, pauseBetweenSteps: UInt32 = 0) throws -> Outcome {
+    /// - Parameters:
+    ///   - pauseBetweenSteps: microseconds to sleep after each rename. Only the kill -9
+    ///     test sets it (through `BLOCKS_TEST_STEP_PAUSE_US`), to widen the window between
+    ///     the first rename and the lock so random kills land in it.
+    ///   - beforeLock: runs once every file is in place and before the lock is written:
+    ///     `add` waits there for the bases it writes meanwhile, which must exist before a
+    ///     lock names their files.
+    public static func apply(_ plan: InstallPlan, pauseBetweenSteps: UInt32 = 0, beforeLock: () -> Void = {}) throws -> Outcome {
         let root = plan.root
         let writes = plan.allFiles.filter { $0.action.writes }
         let newLock = plan.lockAfter()
@@ -55,6 +59,7 @@ public enum InstallTransaction {
             }
             outcome = removeStale(plan)
             if pauseBetweenSteps > 0 && !outcome.deletedStale.isEmpty { usleep(pauseBetweenSteps) }
+            beforeLock()
             let lockURL = try staging.stage(newLock.encoded(), name: Lockfile.fileName)
             try StagingArea.rename(lockURL, over: root.appendingPathComponent(Lockfile.fileName), displayPath: Lockfile.fileName)
         } catch {

@@ -81,12 +81,20 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         let url = root.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
-            return try JSONDecoder().decode(ProjectConfig.self, from: Data(contentsOf: url))
+            let data = try Data(contentsOf: url)
+            if let known = lastDecoded.config(for: data, path: url.path) { return known }
+            let config = try JSONDecoder().decode(ProjectConfig.self, from: data)
+            lastDecoded.keep(config, for: data, path: url.path)
+            return config
         } catch {
             throw InstallError.unreadableConfig(
                 path: fileName, reason: "it is not valid JSON with optional \"path\" and \"registry\" strings and a \"registries\" object")
         }
     }
+
+    /// The last file decoded, with its bytes: `add` reads `blocks.json` for the target
+    /// folder and again for the registries, and decoding it is the costly part.
+    private static let lastDecoded = DecodedConfigMemo()
 
     /// `registries`, checked and in namespace order, each location as `RegistrySources.open`
     /// takes it (a relative folder made absolute from the project root). A bad namespace,
@@ -126,5 +134,20 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
             return registry
         }
         return root.appendingPathComponent(registry).standardizedFileURL.path
+    }
+}
+
+/// One decoded `blocks.json`, kept with the path and bytes it came from, so reading the
+/// same bytes again returns it without decoding.
+private final class DecodedConfigMemo: @unchecked Sendable {
+    private let lock = Lock()
+    private var stored: (path: String, data: Data, config: ProjectConfig)?
+
+    func config(for data: Data, path: String) -> ProjectConfig? {
+        lock.withLock { stored.flatMap { $0.path == path && $0.data == data ? $0.config : nil } }
+    }
+
+    func keep(_ config: ProjectConfig, for data: Data, path: String) {
+        lock.withLock { stored = (path, data, config) }
     }
 }

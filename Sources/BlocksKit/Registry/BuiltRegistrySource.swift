@@ -115,6 +115,7 @@ public struct BuiltRegistrySource: RegistrySource {
         let writes = BackgroundWrites()
         defer { writes.wait() }
         let entries = try metadataEntries(names, writes: writes)
+        saveReadMetadata(writes: writes)
         let archives = try entries.map { entry -> RegistryArchive in
             guard let archive = entry.preferredArchive else {
                 throw RegistryError.invalidIndex(location: location, reason: "\(entry.manifest.name) lists no archive")
@@ -196,30 +197,36 @@ public struct BuiltRegistrySource: RegistrySource {
     }
 
     /// The newest manifest and every published version of each block, from its metadata
-    /// file, which is kept for the rest of the command.
+    /// file, which is kept for the rest of the command. The metadata cache is written by
+    /// `saveReadMetadata()` (or `contents(of:)`), once for all the rounds of a resolution:
+    /// written after each round, the next round waited for the write.
     public func publishedVersions(of names: [String]) throws -> [(manifest: BlockManifest, versions: [String])] {
         // Resolving dependencies reads metadata rounds before any archive: the libraries
-        // the archives need load meanwhile, and the cache is written while the round's
-        // metadata is decoded.
+        // the archives need load meanwhile.
         if case .remote = root { LibraryWarmUp.start(transport: access.transport, offline: access.offline) }
-        let writes = BackgroundWrites()
-        defer { writes.wait() }
-        return try metadataFiles(names, writes: writes).map { ($0.entry.manifest, $0.versions.map(\.version)) }
+        return try metadataFiles(names, deferringWrite: true).map { ($0.entry.manifest, $0.versions.map(\.version)) }
+    }
+
+    /// Writes what `publishedVersions(of:)` read into the metadata cache.
+    public func saveReadMetadata() { saveReadMetadata(writes: nil) }
+
+    private func saveReadMetadata(writes: BackgroundWrites?) {
+        if case .remote(let base) = root { cache.saveMetadata(registry: base, writes: writes) }
     }
 
     /// `blocks/<name>.json` for each name with every version it lists, checked; those
     /// this source has read before are not read again.
-    func metadataFiles(_ names: [String], writes: BackgroundWrites? = nil) throws -> [BlockMetadata] {
+    func metadataFiles(_ names: [String], writes: BackgroundWrites? = nil, deferringWrite: Bool = false) throws -> [BlockMetadata] {
         let known = metadataMemo.values(for: names)
         let missing = names.filter { known[$0] == nil }
-        let fetched = missing.isEmpty ? [] : try fetchMetadataFiles(missing, writes: writes)
+        let fetched = missing.isEmpty ? [] : try fetchMetadataFiles(missing, writes: writes, deferringWrite: deferringWrite)
         var all = known
         for metadata in fetched { all[metadata.entry.manifest.name] = metadata }
         metadataMemo.store(fetched)
         return names.map { all[$0]! }
     }
 
-    private func fetchMetadataFiles(_ names: [String], writes: BackgroundWrites?) throws -> [BlockMetadata] {
+    private func fetchMetadataFiles(_ names: [String], writes: BackgroundWrites?, deferringWrite: Bool) throws -> [BlockMetadata] {
         // A pinned registry's metadata is checked against its signed index, read first.
         let signedIndex = signedCheck == nil ? nil : try index()
         let location = location
@@ -232,7 +239,7 @@ public struct BuiltRegistrySource: RegistrySource {
         case .remote(let base):
             data = try cache.fetchMetadata(
                 names.map { ManifestValidator.isValidName($0) ? Self.join(base, "blocks/\($0).json") : nil },
-                registry: base, transport: access.transport, offline: access.offline, writes: writes,
+                registry: base, transport: access.transport, offline: access.offline, writes: writes, deferringWrite: deferringWrite,
                 verify: signedIndex.map { index in
                     { url, bytes in
                         try SignedIndexCheck.checkMetadata(bytes, path: String(url.dropFirst(Self.join(base, "").count)), index: index, location: location)

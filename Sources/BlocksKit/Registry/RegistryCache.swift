@@ -112,11 +112,13 @@ public struct RegistryCache: Sendable {
     /// `--offline`, which then names what it lacks.
     ///
     /// With `writes`, the cache file is written on another thread while the caller goes on
-    /// to fetch the archives; the caller waits for `writes` before it ends.
+    /// to fetch the archives; the caller waits for `writes` before it ends. With
+    /// `deferringWrite`, it is not written yet: rounds of metadata merge in memory, and
+    /// `saveMetadata` writes them once.
     /// `verify` sees each fetched file before it is cached (a signed index's hash check).
     func fetchMetadata(
         _ urls: [String?], registry: String, transport: HTTPTransport, offline: Bool, writes: BackgroundWrites? = nil,
-        verify: ((String, Data) throws -> Void)? = nil
+        deferringWrite: Bool = false, verify: ((String, Data) throws -> Void)? = nil
     ) throws -> [Data?] {
         let file = metadataFile(registry: registry)
         let cached = Self.metadataMemo.texts(at: file.path) ?? FileManager.default.contents(atPath: file.path).flatMap(Self.metadataTexts) ?? [:]
@@ -143,14 +145,19 @@ public struct RegistryCache: Sendable {
                 throw error
             }
         }
-        Self.metadataMemo.keep(merged, at: file.path)
-        if merged != cached {
-            // The cache is a convenience: failing to write it must not fail the command.
-            let snapshot = merged
-            let write: @Sendable () -> Void = { try? AtomicFile.write(StableJSON.data(.object(snapshot.mapValues { .string($0) })), to: file) }
-            if let writes { writes.start(write) } else { write() }
-        }
+        Self.metadataMemo.keep(merged, at: file.path, changed: merged != cached)
+        if !deferringWrite { saveMetadata(registry: registry, writes: writes) }
         return urls.map { $0.flatMap { found[$0] } }
+    }
+
+    /// Writes the registry's metadata cache file if this process changed it since it was
+    /// last written (on another thread with `writes`).
+    func saveMetadata(registry: String, writes: BackgroundWrites? = nil) {
+        let file = metadataFile(registry: registry)
+        guard let snapshot = Self.metadataMemo.takeUnsaved(at: file.path) else { return }
+        // The cache is a convenience: failing to write it must not fail the command.
+        let write: @Sendable () -> Void = { try? AtomicFile.write(StableJSON.data(.object(snapshot.mapValues { .string($0) })), to: file) }
+        if let writes { writes.start(write) } else { write() }
     }
 
     /// The metadata cache files this process has read or written, by path: resolving
@@ -161,9 +168,22 @@ public struct RegistryCache: Sendable {
     final class MetadataMemo: @unchecked Sendable {
         private let lock = Lock()
         private var texts: [String: [String: String]] = [:]
+        /// Paths whose map changed since it was last written.
+        private var unsaved: Set<String> = []
 
         func texts(at path: String) -> [String: String]? { lock.withLock { texts[path] } }
-        func keep(_ map: [String: String], at path: String) { lock.withLock { texts[path] = map } }
+
+        func keep(_ map: [String: String], at path: String, changed: Bool) {
+            lock.withLock {
+                texts[path] = map
+                if changed { unsaved.insert(path) }
+            }
+        }
+
+        /// The map at `path` if it changed since it was last taken; it then counts as saved.
+        func takeUnsaved(at path: String) -> [String: String]? {
+            lock.withLock { unsaved.remove(path) == nil ? nil : texts[path] }
+        }
     }
 
     /// The metadata cache file's map from URL to text; nil when it is not such a map.

@@ -27,6 +27,9 @@ public protocol RegistrySource: Sendable {
     /// first, for choosing a version a dependency's requirement allows. A built registry
     /// reads one metadata file per block, in parallel; others have one version each.
     func publishedVersions(of names: [String]) throws -> [(manifest: BlockManifest, versions: [String])]
+    /// Keeps what `publishedVersions(of:)` read in the download cache (for `--offline`),
+    /// once a caller has read all it will: a resolution reads one round per depth level.
+    func saveReadMetadata()
 }
 
 /// Problems with a registry or its contents.
@@ -71,6 +74,9 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension RegistrySource {
+    /// Sources that read no metadata files keep nothing.
+    public func saveReadMetadata() {}
+
     /// For a source that holds one version of each block: that version, or the error.
     public func contents(of name: String, version: String) throws -> BlockContent {
         let content = try contents(of: [name])[0]
