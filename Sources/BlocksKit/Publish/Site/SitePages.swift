@@ -134,10 +134,13 @@ enum SitePages {
     /// that (a `file://` page may load a script, though not fetch a JSON file). The blocks
     /// carry the names in their code, which the page searches too, and their tags as places
     /// in the tag filter's options (`tagOptions`), so no tag's raw text is in the file.
-    static func searchData(_ blocks: [SearchableBlock], tags: [(value: String, label: SiteText)]) -> String {
+    static func searchData(_ blocks: [SearchableBlock], tags: [(value: String, label: SiteText)]) -> Data {
         let later = ConcurrentMap.map(blocks.dropFirst(staticCards).map(\.manifest), card)
         let data = SiteSearchData.json(sortedBlocks: blocks, tagOptions: tags.map(\.value), staticCards: min(staticCards, blocks.count), laterCards: later)
-        return "window.blocksSearchData = " + HTMLEscaping.scriptJSON(data, inline: false) + ";\n"
+        var bytes = Data("window.blocksSearchData = ".utf8)
+        bytes.append(contentsOf: HTMLEscaping.scriptJSONBytes(data, inline: false))
+        bytes.append(contentsOf: ";\n".utf8)
+        return bytes
     }
 
     /// The live line over the cards. The script fills it from the `data-` texts, in both

@@ -34,22 +34,10 @@ enum SiteSearchData {
             }
         }
         let vocabulary = postingsByWord.keys.sorted()
-        var words: [JSONValue] = []
-        var postings: [JSONValue] = []
-        words.reserveCapacity(vocabulary.count)
-        postings.reserveCapacity(vocabulary.count)
-        for word in vocabulary {
-            words.append(.string(word))
-            var previous: UInt32 = 0
-            var packed = ""
-            for value in (postingsByWord[word] ?? []).sorted() {
-                if !packed.isEmpty { packed += "," }
-                packed += String(value - previous, radix: 36)
-                previous = value
-            }
-            postings.append(.string(packed))
-        }
-        let blocks: [JSONValue] = manifests.map { manifest in
+        let lists = vocabulary.map { postingsByWord[$0] ?? [] }
+        let words = vocabulary.map { JSONValue.string($0) }
+        let postings = ConcurrentMap.map(lists) { JSONValue.string(packed($0)) }
+        let blocks: [JSONValue] = ConcurrentMap.map(manifests) { manifest in
             let record = BlockFilterRecord(manifest)
             return .object([
                 "n": .string(manifest.name),
@@ -71,5 +59,27 @@ enum SiteSearchData {
             "staticCards": .int(staticCards),
             "cards": .array(laterCards.map { .string($0) }),
         ])
+    }
+
+    /// One word's postings as the page reads them: ascending, each the difference from the
+    /// one before in base 36 (lowercase, as `String(_:radix:)` writes it), joined by commas.
+    static func packed(_ postings: [UInt32]) -> String {
+        let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(postings.count * 4)
+        var previous: UInt32 = 0
+        var reversed: [UInt8] = []
+        for value in postings.sorted() {
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: ",")) }
+            var rest = value - previous
+            reversed.removeAll(keepingCapacity: true)
+            repeat {
+                reversed.append(digits[Int(rest % 36)])
+                rest /= 36
+            } while rest > 0
+            bytes.append(contentsOf: reversed.reversed())
+            previous = value
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
