@@ -60,6 +60,51 @@ enum HTMLEscaping {
     /// Arrays at least this long are written in slices on every core, then joined.
     static let parallelArrayCount = 2048
 
+    /// A JSON array of `count` elements, each made by `element` and written on every core,
+    /// in slices: what an element allocates is made and freed on the core that writes it.
+    static func scriptJSONArray(count: Int, inline: Bool = true, _ element: @escaping @Sendable (Int) -> JSONValue) -> [UInt8] {
+        let slice = 256
+        let pieces = ConcurrentMap.map(Array(stride(from: 0, to: count, by: slice))) { start in
+            var piece: [UInt8] = []
+            for position in start..<min(start + slice, count) {
+                if position > start { piece.append(UInt8(ascii: ",")) }
+                write(element(position), inline: inline, into: &piece)
+            }
+            return piece
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(pieces.reduce(2 + pieces.count) { $0 + $1.count })
+        out.append(UInt8(ascii: "["))
+        for (position, piece) in pieces.enumerated() {
+            if position > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: piece)
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+
+    /// A JSON object of members already written as JSON (`scriptJSONBytes`,
+    /// `scriptJSONArray`), with its keys sorted as every object here is.
+    static func scriptJSONObject(_ members: [String: [UInt8]], inline: Bool = true) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(members.values.reduce(2) { $0 + $1.count + 16 })
+        writeObject(members, inline: inline, into: &out) { value, out in out.append(contentsOf: value) }
+        return out
+    }
+
+    private static func writeObject<Member>(
+        _ members: [String: Member], inline: Bool, into out: inout [UInt8], _ writeMember: (Member, inout [UInt8]) -> Void
+    ) {
+        out.append(UInt8(ascii: "{"))
+        for (position, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+            if position > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(key, inline: inline, into: &out)
+            out.append(UInt8(ascii: ":"))
+            writeMember(members[key]!, &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
     private static func write(_ value: JSONValue, inline: Bool, into out: inout [UInt8]) {
         switch value {
         case .string(let text): writeString(text, inline: inline, into: &out)
@@ -71,22 +116,7 @@ enum HTMLEscaping {
         case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
         case .null: out.append(contentsOf: "null".utf8)
         case .array(let elements) where elements.count >= parallelArrayCount:
-            let slice = 256
-            let pieces = ConcurrentMap.map(Array(stride(from: 0, to: elements.count, by: slice))) { start in
-                var piece: [UInt8] = []
-                for position in start..<min(start + slice, elements.count) {
-                    if position > start { piece.append(UInt8(ascii: ",")) }
-                    write(elements[position], inline: inline, into: &piece)
-                }
-                return piece
-            }
-            out.reserveCapacity(out.count + pieces.reduce(2 + pieces.count) { $0 + $1.count })
-            out.append(UInt8(ascii: "["))
-            for (position, piece) in pieces.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: piece)
-            }
-            out.append(UInt8(ascii: "]"))
+            out.append(contentsOf: scriptJSONArray(count: elements.count, inline: inline) { elements[$0] })
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
@@ -95,14 +125,7 @@ enum HTMLEscaping {
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out.append(UInt8(ascii: "{"))
-            for (position, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(key, inline: inline, into: &out)
-                out.append(UInt8(ascii: ":"))
-                write(members[key]!, inline: inline, into: &out)
-            }
-            out.append(UInt8(ascii: "}"))
+            writeObject(members, inline: inline, into: &out) { value, out in write(value, inline: inline, into: &out) }
         }
     }
 

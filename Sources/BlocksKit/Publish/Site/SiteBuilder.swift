@@ -161,13 +161,8 @@ final class SiteBuilder: @unchecked Sendable {
         let manifests = sorted.map(\.manifest)
         // The tag filter's options, which the page lists and the search data points into.
         let tags = SitePages.tagOptions(manifests)
-        // The index page is made on one core while the search data, much of it on one core
-        // too (its words' postings), is made beside it.
-        let made = ConcurrentMap.map([Self.searchDataPath, Self.indexPath]) { path in
-            path == Self.indexPath ? Data(SitePages.index(manifests, tags: tags).utf8) : SitePages.searchData(sorted, tags: tags)
-        }
-        try write(made[0], to: Self.searchDataPath)
-        try write(made[1], to: Self.indexPath)
+        try write(SitePages.searchData(sorted, tags: tags), to: Self.searchDataPath)
+        try write(Data(SitePages.index(manifests, tags: tags).utf8), to: Self.indexPath)
         let listed = lock.withLock { files.values.sorted { $0.path < $1.path } }
         let manifest = StableJSON.data(
             .object([
