@@ -29,7 +29,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BLOCKS = os.path.join(ROOT, ".build/release/blocks")
+# BLOCKS_BENCH_BINARY measures another build of blocks (an older commit's, to compare).
+BLOCKS = os.environ.get("BLOCKS_BENCH_BINARY") or os.path.join(ROOT, ".build/release/blocks")
 DRIVER = os.path.join(ROOT, "Tests/BlocksKitTests/Support/cdp_driver.py")
 
 
