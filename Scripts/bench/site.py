@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The `build --site` goals of issue 21, measured on a synthetic catalog.
 
-    python3 Scripts/bench/site.py [--blocks N] [--runs R]
+    python3 Scripts/bench/site.py [--blocks N] [--runs R] [--build-only]
 
 1. `blocks build` with and without `--site`, alternated R times into fresh folders: the
    site may add at most 50% to the build's time (medians).
@@ -14,7 +14,8 @@
    and times one search over every block.
 
 Uses the release binary (`swift build -c release --static-swift-stdlib`). Prints one line
-per goal with the numbers and "yes" or "no".
+per goal with the numbers and "yes" or "no", and the builds' CPU time (user + system),
+steadier than the clock on a shared machine; `--build-only` stops after the first goal.
 """
 import gzip
 import json
@@ -28,7 +29,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BLOCKS = os.path.join(ROOT, ".build/release/blocks")
+# BLOCKS_BENCH_BINARY measures another build of blocks (an older commit's, to compare).
+BLOCKS = os.environ.get("BLOCKS_BENCH_BINARY") or os.path.join(ROOT, ".build/release/blocks")
 DRIVER = os.path.join(ROOT, "Tests/BlocksKitTests/Support/cdp_driver.py")
 
 
@@ -47,18 +49,29 @@ def main():
         subprocess.run([sys.executable, os.path.join(ROOT, "Scripts/bench/make-catalog.py"), str(count), catalog], check=True)
         subprocess.run(["sync"], check=False)
         plain, site = [], []
+        # CPU time (user + system) of each build: steadier than the clock on a shared machine.
+        plain_cpu, site_cpu = [], []
         for run in range(runs):
             # Fresh folder names each time, deleted only at the end (see docs/BENCHMARKS.md).
-            for label, extra, times in (("plain", [], plain), ("site", ["--site"], site)):
+            for label, extra, times, cpu in (("plain", [], plain, plain_cpu), ("site", ["--site"], site, site_cpu)):
                 out = os.path.join(work, f"{label}-{run}")
+                before = os.times()
                 start = time.perf_counter()
                 subprocess.run([BLOCKS, "build", "--catalog", catalog, "--out", out] + extra, env=env, check=True,
                                stdout=subprocess.DEVNULL)
                 times.append(time.perf_counter() - start)
+                after = os.times()
+                cpu.append(after.children_user - before.children_user + after.children_system - before.children_system)
         plain_median, site_median = statistics.median(plain), statistics.median(site)
         added = site_median / plain_median - 1
         print(f"build {count} blocks: {plain_median:.2f} s, with --site {site_median:.2f} s: +{added * 100:.0f}% "
               f"(goal <= +50%): {'yes' if added <= 0.5 else 'no'}  runs {[round(t, 2) for t in plain]} / {[round(t, 2) for t in site]}")
+        plain_cpu_median, site_cpu_median = statistics.median(plain_cpu), statistics.median(site_cpu)
+        print(f"CPU time (user + system): {plain_cpu_median:.2f} s, with --site {site_cpu_median:.2f} s: "
+              f"+{(site_cpu_median / plain_cpu_median - 1) * 100:.0f}%  runs {[round(t, 2) for t in plain_cpu]} / {[round(t, 2) for t in site_cpu]}")
+        print(f"load average at the end: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
+        if "--build-only" in sys.argv:
+            return
 
         index_path = os.path.join(work, "site-0", "index.html")
         with open(index_path, "rb") as handle:

@@ -95,8 +95,10 @@ final class SiteBuilder: @unchecked Sendable {
 
     /// Notes a file a fresh build wrote into its staging folder.
     func recordWritten(_ path: String, data: Data) {
+        // Hashed outside the lock, so both cores hash pages at once.
+        let file = SiteFile(path: path, data: data)
         lock.withLock {
-            files[path] = SiteFile(path: path, data: data)
+            files[path] = file
             counts.written += 1
         }
     }
@@ -106,8 +108,9 @@ final class SiteBuilder: @unchecked Sendable {
         let url = output.joining(path)
         let same = FileManager.default.contents(atPath: url.path) == data
         if !same { try AtomicFile.write(data, to: url) }
+        let file = SiteFile(path: path, data: data)
         lock.withLock {
-            files[path] = SiteFile(path: path, data: data)
+            files[path] = file
             if same { counts.unchanged += 1 } else { counts.written += 1 }
         }
     }
@@ -158,7 +161,7 @@ final class SiteBuilder: @unchecked Sendable {
         let manifests = sorted.map(\.manifest)
         // The tag filter's options, which the page lists and the search data points into.
         let tags = SitePages.tagOptions(manifests)
-        try write(Data(SitePages.searchData(sorted, tags: tags).utf8), to: Self.searchDataPath)
+        try write(SitePages.searchData(sorted, tags: tags), to: Self.searchDataPath)
         try write(Data(SitePages.index(manifests, tags: tags).utf8), to: Self.indexPath)
         let listed = lock.withLock { files.values.sorted { $0.path < $1.path } }
         let manifest = StableJSON.data(

@@ -18,6 +18,8 @@ enum SitePages {
 
     // MARK: - The frame
 
+    static let generatorAttribute = escape(SiteBuilder.generator)
+
     static func page(title: SiteText, description: String, prefix: String, main: String) -> String {
         var html = """
             <!DOCTYPE html>
@@ -27,7 +29,7 @@ enum SitePages {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="color-scheme" content="light dark">
             <meta name="description" content="\(escape(description))">
-            <meta name="generator" content="\(escape(SiteBuilder.generator))">
+            <meta name="generator" content="\(generatorAttribute)">
             <title data-en="\(escape(title.en))" data-es="\(escape(title.es))">\(escape(title.en))</title>
             <link rel="icon" href="data:,">
             <link rel="stylesheet" href="\(prefix)\(SiteBuilder.stylesheetPath)">
@@ -45,6 +47,7 @@ enum SitePages {
             </header>
 
             """
+        html.reserveCapacity(html.utf8.count + main.utf8.count + 256)
         html += main
         html += """
             <footer class="site-footer">
@@ -64,12 +67,17 @@ enum SitePages {
     static func copyButton(for target: String, label: String) -> String {
         """
         <button type="button" class="copy" data-copy="\(target)" aria-describedby="\(target)-label" \
-        data-copied-en="\(escape(SiteText.copied.en))" data-copied-es="\(escape(SiteText.copied.es))" \
-        data-failed-en="\(escape(SiteText.copyFailed.en))" data-failed-es="\(escape(SiteText.copyFailed.es))">\(SiteText.copy.html)</button>\
+        \(copyTexts)</button>\
         <span class="visually-hidden" id="\(target)-label">\(escape(label))</span>\
         <span class="copy-status" id="\(target)-status" role="status"></span>
         """
     }
+
+    /// The same on every copy button, so made once.
+    static let copyTexts = """
+        data-copied-en="\(escape(SiteText.copied.en))" data-copied-es="\(escape(SiteText.copied.es))" \
+        data-failed-en="\(escape(SiteText.copyFailed.en))" data-failed-es="\(escape(SiteText.copyFailed.es))">\(SiteText.copy.html)
+        """
 
     static func tagList(_ tags: [String], lang: String, translated: Bool) -> String {
         var html = "<ul class=\"tags\(translated ? " t" : "")\" lang=\"\(lang)\">"
@@ -134,10 +142,13 @@ enum SitePages {
     /// that (a `file://` page may load a script, though not fetch a JSON file). The blocks
     /// carry the names in their code, which the page searches too, and their tags as places
     /// in the tag filter's options (`tagOptions`), so no tag's raw text is in the file.
-    static func searchData(_ blocks: [SearchableBlock], tags: [(value: String, label: SiteText)]) -> String {
+    static func searchData(_ blocks: [SearchableBlock], tags: [(value: String, label: SiteText)]) -> Data {
         let later = ConcurrentMap.map(blocks.dropFirst(staticCards).map(\.manifest), card)
         let data = SiteSearchData.json(sortedBlocks: blocks, tagOptions: tags.map(\.value), staticCards: min(staticCards, blocks.count), laterCards: later)
-        return "window.blocksSearchData = " + HTMLEscaping.scriptJSON(data, inline: false) + ";\n"
+        var bytes = Data("window.blocksSearchData = ".utf8)
+        bytes.append(contentsOf: data)
+        bytes.append(contentsOf: ";\n".utf8)
+        return bytes
     }
 
     /// The live line over the cards. The script fills it from the `data-` texts, in both
@@ -233,13 +244,15 @@ enum SitePages {
 
     // MARK: - A block's page
 
+    static let breadcrumbLabel = SiteText("Breadcrumb", "Ruta").attribute("aria-label")
+
     static func block(_ entry: RegistryEntry, versions: [PublishedVersion], files: [SourceFile]) -> String {
         let manifest = entry.manifest
         let prefix = "../../"
         let title = SiteText(manifest.title, in: manifest)
         var main = """
             <main id="main" class="block">
-            <nav class="breadcrumbs" \(SiteText("Breadcrumb", "Ruta").attribute("aria-label"))><a href="\(prefix)index.html">\(SiteText.allBlocks.html)</a></nav>
+            <nav class="breadcrumbs" \(breadcrumbLabel)><a href="\(prefix)index.html">\(SiteText.allBlocks.html)</a></nav>
             <article>
             <h1>\(title.html)</h1>
             <p class="lede">\(SiteText(manifest.summary, in: manifest).html)</p>

@@ -18,38 +18,22 @@
 enum SiteSearchData {
     static let formatVersion = 1
 
-    /// The data for blocks already sorted by name; the first `staticCards` cards are
-    /// in the page, `laterCards` are the others' HTML. Each block's tags are given as their
-    /// places in `tagOptions`, the folded tags the page's tag filter offers.
-    static func json(sortedBlocks searchable: [SearchableBlock], tagOptions: [String], staticCards: Int, laterCards: [String]) -> JSONValue {
+    /// The data for blocks already sorted by name, as the JSON `assets/search-data.js`
+    /// assigns (`HTMLEscaping.scriptJSON` without `inline`); the first `staticCards` cards
+    /// are in the page, `laterCards` are the others' HTML. Each block's tags are given as
+    /// their places in `tagOptions`, the folded tags the page's tag filter offers.
+    ///
+    /// Made on every core: each slice of blocks gets its words and postings on a core of
+    /// its own, and the long arrays are written as JSON there too
+    /// (`HTMLEscaping.scriptJSONArray`), so what they allocate is freed there as well.
+    static func json(sortedBlocks searchable: [SearchableBlock], tagOptions: [String], staticCards: Int, laterCards: [String]) -> [UInt8] {
         let tagPlaces = Dictionary(tagOptions.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        // As `InMemorySearchCorpus` does: each word's postings in block order, words sorted,
-        // the names in the blocks' code included.
-        let fieldWords = ConcurrentMap.map(searchable, SearchWords.fieldWords)
-        let manifests = searchable.map(\.manifest)
-        var postingsByWord: [String: [UInt32]] = [:]
-        for (block, fields) in fieldWords.enumerated() {
-            for (field, words) in fields {
-                for word in words { postingsByWord[word, default: []].append(SearchPosting(block: block, field: field).rawValue) }
-            }
-        }
+        let postingsByWord = postings(of: searchable)
+        // As `InMemorySearchCorpus` does: words sorted, each word's postings in block order.
         let vocabulary = postingsByWord.keys.sorted()
-        var words: [JSONValue] = []
-        var postings: [JSONValue] = []
-        words.reserveCapacity(vocabulary.count)
-        postings.reserveCapacity(vocabulary.count)
-        for word in vocabulary {
-            words.append(.string(word))
-            var previous: UInt32 = 0
-            var packed = ""
-            for value in (postingsByWord[word] ?? []).sorted() {
-                if !packed.isEmpty { packed += "," }
-                packed += String(value - previous, radix: 36)
-                previous = value
-            }
-            postings.append(.string(packed))
-        }
-        let blocks: [JSONValue] = manifests.map { manifest in
+        let manifests = searchable.map(\.manifest)
+        let blocks = HTMLEscaping.scriptJSONArray(count: manifests.count, inline: false) { position in
+            let manifest = manifests[position]
             let record = BlockFilterRecord(manifest)
             return .object([
                 "n": .string(manifest.name),
@@ -59,17 +43,65 @@ enum SiteSearchData {
                 "t": .array(Set(record.foldedTags.compactMap { tagPlaces[$0] }).sorted().map { .int($0) }),
             ])
         }
-        return .object([
-            "version": .int(formatVersion),
-            "weights": .array(SearchEngine.Field.allCases.map { .double($0.weight) }),
-            "otherFieldsShare": .double(SearchEngine.otherFieldsShare),
-            "adjacencyShare": .double(SearchRanking.adjacencyShare),
-            "functionWords": .array(SearchWords.functionWords.sorted().map { .string($0) }),
-            "words": .array(words),
-            "postings": .array(postings),
-            "blocks": .array(blocks),
-            "staticCards": .int(staticCards),
-            "cards": .array(laterCards.map { .string($0) }),
-        ])
+        func small(_ value: JSONValue) -> [UInt8] { HTMLEscaping.scriptJSONBytes(value, inline: false) }
+        return HTMLEscaping.scriptJSONObject(
+            [
+                "version": small(.int(formatVersion)),
+                "weights": small(.array(SearchEngine.Field.allCases.map { .double($0.weight) })),
+                "otherFieldsShare": small(.double(SearchEngine.otherFieldsShare)),
+                "adjacencyShare": small(.double(SearchRanking.adjacencyShare)),
+                "functionWords": small(.array(SearchWords.functionWords.sorted().map { .string($0) })),
+                "words": HTMLEscaping.scriptJSONArray(count: vocabulary.count, inline: false) { .string(vocabulary[$0]) },
+                "postings": HTMLEscaping.scriptJSONArray(count: vocabulary.count, inline: false) {
+                    .string(packed(postingsByWord[vocabulary[$0]] ?? []))
+                },
+                "blocks": blocks,
+                "staticCards": small(.int(staticCards)),
+                "cards": HTMLEscaping.scriptJSONArray(count: laterCards.count, inline: false) { .string(laterCards[$0]) },
+            ], inline: false)
     }
+
+    /// Every word of the blocks (`SearchWords.fieldWords`, code names included) with its
+    /// postings (`SearchPosting`) in block order. Slices of blocks are done on every core,
+    /// then joined in order: a later slice's blocks all come after an earlier one's.
+    static func postings(of blocks: [SearchableBlock]) -> [String: [UInt32]] {
+        let slice = max(64, (blocks.count + 15) / 16)
+        let slices = ConcurrentMap.map(Array(stride(from: 0, to: blocks.count, by: slice))) { start in
+            var postings: [String: [UInt32]] = [:]
+            for block in start..<min(start + slice, blocks.count) {
+                for (field, words) in SearchWords.fieldWords(of: blocks[block]) {
+                    for word in words { postings[word, default: []].append(SearchPosting(block: block, field: field).rawValue) }
+                }
+            }
+            return postings
+        }
+        guard var joined = slices.first else { return [:] }
+        for postings in slices.dropFirst() {
+            for (word, list) in postings { joined[word, default: []].append(contentsOf: list) }
+        }
+        return joined
+    }
+
+    /// One word's postings as the page reads them: ascending, each the difference from the
+    /// one before in base 36 (lowercase, as `String(_:radix:)` writes it), joined by commas.
+    static func packed(_ postings: [UInt32]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(postings.count * 4)
+        var previous: UInt32 = 0
+        var reversed: [UInt8] = []
+        for value in postings.sorted() {
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: ",")) }
+            var rest = value - previous
+            reversed.removeAll(keepingCapacity: true)
+            repeat {
+                reversed.append(base36Digits[Int(rest % 36)])
+                rest /= 36
+            } while rest > 0
+            bytes.append(contentsOf: reversed.reversed())
+            previous = value
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static let base36Digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
 }

@@ -91,24 +91,32 @@ struct SiteText: Sendable, Equatable {
         "Built by blocks build --site. Every page works offline, from a mirror or from file://.",
         "Generado por blocks build --site. Cada página funciona sin conexión, desde un espejo o desde file://.")
 
-    /// The levels a manifest may name.
+    /// The levels a manifest may name; the known ones made once, as they appear on every page.
     static func level(_ level: String) -> SiteText {
         switch level {
-        case "beginner": return SiteText("Beginner", "Principiante")
-        case "intermediate": return SiteText("Intermediate", "Intermedio")
-        case "advanced": return SiteText("Advanced", "Avanzado")
+        case "beginner": return beginner
+        case "intermediate": return intermediate
+        case "advanced": return advanced
         default: return SiteText(level, level)
         }
     }
 
+    static let beginner = SiteText("Beginner", "Principiante")
+    static let intermediate = SiteText("Intermediate", "Intermedio")
+    static let advanced = SiteText("Advanced", "Avanzado")
+
     /// File roles, as `BlockFile.Role` names them.
     static func role(_ role: BlockFile.Role) -> SiteText {
         switch role {
-        case .component: return SiteText("component", "componente")
-        case .logic: return SiteText("logic", "lógica")
-        case .demo: return SiteText("demo", "demostración")
+        case .component: return component
+        case .logic: return logic
+        case .demo: return demo
         }
     }
+
+    static let component = SiteText("component", "componente")
+    static let logic = SiteText("logic", "lógica")
+    static let demo = SiteText("demo", "demostración")
 
     /// The accessibility concepts `SearchWords.accessibilityConcepts` knows.
     static func accessibilityKey(_ key: String) -> SiteText {

@@ -37,17 +37,19 @@ enum SwiftHighlighter {
         let bytes = Array(source.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
-        var plainStart = 0
-        scan(bytes) { token, range in
-            escape(bytes[plainStart..<range.lowerBound], into: &out)
-            out.append(contentsOf: #"<span class=""#.utf8)
-            out.append(contentsOf: token.rawValue.utf8)
-            out.append(contentsOf: #"">"#.utf8)
-            escape(bytes[range], into: &out)
-            out.append(contentsOf: "</span>".utf8)
-            plainStart = range.upperBound
+        bytes.withUnsafeBufferPointer { buffer in
+            var plainStart = 0
+            scan(bytes) { token, range in
+                HTMLEscaping.escape(UnsafeBufferPointer(rebasing: buffer[plainStart..<range.lowerBound]), into: &out)
+                out.append(contentsOf: #"<span class=""#.utf8)
+                out.append(contentsOf: token.rawValue.utf8)
+                out.append(contentsOf: #"">"#.utf8)
+                HTMLEscaping.escape(UnsafeBufferPointer(rebasing: buffer[range]), into: &out)
+                out.append(contentsOf: "</span>".utf8)
+                plainStart = range.upperBound
+            }
+            HTMLEscaping.escape(UnsafeBufferPointer(rebasing: buffer[plainStart...]), into: &out)
         }
-        escape(bytes[plainStart...], into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -65,20 +67,6 @@ enum SwiftHighlighter {
         }
         if plainStart < bytes.count { pieces.append((nil, text(plainStart..<bytes.count))) }
         return pieces
-    }
-
-    /// `HTMLEscaping.escape` on bytes.
-    private static func escape(_ bytes: ArraySlice<UInt8>, into out: inout [UInt8]) {
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
-            case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
-            default: out.append(byte)
-            }
-        }
     }
 
     /// Calls `found` with each token's kind and byte range, in order.
