@@ -44,7 +44,7 @@ import Testing
         let result = setup.sync()
         #expect(result.code == 0, "\(result.err)")
         let upstreamSite = Self.siteFiles(setup.upstream)
-        #expect(upstreamSite.count == SiteBuildTests.catalogNames.count + 5)
+        #expect(upstreamSite.count == SiteBuildTests.catalogNames.count + 6)
         #expect(Self.siteFiles(setup.mirror) == upstreamSite)
         for path in upstreamSite {
             #expect(SiteBuildTests.contents(setup.mirror, path) == SiteBuildTests.contents(setup.upstream, path), "\(path)")

@@ -323,12 +323,20 @@ struct SiteBrowserTests {
         let output = folder.path("public")
         try SiteFixtures.build(catalog: catalog, into: output)
         let index = output.appendingPathComponent("index.html")
-        #expect(try SiteFixtures.html5libErrors([index]) == "")
+        let list = output.appendingPathComponent("all-blocks.html")
+        #expect(try SiteFixtures.html5libErrors([index, list]) == "")
         let html = try String(contentsOf: index, encoding: .utf8)
-        // Without a script every block is still linked, from the noscript list.
+        // Without a script every block is still linked, from the list page the noscript names.
         #expect(html.components(separatedBy: "<li class=\"card\"").count - 1 == SitePages.staticCards)
-        #expect(html.contains("<li><a href=\"blocks/block-0249/index.html\">"))
+        #expect(html.contains("<noscript>\n<p>") && html.contains("<a href=\"all-blocks.html\">"))
+        #expect(!html.contains("block-0249/index.html"))
+        let listHTML = try String(contentsOf: list, encoding: .utf8)
+        #expect(listHTML.components(separatedBy: "<li><a href=").count - 1 == 250)
         let count = "document.querySelectorAll('#cards > li').length"
+        let links = "[document.querySelectorAll('.all-blocks a').length, document.querySelector('.all-blocks a').href]"
+        let listed = try Chromium.run([["open": "file://" + list.path], ["eval": links, "name": "links"]])
+        Self.expectClean(listed)
+        #expect(listed.value("links") == .array([.int(250), .string("file://" + output.path + "/blocks/block-0000/index.html")]))
         let outcome = try Chromium.run([
             ["open": "file://" + index.path],
             ["eval": "[\(count), document.getElementById('more').hidden]", "name": "start"],

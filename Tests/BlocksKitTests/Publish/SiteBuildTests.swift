@@ -34,12 +34,13 @@ import Testing
         try SiteFixtures.build(into: without, site: false)
 
         let report = try JSONDecoder().decode(JSONValue.self, from: Data(output.utf8))
-        #expect(report["site"]?["written"] == .int(Self.catalogNames.count + 4))
+        #expect(report["site"]?["written"] == .int(Self.catalogNames.count + 5))
         #expect(report["site"]?["index"]?.string == withSite.appendingPathComponent("index.html").path)
 
         let files = SiteFixtures.files(under: withSite)
         let expectedSite =
-            ["assets/search-data.js", "assets/site.css", "assets/site.js", "index.html", "site.json"] + Self.catalogNames.map { "blocks/\($0)/index.html" }
+            ["all-blocks.html", "assets/search-data.js", "assets/site.css", "assets/site.js", "index.html", "site.json"]
+            + Self.catalogNames.map { "blocks/\($0)/index.html" }
         #expect(files.filter(Self.isSiteFile) == expectedSite.sorted())
         // Without --site nothing changes: the registry is the same files with the same bytes.
         let registry = files.filter { !Self.isSiteFile($0) }
@@ -76,7 +77,7 @@ import Testing
         try SiteFixtures.build(into: later, site: false)
         let addedSite = try SiteFixtures.build(into: later, json: true)
         let addedReport = try JSONDecoder().decode(JSONValue.self, from: Data(addedSite.utf8))
-        #expect(addedReport["site"]?["written"] == .int(Self.catalogNames.count + 4))
+        #expect(addedReport["site"]?["written"] == .int(Self.catalogNames.count + 5))
 
         let files = SiteFixtures.files(under: first)
         #expect(files == SiteFixtures.files(under: second))
@@ -89,7 +90,7 @@ import Testing
         let before = files.filter(Self.isSiteFile).map { Self.inode(first.appendingPathComponent($0)) }
         let again = try JSONDecoder().decode(JSONValue.self, from: Data(try SiteFixtures.build(into: first, json: true).utf8))
         #expect(again["site"]?["written"] == .int(0))
-        #expect(again["site"]?["unchanged"] == .int(Self.catalogNames.count + 4))
+        #expect(again["site"]?["unchanged"] == .int(Self.catalogNames.count + 5))
         #expect(files.filter(Self.isSiteFile).map { Self.inode(first.appendingPathComponent($0)) } == before)
     }
 
@@ -125,7 +126,7 @@ import Testing
         defer { folder.cleanUp() }
         try SiteFixtures.build(into: folder.url)
         let pages = SiteFixtures.htmlFiles(under: folder.url).map { folder.url.appendingPathComponent($0) }
-        #expect(pages.count == Self.catalogNames.count + 1)
+        #expect(pages.count == Self.catalogNames.count + 2)
         #expect(try SiteFixtures.html5libErrors(pages) == "")
         #expect(try SiteFixtures.tidyReports(pages) == "")
 

@@ -17,6 +17,7 @@ final class SiteBuilder: @unchecked Sendable {
     /// Bumped whenever the pages' HTML changes shape, so a rebuild renders every page again.
     static let formatVersion = 1
     static let indexPath = "index.html"
+    static let blockListPath = "all-blocks.html"
     static let stylesheetPath = "assets/site.css"
     static let scriptPath = "assets/site.js"
     static let searchDataPath = "assets/search-data.js"
@@ -151,9 +152,9 @@ final class SiteBuilder: @unchecked Sendable {
 
     // MARK: - The rest of the site
 
-    /// Writes the index page, the stylesheet and script, then `site.json`, each only when
-    /// its bytes change. Called after every page, before the registry's `index.json`.
-    /// `blocks` carry the names in each block's code, which the page searches too.
+    /// Writes the index page, the list of every block, the stylesheet and script, then
+    /// `site.json`, each only when its bytes change. Called after every page, before the
+    /// registry's `index.json`. `blocks` carry the names in each block's code, which the page searches too.
     func finish(_ blocks: [SearchableBlock]) throws {
         let sorted = blocks.sorted { $0.manifest.name < $1.manifest.name }
         try write(Data(SiteStylesheet.css.utf8), to: Self.stylesheetPath)
@@ -163,6 +164,7 @@ final class SiteBuilder: @unchecked Sendable {
         let tags = SitePages.tagOptions(manifests)
         try write(SitePages.searchData(sorted, tags: tags), to: Self.searchDataPath)
         try write(Data(SitePages.index(manifests, tags: tags).utf8), to: Self.indexPath)
+        try write(Data(SitePages.blockList(manifests).utf8), to: Self.blockListPath)
         let listed = lock.withLock { files.values.sorted { $0.path < $1.path } }
         let manifest = StableJSON.data(
             .object([

@@ -122,18 +122,30 @@ enum SitePages {
         for manifest in shown { main += card(manifest) + "\n" }
         main += "</ul>\n"
         main += "<p><button type=\"button\" id=\"more\" hidden>\(SiteText.showMore.html)</button></p>\n"
-        // Without a script, every block is still one link away.
-        main += "<noscript>\n<p>\(SiteText.noScript.html)</p>\n"
-        if manifests.count > shown.count {
-            main += "<ul class=\"all-blocks\">"
-            for manifest in manifests.dropFirst(staticCards) {
-                main +=
-                    "<li><a href=\"\(SiteBuilder.pagePath(manifest.name))\">\(SiteText(manifest.title, in: manifest).html)</a> <code>\(escape(manifest.name))</code></li>\n"
-            }
-            main += "</ul>\n"
-        }
+        // Without a script, every block is still two links away, through the list page: in
+        // this page the list of 10,000 blocks was 1.9 MB that a browser running scripts
+        // reads as text before the deferred script draws anything.
+        main += "<noscript>\n<p>\(SiteText.noScript.html) <a href=\"\(SiteBuilder.blockListPath)\">\(SiteText.everyBlock.html)</a></p>\n"
         main += "</noscript>\n</main>\n"
         return page(title: SiteText("SwiftUI blocks · blocks", "Bloques de SwiftUI · blocks"), description: SiteText.tagline.en, prefix: "", main: main)
+    }
+
+    /// `all-blocks.html`: every block as a link with its title, for a browser without
+    /// scripts (the index page's `<noscript>` points here) and for crawlers.
+    static func blockList(_ manifests: [BlockManifest]) -> String {
+        var main = """
+            <main id="main">
+            <nav class="breadcrumbs" \(breadcrumbLabel)><a href="index.html">\(SiteText.allBlocks.html)</a></nav>
+            <h1>\(SiteText.everyBlock.html)</h1>
+            <ul class="all-blocks">
+
+            """
+        main.reserveCapacity(manifests.count * 160)
+        for manifest in manifests {
+            main += "<li><a href=\"\(SiteBuilder.pagePath(manifest.name))\">\(SiteText(manifest.title, in: manifest).html)</a> <code>\(escape(manifest.name))</code></li>\n"
+        }
+        main += "</ul>\n</main>\n"
+        return page(title: SiteText("Every block · blocks", "Todos los bloques · blocks"), description: SiteText.tagline.en, prefix: "", main: main)
     }
 
     /// `assets/search-data.js`: the search data (`SiteSearchData`) as one assignment, with

@@ -52,9 +52,8 @@ struct SiteText: Sendable, Equatable {
     static let allBlocks = SiteText("All blocks", "Todos los bloques")
     static let noResults = SiteText("No block matches. Try fewer words or other filters.", "Ningún bloque coincide. Prueba con menos palabras u otros filtros.")
     static let partialResults = SiteText("No block has every word; these have the most.", "Ningún bloque tiene todas las palabras; estos tienen más.")
-    static let noScript = SiteText(
-        "Search and filters need JavaScript; every block is listed here.",
-        "La búsqueda y los filtros necesitan JavaScript; aquí están todos los bloques.")
+    static let noScript = SiteText("Search and filters need JavaScript.", "La búsqueda y los filtros necesitan JavaScript.")
+    static let everyBlock = SiteText("Every block, on one page", "Todos los bloques, en una página")
     static let showMore = SiteText("Show more blocks", "Mostrar más bloques")
     static let tags = SiteText("Tags", "Etiquetas")
     static let englishTags = SiteText("Tags in English", "Etiquetas en inglés")
