@@ -154,7 +154,8 @@ final class SiteBuilder: @unchecked Sendable {
 
     /// Writes the index page, the list of every block, the stylesheet and script, then
     /// `site.json`, each only when its bytes change. Called after every page, before the
-    /// registry's `index.json`. `blocks` carry the names in each block's code, which the page searches too.
+    /// registry's `index.json`. `blocks` carry the names in each block's code, which the
+    /// page searches too.
     func finish(_ blocks: [SearchableBlock]) throws {
         let sorted = blocks.sorted { $0.manifest.name < $1.manifest.name }
         try write(Data(SiteStylesheet.css.utf8), to: Self.stylesheetPath)
