@@ -142,7 +142,8 @@ enum SitePages {
             """
         main.reserveCapacity(manifests.count * 160)
         for manifest in manifests {
-            main += "<li><a href=\"\(SiteBuilder.pagePath(manifest.name))\">\(SiteText(manifest.title, in: manifest).html)</a> <code>\(escape(manifest.name))</code></li>\n"
+            let title = SiteText(manifest.title, in: manifest).html
+            main += "<li><a href=\"\(SiteBuilder.pagePath(manifest.name))\">\(title)</a> <code>\(escape(manifest.name))</code></li>\n"
         }
         main += "</ul>\n</main>\n"
         return page(title: SiteText("Every block · blocks", "Todos los bloques · blocks"), description: SiteText.tagline.en, prefix: "", main: main)
