@@ -157,8 +157,7 @@ struct SiteBrowserTests {
         // Every request the page made went to this nginx, and nginx served each one.
         #expect(!outcome.requests.isEmpty)
         #expect(outcome.requests.allSatisfy { $0.hasPrefix(nginx.baseURL + "/") }, "\(outcome.requests)")
-        let log = try String(contentsOf: nginx.folder.appendingPathComponent("access.log"), encoding: .utf8)
-        let lines = log.split(separator: "\n")
+        let lines = nginx.accessLogLines(atLeast: outcome.requests.count)
         #expect(lines.count >= outcome.requests.count)
         for line in lines {
             #expect(line.hasPrefix("127.0.0.1 "), "\(line)")

@@ -29,6 +29,20 @@ final class Nginx: @unchecked Sendable {
         baseURL + "/" + (path.hasPrefix("/") ? String(path.dropFirst()) : path)
     }
 
+    /// The access log's lines once it has at least `count` (nginx writes a request's line
+    /// just after its last byte is sent, so a client can finish first), waiting at most
+    /// two seconds; then whatever it has.
+    func accessLogLines(atLeast count: Int) -> [Substring] {
+        var lines: [Substring] = []
+        for _ in 0..<100 {
+            let log = (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+            lines = log.split(separator: "\n")
+            if lines.count >= count { break }
+            usleep(20_000)
+        }
+        return lines
+    }
+
     /// Starts nginx serving `root`. `serverConfig` is pasted inside the `server` block,
     /// `httpConfig` (a `log_format`, say) inside the `http` block before it.
     init(root: URL, serverConfig: String = "", httpConfig: String = "", tls: Bool = false) throws {
