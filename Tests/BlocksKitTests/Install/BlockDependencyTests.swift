@@ -27,16 +27,7 @@ import Testing
                 block("badge", "Badge", needs: ["@pub/haptics"]), block("tabs", "Tabs", needs: ["badge"]),
             ],
             publicEarlier: [block("indicator", "Indicator", version: "1.0.0")])
-        try servers.project.write(
-            "blocks.json",
-            """
-            {
-              "registries" : {
-                "@pub" : "\(servers.publicServer.baseURL)",
-                "@team" : { "url" : "\(servers.privateServer.baseURL)", "headers" : { "Authorization" : "Bearer ${TEAM_TOKEN}", "X-Team-Token" : "${TEAM_TOKEN}" } }
-              }
-            }
-            """)
+        try servers.project.write("blocks.json", servers.bothNamespacesConfig)
         return servers
     }
 

@@ -56,14 +56,7 @@ import Testing
         let servers = try TeamServers(
             publicBlocks: [Self.block("part-b", needs: ["part-c"]), Self.block("part-c", needs: [])],
             privateBlocks: [Self.block("root", needs: ["part-a", "@pub/part-b"]), Self.block("part-a", needs: [])])
-        let config = """
-            {
-              "registries" : {
-                "@pub" : "\(servers.publicServer.baseURL)",
-                "@team" : { "url" : "\(servers.privateServer.baseURL)", "headers" : { "Authorization" : "Bearer ${TEAM_TOKEN}", "X-Team-Token" : "${TEAM_TOKEN}" } }
-              }
-            }
-            """
+        let config = servers.bothNamespacesConfig
         let project = servers.project
         let reference = try TestProject.make()
         defer { reference.delete() }

@@ -18,16 +18,7 @@ import Testing
 
     static func servers() throws -> TeamServers {
         let servers = try TeamServers(publicBlocks: pubV1, privateBlocks: teamV1)
-        try servers.project.write(
-            "blocks.json",
-            """
-            {
-              "registries" : {
-                "@pub" : "\(servers.publicServer.baseURL)",
-                "@team" : { "url" : "\(servers.privateServer.baseURL)", "headers" : { "Authorization" : "Bearer ${TEAM_TOKEN}", "X-Team-Token" : "${TEAM_TOKEN}" } }
-              }
-            }
-            """)
+        try servers.project.write("blocks.json", servers.bothNamespacesConfig)
         return servers
     }
 

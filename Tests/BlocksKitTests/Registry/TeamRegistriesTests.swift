@@ -63,6 +63,19 @@ final class TeamServers {
             """)
     }
 
+    /// A `blocks.json` with no default registry and both servers namespaced: `@pub`, and
+    /// `@team` with the token in both of its headers.
+    var bothNamespacesConfig: String {
+        """
+        {
+          "registries" : {
+            "@pub" : "\(publicServer.baseURL)",
+            "@team" : { "url" : "\(privateServer.baseURL)", "headers" : { "Authorization" : "Bearer ${TEAM_TOKEN}", "X-Team-Token" : "${TEAM_TOKEN}" } }
+          }
+        }
+        """
+    }
+
     /// The real binary in the project, with the token in the environment and a cache of its own.
     func blocks(_ arguments: [String], token: String? = TeamServers.token) throws -> CommandResult {
         var environment = ["XDG_CACHE_HOME": cache.path, "BLOCKS_TOKEN": ""]
