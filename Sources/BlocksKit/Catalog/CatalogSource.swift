@@ -81,7 +81,7 @@ public struct CatalogSource: RegistrySource {
     /// The manifest in one block folder, with an error that names the file and the field.
     func manifest(inFolder name: String) throws -> BlockManifest {
         if case .embedded = storage {
-            guard let decoded = EmbeddedManifests.byFolder[name] else {
+            guard let decoded = EmbeddedManifests.manifest(inFolder: name) else {
                 throw RegistryError.missingFile(block: name, path: "block.json")
             }
             return try decoded.get()
@@ -161,17 +161,26 @@ public struct CatalogSource: RegistrySource {
     }
 }
 
-/// The embedded catalog's manifests, read from its `block.json` texts once, on first use,
+/// The embedded catalog's manifests, each read from its `block.json` text on first use,
 /// with the same reader and error as a folder catalog's, so there is one implementation
-/// of the manifest's fields. Nine manifests cost some 3.7 million instructions, most of a
-/// short command, so `blocks search` avoids them: `EmbeddedCorpusCache` keeps the rows
-/// its table shows.
+/// of the manifest's fields. A manifest costs some 0.4 million instructions, and decoding
+/// all nine was a third of `add scrolling-strip`, so only the folders a command asks for
+/// are decoded; `blocks search` needs none (`EmbeddedCorpusCache` keeps its table's rows).
 enum EmbeddedManifests {
-    static let byFolder: [String: Result<BlockManifest, Error>] = {
-        var manifests: [String: Result<BlockManifest, Error>] = [:]
-        for name in EmbeddedFiles.blockNames {
-            manifests[name] = Result { try CatalogSource.embedded.decodeManifest(inFolder: name) }
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var decoded: [String: Result<BlockManifest, Error>] = [:]
+
+    /// The manifest in the named embedded folder, or nil when there is no such folder.
+    static func manifest(inFolder name: String) -> Result<BlockManifest, Error>? {
+        guard EmbeddedFiles.catalog["\(name)/block.json"] != nil else { return nil }
+        if let known = lock.withLock({ decoded[name] }) { return known }
+        // Decoded outside the lock, so two threads asking for two blocks do not wait on
+        // each other; one asking twice at once decodes twice and keeps the first.
+        let result = Result { try CatalogSource.embedded.decodeManifest(inFolder: name) }
+        return lock.withLock {
+            if let first = decoded[name] { return first }
+            decoded[name] = result
+            return result
         }
-        return manifests
-    }()
+    }
 }

@@ -117,15 +117,20 @@ public enum AddCommand: Command {
         if !dryRun {
             try beforeWriting()
             // Bases before the lock: a run killed after the lock must leave the next update
-            // its bases. They are written on another thread while the files are staged and
-            // moved, and the lock waits for them.
+            // its bases. Many are written on another thread while the files are staged and
+            // moved, and the lock waits for them; a few are written first, since starting
+            // the thread pool costs more than they do.
             let bases = BackgroundWrites()
             defer { bases.wait() }
             let store = BaseStore(cacheDirectory: context.cacheDirectory)
-            let planned = plan
-            bases.start { store.storeBases(of: planned) }
+            let (planned, newLock) = (plan, plan.lockAfter())
+            if plan.allFiles.count > BaseStore.filesWrittenInline {
+                bases.start { store.storeBases(of: planned, lock: newLock) }
+            } else {
+                store.storeBases(of: planned, lock: newLock)
+            }
             outcome = try InstallTransaction.apply(
-                plan, pauseBetweenSteps: InstallTransaction.testPause(context.environment), beforeLock: bases.wait)
+                plan, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), beforeLock: bases.wait)
         }
         let (packages, packageFailure) = packageSteps(resolution?.packages ?? [], plan: plan, dryRun: dryRun, context: context)
         return Result(plan: plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages, packageFailure: packageFailure)

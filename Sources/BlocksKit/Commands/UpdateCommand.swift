@@ -76,10 +76,11 @@ public enum UpdateCommand: Command {
         if !dryRun {
             try beforeWriting()
             // Bases first: a run killed after the lock must leave the next update its bases.
-            if bases.storeBases(of: plan.install) > 0 {
+            let newLock = plan.install.lockAfter()
+            if bases.storeBases(of: plan.install, lock: newLock) > 0 {
                 context.warn("could not keep every base in \(bases.folder.path); the next update may need --theirs or --ours")
             }
-            outcome = try InstallTransaction.apply(plan.install, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
+            outcome = try InstallTransaction.apply(plan.install, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
         }
         let (packages, packageFailure) = AddCommand.packageSteps(resolution.packages, plan: plan.install, dryRun: dryRun, context: context)
         return Result(plan: plan, outcome: outcome, packages: packages, packageFailure: packageFailure)

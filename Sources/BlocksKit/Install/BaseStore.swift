@@ -5,15 +5,21 @@
 public struct BaseStore: Sendable {
     public let folder: URL
 
+    /// Up to this many files, `add` keeps the bases before it stages the files rather than
+    /// on another thread: for one block (three files) the thread pool's start cost more
+    /// than the writes (`add scrolling-strip`, docs/BENCHMARKS.md).
+    static let filesWrittenInline = 8
+
     public init(cacheDirectory: URL) {
         folder = cacheDirectory.appendingPathComponent("bases", isDirectory: true)
     }
 
     /// Keeps `data` under its hash (atomically). A cache that cannot be written costs the
     /// next update its three-way merge, not this run, so failures are returned, not thrown.
+    /// - Parameter sha256: the bytes' hash when the caller has it already (the new lock's).
     @discardableResult
-    public func store(_ data: Data) -> Bool {
-        let url = folder.appendingPathComponent(SHA256.hex(data))
+    public func store(_ data: Data, sha256: String? = nil) -> Bool {
+        let url = folder.appendingPathComponent(sha256 ?? SHA256.hex(data))
         if let existing = FileManager.default.contents(atPath: url.path), existing == data { return true }
         return (try? AtomicFile.write(data, to: url)) != nil
     }
@@ -27,13 +33,17 @@ public struct BaseStore: Sendable {
         return data
     }
 
-    /// Keeps the recorded bytes of every file the plan's lock names anew. Returns how
-    /// many could not be kept.
+    /// Keeps the recorded bytes of every file the plan's lock names anew, under the hash
+    /// `lock` (the plan's `lockAfter()`) records for it, so no file is hashed twice.
+    /// Returns how many could not be kept.
     @discardableResult
-    public func storeBases(of plan: InstallPlan) -> Int {
+    public func storeBases(of plan: InstallPlan, lock: Lockfile) -> Int {
         var failures = 0
-        for file in plan.allFiles where file.action != .keep && file.action != .conflict {
-            if !store(file.recorded ?? file.content) { failures += 1 }
+        for block in plan.blocks {
+            let recorded = lock.blocks[block.reference.description]
+            for file in block.files where file.action != .keep && file.action != .conflict {
+                if !store(file.recorded ?? file.content, sha256: recorded?.file(at: file.path)?.sha256) { failures += 1 }
+            }
         }
         return failures
     }

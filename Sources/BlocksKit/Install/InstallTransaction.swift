@@ -31,13 +31,16 @@ public enum InstallTransaction {
     ///   - pauseBetweenSteps: microseconds to sleep after each rename. Only the kill -9
     ///     test sets it (through `BLOCKS_TEST_STEP_PAUSE_US`), to widen the window between
     ///     the first rename and the lock so random kills land in it.
+    ///   - lock: the plan's `lockAfter()`, when the caller has made it already.
     ///   - beforeLock: runs once every file is in place and before the lock is written:
     ///     `add` waits there for the bases it writes meanwhile, which must exist before a
     ///     lock names their files.
-    public static func apply(_ plan: InstallPlan, pauseBetweenSteps: UInt32 = 0, beforeLock: () -> Void = {}) throws -> Outcome {
+    public static func apply(
+        _ plan: InstallPlan, lock: Lockfile? = nil, pauseBetweenSteps: UInt32 = 0, beforeLock: () -> Void = {}
+    ) throws -> Outcome {
         let root = plan.root
         let writes = plan.allFiles.filter { $0.action.writes }
-        let newLock = plan.lockAfter()
+        let newLock = lock ?? plan.lockAfter()
         guard !writes.isEmpty || newLock != plan.previousLock else { return Outcome() }
 
         let staging = try StagingArea(root: root)

@@ -49,11 +49,12 @@ import Testing
         let folders = filesOnDisk("Catalog").keys.filter { $0.hasSuffix("/block.json") && $0.split(separator: "/").count == 2 }
             .map { String($0.dropLast("/block.json".count)) }
         #expect(folders.count >= 5)
-        #expect(Set(EmbeddedManifests.byFolder.keys) == Set(folders))
+        #expect(EmbeddedFiles.blockNames.allSatisfy { EmbeddedManifests.manifest(inFolder: $0) != nil })
+        #expect(EmbeddedManifests.manifest(inFolder: "no-such-block") == nil && EmbeddedManifests.manifest(inFolder: "Catalog") == nil)
         for folder in folders {
             let data = try Data(contentsOf: repositoryRoot.appendingPathComponent("Catalog/\(folder)/block.json"))
             let decoded = try JSONDecoder().decode(BlockManifest.self, from: data)
-            #expect(try EmbeddedManifests.byFolder[folder]?.get() == decoded, "\(folder) differs")
+            #expect(try EmbeddedManifests.manifest(inFolder: folder)?.get() == decoded, "\(folder) differs")
             #expect(try CatalogSource.embedded.manifest(inFolder: folder) == decoded)
         }
     }
@@ -97,7 +98,7 @@ import Testing
 
     @Test func embeddedContentsCarryTheGeneratedManifest() throws {
         let contents = try CatalogSource.embedded.contents(of: ["scrolling-strip"])
-        let manifest = try EmbeddedManifests.byFolder["scrolling-strip"]?.get()
+        let manifest = try EmbeddedManifests.manifest(inFolder: "scrolling-strip")?.get()
         #expect(contents.first?.manifest == manifest)
         #expect(contents.first?.files.count == manifest?.files.count)
     }
