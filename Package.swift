@@ -18,7 +18,7 @@ let package = Package(
         .target(
             name: "BlocksKit",
             dependencies: [
-                "BlocksCurl", "BlocksArchive", "BlocksSQLite",
+                "BlocksCurl", "BlocksArchive", "BlocksSQLite", "BlocksZlib",
                 // SHA-256 comes from Nettle on Linux and from CommonCrypto on macOS
                 // (Sources/BlocksKit/Platform/Cryptography.swift).
                 .byName(name: "BlocksCrypto", condition: .when(platforms: [.linux])),
@@ -41,6 +41,11 @@ let package = Package(
         .systemLibrary(
             name: "BlocksArchive",
             providers: [.apt(["libarchive-dev"])]
+        ),
+        // The registry's precompressed `.gz` files (Archive/Zlib.swift).
+        .systemLibrary(
+            name: "BlocksZlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
         .systemLibrary(
             name: "BlocksCrypto",

@@ -46,7 +46,6 @@ struct archive *archive_write_new(void);
 int archive_write_free(struct archive *);
 int archive_write_set_format_pax_restricted(struct archive *);
 int archive_write_set_format_zip(struct archive *);
-int archive_write_set_format_raw(struct archive *);
 int archive_write_add_filter_gzip(struct archive *);
 int archive_write_set_options(struct archive *, const char *options);
 int archive_write_set_bytes_in_last_block(struct archive *, int bytes_in_last_block);

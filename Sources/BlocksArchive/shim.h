@@ -36,7 +36,6 @@
     F(int, archive_write_set_format_pax_restricted, (struct archive *a), (a)) \
     F(int, archive_write_set_format_zip, (struct archive *a), (a)) \
     F(int, archive_write_add_filter_gzip, (struct archive *a), (a)) \
-    F(int, archive_write_set_format_raw, (struct archive *a), (a)) \
     F(int, archive_write_set_options, (struct archive *a, const char *options), (a, options)) \
     F(int, archive_write_set_bytes_in_last_block, (struct archive *a, int bytes), (a, bytes)) \
     BLOCKS_ARCHIVE_WRITE_OPEN(F) \

@@ -112,47 +112,6 @@ enum LibArchive {
         }
     }
 
-    /// `data` as a plain gzip stream (what `gzip -n` writes: no name, no time in the
-    /// header), so a registry's precompressed `.gz` files are the same on every build.
-    static func gzip(_ data: Data, name: String) throws -> Data {
-        guard isLibraryAvailable else { throw ArchiveError.writeFailed(archive: name, message: missingLibraryMessage) }
-        guard let archive = blocks_archive_write_new() else {
-            throw ArchiveError.writeFailed(archive: name, message: "libarchive could not allocate a writer")
-        }
-        defer { blocks_archive_write_free(archive) }
-        func check(_ code: Int32, _ step: String) throws {
-            guard code == ARCHIVE_OK else { throw ArchiveError.writeFailed(archive: name, message: "\(step): \(errorMessage(archive))") }
-        }
-        try check(blocks_archive_write_set_format_raw(archive), "choosing the raw format")
-        try check(blocks_archive_write_add_filter_gzip(archive), "adding gzip")
-        try check(blocks_archive_write_set_options(archive, "gzip:!timestamp"), "setting gzip options")
-        try check(blocks_archive_write_set_bytes_in_last_block(archive, 1), "setting the block size")
-        let sink = ByteSink()
-        let client = Unmanaged.passUnretained(sink).toOpaque()
-        try withExtendedLifetime(sink) {
-            try check(
-                blocks_archive_write_open2(
-                    archive, client, nil,
-                    { _, client, buffer, length in
-                        guard let client, let buffer else { return -1 }
-                        Unmanaged<ByteSink>.fromOpaque(client).takeUnretainedValue().data.append(buffer.assumingMemoryBound(to: UInt8.self), count: length)
-                        return length
-                    }, nil, nil), "opening the output")
-            guard let entry = blocks_archive_entry_new() else {
-                throw ArchiveError.writeFailed(archive: name, message: "libarchive could not allocate an entry")
-            }
-            defer { blocks_archive_entry_free(entry) }
-            blocks_archive_entry_set_pathname_utf8(entry, "data")
-            blocks_archive_entry_set_filetype(entry, blocks_ae_ifreg)
-            blocks_archive_entry_set_size(entry, Int64(data.count))
-            try check(blocks_archive_write_header(archive, entry), "writing the header")
-            try writeData(data, to: archive, archiveName: name, entry: "data")
-            try check(blocks_archive_write_finish_entry(archive), "finishing the data")
-            try check(blocks_archive_write_close(archive), "closing the stream")
-        }
-        return sink.data
-    }
-
     private static func writeData(_ data: Data, to archive: OpaquePointer, archiveName: String, entry: String) throws {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0

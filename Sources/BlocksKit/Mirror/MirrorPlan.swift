@@ -82,7 +82,7 @@ struct MirrorPlan {
                 }
             }
         }
-        try AtomicFile.write(try LibArchive.gzip(indexData, name: "index.json"), to: staging.appendingPathComponent(RegistryBuilder.gzipPath("index.json")))
+        try AtomicFile.write(try Zlib.gzip(indexData), to: staging.appendingPathComponent(RegistryBuilder.gzipPath("index.json")))
         try AtomicFile.write(indexData, to: staging.appendingPathComponent("index.json"))
         return plan
     }
@@ -121,7 +121,7 @@ struct MirrorPlan {
         let gzipPath = RegistryBuilder.gzipPath(path)
         let file = staging + "/" + gzipPath
         try folders.create(Self.folder(of: file))
-        try Self.writePlain(try LibArchive.gzip(data, name: path), to: file)
+        try Self.writePlain(try Zlib.gzip(data), to: file)
         staged.append(gzipPath)
     }
 

@@ -41,14 +41,14 @@ public struct RegistryBuilder: Sendable {
     /// Writes a JSON file and its `.gz`, the `.gz` first: whichever a server picks then
     /// names only files already in place.
     func writeWithGzip(_ data: Data, to path: String) throws {
-        try AtomicFile.write(try LibArchive.gzip(data, name: path), to: output.joining(Self.gzipPath(path)))
+        try AtomicFile.write(try Zlib.gzip(data), to: output.joining(Self.gzipPath(path)))
         try AtomicFile.write(data, to: output.joining(path))
     }
 
     /// The `.gz` of a file whose bytes stay, written when an older build left none.
     func ensureGzip(of data: Data, at path: String) throws {
         guard access(output.joining(Self.gzipPath(path)).path, F_OK) != 0 else { return }
-        try AtomicFile.write(try LibArchive.gzip(data, name: path), to: output.joining(Self.gzipPath(path)))
+        try AtomicFile.write(try Zlib.gzip(data), to: output.joining(Self.gzipPath(path)))
     }
 
     public static func archivePath(name: String, version: String, format: ArchiveFormat) -> String {
@@ -164,7 +164,7 @@ public struct RegistryBuilder: Sendable {
                 let metadata = BlockMetadata.publishing(entry, published: self.published, over: nil)
                 let metadataData = metadata.stableJSON
                 try folder.write(metadataData, to: entry.metadata)
-                try folder.write(try LibArchive.gzip(metadataData, name: entry.metadata), to: Self.gzipPath(entry.metadata))
+                try folder.write(try Zlib.gzip(metadataData), to: Self.gzipPath(entry.metadata))
                 if let site {
                     let path = SiteBuilder.pagePath(entry.manifest.name)
                     let page = SiteBuilder.page(entry, versions: metadata.versions, shipped: SiteBuilder.shipped(shipped))

@@ -72,6 +72,10 @@ import Testing
         // window between the first rename and the lock write is wide and random kills
         // land in it; the other runs are the binary at full speed.
         let pausedRun = longestRun + Double(Self.fileCount * Int(Self.stepPause)) / 1_000_000
+        // The reference runs may have been slowed by the suites starting beside this one,
+        // so the delays follow the runs that finished since: the longest of the last five
+        // of each kind (paused or not).
+        var finished: [Bool: [Double]] = [:]
         var interrupted = 0
         var mixed = 0
         var runs = 0
@@ -88,15 +92,23 @@ import Testing
             var runEnvironment = environment
             let paused = iteration % 4 != 3
             if paused { runEnvironment["BLOCKS_TEST_STEP_PAUSE_US"] = String(Self.stepPause) }
-            let longestDelay = UInt32(min((paused ? pausedRun : longestRun) * 1.1, 2) * 1_000_000)
+            let runLength = finished[paused]?.suffix(5).max() ?? (paused ? pausedRun : longestRun)
+            let longestDelay = UInt32(min(runLength * 1.1, 2) * 1_000_000)
+            let started = Date()
             let (process, output, errors) = try project.startBinary(arguments, environment: runEnvironment)
             withExtendedLifetime((output, errors)) {
-                usleep(UInt32.random(in: 0...longestDelay, using: &generator))
+                // Waits in slices of a millisecond (at most 2,000), so a run that ends
+                // first is seen ending, and its length is known.
+                let killAt = started.addingTimeInterval(Double(UInt32.random(in: 0...longestDelay, using: &generator)) / 1_000_000)
+                for _ in 0..<2_000 where process.isRunning && Date() < killAt { usleep(1_000) }
                 if process.isRunning {
                     kill(process.processIdentifier, SIGKILL)
                     interrupted += 1
+                    process.waitUntilExit()
+                } else {
+                    finished[paused, default: []].append(Date().timeIntervalSince(started))
+                    process.waitUntilExit()
                 }
-                process.waitUntilExit()
             }
             if try checkInvariants(project, versions: versions, allowedHashes: allowedHashes, context: "iteration \(iteration): \(arguments)") {
                 mixed += 1

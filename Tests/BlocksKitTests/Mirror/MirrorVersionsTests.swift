@@ -108,7 +108,7 @@ import Testing
         let metadata = try Data(contentsOf: setup.mirror.appendingPathComponent("blocks/pager.json"))
         let upstreamNewest = try BlockMetadata.decode(Data(contentsOf: setup.upstream.appendingPathComponent("blocks/pager.json")))
         #expect(try BlockMetadata.decode(metadata) == BlockMetadata(entry: upstreamNewest.entry, versions: [upstreamNewest.versions[0]]))
-        #expect(try Data(contentsOf: setup.mirror.appendingPathComponent("blocks/pager.json.gz")) == LibArchive.gzip(metadata, name: "blocks/pager.json"))
+        #expect(try Data(contentsOf: setup.mirror.appendingPathComponent("blocks/pager.json.gz")) == Zlib.gzip(metadata))
         #expect(try setup.run(["mirror", "--verify", setup.mirror.path]).code == 0)
         let project = try TestProject.make()
         defer { project.delete() }

@@ -1,0 +1,133 @@
+import BlocksZlib
+
+/// The only code that talks to zlib: the gzip streams of a registry's precompressed `.gz`
+/// files, which nginx's `gzip_static` serves.
+///
+/// A build writes one per metadata file, ten thousand small streams for a large catalog,
+/// and one of 20 MB for the index. libarchive's gzip writer set up and zeroed a fresh
+/// 256 KB deflate state for each (0.4 million instructions for a 1.5 KB file), so here the
+/// states are kept and reset; and the index is deflated in 1 MB pieces on every core, each
+/// primed with the 32 KB before it as pigz does, which joined are one gzip stream.
+///
+/// The output depends only on the input: the pieces are cut at fixed offsets whatever the
+/// core count, and the header is written here (no name, no time, the Unix system code), so
+/// every build and every mirror writes the same bytes on Linux and macOS.
+enum Zlib {
+    /// zlib is opened with dlopen on first use (see the shim).
+    static var isLibraryAvailable: Bool { blocks_zlib_available() }
+
+    static let missingLibraryMessage = "zlib (zlib1g) is not installed; install it, for example with `apt-get install zlib1g`"
+
+    /// Where the input is cut: large enough that priming costs nothing measurable in size,
+    /// small enough that the 20 MB index of 10,000 blocks keeps both cores busy.
+    static let pieceSize = 1 << 20
+
+    /// What each piece starts from: the end of the one before it, as much as deflate's
+    /// window holds.
+    static let dictionarySize = 32 * 1024
+
+    /// Deflate's default level, the one `gzip` uses.
+    static let level: Int32 = 6
+
+    /// `data` as one gzip stream.
+    static func gzip(_ data: Data) throws -> Data {
+        guard isLibraryAvailable else { throw ArchiveError.writeFailed(archive: "gzip", message: missingLibraryMessage) }
+        let pieces = max(1, (data.count + pieceSize - 1) / pieceSize)
+        let deflated = ConcurrentMap.map(Array(0..<pieces)) { piece in
+            Result { try deflatePiece(data, piece: piece, isLast: piece == pieces - 1) }
+        }
+        var output = Data([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3])
+        for piece in deflated { output.append(try piece.get()) }
+        var checksum: UInt = 0
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let length = min(pieceSize, buffer.count - offset)
+                checksum = blocks_crc32(checksum, base.assumingMemoryBound(to: UInt8.self) + offset, UInt32(length))
+                offset += length
+            }
+        }
+        for value in [UInt32(truncatingIfNeeded: checksum), UInt32(truncatingIfNeeded: data.count)] {
+            withUnsafeBytes(of: value.littleEndian) { output.append(contentsOf: $0) }
+        }
+        return output
+    }
+
+    /// One piece as raw deflate: ended by a sync flush so the next can follow it, or, for
+    /// the last, by the final block.
+    private static func deflatePiece(_ data: Data, piece: Int, isLast: Bool) throws -> Data {
+        let start = piece * pieceSize
+        let end = min(start + pieceSize, data.count)
+        let stream = try StreamPool.shared.take()
+        defer { StreamPool.shared.give(stream) }
+        return try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> Data in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            if start > 0, let base = bytes.baseAddress {
+                let dictionaryStart = max(0, start - dictionarySize)
+                guard blocks_deflateSetDictionary(stream, base + dictionaryStart, UInt32(start - dictionaryStart)) == Z_OK else {
+                    throw ArchiveError.writeFailed(archive: "gzip", message: "zlib refused the dictionary")
+                }
+            }
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress.map { $0 + start })
+            stream.pointee.avail_in = UInt32(end - start)
+            // The bound covers a finished stream; a sync flush adds at most a few bytes more.
+            var output = Data(count: Int(blocks_deflateBound(stream, UInt(end - start))) + 64)
+            var produced = 0
+            let flush = isLast ? Z_FINISH : Z_SYNC_FLUSH
+            // Each pass fills what room is left; more room is made only if the bound was short.
+            for _ in 0..<64 {
+                let room = output.count - produced
+                let status = output.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) -> Int32 in
+                    stream.pointee.next_out = target.baseAddress!.assumingMemoryBound(to: UInt8.self) + produced
+                    stream.pointee.avail_out = UInt32(room)
+                    return blocks_deflate(stream, flush)
+                }
+                produced = output.count - Int(stream.pointee.avail_out)
+                stream.pointee.next_out = nil
+                let done = isLast ? status == Z_STREAM_END : (status == Z_OK && stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0)
+                if done {
+                    stream.pointee.next_in = nil
+                    return output.prefix(produced)
+                }
+                guard status == Z_OK || status == Z_BUF_ERROR else {
+                    throw ArchiveError.writeFailed(archive: "gzip", message: "zlib failed (\(status))")
+                }
+                output.count += 64 * 1024
+            }
+            throw ArchiveError.writeFailed(archive: "gzip", message: "zlib did not finish")
+        }
+    }
+
+    /// Deflate states kept for reuse, reset after each piece: setting one up costs far more
+    /// than deflating a small file.
+    private final class StreamPool: @unchecked Sendable {
+        static let shared = StreamPool()
+        /// More than the pieces deflated at once are never kept.
+        private static let kept = 8
+        private let lock = Lock()
+        private var idle: [UnsafeMutablePointer<z_stream>] = []
+
+        func take() throws -> UnsafeMutablePointer<z_stream> {
+            if let stream = lock.withLock({ idle.popLast() }) { return stream }
+            let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+            stream.initialize(to: z_stream())
+            guard blocks_deflate_init_raw(stream, Zlib.level) == Z_OK else {
+                stream.deallocate()
+                throw ArchiveError.writeFailed(archive: "gzip", message: "zlib could not set up a deflate state")
+            }
+            return stream
+        }
+
+        func give(_ stream: UnsafeMutablePointer<z_stream>) {
+            let kept = blocks_deflateReset(stream) == Z_OK && lock.withLock { () -> Bool in
+                guard idle.count < Self.kept else { return false }
+                idle.append(stream)
+                return true
+            }
+            if !kept {
+                blocks_deflateEnd(stream)
+                stream.deallocate()
+            }
+        }
+    }
+}
