@@ -92,7 +92,7 @@ import Testing
     /// defines `__APPLE__` whatever the flags, so this runs on Linux.
     @Test(
         .enabled(if: HostTools.isLinux, "on macOS the package build compiles the Darwin branches itself"),
-        arguments: ["BlocksArchive", "BlocksCurl", "BlocksSQLite", "BlocksCrypto"])
+        arguments: ["BlocksArchive", "BlocksCurl", "BlocksSQLite", "BlocksCrypto", "BlocksZlib"])
     func eachShimCompilesWithItsDarwinBranch(_ module: String) throws {
         let shim = Self.shims.appendingPathComponent("\(module)/shim.h")
         let flags = ["-x", "c", "-Wall", "-Werror", "-Wno-unused-function", "-Wno-unused-const-variable"]
