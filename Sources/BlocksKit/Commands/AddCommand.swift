@@ -124,11 +124,7 @@ public enum AddCommand: Command {
             defer { bases.wait() }
             let store = BaseStore(cacheDirectory: context.cacheDirectory)
             let (planned, newLock) = (plan, plan.lockAfter())
-            if plan.allFiles.count > BaseStore.filesWrittenInline {
-                bases.start { store.storeBases(of: planned, lock: newLock) }
-            } else {
-                store.storeBases(of: planned, lock: newLock)
-            }
+            bases.start(inline: plan.allFiles.count <= BackgroundWrites.smallBatch) { store.storeBases(of: planned, lock: newLock) }
             outcome = try InstallTransaction.apply(
                 plan, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), beforeLock: bases.wait)
         }

@@ -5,11 +5,6 @@
 public struct BaseStore: Sendable {
     public let folder: URL
 
-    /// Up to this many files, `add` keeps the bases before it stages the files rather than
-    /// on another thread: for one block (three files) the thread pool's start cost more
-    /// than the writes (`add scrolling-strip`, docs/BENCHMARKS.md).
-    static let filesWrittenInline = 8
-
     public init(cacheDirectory: URL) {
         folder = cacheDirectory.appendingPathComponent("bases", isDirectory: true)
     }

@@ -1,6 +1,6 @@
 /// `blocks.json`, written by `blocks init`: where this project keeps its blocks and
 /// which registry it uses, so every later `add` agrees without flags.
-public struct ProjectConfig: Codable, Sendable, Equatable {
+public struct ProjectConfig: Encodable, Sendable, Equatable {
     public static let fileName = "blocks.json"
 
     /// The target folder, relative to the project root.
@@ -38,7 +38,7 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
 
     /// One value of `registries`: a location as a string, or an object with `url` and
     /// `headers`. Written back the way it came: a string when it has no headers.
-    public struct RegistryEntry: Codable, Sendable, Equatable {
+    public struct RegistryEntry: Encodable, Sendable, Equatable {
         public var url: String
         public var headers: [String: String]
         /// Public keys this registry must be signed by.
@@ -52,15 +52,21 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
 
         enum Keys: String, CodingKey { case url, headers, keys }
 
-        public init(from decoder: Decoder) throws {
-            if let url = try? decoder.singleValueContainer().decode(String.self) {
+        /// A string, or an object with a `url` string and optional `headers` (strings) and
+        /// `keys`; nil when it is neither.
+        init?(json: JSONValue) {
+            switch json {
+            case .string(let url):
                 self.init(url: url)
-                return
+            case .object(let members):
+                guard case .string(let url)? = members["url"],
+                    let headers = ProjectConfig.optional(members["headers"], ProjectConfig.stringMap),
+                    let keys = ProjectConfig.optional(members["keys"], ProjectConfig.strings)
+                else { return nil }
+                self.init(url: url, headers: headers ?? [:], keys: keys ?? [])
+            default:
+                return nil
             }
-            let object = try decoder.container(keyedBy: Keys.self)
-            self.init(
-                url: try object.decode(String.self, forKey: .url), headers: try object.decodeIfPresent([String: String].self, forKey: .headers) ?? [:],
-                keys: try object.decodeIfPresent([String].self, forKey: .keys) ?? [])
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -83,13 +89,61 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         do {
             let data = try Data(contentsOf: url)
             if let known = lastDecoded.config(for: data, path: url.path) { return known }
-            let config = try JSONDecoder().decode(ProjectConfig.self, from: data)
+            guard let config = ProjectConfig(json: try JSONReader.parse(data)) else { throw InstallError.unreadableConfig(path: fileName, reason: "") }
             lastDecoded.keep(config, for: data, path: url.path)
             return config
         } catch {
             throw InstallError.unreadableConfig(
                 path: fileName, reason: "it is not valid JSON with optional \"path\" and \"registry\" strings and a \"registries\" object")
         }
+    }
+
+    /// The fields of a parsed `blocks.json`, read with the library's JSON reader: the
+    /// toolchain's `JSONDecoder` cost a millisecond of first-use set-up on every `add`.
+    /// Absent and null fields are nil; a field of the wrong type makes the whole file nil;
+    /// other keys are ignored.
+    init?(json: JSONValue) {
+        guard case .object(let members) = json,
+            let path = Self.optional(members["path"], Self.string),
+            let registry = Self.optional(members["registry"], Self.string),
+            let registries = Self.optional(members["registries"], { value -> [String: RegistryEntry]? in
+                guard case .object(let entries) = value else { return nil }
+                var decoded: [String: RegistryEntry] = [:]
+                for (namespace, entry) in entries {
+                    guard let entry = RegistryEntry(json: entry) else { return nil }
+                    decoded[namespace] = entry
+                }
+                return decoded
+            }),
+            let keys = Self.optional(members["keys"], Self.strings)
+        else { return nil }
+        self.init(path: path, registry: registry, registries: registries, keys: keys)
+    }
+
+    /// `.some(nil)` for an absent or null field, `.some(value)` for one `read` accepts,
+    /// nil for one of the wrong type.
+    static func optional<Value>(_ json: JSONValue?, _ read: (JSONValue) -> Value?) -> Value?? {
+        switch json {
+        case nil, .null?: return .some(nil)
+        case let value?: return read(value).map { .some($0) }
+        }
+    }
+
+    static func string(_ json: JSONValue) -> String? {
+        guard case .string(let text) = json else { return nil }
+        return text
+    }
+
+    static func strings(_ json: JSONValue) -> [String]? {
+        guard case .array(let elements) = json else { return nil }
+        let texts = elements.compactMap(string)
+        return texts.count == elements.count ? texts : nil
+    }
+
+    static func stringMap(_ json: JSONValue) -> [String: String]? {
+        guard case .object(let members) = json else { return nil }
+        let texts = members.compactMapValues(string)
+        return texts.count == members.count ? texts : nil
     }
 
     /// The last file decoded, with its bytes: `add` reads `blocks.json` for the target

@@ -157,7 +157,7 @@ public struct RegistryCache: Sendable {
         guard let snapshot = Self.metadataMemo.takeUnsaved(at: file.path) else { return }
         // The cache is a convenience: failing to write it must not fail the command.
         let write: @Sendable () -> Void = { try? AtomicFile.write(StableJSON.data(.object(snapshot.mapValues { .string($0) })), to: file) }
-        if let writes { writes.start(write) } else { write() }
+        if let writes { writes.start(inline: snapshot.count <= BackgroundWrites.smallBatch, write) } else { write() }
     }
 
     /// The metadata cache files this process has read or written, by path: resolving

@@ -6,10 +6,14 @@ import Dispatch
 /// per core, so a core slowed by other work on the machine (or by a slow file system
 /// call) does not leave the other idle at the end.
 enum ConcurrentMap {
+    /// Read once: Foundation reads two cgroup files each time it is asked, and resolving
+    /// dependencies maps a few times per `add`.
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
+
     static func map<Input: Sendable, Output: Sendable>(_ items: [Input], _ transform: @escaping @Sendable (Input) -> Output) -> [Output] {
         // One item gains nothing from a second thread, and starting the pool costs more than `add` of one block.
         guard items.count > 1 else { return items.map(transform) }
-        let batch = max(1, min(32, items.count / (8 * ProcessInfo.processInfo.activeProcessorCount)))
+        let batch = max(1, min(32, items.count / (8 * cores)))
         let batches = (items.count + batch - 1) / batch
         let results = UnsafeMutableBufferPointer<Output>.allocate(capacity: items.count)
         defer { results.deallocate() }
