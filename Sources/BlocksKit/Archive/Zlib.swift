@@ -87,7 +87,9 @@ enum Zlib {
                 let done = isLast ? status == Z_STREAM_END : (status == Z_OK && stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0)
                 if done {
                     stream.pointee.next_in = nil
-                    return output.prefix(produced)
+                    // A copy of what was produced: a prefix would keep the whole buffer,
+                    // and the index's twenty pieces wait for each other.
+                    return output.withUnsafeBytes { Data(bytes: $0.baseAddress!, count: produced) }
                 }
                 guard status == Z_OK || status == Z_BUF_ERROR else {
                     throw ArchiveError.writeFailed(archive: "gzip", message: "zlib failed (\(status))")
@@ -102,8 +104,9 @@ enum Zlib {
     /// than deflating a small file.
     private final class StreamPool: @unchecked Sendable {
         static let shared = StreamPool()
-        /// More than the pieces deflated at once are never kept.
-        private static let kept = 8
+        /// One per core: more are rarely busy at once, and each holds 256 KB (a mirror
+        /// deflates from eight download threads, and the memory goal is 64 MB).
+        private static let kept = ConcurrentMap.cores
         private let lock = Lock()
         private var idle: [UnsafeMutablePointer<z_stream>] = []
 

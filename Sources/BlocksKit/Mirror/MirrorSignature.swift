@@ -50,11 +50,14 @@ public struct MirrorSignature {
         }
     }
 
+    /// How many of an index's last bytes `looksSigned` reads.
+    static let signedTailLength = 64
+
     /// Whether an index ends as a signed build writes one, with `version` last: how an
     /// unpinned mirror decides to fetch a signature, and to check metadata, without
     /// decoding a 20 MB unsigned index (whose peak memory the mirror keeps flat).
     static func looksSigned(_ index: Data) -> Bool {
-        let tail = String(decoding: index.suffix(64), as: UTF8.self)
+        let tail = String(decoding: index.suffix(signedTailLength), as: UTF8.self)
         return tail.contains("\n  \"version\" : ")
     }
 

@@ -33,6 +33,21 @@ enum FileDescriptorIO {
         return failure == 0 ? data : nil
     }
 
+    /// The last `count` bytes of a regular file (all of it when shorter), or nil when it
+    /// cannot be opened or read.
+    static func readTail(_ path: String, count: Int) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+            lseek(descriptor, off_t(max(0, Int(info.st_size) - count)), SEEK_SET) >= 0
+        else { return nil }
+        var data = Data(capacity: count)
+        let failure = readChunks(descriptor: descriptor, chunkSize: max(1, count), limit: count) { data.append(contentsOf: $0) }
+        return failure == 0 ? data : nil
+    }
+
     /// Opens `path` with `flags` (plus write-only and close-on-exec), writes `data`,
     /// optionally flushes it to disk, and closes it. Returns 0 or the `errno` of the
     /// step that failed.

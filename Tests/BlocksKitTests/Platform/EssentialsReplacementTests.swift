@@ -79,6 +79,22 @@ import Testing
         #expect(PathKind(folder.url.appendingPathComponent("missing").path) == .missing)
     }
 
+    /// The last bytes of a file, the whole file when it is shorter, nil for a folder or
+    /// a missing path: how a mirror tells a signed index without reading it whole.
+    @Test func readTailReadsOnlyTheEnd() throws {
+        let folder = try TemporaryFolder("tail")
+        defer { folder.cleanUp() }
+        let file = folder.url.appendingPathComponent("file")
+        let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0) })
+        try bytes.write(to: file)
+        #expect(FileDescriptorIO.readTail(file.path, count: 64) == bytes.suffix(64))
+        #expect(FileDescriptorIO.readTail(file.path, count: 200_000) == bytes)
+        try Data("short".utf8).write(to: file)
+        #expect(FileDescriptorIO.readTail(file.path, count: 64) == Data("short".utf8))
+        #expect(FileDescriptorIO.readTail(folder.url.path, count: 64) == nil)
+        #expect(FileDescriptorIO.readTail(folder.url.appendingPathComponent("missing").path, count: 64) == nil)
+    }
+
     @Test func childProcessReportsExitCodesSignalsAndErrors() throws {
         let shell = "/bin/sh"
         #expect(try ChildProcess.run(shell, arguments: ["-c", "exit 3"]).exitCode == 3)

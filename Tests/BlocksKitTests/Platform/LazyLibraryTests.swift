@@ -36,6 +36,7 @@ import Testing
         #expect(CurlTransport.isLibraryAvailable)
         #expect(LibArchive.isLibraryAvailable)
         #expect(SHA256.isLibraryAvailable)
+        #expect(Zlib.isLibraryAvailable)
     }
 
     // MARK: SHA-256
@@ -66,7 +67,7 @@ import Testing
     /// and crash the first load, so each must be defined in the binary ('V' in nm).
     @Test func eachLibraryHasOneDefinedLoadTable() throws {
         let symbols = try runProcess(URL(fileURLWithPath: "/usr/bin/nm"), [blocksBinary.path]).out
-        for library in ["curl", "archive", "crypto", "sqlite"] {
+        for library in ["curl", "archive", "zlib", "crypto", "sqlite"] {
             for name in ["blocks_\(library)_shared_table", "blocks_\(library)_shared_once"] {
                 let lines = symbols.split(separator: "\n").filter { $0.hasSuffix(" " + name) }
                 #expect(lines.count == 1 && lines[0].contains(" V "), "\(name): \(lines)")
