@@ -1,9 +1,9 @@
 #ifndef BLOCKS_ZLIB_SHIM_H
 #define BLOCKS_ZLIB_SHIM_H
 // zlib's deflate and CRC-32, for the registry's precompressed `.gz` files
-// (Archive/Zlib.swift). libarchive, which reads and writes the block archives, already
-// depends on zlib, so this maps nothing new; its gzip writer sets up a fresh 256 KB deflate
-// state per stream, which was most of the cost of 10,000 small metadata files.
+// (Archive/Zlib.swift), whose large index is deflated in pieces on every core, which
+// libarchive's gzip writer cannot do. libarchive, which reads and writes the block
+// archives, already depends on zlib, so this maps nothing new.
 #include <zlib.h>
 
 #include "../BlocksLazyLoading/lazy_loading.h"

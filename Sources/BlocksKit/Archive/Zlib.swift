@@ -4,10 +4,10 @@ import BlocksZlib
 /// files, which nginx's `gzip_static` serves.
 ///
 /// A build writes one per metadata file, ten thousand small streams for a large catalog,
-/// and one of 20 MB for the index. libarchive's gzip writer set up and zeroed a fresh
-/// 256 KB deflate state for each (0.4 million instructions for a 1.5 KB file), so here the
-/// states are kept and reset; and the index is deflated in 1 MB pieces on every core, each
-/// primed with the 32 KB before it as pigz does, which joined are one gzip stream.
+/// and one of 20 MB for the index, which libarchive's gzip writer deflated on one core at
+/// the end of the build. Here the index is deflated in 1 MB pieces on every core, each
+/// primed with the 32 KB before it as pigz does, and the pieces joined are one gzip stream;
+/// the 256 KB deflate states are kept and reset rather than set up for every stream.
 ///
 /// The output depends only on the input: the pieces are cut at fixed offsets whatever the
 /// core count, and the header is written here (no name, no time, the Unix system code), so
