@@ -94,19 +94,33 @@ import Testing
             if paused { runEnvironment["BLOCKS_TEST_STEP_PAUSE_US"] = String(Self.stepPause) }
             let runLength = finished[paused]?.suffix(5).max() ?? (paused ? pausedRun : longestRun)
             let longestDelay = UInt32(min(runLength * 1.1, 2) * 1_000_000)
+            // A third of the paused adds are killed at a random moment after their staging
+            // folder appears, within the renames' pauses: on a loaded machine the work before
+            // the renames stretches while the pauses do not, and kills from the start of the
+            // run then seldom land between the first rename and the lock.
+            let targeted = paused && iteration % 3 == 0 && arguments.contains("add")
+            let stagingBefore = Set(Self.stagingFolders(in: project.root))
             let started = Date()
             let (process, output, errors) = try project.startBinary(arguments, environment: runEnvironment)
             withExtendedLifetime((output, errors)) {
-                // Waits in slices of a millisecond (at most 2,000), so a run that ends
+                // Waits in slices of a millisecond (at most 2,000 each), so a run that ends
                 // first is seen ending, and its length is known.
-                let killAt = started.addingTimeInterval(Double(UInt32.random(in: 0...longestDelay, using: &generator)) / 1_000_000)
+                var from = started
+                if targeted {
+                    for _ in 0..<2_000 where process.isRunning && Set(Self.stagingFolders(in: project.root)).isSubset(of: stagingBefore) {
+                        usleep(1_000)
+                    }
+                    from = Date()
+                }
+                let window = targeted ? UInt32(Self.fileCount) * Self.stepPause : longestDelay
+                let killAt = from.addingTimeInterval(Double(UInt32.random(in: 0...window, using: &generator)) / 1_000_000)
                 for _ in 0..<2_000 where process.isRunning && Date() < killAt { usleep(1_000) }
                 if process.isRunning {
                     kill(process.processIdentifier, SIGKILL)
                     interrupted += 1
                     process.waitUntilExit()
                 } else {
-                    finished[paused, default: []].append(Date().timeIntervalSince(started))
+                    if !targeted { finished[paused, default: []].append(Date().timeIntervalSince(started)) }
                     process.waitUntilExit()
                 }
             }
@@ -127,6 +141,11 @@ import Testing
         print("KillLoopTests: \(interrupted) of \(runs) runs killed; \(mixed) left a mix of versions or a stale lock hash")
         #expect(interrupted >= Self.requiredKills, "only \(interrupted) of \(runs) runs were killed before they finished")
         #expect(mixed >= Self.requiredMidRun, "only \(mixed) of \(runs) kills landed while files were being replaced")
+    }
+
+    /// The staging folders in a project root, by name.
+    static func stagingFolders(in root: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0.hasPrefix(".blocks-staging") }
     }
 
     /// Checks every invariant; returns true when the kill left an in-between state
