@@ -61,6 +61,10 @@ public enum AddCommand: Command {
                 "--sha256", because: "it checks an archive given by path or URL; a registry's blocks are checked against its index")
         }
         let requests = archive == nil ? try validatedRequests(arguments.positionals) : []
+        // Opened before the project's lock and files are read, so a remote registry's
+        // libraries load on the other core meanwhile.
+        let registries = archive == nil ? try RegistrySet.forProject(option: context.registry, access: context.registryAccess) : nil
+        registries?.prepareToInstall()
         let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
         defer { mutex?.release() }
         let leftovers = dryRun ? StagingArea.Leftovers() : StagingArea.removeLeftovers(root: root)
@@ -70,8 +74,7 @@ public enum AddCommand: Command {
             items = try archive.contents(of: try archive.manifests().map(\.name)).map {
                 InstallPlan.Item(content: $0, reference: BlockReference(namespace: nil, name: $0.manifest.name), registry: archive.location)
             }
-        } else {
-            let registries = try RegistrySet.forProject(option: context.registry, access: context.registryAccess)
+        } else if let registries {
             resolution = try BlockResolution.resolve(requests, in: registries, lock: lock)
             items = resolution?.items ?? []
         }

@@ -207,6 +207,10 @@ public struct BuiltRegistrySource: RegistrySource {
         return try metadataFiles(names, deferringWrite: true).map { ($0.entry.manifest, $0.versions.map(\.version)) }
     }
 
+    public func prepareToInstall() {
+        if case .remote = root { LibraryWarmUp.start(transport: access.transport, offline: access.offline) }
+    }
+
     /// Writes what `publishedVersions(of:)` read into the metadata cache.
     public func saveReadMetadata() { saveReadMetadata(writes: nil) }
 

@@ -59,6 +59,11 @@ public struct RegistrySet: Sendable {
         return RegistrySet(members: [defaultMember] + opened, configuredNamespaces: configured, namespaced: opened)
     }
 
+    /// Tells every source that blocks will be installed from it (`prepareToInstall`).
+    public func prepareToInstall() {
+        for member in members + namespaced { member.source.prepareToInstall() }
+    }
+
     /// A namespaced registry's source, reading through its own headers and never the token.
     static func open(_ registry: NamespacedRegistry, access: RegistryAccess) throws -> Member {
         var own = access.readingThrough(registry)

@@ -30,6 +30,10 @@ public protocol RegistrySource: Sendable {
     /// Keeps what `publishedVersions(of:)` read in the download cache (for `--offline`),
     /// once a caller has read all it will: a resolution reads one round per depth level.
     func saveReadMetadata()
+    /// Called by `add` and `update` as soon as the source is opened: a remote one starts
+    /// loading the libraries a download needs on the other core while the command reads
+    /// the project (`LibraryWarmUp`).
+    func prepareToInstall()
 }
 
 /// Problems with a registry or its contents.
@@ -76,6 +80,9 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
 extension RegistrySource {
     /// Sources that read no metadata files keep nothing.
     public func saveReadMetadata() {}
+
+    /// Sources that download nothing have nothing to load.
+    public func prepareToInstall() {}
 
     /// For a source that holds one version of each block: that version, or the error.
     public func contents(of name: String, version: String) throws -> BlockContent {
