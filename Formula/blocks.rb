@@ -3,7 +3,7 @@
 #   brew tap blocks/blocks URL-OF-THIS-REPOSITORY
 #   brew install --HEAD blocks
 #
-# builds main with Xcode's Swift; macOS supplies libcurl, libarchive, SQLite and
+# builds main with Xcode's Swift; macOS supplies libcurl, libarchive, zlib, SQLite and
 # CommonCrypto, so the formula depends on nothing else. No URL is written here: the head
 # build fetches the repository the tap was cloned from. A release adds a stable `url` and
 # `sha256` below, filled by Scripts/release-formula from a `git archive` of its tag.
