@@ -360,6 +360,33 @@ import Testing
         try folder.write("archives/a.tar.gz", "abd")
         #expect(!loaded.isIntact("archives/a.tar.gz", sha256: SHA256.hex("abc"), in: folder.url))
     }
+
+    /// The state file's line format as `load` reads it: known lines in any order, empty
+    /// lines, a last line without its newline, the last of two records for one path, and
+    /// lines it skips (wrong field count, a size that is not a number, a carriage return
+    /// in a number, an unknown kind, a kind that only starts like a known one).
+    @Test func stateLoadReadsTheLineFormatAndSkipsTheRest() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let text = [
+            "blocks-mirror-state\t1", "", "archive\tarchives/a.tar.gz\taaa\t3\t1700000000123456789", "etag\t\"e-1\"",
+            "archive\tarchives/b.zip\tbbb\t-1\t0", "archive\tarchives/a.tar.gz\tccc\t4\t5", "archive\tarchives/short\tddd\t4",
+            "archive\tarchives/words\teee\tfour\t5", "archive\tarchives/crlf\tfff\t4\t5\r", "archived\tarchives/x\tggg\t1\t2",
+            "etag\tone\ttoo many", "mode\tall-versions", "", "", "archive\tarchives/last\thhh\t+7\t8",
+        ].joined(separator: "\n")
+        try folder.write(".blocks-mirror/state", text)
+        var expected = MirrorState()
+        expected.etag = "\"e-1\""
+        expected.mode = "all-versions"
+        expected.records = [
+            "archives/a.tar.gz": .init(sha256: "ccc", size: 4, modified: 5), "archives/b.zip": .damaged("bbb"),
+            "archives/last": .init(sha256: "hhh", size: 7, modified: 8),
+        ]
+        #expect(MirrorState.load(from: folder.url) == expected)
+        try folder.write(".blocks-mirror/state", "")
+        #expect(MirrorState.load(from: folder.url) == MirrorState())
+        #expect(MirrorState.load(from: folder.url.appendingPathComponent("missing")) == MirrorState())
+    }
 }
 
 /// Progress reports collected from the callback, for checking totals across batches.
