@@ -86,16 +86,16 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
     public static func read(root: URL) throws -> ProjectConfig? {
         let url = root.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        do {
-            let data = try Data(contentsOf: url)
+        // Unreadable, not JSON, or a field of the wrong type: one error for all three.
+        if let data = try? Data(contentsOf: url) {
             if let known = lastDecoded.config(for: data, path: url.path) { return known }
-            guard let config = ProjectConfig(json: try JSONReader.parse(data)) else { throw InstallError.unreadableConfig(path: fileName, reason: "") }
-            lastDecoded.keep(config, for: data, path: url.path)
-            return config
-        } catch {
-            throw InstallError.unreadableConfig(
-                path: fileName, reason: "it is not valid JSON with optional \"path\" and \"registry\" strings and a \"registries\" object")
+            if let json = try? JSONReader.parse(data), let config = ProjectConfig(json: json) {
+                lastDecoded.keep(config, for: data, path: url.path)
+                return config
+            }
         }
+        throw InstallError.unreadableConfig(
+            path: fileName, reason: "it is not valid JSON with optional \"path\" and \"registry\" strings and a \"registries\" object")
     }
 
     /// The fields of a parsed `blocks.json`, read with the library's JSON reader: the

@@ -108,15 +108,32 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
     let manifests: [BlockManifest]
 
     init(blocks: [SearchableBlock]) {
-        var postingsByWord: [String: [SearchPosting]] = [:]
-        for (index, block) in blocks.enumerated() {
-            for (field, words) in Self.fieldWords(of: block) {
-                for word in words { postingsByWord[word, default: []].append(SearchPosting(block: index, field: field)) }
-            }
-        }
+        let postingsByWord = Self.postingsByWord(of: blocks)
         // Sorted so that the same catalog always gives the same index bytes.
         let words = postingsByWord.keys.sorted()
         self.init(manifests: blocks.map(\.manifest), vocabulary: PackedStrings(words), postingLists: words.map { postingsByWord[$0] ?? [] })
+    }
+
+    /// Every word of the blocks (`fieldWords`, code names included) with its postings in
+    /// block order: what the search index, the embedded corpus cache and the site's search
+    /// data (`SiteSearchData`) all hold. Slices of blocks are done on every core, then
+    /// joined in order: a later slice's blocks all come after an earlier one's.
+    static func postingsByWord(of blocks: [SearchableBlock]) -> [String: [SearchPosting]] {
+        let slice = max(64, (blocks.count + 15) / 16)
+        let slices = ConcurrentMap.map(Array(stride(from: 0, to: blocks.count, by: slice))) { start in
+            var postings: [String: [SearchPosting]] = [:]
+            for block in start..<min(start + slice, blocks.count) {
+                for (field, words) in fieldWords(of: blocks[block]) {
+                    for word in words { postings[word, default: []].append(SearchPosting(block: block, field: field)) }
+                }
+            }
+            return postings
+        }
+        guard var joined = slices.first else { return [:] }
+        for postings in slices.dropFirst() {
+            for (word, list) in postings { joined[word, default: []].append(contentsOf: list) }
+        }
+        return joined
     }
 
     /// Blocks without the names in their code.

@@ -136,7 +136,7 @@ import Testing
         }
         let status = project.run(["status", "--json"])
         #expect(!status.output.contains("\"modified\"") && !status.output.contains("\"missing\""))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: project.root.path).filter { $0.hasPrefix(".blocks-staging") }
+        let leftovers = Self.stagingFolders(in: project.root)
         #expect(leftovers.isEmpty)
         print("KillLoopTests: \(interrupted) of \(runs) runs killed; \(mixed) left a mix of versions or a stale lock hash")
         #expect(interrupted >= Self.requiredKills, "only \(interrupted) of \(runs) runs were killed before they finished")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import BlocksKit
 
-/// The search data is made on every core, in slices (`SiteSearchData.postings`,
+/// The search data is made on every core, in slices (`InMemorySearchCorpus.postingsByWord`,
 /// `HTMLEscaping.scriptJSONArray`); these check that the slices join into exactly what
 /// one pass in order makes, so the file's bytes never depend on how the work was split.
 @Suite struct SiteSearchDataTests {
@@ -22,13 +22,13 @@ import Testing
                 for word in words { expected[word, default: []].append(SearchPosting(block: block, field: field).rawValue) }
             }
         }
-        let postings = SiteSearchData.postings(of: blocks)
+        let postings = InMemorySearchCorpus.postingsByWord(of: blocks).mapValues { $0.map(\.rawValue) }
         // Compared as one flag: printed, the postings of 360 blocks fill a screen.
         let same = postings == expected
         #expect(same)
         let ascending = postings.values.allSatisfy { $0 == $0.sorted() }
         #expect(ascending)
-        #expect(SiteSearchData.postings(of: []).isEmpty)
+        #expect(InMemorySearchCorpus.postingsByWord(of: []).isEmpty)
     }
 
     @Test func packedPostingsAreBase36Differences() {

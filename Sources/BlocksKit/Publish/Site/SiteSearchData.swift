@@ -24,11 +24,12 @@ enum SiteSearchData {
     /// their places in `tagOptions`, the folded tags the page's tag filter offers.
     ///
     /// Made on every core: each slice of blocks gets its words and postings on a core of
-    /// its own, and the long arrays are written as JSON there too
-    /// (`HTMLEscaping.scriptJSONArray`), so what they allocate is freed there as well.
+    /// its own (`InMemorySearchCorpus.postingsByWord`), and the long arrays are written as
+    /// JSON there too (`HTMLEscaping.scriptJSONArray`), so what they allocate is freed there
+    /// as well.
     static func json(sortedBlocks searchable: [SearchableBlock], tagOptions: [String], staticCards: Int, laterCards: [String]) -> [UInt8] {
         let tagPlaces = Dictionary(tagOptions.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let postingsByWord = postings(of: searchable)
+        let postingsByWord = InMemorySearchCorpus.postingsByWord(of: searchable)
         // As `InMemorySearchCorpus` does: words sorted, each word's postings in block order.
         let vocabulary = postingsByWord.keys.sorted()
         let manifests = searchable.map(\.manifest)
@@ -53,33 +54,12 @@ enum SiteSearchData {
                 "functionWords": small(.array(SearchWords.functionWords.sorted().map { .string($0) })),
                 "words": HTMLEscaping.scriptJSONArray(count: vocabulary.count, inline: false) { .string(vocabulary[$0]) },
                 "postings": HTMLEscaping.scriptJSONArray(count: vocabulary.count, inline: false) {
-                    .string(packed(postingsByWord[vocabulary[$0]] ?? []))
+                    .string(packed((postingsByWord[vocabulary[$0]] ?? []).map(\.rawValue)))
                 },
                 "blocks": blocks,
                 "staticCards": small(.int(staticCards)),
                 "cards": HTMLEscaping.scriptJSONArray(count: laterCards.count, inline: false) { .string(laterCards[$0]) },
             ], inline: false)
-    }
-
-    /// Every word of the blocks (`SearchWords.fieldWords`, code names included) with its
-    /// postings (`SearchPosting`) in block order. Slices of blocks are done on every core,
-    /// then joined in order: a later slice's blocks all come after an earlier one's.
-    static func postings(of blocks: [SearchableBlock]) -> [String: [UInt32]] {
-        let slice = max(64, (blocks.count + 15) / 16)
-        let slices = ConcurrentMap.map(Array(stride(from: 0, to: blocks.count, by: slice))) { start in
-            var postings: [String: [UInt32]] = [:]
-            for block in start..<min(start + slice, blocks.count) {
-                for (field, words) in SearchWords.fieldWords(of: blocks[block]) {
-                    for word in words { postings[word, default: []].append(SearchPosting(block: block, field: field).rawValue) }
-                }
-            }
-            return postings
-        }
-        guard var joined = slices.first else { return [:] }
-        for postings in slices.dropFirst() {
-            for (word, list) in postings { joined[word, default: []].append(contentsOf: list) }
-        }
-        return joined
     }
 
     /// One word's postings as the page reads them: ascending, each the difference from the
