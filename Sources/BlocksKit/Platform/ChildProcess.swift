@@ -67,9 +67,17 @@ enum ChildProcess {
             throw failure(workingDirectory, errno)
         }
         var child: pid_t = 0
-        let status =
-            envp.map { posix_spawn(&child, executable, &actions, nil, argv, $0) }
-            ?? posix_spawn(&child, executable, &actions, nil, argv, processEnvironmentBlock)
+        var status: Int32 = 0
+        // A program written a moment ago is "busy" while any process forked in that moment
+        // still holds the writer's descriptor, until its exec closes it: another thread's
+        // spawn is enough. Linux then refuses to run it, so wait that moment out, boundedly.
+        for attempt in 0..<Self.busyRetries {
+            status =
+                envp.map { posix_spawn(&child, executable, &actions, nil, argv, $0) }
+                ?? posix_spawn(&child, executable, &actions, nil, argv, processEnvironmentBlock)
+            guard status == ETXTBSY, attempt + 1 < Self.busyRetries else { break }
+            usleep(UInt32(min(1 << attempt, 50)) * 1000)
+        }
         if savedDirectory >= 0 {
             _ = fchdir(savedDirectory)
             close(savedDirectory)
@@ -96,6 +104,9 @@ enum ChildProcess {
         let exitCode = signal == 0 ? (waitStatus >> 8) & 0xff : 128 + signal
         return Outcome(exitCode: exitCode, standardError: String(decoding: captured, as: UTF8.self))
     }
+
+    /// How often a spawn is tried while the program file is busy: about two seconds in all.
+    static let busyRetries = 45
 
     private static func failure(_ executable: String, _ code: Int32) -> LaunchError {
         .cannotStart(path: executable, reason: String(cString: strerror(code)))

@@ -119,6 +119,26 @@ import Testing
         #expect(FileManager.default.currentDirectoryPath == before, "the parent's folder is restored")
     }
 
+    /// A program still open for writing somewhere (here by this process, as a child forked
+    /// by another thread at the wrong moment would hold it) is refused with "Text file
+    /// busy"; the spawn waits until it is closed instead of failing.
+    @Test func childProcessWaitsOutABusyProgramFile() throws {
+        let folder = try TemporaryFolder("busy-program")
+        defer { folder.cleanUp() }
+        let script = folder.url.appendingPathComponent("busy").path
+        let writer = open(script, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        #expect(writer >= 0)
+        let body = Array("#!/bin/sh\nexit 4\n".utf8)
+        #expect(write(writer, body, body.count) == body.count)
+        let closing = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) {
+            close(writer)
+            closing.signal()
+        }
+        #expect(try ChildProcess.run(script, arguments: []).exitCode == 4)
+        closing.wait()
+    }
+
     @Test func lockKeepsCountsExact() {
         final class Counter: @unchecked Sendable {
             let lock = Lock()
