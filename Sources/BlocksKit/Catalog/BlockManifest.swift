@@ -78,7 +78,10 @@ public struct BlockManifest: Codable, Sendable, Equatable {
 
     /// The manifest as `JSONValue`, with the keys and values its `Encodable` conformance
     /// writes (a parameter without a default has no `default` key).
-    var jsonValue: JSONValue {
+    var jsonValue: JSONValue { .object(jsonMembers) }
+
+    /// The manifest's members, which an index entry extends (`RegistryEntry.addedMembers`).
+    var jsonMembers: [String: JSONValue] {
         func strings(_ map: [String: String]) -> JSONValue { .object(map.mapValues { .string($0) }) }
         var members: [String: JSONValue] = [
             "name": .string(name), "version": .string(version), "title": strings(title), "summary": strings(summary),
@@ -96,7 +99,7 @@ public struct BlockManifest: Codable, Sendable, Equatable {
             "authors": .array(authors.map { .string($0) }), "license": .string(license), "accessibility": strings(accessibility),
         ]
         if let dependencies { members["dependencies"] = dependencies.jsonValue }
-        return .object(members)
+        return members
     }
 
     /// A `block.json` through `JSONReader`; nil when it is not JSON or not a manifest.

@@ -41,7 +41,13 @@ public struct BlockPackager: Sendable {
 
     /// The manifest as shipped: sorted keys, so the same manifest is always the same bytes.
     public static func manifestData(_ manifest: BlockManifest) throws -> Data {
-        StableJSON.data(manifest.jsonValue)
+        manifestMembers(manifest).data
+    }
+
+    /// The manifest's members as `block.json` has them, which its index entry and
+    /// metadata file share.
+    static func manifestMembers(_ manifest: BlockManifest) -> StableJSONMembers {
+        StableJSONMembers(manifest.jsonMembers)
     }
 
     /// A hash of a block's source: its manifest and files before any header. Two builds of

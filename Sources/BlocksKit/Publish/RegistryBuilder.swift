@@ -159,10 +159,11 @@ public struct RegistryBuilder: Sendable {
         let site = self.site ? SiteBuilder(output: output) : nil
         let results = ConcurrentMap.map(blocks) { block in
             Result { () throws -> PublishedEntry in
-                let (entry, archives, shipped) = try self.package(block)
+                let (entry, archives, shipped, manifestMembers) = try self.package(block)
                 for (path, data) in archives { try folder.write(data, to: path) }
                 let metadata = BlockMetadata.publishing(entry, published: self.published, over: nil)
-                let metadataData = metadata.stableJSON
+                let entryMembers = entry.stableMembers(manifestMembers: manifestMembers)
+                let metadataData = metadata.stableJSON(entryMembers: entryMembers)
                 try folder.write(metadataData, to: entry.metadata)
                 try folder.write(try Zlib.gzip(metadataData), to: Self.gzipPath(entry.metadata))
                 if let site {
@@ -171,7 +172,7 @@ public struct RegistryBuilder: Sendable {
                     try folder.write(page, to: path)
                     site.recordWritten(path, data: page)
                 }
-                return PublishedEntry(entry: entry, json: entry.stableJSON, wrote: true)
+                return PublishedEntry(entry: entry, json: entryMembers.data, wrote: true)
             }
         }
         let entries: [PublishedEntry]
@@ -187,11 +188,15 @@ public struct RegistryBuilder: Sendable {
         return Report(written: entries.map(\.entry.manifest.name), stagingFolders: folder.stagingFolders.count, site: site?.report)
     }
 
-    /// A block's entry, its archives by path relative to the registry root, and the files
-    /// they hold (under the archives' top folder).
-    func package(_ block: BlockContent) throws -> (RegistryEntry, [(path: String, data: Data)], shipped: [ArchiveEntry]) {
+    /// A block's entry, its archives by path relative to the registry root, the files
+    /// they hold (under the archives' top folder), and its manifest's members, which the
+    /// entry's documents share.
+    func package(_ block: BlockContent) throws -> (
+        RegistryEntry, [(path: String, data: Data)], shipped: [ArchiveEntry], manifestMembers: StableJSONMembers
+    ) {
         let manifest = block.manifest
-        let manifestData = try BlockPackager.manifestData(manifest)
+        let manifestMembers = BlockPackager.manifestMembers(manifest)
+        let manifestData = manifestMembers.data
         let sourceHash = try BlockPackager.sourceHash(block, manifestData: manifestData)
         let folder = "\(manifest.name)-\(manifest.version)"
         let entries = try packager.entries(for: block, folder: folder, manifestData: manifestData)
@@ -207,7 +212,7 @@ public struct RegistryBuilder: Sendable {
         let entry = RegistryEntry(
             manifest: manifest, metadata: "blocks/\(manifest.name).json", sourceSHA256: sourceHash, archives: archives,
             codeNames: CodeNames.names(of: block))
-        return (entry, files, entries)
+        return (entry, files, entries, manifestMembers)
     }
 
     /// Writes one block's archives and metadata unless they are already published, and
@@ -229,8 +234,9 @@ public struct RegistryBuilder: Sendable {
                 var entry = previous
                 entry.codeNames = codeNames
                 let metadata = BlockMetadata.publishing(entry, published: published, over: try previousMetadata(entry.metadata))
-                try writeWithGzip(metadata.stableJSON, to: entry.metadata)
-                return PublishedEntry(entry: entry, json: entry.stableJSON, wrote: false)
+                let entryMembers = entry.stableMembers()
+                try writeWithGzip(metadata.stableJSON(entryMembers: entryMembers), to: entry.metadata)
+                return PublishedEntry(entry: entry, json: entryMembers.data, wrote: false)
             }
             if let metadata = FileManager.default.contents(atPath: output.joining(previous.metadata).path) {
                 try ensureGzip(of: metadata, at: previous.metadata)
@@ -238,7 +244,7 @@ public struct RegistryBuilder: Sendable {
             try site?.keepPage(of: previous)
             return PublishedEntry(entry: previous, json: previous.stableJSON, wrote: false)
         }
-        var (entry, files, shipped) = try package(block)
+        var (entry, files, shipped, manifestMembers) = try package(block)
         var keptOlderArchive: URL?
         for (path, data) in files {
             let url = output.joining(path)
@@ -258,13 +264,14 @@ public struct RegistryBuilder: Sendable {
             try AtomicFile.write(data, to: url)
         }
         let metadata = BlockMetadata.publishing(entry, published: published, over: try previousMetadata(entry.metadata))
-        try writeWithGzip(metadata.stableJSON, to: entry.metadata)
+        let entryMembers = entry.stableMembers(manifestMembers: manifestMembers)
+        try writeWithGzip(metadata.stableJSON(entryMembers: entryMembers), to: entry.metadata)
         if let site {
             // The page shows what the archives hold, which an older build's kept archive decides.
             let files = try keptOlderArchive.map { try Archives.read($0).files } ?? SiteBuilder.shipped(shipped)
             try site.write(SiteBuilder.page(entry, versions: metadata.versions, shipped: files), to: SiteBuilder.pagePath(manifest.name))
         }
-        return PublishedEntry(entry: entry, json: entry.stableJSON, wrote: true)
+        return PublishedEntry(entry: entry, json: entryMembers.data, wrote: true)
     }
 
     /// The metadata file an earlier build wrote, whose versions this build keeps; nil

@@ -67,10 +67,12 @@ struct BlockMetadata: Sendable, Equatable {
     func version(_ version: String) -> PublishedVersion? { versions.first { $0.version == version } }
 
     /// The file's bytes: the entry's keys plus `versions`, in `StableJSON` form.
-    var stableJSON: Data {
-        guard case .object(var members) = entry.jsonValue else { return entry.stableJSON }
-        members["versions"] = .array(versions.map(\.jsonValue))
-        return StableJSON.data(.object(members))
+    var stableJSON: Data { stableJSON(entryMembers: entry.stableMembers()) }
+
+    /// The file's bytes over the entry's members, which the index's copy of the entry
+    /// shares.
+    func stableJSON(entryMembers: StableJSONMembers) -> Data {
+        entryMembers.adding(["versions": .array(versions.map(\.jsonValue))]).data
     }
 }
 

@@ -236,13 +236,21 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
     var stableJSON: Data { StableJSON.data(jsonValue) }
 
     /// The entry as `JSONValue`: the manifest's keys plus those an entry adds.
-    var jsonValue: JSONValue {
-        guard case .object(var members) = manifest.jsonValue else { return manifest.jsonValue }
-        members["metadata"] = .string(metadata)
-        members["sourceSHA256"] = .string(sourceSHA256)
-        members["archives"] = RegistryArchive.jsonValue(archives)
+    var jsonValue: JSONValue { .object(manifest.jsonMembers.merging(addedMembers) { _, added in added }) }
+
+    /// The keys an entry adds to its manifest's.
+    var addedMembers: [String: JSONValue] {
+        var members: [String: JSONValue] = [
+            "metadata": .string(metadata), "sourceSHA256": .string(sourceSHA256), "archives": RegistryArchive.jsonValue(archives),
+        ]
         if !codeNames.isEmpty { members["codeNames"] = .array(codeNames.map { .string($0) }) }
-        return .object(members)
+        return members
+    }
+
+    /// The entry's members for documents built on it, over its manifest's members when
+    /// they are already written (`BlockPackager.manifestMembers`).
+    func stableMembers(manifestMembers: StableJSONMembers? = nil) -> StableJSONMembers {
+        (manifestMembers ?? StableJSONMembers(manifest.jsonMembers)).adding(addedMembers)
     }
 
     /// Whether the name is a block name (`ManifestValidator.isValidName`). Every reader of

@@ -25,6 +25,15 @@ enum StableJSONWriter {
         return output
     }
 
+    /// One member of a top-level object, `"key" : value`, as `write` lays it out there.
+    fileprivate static func topLevelMember(_ key: String, _ value: JSONValue) -> [UInt8] {
+        var output: [UInt8] = []
+        writeString(key, into: &output)
+        output.append(contentsOf: " : ".utf8)
+        write(value, indent: 2, into: &output)
+        return output
+    }
+
     /// `indent` nil writes the compact one-line form.
     private static func write(_ value: JSONValue, indent: Int?, into output: inout [UInt8]) {
         switch value {
@@ -116,5 +125,46 @@ enum StableJSONWriter {
             output.append(digits[Int(byte >> 4)])
             output.append(digits[Int(byte & 0x0F)])
         }
+    }
+}
+
+/// A top-level object's members, each written once in `StableJSON`'s layout, from which
+/// documents that share members are put together. A build writes three such documents
+/// for every block: its manifest (`block.json` in the archives), its index entry (the
+/// manifest's members and four more) and its metadata file (the entry's and `versions`).
+/// Written whole, each built and wrote the manifest's members again, an eighth of a
+/// build's time for 10,000 blocks. `data` is byte for byte `StableJSON.data` of the
+/// merged object; tests hold the two equal.
+struct StableJSONMembers: Sendable {
+    /// Sorted by the UTF-8 of their keys, as `StableJSONWriter` orders keys.
+    private var members: [(key: String, bytes: [UInt8])]
+
+    init(_ object: [String: JSONValue]) {
+        members = object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
+            (key, StableJSONWriter.topLevelMember(key, object[key]!))
+        }
+    }
+
+    /// These members and `object`'s, whose value wins where a key is in both.
+    func adding(_ object: [String: JSONValue]) -> StableJSONMembers {
+        var merged = self
+        merged.members = members.filter { object[$0.key] == nil } + StableJSONMembers(object).members
+        merged.members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        return merged
+    }
+
+    /// The object as a document, ending in a newline like `StableJSON.data`.
+    var data: Data {
+        var output: [UInt8] = []
+        output.reserveCapacity(members.reduce(8) { $0 + $1.bytes.count + 4 })
+        output.append(contentsOf: "{\n".utf8)
+        if members.isEmpty { output.append(UInt8(ascii: "\n")) }
+        for (position, member) in members.enumerated() {
+            if position > 0 { output.append(contentsOf: ",\n".utf8) }
+            output.append(contentsOf: "  ".utf8)
+            output.append(contentsOf: member.bytes)
+        }
+        output.append(contentsOf: (members.isEmpty ? "}\n" : "\n}\n").utf8)
+        return Data(output)
     }
 }

@@ -106,6 +106,24 @@ import Testing
                 == String(decoding: try StableJSON.encoder().encode(JSONValue.object(["b": .int(1), "a": .array([])])), as: UTF8.self))
     }
 
+    /// Documents put together from members written once are what the whole object
+    /// writes: shared and added keys interleaved in UTF-8 order, an added key replacing
+    /// a shared one, nested containers, the empty object.
+    @Test func sharedMembersWriteWhatTheWholeObjectWrites() throws {
+        let shared: [String: JSONValue] = [
+            "name": .string("tab-strip"), "api": .array([.object(["b": .int(1), "a": .array([])]), .object([:])]),
+            "Zeta": .object(["x": .string("line\nbreak")]), "ä": .bool(true), "version": .string("1.0.0"), "a-b": .null,
+        ]
+        let added: [String: JSONValue] = ["versions": .array([.object(["version": .string("1.0.0")])]), "a_b": .int(2), "name": .string("other"), "zz": .object([:])]
+        let members = StableJSONMembers(shared)
+        #expect(members.data == (try StableJSON.encoder().encode(JSONValue.object(shared))) + Data("\n".utf8))
+        let merged = shared.merging(added) { _, new in new }
+        #expect(members.adding(added).data == StableJSON.data(.object(merged)))
+        #expect(members.adding(added).data == (try StableJSON.encoder().encode(JSONValue.object(merged))) + Data("\n".utf8))
+        #expect(StableJSONMembers([:]).data == StableJSON.data(.object([:])))
+        #expect(StableJSONMembers([:]).adding(shared).data == members.data)
+    }
+
     @Test func manifestsAndEntriesAreWrittenAsTheEncoderWritesThem() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
@@ -115,6 +133,8 @@ import Testing
             let index = try JSONDecoder().decode(RegistryIndex.self, from: Data(contentsOf: folder.path("\(registry)/index.json")))
             for entry in index.blocks {
                 #expect(entry.stableJSON == (try StableJSON.data(entry)))
+                #expect(entry.stableMembers().data == entry.stableJSON)
+                #expect(BlockPackager.manifestMembers(entry.manifest).data == (try StableJSON.data(entry.manifest)))
                 #expect(StableJSON.data(entry.manifest.jsonValue) == (try StableJSON.data(entry.manifest)))
                 // The metadata file is the entry plus its versions, and reads back as both.
                 let file = try Data(contentsOf: folder.path("\(registry)/\(entry.metadata)"))
