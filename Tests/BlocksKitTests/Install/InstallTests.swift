@@ -4,12 +4,16 @@ import Testing
 @testable import BlocksKit
 
 /// Where files go, the path rules, and reading Package.swift as text.
-@Suite struct InstallTests {
+/// A class, so that its `deinit` removes the catalog each test's instance makes, also
+/// for the tests that never use it.
+@Suite final class InstallTests {
     let catalog: TestCatalog
 
     init() throws {
         catalog = try TestCatalog.make([.standard("strip", type: "Strip"), .standard("pager", type: "Pager")])
     }
+
+    deinit { catalog.delete() }
 
     func add(_ project: TestProject, _ arguments: [String], in directory: String? = nil, interactive: Bool = false, answers: [String] = []) -> CommandResult {
         project.run(["--registry", catalog.root.path, "add"] + arguments, in: directory, interactive: interactive, answers: answers)
@@ -19,7 +23,6 @@ import Testing
         let project = try TestProject.make(targets: ["Shop"])
         defer {
             project.delete()
-            catalog.delete()
         }
         let result = add(project, ["strip"])
         #expect(result.code == 0, "\(result.errors)")
@@ -33,7 +36,6 @@ import Testing
         let project = try TestProject.make(targets: ["App", "Widgets"])
         defer {
             project.delete()
-            catalog.delete()
         }
         let before = try project.treeHash()
         let result = add(project, ["strip"])
@@ -48,7 +50,6 @@ import Testing
         let project = try TestProject.make(targets: ["App", "Widgets"])
         defer {
             project.delete()
-            catalog.delete()
         }
         let result = add(project, ["strip"], interactive: true, answers: ["7", "2"])
         #expect(result.code == 0, "\(result.errors)")
@@ -60,7 +61,6 @@ import Testing
         let project = try TestProject.make(targets: ["App", "Widgets"])
         defer {
             project.delete()
-            catalog.delete()
         }
         let initialized = project.run(["init", "--path", "Sources/Widgets/UI", "--registry", catalog.root.path])
         #expect(initialized.code == 0, "\(initialized.errors)")
@@ -79,7 +79,6 @@ import Testing
         let project = try TestProject.make(targets: ["App", "Widgets"])
         defer {
             project.delete()
-            catalog.delete()
         }
         let result = add(project, ["strip", "--path", "Components"], in: "Sources/App")
         #expect(result.code == 0, "\(result.errors)")
@@ -92,7 +91,6 @@ import Testing
         let project = try TestProject.makeEmpty()
         defer {
             project.delete()
-            catalog.delete()
         }
         try FileManager.default.createDirectory(at: project.url("Shop.xcodeproj"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: project.url("Shop/Views"), withIntermediateDirectories: true)
@@ -106,7 +104,6 @@ import Testing
         let project = try TestProject.makeEmpty()
         defer {
             project.delete()
-            catalog.delete()
         }
         let result = add(project, ["strip", "--no-demo"])
         #expect(result.code == 0, "\(result.errors)")
@@ -119,7 +116,6 @@ import Testing
         let project = try TestProject.make()
         defer {
             project.delete()
-            catalog.delete()
         }
         let before = try project.treeHash()
         let result = add(project, ["strip", "--path", path])
@@ -134,7 +130,6 @@ import Testing
         defer {
             project.delete()
             outside.delete()
-            catalog.delete()
         }
         try FileManager.default.createSymbolicLink(at: project.url("Escape"), withDestinationURL: outside.root)
         let before = try project.treeHash()
@@ -151,7 +146,6 @@ import Testing
         defer {
             project.delete()
             outside.delete()
-            catalog.delete()
         }
         try FileManager.default.createSymbolicLink(at: project.url("Escape"), withDestinationURL: outside.root)
         try FileManager.default.createSymbolicLink(at: project.url("Inner"), withDestinationURL: project.url("Sources"))
@@ -170,7 +164,6 @@ import Testing
         let project = try TestProject.make()
         defer {
             project.delete()
-            catalog.delete()
         }
         let before = try project.treeHash()
         let result = add(project, [name])
@@ -183,7 +176,6 @@ import Testing
         let project = try TestProject.make()
         defer {
             project.delete()
-            catalog.delete()
         }
         let before = try project.treeHash()
         let result = add(project, ["strip", "pagr"])
@@ -198,7 +190,6 @@ import Testing
         defer {
             project.delete()
             evil.delete()
-            catalog.delete()
         }
         let before = try project.treeHash()
         let result = project.run(["--registry", evil.root.path, "add", "evil"])
@@ -211,7 +202,6 @@ import Testing
         let project = try TestProject.make(targets: ["Shop"])
         defer {
             project.delete()
-            catalog.delete()
         }
         let result = project.run(["init"])
         #expect(result.code == 0, "\(result.errors)")
