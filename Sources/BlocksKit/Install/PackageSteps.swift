@@ -90,11 +90,21 @@ public struct PackageSteps: Sendable, Equatable {
 
     /// Runs the commands in order in the root; the first that fails stops the rest and
     /// is returned with SwiftPM's own words, and those after it.
+    /// Call it holding `ProjectMutex`: SwiftPM's temporary files go to a staging folder of
+    /// the project's, removed afterwards (and by the next run if this one is killed). Left
+    /// to itself, every SwiftPM run leaves a `TemporaryDirectory.*` folder and a lock
+    /// file in the system's temporary folder.
     public func run(swift: URL, root: URL) -> (failed: Command, reason: String, remaining: [Command])? {
+        let scratch = try? StagingArea(root: root)
+        defer { scratch.map { try? FileManager.default.removeItem(at: $0.url) } }
+        var environment = ProcessInfo.processInfo.environment
+        if let scratch { environment["TMPDIR"] = scratch.url.path }
         for (position, command) in commands.enumerated() {
             let outcome: ChildProcess.Outcome
             do {
-                outcome = try ChildProcess.run(swift.path, arguments: command.arguments, workingDirectory: root.path, discardOutput: true, captureErrors: true)
+                outcome = try ChildProcess.run(
+                    swift.path, arguments: command.arguments, environment: scratch == nil ? nil : environment, workingDirectory: root.path,
+                    discardOutput: true, captureErrors: true)
             } catch {
                 return (command, "\(error)", Array(commands[(position + 1)...]))
             }

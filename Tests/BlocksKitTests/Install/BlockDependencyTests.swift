@@ -41,8 +41,13 @@ import Testing
         #expect(dry.output.contains("would run swift package add-target-dependency OrderedCollections App --package swift-collections"))
         #expect(project.read("Package.swift") == packageBefore && !project.exists("blocks.lock"))
 
-        let added = try servers.blocks(["add", "@team/pager"])
+        // SwiftPM's temporary files go to a folder of the project's, which is then removed.
+        let temporary = servers.folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let added = try servers.blocks(["add", "@team/pager"], environment: ["TMPDIR": temporary.path])
         #expect(added.code == 0, "\(added.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: project.root.path).filter { $0.hasPrefix(StagingArea.prefix) } == [])
         let order = added.output.split(separator: "\n").filter { $0.hasPrefix("Added ") }.map { String($0.split(separator: " ")[1]) }
         #expect(order == ["@pub/indicator", "@pub/strip", "@pub/haptics", "@team/badge", "@team/pager"], "\(added.output)")
         #expect(added.output.contains("Added @pub/indicator 1.3.0 in Sources/App/Blocks/pub/indicator (needed by @pub/strip)"))

@@ -77,8 +77,8 @@ final class TeamServers {
     }
 
     /// The real binary in the project, with the token in the environment and a cache of its own.
-    func blocks(_ arguments: [String], token: String? = TeamServers.token) throws -> CommandResult {
-        var environment = ["XDG_CACHE_HOME": cache.path, "BLOCKS_TOKEN": ""]
+    func blocks(_ arguments: [String], token: String? = TeamServers.token, environment extra: [String: String] = [:]) throws -> CommandResult {
+        var environment = ["XDG_CACHE_HOME": cache.path, "BLOCKS_TOKEN": ""].merging(extra) { _, given in given }
         if let token { environment["TEAM_TOKEN"] = token }
         return try project.runBinary(arguments, environment: environment)
     }
