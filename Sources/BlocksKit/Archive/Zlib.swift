@@ -33,11 +33,23 @@ enum Zlib {
     static func gzip(_ data: Data) throws -> Data {
         guard isLibraryAvailable else { throw ArchiveError.writeFailed(archive: "gzip", message: missingLibraryMessage) }
         let pieces = max(1, (data.count + pieceSize - 1) / pieceSize)
-        let deflated = ConcurrentMap.map(Array(0..<pieces)) { piece in
-            Result { try deflatePiece(data, piece: piece, isLast: piece == pieces - 1) }
+        var output = Data(header)
+        if pieces == 1 {
+            // A metadata file: deflated straight after the header, in one buffer with room
+            // for the trailer, as a build writes ten thousand of them.
+            try deflatePiece(data, piece: 0, isLast: true, into: &output, room: header.count + trailerSize)
+        } else {
+            let deflated = ConcurrentMap.map(Array(0..<pieces)) { piece in
+                Result { () throws -> Data in
+                    var part = Data()
+                    try deflatePiece(data, piece: piece, isLast: piece == pieces - 1, into: &part)
+                    // A copy of what was produced: the buffer has room for the worst case,
+                    // and the index's twenty pieces wait for each other.
+                    return part.withUnsafeBytes { Data(bytes: $0.baseAddress!, count: $0.count) }
+                }
+            }
+            for piece in deflated { output.append(try piece.get()) }
         }
-        var output = Data([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3])
-        for piece in deflated { output.append(try piece.get()) }
         var checksum: UInt = 0
         data.withUnsafeBytes { buffer in
             var offset = 0
@@ -53,14 +65,20 @@ enum Zlib {
         return output
     }
 
-    /// One piece as raw deflate: ended by a sync flush so the next can follow it, or, for
-    /// the last, by the final block.
-    private static func deflatePiece(_ data: Data, piece: Int, isLast: Bool) throws -> Data {
+    /// No name, no time, the Unix system code: the same bytes on every machine.
+    private static let header: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]
+    /// The CRC-32 and the length.
+    private static let trailerSize = 8
+
+    /// One piece as raw deflate, appended to `output`: ended by a sync flush so the next
+    /// can follow it, or, for the last, by the final block. `room` more bytes are reserved
+    /// for what the caller appends after it.
+    private static func deflatePiece(_ data: Data, piece: Int, isLast: Bool, into output: inout Data, room: Int = 0) throws {
         let start = piece * pieceSize
         let end = min(start + pieceSize, data.count)
         let stream = try StreamPool.shared.take()
         defer { StreamPool.shared.give(stream) }
-        return try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> Data in
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws in
             let bytes = buffer.bindMemory(to: UInt8.self)
             if start > 0, let base = bytes.baseAddress {
                 let dictionaryStart = max(0, start - dictionarySize)
@@ -70,26 +88,26 @@ enum Zlib {
             }
             stream.pointee.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress.map { $0 + start })
             stream.pointee.avail_in = UInt32(end - start)
+            defer { stream.pointee.next_in = nil }
             // The bound covers a finished stream; a sync flush adds at most a few bytes more.
-            var output = Data(count: Int(blocks_deflateBound(stream, UInt(end - start))) + 64)
-            var produced = 0
+            let bound = Int(blocks_deflateBound(stream, UInt(end - start))) + 64
+            output.reserveCapacity(output.count + bound + room)
+            var produced = output.count
+            output.count += bound
             let flush = isLast ? Z_FINISH : Z_SYNC_FLUSH
             // Each pass fills what room is left; more room is made only if the bound was short.
             for _ in 0..<64 {
-                let room = output.count - produced
                 let status = output.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) -> Int32 in
                     stream.pointee.next_out = target.baseAddress!.assumingMemoryBound(to: UInt8.self) + produced
-                    stream.pointee.avail_out = UInt32(room)
+                    stream.pointee.avail_out = UInt32(target.count - produced)
                     return blocks_deflate(stream, flush)
                 }
                 produced = output.count - Int(stream.pointee.avail_out)
                 stream.pointee.next_out = nil
                 let done = isLast ? status == Z_STREAM_END : (status == Z_OK && stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0)
                 if done {
-                    stream.pointee.next_in = nil
-                    // A copy of what was produced: a prefix would keep the whole buffer,
-                    // and the index's twenty pieces wait for each other.
-                    return output.withUnsafeBytes { Data(bytes: $0.baseAddress!, count: produced) }
+                    output.count = produced
+                    return
                 }
                 guard status == Z_OK || status == Z_BUF_ERROR else {
                     throw ArchiveError.writeFailed(archive: "gzip", message: "zlib failed (\(status))")
