@@ -90,6 +90,7 @@ public struct PackageSteps: Sendable, Equatable {
 
     /// Runs the commands in order in the root; the first that fails stops the rest and
     /// is returned with SwiftPM's own words, and those after it.
+    ///
     /// Call it holding `ProjectMutex`: SwiftPM's temporary files go to a staging folder of
     /// the project's, removed afterwards (and by the next run if this one is killed). Left
     /// to itself, every SwiftPM run leaves a `TemporaryDirectory.*` folder and a lock
