@@ -4,8 +4,9 @@ import Testing
 @testable import BlocksKit
 
 /// `add` warns when the project builds for a platform the block does not support, as a
-/// macOS target would for the catalog's iOS-only blocks.
-@Suite struct PlatformSupportTests {
+/// macOS target would for the catalog's iOS-only blocks. A class, so that its `deinit`
+/// removes the catalog each test's instance makes, also for the tests that never use it.
+@Suite final class PlatformSupportTests {
     @Test func platformsTheBlockDoesNotListAreUnsupported() {
         #expect(PlatformSupport.unsupported(block: ["iOS": "17.0"], project: ["macOS": "14"]) == ["macOS"])
         #expect(PlatformSupport.unsupported(block: ["iOS": "17.0"], project: ["iOS": "17", "macOS": "14", "visionOS": "1"]) == ["macOS", "visionOS"])
@@ -36,13 +37,14 @@ import Testing
         catalog = try TestCatalog.make([.standard("strip", type: "Strip", platforms: ["iOS": "18.0"])])
     }
 
+    deinit { catalog.delete() }
+
     func add(_ platforms: String?, _ names: [String] = ["strip"]) throws -> (TestProject, CommandResult) {
         let project = try TestProject.make(platforms: platforms)
         return (project, try project.runBinary(["--registry", catalog.root.path, "add"] + names))
     }
 
     @Test func aMacOSOnlyPackageIsWarned() throws {
-        defer { catalog.delete() }
         let (project, result) = try add(".macOS(.v14)")
         defer { project.delete() }
         #expect(result.code == 0, "\(result.errors)")
@@ -55,7 +57,6 @@ import Testing
     }
 
     @Test func aMultiplatformPackageIsWarnedForTheOtherPlatformOnly() throws {
-        defer { catalog.delete() }
         let (project, result) = try add(".iOS(.v18), .macOS(.v15), .visionOS(.v2)")
         defer { project.delete() }
         #expect(result.code == 0, "\(result.errors)")
@@ -66,7 +67,6 @@ import Testing
     }
 
     @Test func anIOSPackageOrOneWithoutPlatformsIsNotWarned() throws {
-        defer { catalog.delete() }
         for platforms in [".iOS(.v18)", nil] {
             let (project, result) = try add(platforms)
             defer { project.delete() }
@@ -76,7 +76,6 @@ import Testing
     }
 
     @Test func theWarningIsSaidOncePerVersion() throws {
-        defer { catalog.delete() }
         let (project, first) = try add(".macOS(.v14)")
         defer { project.delete() }
         #expect(first.errors.contains("also targets macOS"))
@@ -86,7 +85,6 @@ import Testing
     }
 
     @Test func theCatalogsOwnBlocksAreWarnedForMacOS() throws {
-        defer { catalog.delete() }
         let project = try TestProject.make(platforms: ".iOS(.v17), .macOS(.v14)")
         defer { project.delete() }
         let result = try project.runBinary(["add", "top-tabs", "--dry-run"])
