@@ -11,7 +11,7 @@ import Testing
 struct SiteBrowserTests {
     /// One site for the whole suite: the repository's catalog, built with --site.
     static let site: URL = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blocks-site-browser-\(getpid())")
+        let folder = perProcessFolder("blocks-site-browser")
         if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("site.json").path) {
             try? FileManager.default.removeItem(at: folder)
             _ = try? SiteFixtures.build(into: folder)

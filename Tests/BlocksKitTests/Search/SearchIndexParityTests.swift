@@ -343,7 +343,8 @@ enum SyntheticCatalog {
     static let shared60: URL? = try? make(count: 60)
 
     static func make(count: Int) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blocks-synthetic-\(count)-\(UUID().uuidString)")
+        let folder = perProcessFolder("blocks-synthetic-\(count)")
+        try? FileManager.default.removeItem(at: folder)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", repositoryRoot.appendingPathComponent("Scripts/bench/make-catalog.py").path, String(count), folder.path]

@@ -37,7 +37,19 @@ let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// One cache folder per test process, under the system temp folder.
-let testCacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("blocks-test-cache-\(getpid())")
+let testCacheFolder = perProcessFolder("blocks-test-cache")
+
+/// A folder the tests of this process share, `PREFIX-PID` in the system temp folder. No
+/// teardown runs after the last test, so the folders of earlier runs, whose processes are
+/// gone, are removed here instead.
+func perProcessFolder(_ prefix: String) -> URL {
+    let temporary = FileManager.default.temporaryDirectory
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(prefix + "-") {
+        guard let owner = Int32(name.dropFirst(prefix.count + 1)), owner != getpid(), kill(owner, 0) != 0, errno == ESRCH else { continue }
+        try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+    }
+    return temporary.appendingPathComponent("\(prefix)-\(getpid())")
+}
 
 /// A context whose streams are buffers, for running commands in-process.
 func makeContext(
