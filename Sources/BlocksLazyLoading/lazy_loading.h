@@ -1,5 +1,5 @@
-// Lazy loading of a C library, shared by the shims of BlocksCurl, BlocksArchive, BlocksCrypto
-// and BlocksSQLite (each includes this file; no target builds it on its own).
+// Lazy loading of a C library, shared by the shims of BlocksCurl, BlocksArchive, BlocksZlib,
+// BlocksCrypto and BlocksSQLite (each includes this file; no target builds it on its own).
 //
 // The library is not linked. It is opened with dlopen the first time a wrapper runs, so
 // a command that never uses it never maps it (or its dependencies) at start-up. The

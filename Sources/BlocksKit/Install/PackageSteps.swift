@@ -98,13 +98,13 @@ public struct PackageSteps: Sendable, Equatable {
     public func run(swift: URL, root: URL) -> (failed: Command, reason: String, remaining: [Command])? {
         let scratch = try? StagingArea(root: root)
         defer { scratch.map { try? FileManager.default.removeItem(at: $0.url) } }
-        var environment = ProcessInfo.processInfo.environment
-        if let scratch { environment["TMPDIR"] = scratch.url.path }
+        // Without a staging folder, SwiftPM keeps this process's environment as it is.
+        let environment = scratch.map { ProcessInfo.processInfo.environment.merging(["TMPDIR": $0.url.path]) { _, ours in ours } }
         for (position, command) in commands.enumerated() {
             let outcome: ChildProcess.Outcome
             do {
                 outcome = try ChildProcess.run(
-                    swift.path, arguments: command.arguments, environment: scratch == nil ? nil : environment, workingDirectory: root.path,
+                    swift.path, arguments: command.arguments, environment: environment, workingDirectory: root.path,
                     discardOutput: true, captureErrors: true)
             } catch {
                 return (command, "\(error)", Array(commands[(position + 1)...]))

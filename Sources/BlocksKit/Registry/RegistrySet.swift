@@ -59,9 +59,12 @@ public struct RegistrySet: Sendable {
         return RegistrySet(members: [defaultMember] + opened, configuredNamespaces: configured, namespaced: opened)
     }
 
-    /// Tells every source that blocks will be installed from it (`prepareToInstall`).
+    /// Tells every source that blocks will be installed from it (`prepareToInstall`): the
+    /// default one, and every namespace, which a dependency may name even when narrowed
+    /// away (`namespaced` holds each namespaced member once).
     public func prepareToInstall() {
-        for member in members + namespaced { member.source.prepareToInstall() }
+        for member in members where member.namespace == nil { member.source.prepareToInstall() }
+        for member in namespaced { member.source.prepareToInstall() }
     }
 
     /// A namespaced registry's source, reading through its own headers and never the token.
