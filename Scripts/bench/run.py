@@ -419,6 +419,7 @@ def dependencies_case(project, runs):
     }
     servers = {}
     urls = []
+    metadata_url, archive_url = {}, {}
     try:
         for registry, blocks in graph.items():
             catalog = os.path.join(WORK, f"dependencies-{registry}")
@@ -443,6 +444,7 @@ def dependencies_case(project, runs):
                     metadata = json.load(handle)
                 urls.append(f"{servers[registry].url}/blocks/{name}.json")
                 urls += [f"{servers[registry].url}/{archive['path']}" for archive in metadata["archives"].values()][:1]
+                metadata_url[f"@{registry}/{name}"], archive_url[f"@{registry}/{name}"] = urls[-2], urls[-1]
         config = {"registries": {"@pub": servers["pub"].url,
                                  "@team": {"url": servers["team"].url, "headers": {"Authorization": "Bearer ${TEAM_TOKEN}"}}}}
         ENV["TEAM_TOKEN"] = token
@@ -452,13 +454,74 @@ def dependencies_case(project, runs):
                 json.dump(config, handle)
             discard(ENV["XDG_CACHE_HOME"])
         curl = " ".join(f"-o /dev/null {url}" for url in urls)
-        compare("add 1 block with 10 dependencies, two registries", [BLOCKS, "-C", project, "add", "@team/root", "--yes"],
-                f"curl -s --parallel --parallel-max 8 -H 'Authorization: Bearer {token}' {curl}", "curl --parallel", runs, 1.5,
-                prepare=fresh)
+        curl_command = f"curl -s --parallel --parallel-max 8 -H 'Authorization: Bearer {token}' {curl}"
+        ours = [BLOCKS, "-C", project, "add", "@team/root", "--yes"]
+        compare("add 1 block with 10 dependencies, two registries", ours, curl_command, "curl --parallel", runs, 1.5, prepare=fresh)
+        ENV["FLOOR_HEADER"] = f"Authorization: Bearer {token}"
+        floors = add_floors(graph, metadata_url, archive_url)
+        if floors:
+            out = os.path.join(WORK, "floor-out")
+            def fresh_out():
+                fresh()
+                discard(out)
+                os.makedirs(out)
+            (c_floor, swift_floor), rounds = floors
+            compare("  the floor in C (same libraries, no checks)", [c_floor, out, *rounds], curl_command, "curl --parallel", runs, None,
+                    prepare=fresh_out)
+            compare("  the same floor started by Swift", [swift_floor, out, *rounds], curl_command, "curl --parallel", runs, None,
+                    prepare=fresh_out)
+            compare("  blocks add against the Swift floor", ours, [swift_floor, out, *rounds], "the Swift floor", runs, None,
+                    prepare=fresh_out)
     finally:
         ENV.pop("TEAM_TOKEN", None)
+        ENV.pop("FLOOR_HEADER", None)
         for server in servers.values():
             server.stop()
+
+
+def add_floors(graph, metadata_url, archive_url):
+    """Builds Scripts/bench/add_floor.c as a C program and, with add_floor.swift, as a
+    static Swift one, and returns both with the rounds a resolver at its best would fetch
+    for `graph`: each depth level's metadata files alongside the archives of the level
+    before (whose versions are known by then), then the last level's archives. None, with
+    a note, when there is no C compiler or no libcurl and libarchive headers."""
+    source = os.path.join(ROOT, "Scripts/bench/add_floor.c")
+    program, swift_program, swift_object = (os.path.join(WORK, name) for name in ["add_floor", "add_floor_swift", "add_floor.o"])
+    for command in [["cc", "-O2", source, "-o", program, "-lcurl", "-ldl", "-lpthread"],
+                    ["cc", "-O2", "-c", source, "-Dmain=add_floor_main", "-o", swift_object],
+                    ["swiftc", "-O", "-static-stdlib", os.path.join(ROOT, "Scripts/bench/add_floor.swift"), swift_object,
+                     "-o", swift_program, "-lcurl", "-ldl"]]:
+        built = subprocess.run(command, env=ENV, capture_output=True, text=True)
+        if built.returncode != 0:
+            print(f"  (no floor rows: {command[0]} failed: {built.stderr.strip()[:200]})", file=sys.stderr)
+            return None
+    def needs(key):
+        registry = key.split("/")[0][1:]
+        return [need if need.startswith("@") else f"@{registry}/{need}" for need in graph[registry][key.split("/")[1]]]
+    levels, seen = [["@team/root"]], {"@team/root"}
+    while True:
+        following = [need for key in levels[-1] for need in needs(key) if need not in seen]
+        if not following:
+            break
+        seen.update(following)
+        levels.append(following)
+    rounds = [[metadata_url[key] for key in level] + [archive_url[key] for key in before]
+              for level, before in zip(levels, [[]] + levels)] + [[archive_url[key] for key in levels[-1]]]
+    arguments = []
+    for number, urls in enumerate(rounds):
+        arguments += (["--"] if number else []) + urls
+    # A floor that fetched or wrote nothing would make any ratio look good: each must
+    # write every block's files (a block has at least its manifest and one source file).
+    for binary in [program, swift_program]:
+        check = os.path.join(WORK, "floor-check")
+        discard(check)
+        os.makedirs(check)
+        written = subprocess.run([binary, check, *arguments], env=ENV, capture_output=True, text=True)
+        files = len(os.listdir(check))
+        if written.returncode != 0 or written.stdout.strip() != f"{files} files" or files < 2 * len(seen):
+            raise SystemExit(f"{binary} wrote {files} files for {len(seen)} blocks: {written.stdout} {written.stderr}")
+    print(f"  the floors fetch {len(rounds)} rounds and write {files} files", file=sys.stderr)
+    return (program, swift_program), arguments
 
 
 def report():
