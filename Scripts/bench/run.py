@@ -500,7 +500,7 @@ def add_floors(graph, metadata_url, archive_url):
         return [need if need.startswith("@") else f"@{registry}/{need}" for need in graph[registry][key.split("/")[1]]]
     levels, seen = [["@team/root"]], {"@team/root"}
     while True:
-        following = [need for key in levels[-1] for need in needs(key) if need not in seen]
+        following = list(dict.fromkeys(need for key in levels[-1] for need in needs(key) if need not in seen))
         if not following:
             break
         seen.update(following)
