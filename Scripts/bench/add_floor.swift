@@ -1,7 +1,9 @@
 // add_floor.c's program with Swift's start-up in front: the static Swift runtime and
-// Foundation (which `blocks` starts with too), then the same C code as its whole work.
+// FoundationEssentials (what `blocks` links: not the rest of Foundation, which brings
+// ICU), then the same C code as its whole work.
 // Scripts/bench/run.py links it with add_floor.c compiled under `-Dmain=add_floor_main`.
-import Foundation
+import FoundationEssentials
+import Glibc
 
 @_silgen_name("add_floor_main")
 func addFloorMain(_ count: Int32, _ arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32
