@@ -1,5 +1,5 @@
-// The floor under `blocks add` of a block with dependencies: the least any program can do
-// on this machine to get the same blocks into a folder with the same libraries.
+// A floor under `blocks add` of a block with dependencies: about the least a program can
+// do on this machine to get the same blocks into a folder with the same libraries.
 //
 // It fetches rounds of URLs, each round's transfers in parallel over one libcurl multi
 // handle that keeps its connections, reads every `.tar.gz` it fetched with libarchive
@@ -29,16 +29,28 @@ typedef struct {
     size_t count;
 } Body;
 
-static void *libarchive;
+// The libarchive functions used, each typed like its declaration in <archive.h>, looked
+// up once by the loading thread.
+#define ARCHIVE_FUNCTIONS(X) X(archive_read_new) X(archive_read_support_filter_gzip) \
+    X(archive_read_support_format_tar) X(archive_read_open_memory) X(archive_read_next_header) \
+    X(archive_entry_filetype) X(archive_entry_size) X(archive_read_data) X(archive_read_free)
+#define ARCHIVE_POINTER(name) static __typeof__(&name) pointer_##name;
+ARCHIVE_FUNCTIONS(ARCHIVE_POINTER)
+#define ARCHIVE(name) (pointer_##name)
+
+static int libarchiveLoaded;
 
 static void *loadLibarchive(void *unused) {
     (void)unused;
-    libarchive = dlopen("libarchive.so.13", RTLD_NOW);
+    void *library = dlopen("libarchive.so.13", RTLD_NOW);
+    if (!library) return NULL;
+    libarchiveLoaded = 1;
+#define ARCHIVE_RESOLVE(name) \
+    pointer_##name = (__typeof__(&name))dlsym(library, #name); \
+    libarchiveLoaded = libarchiveLoaded && pointer_##name;
+    ARCHIVE_FUNCTIONS(ARCHIVE_RESOLVE)
     return NULL;
 }
-
-// A libarchive function by name, typed like its declaration in <archive.h>.
-#define ARCHIVE(name) ((__typeof__(&name))dlsym(libarchive, #name))
 
 static size_t keep(char *data, size_t size, size_t items, void *context) {
     Body *body = context;
@@ -122,7 +134,7 @@ int main(int argc, char **argv) {
             if (!isArchive[index]) continue;
             if (!loaded) {
                 pthread_join(loader, NULL);
-                if (!libarchive) fail(dlerror());
+                if (!libarchiveLoaded) fail("libarchive.so.13 did not load");
                 loaded = 1;
             }
             unpack(&bodies[index], out, &written);
