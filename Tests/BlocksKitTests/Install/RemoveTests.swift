@@ -27,6 +27,34 @@ import Testing
         #expect(try project.treeHash() == before)
     }
 
+    /// The lock is written before any file is deleted. Here the lock cannot be written:
+    /// the project root is immutable (`chattr +i`, which stops root too from creating the
+    /// lock's temporary file beside it), while the block's own folder stays writable. So
+    /// `remove` must fail with every file still in place and the lock unchanged; deleting
+    /// first would leave a lock naming files that are gone, as a kill between the two
+    /// steps would (the mutant `install-remove-deletes-before-lock`).
+    @Test func aLockThatCannotBeWrittenLeavesEveryFile() throws {
+        defer { cleanUp() }
+        #expect(project.run(["--registry", catalog.root.path, "add", "strip", "pager"]).code == 0)
+        let lockBefore = try Data(contentsOf: project.url("blocks.lock"))
+        let files = try #require(try project.lock().blocks["strip"]).files.map(\.path)
+        #expect(files.count == 3)
+        let chattr = "/usr/bin/chattr"
+        try #require(FileManager.default.isExecutableFile(atPath: chattr), "e2fsprogs' chattr makes the lock unwritable")
+        try #require(try ChildProcess.run(chattr, arguments: ["+i", project.root.path]).exitCode == 0, "chattr +i on \(project.root.path)")
+        var immutable = true
+        defer { if immutable { _ = try? ChildProcess.run(chattr, arguments: ["-i", project.root.path]) } }
+        #expect(mkdir(project.url("probe").path, 0o755) != 0, "an immutable folder takes no new entry")
+
+        let result = project.run(["remove", "strip"])
+        #expect(try ChildProcess.run(chattr, arguments: ["-i", project.root.path]).exitCode == 0)
+        immutable = false
+        #expect(result.code != 0)
+        #expect(result.errors.contains("cannot create a temporary folder"), "\(result.errors)")
+        for file in files { #expect(project.exists(file), "\(file) was deleted though the lock still names it") }
+        #expect(try Data(contentsOf: project.url("blocks.lock")) == lockBefore)
+    }
+
     @Test func keepsModifiedFilesUnlessForced() throws {
         defer { cleanUp() }
         #expect(project.run(["--registry", catalog.root.path, "add", "strip", "pager"]).code == 0)
