@@ -28,27 +28,35 @@ import Testing
     }
 
     /// The lock is written before any file is deleted. Here the lock cannot be written:
-    /// the project root is immutable (`chattr +i`, which stops root too from creating the
-    /// lock's temporary file beside it), while the block's own folder stays writable. So
-    /// `remove` must fail with every file still in place and the lock unchanged; deleting
-    /// first would leave a lock naming files that are gone, as a kill between the two
-    /// steps would (the mutant `install-remove-deletes-before-lock`).
+    /// no new entry can be made in the project root (for root, which permissions do not
+    /// stop, the root is made immutable with e2fsprogs' `chattr +i`; for anyone else it is
+    /// made read-only), while the block's own folder stays writable. So `remove` must fail
+    /// with every file still in place and the lock unchanged; deleting first would leave a
+    /// lock naming files that are gone, as a kill between the two steps would (the mutant
+    /// `install-remove-deletes-before-lock`).
     @Test func aLockThatCannotBeWrittenLeavesEveryFile() throws {
         defer { cleanUp() }
         #expect(project.run(["--registry", catalog.root.path, "add", "strip", "pager"]).code == 0)
         let lockBefore = try Data(contentsOf: project.url("blocks.lock"))
         let files = try #require(try project.lock().blocks["strip"]).files.map(\.path)
         #expect(files.count == 3)
-        let chattr = "/usr/bin/chattr"
-        try #require(FileManager.default.isExecutableFile(atPath: chattr), "e2fsprogs' chattr makes the lock unwritable")
-        try #require(try ChildProcess.run(chattr, arguments: ["+i", project.root.path]).exitCode == 0, "chattr +i on \(project.root.path)")
-        var immutable = true
-        defer { if immutable { _ = try? ChildProcess.run(chattr, arguments: ["-i", project.root.path]) } }
-        #expect(mkdir(project.url("probe").path, 0o755) != 0, "an immutable folder takes no new entry")
+        let root = project.root.path
+        func closeRoot(_ closed: Bool) throws {
+            if geteuid() == 0 {
+                let flag = closed ? "+i" : "-i"
+                try #require(try ChildProcess.run("/usr/bin/chattr", arguments: [flag, root]).exitCode == 0, "chattr \(flag) \(root)")
+            } else {
+                try #require(chmod(root, closed ? 0o555 : 0o755) == 0)
+            }
+        }
+        try closeRoot(true)
+        var closed = true
+        defer { if closed { try? closeRoot(false) } }
+        #expect(mkdir(project.url("probe").path, 0o755) != 0, "the root takes no new entry")
 
         let result = project.run(["remove", "strip"])
-        #expect(try ChildProcess.run(chattr, arguments: ["-i", project.root.path]).exitCode == 0)
-        immutable = false
+        try closeRoot(false)
+        closed = false
         #expect(result.code != 0)
         #expect(result.errors.contains("cannot create a temporary folder"), "\(result.errors)")
         for file in files { #expect(project.exists(file), "\(file) was deleted though the lock still names it") }
