@@ -418,7 +418,6 @@ def dependencies_case(project, runs):
         "pub": {"p1": ["p5"], "p2": [], "p3": [], "p4": [], "p5": []},
     }
     servers = {}
-    urls = []
     metadata_url, archive_url = {}, {}
     try:
         for registry, blocks in graph.items():
@@ -442,9 +441,8 @@ def dependencies_case(project, runs):
             for name in blocks:
                 with open(os.path.join(out, "blocks", f"{name}.json")) as handle:
                     metadata = json.load(handle)
-                urls.append(f"{servers[registry].url}/blocks/{name}.json")
-                urls += [f"{servers[registry].url}/{archive['path']}" for archive in metadata["archives"].values()][:1]
-                metadata_url[f"@{registry}/{name}"], archive_url[f"@{registry}/{name}"] = urls[-2], urls[-1]
+                metadata_url[f"@{registry}/{name}"] = f"{servers[registry].url}/blocks/{name}.json"
+                archive_url[f"@{registry}/{name}"] = f"{servers[registry].url}/{next(iter(metadata['archives'].values()))['path']}"
         config = {"registries": {"@pub": servers["pub"].url,
                                  "@team": {"url": servers["team"].url, "headers": {"Authorization": "Bearer ${TEAM_TOKEN}"}}}}
         ENV["TEAM_TOKEN"] = token
@@ -453,7 +451,7 @@ def dependencies_case(project, runs):
             with open(os.path.join(project, "blocks.json"), "w") as handle:
                 json.dump(config, handle)
             discard(ENV["XDG_CACHE_HOME"])
-        curl = " ".join(f"-o /dev/null {url}" for url in urls)
+        curl = " ".join(f"-o /dev/null {url}" for key in metadata_url for url in (metadata_url[key], archive_url[key]))
         curl_command = f"curl -s --parallel --parallel-max 8 -H 'Authorization: Bearer {token}' {curl}"
         ours = [BLOCKS, "-C", project, "add", "@team/root", "--yes"]
         compare("add 1 block with 10 dependencies, two registries", ours, curl_command, "curl --parallel", runs, 1.5, prepare=fresh)
