@@ -216,8 +216,11 @@ public struct AdaptiveTabs<Value: Hashable, Content: View>: View {
 }
 
 /// A badge on a tab: a count, or a short text such as "New" or "!".
+///
+/// Not `Sendable`: SwiftUI's `LocalizedStringKey` is not, so a badge is built and read on
+/// the main actor, with the view that shows it.
 @available(iOS 18.0, *)
-public enum AdaptiveTabBadge: Equatable, Sendable {
+public enum AdaptiveTabBadge: Equatable {
     /// A number, formatted for the user's locale. Zero or less shows no badge, like the
     /// system's `badge(_:)`.
     case count(Int)

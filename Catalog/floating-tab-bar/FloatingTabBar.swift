@@ -264,8 +264,11 @@ public struct FloatingTabBar<Value: Hashable, Content: View>: View {
 }
 
 /// A badge on a floating tab: a count, or a short text such as "New".
+///
+/// Not `Sendable`: SwiftUI's `LocalizedStringKey` is not, so a badge is built and read on
+/// the main actor, with the view that shows it.
 @available(iOS 17.0, *)
-public enum FloatingTabBadge: Equatable, Sendable {
+public enum FloatingTabBadge: Equatable {
     /// A number, formatted for the user's locale; zero or less shows no badge, over 99 "99+".
     case count(Int)
     /// A short text, looked up in your strings catalog.

@@ -191,8 +191,11 @@ extension SearchTabViewLogic.AccessoryPlacement {
 }
 
 /// A badge on a tab: a count, or a short text such as "New".
+///
+/// Not `Sendable`: SwiftUI's `LocalizedStringKey` is not, so a badge is built and read on
+/// the main actor, with the view that shows it.
 @available(iOS 26.0, *)
-public enum SearchTabBadge: Equatable, Sendable {
+public enum SearchTabBadge: Equatable {
     /// A number, formatted for the user's locale; zero or less shows no badge, over 99 "99+".
     case count(Int)
     /// A short text, looked up in your strings catalog.

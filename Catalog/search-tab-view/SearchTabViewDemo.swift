@@ -37,7 +37,7 @@ struct SearchTabViewDemo: View {
             searchPrompt: "Artists, songs, lyrics"
         ) { section in
             List(1..<61, id: \.self) { row in
-                Text("\(section.title) item \(row)")
+                Text("\(Text(section.title)) item \(row)")
             }
             .navigationTitle(section.title)
         } searchContent: { query in

@@ -197,7 +197,7 @@ public struct StickyHeaderTabs<Tab: Hashable, Header: View, Content: View>: View
     @ViewBuilder
     private func refreshable(_ scrollView: some View) -> some View {
         if let refresh {
-            scrollView.refreshable(action: refresh)
+            scrollView.refreshable { await refresh() }
         } else {
             scrollView
         }

@@ -38,7 +38,7 @@ struct StickyHeaderTabsDemo: View {
             } content: { section in
                 LazyVStack(alignment: .leading, spacing: 0) {
                     ForEach(0..<section.rowCount) { row in
-                        Text("\(row + 1). Something from \(section.title)")
+                        Text("\(row + 1). Something from \(Text(section.title))")
                             .padding()
                         Divider()
                     }

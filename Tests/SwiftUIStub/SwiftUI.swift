@@ -10,10 +10,36 @@
 // here, the check fails and names it, so add it from Apple's page, not from memory.
 //
 // Only iOS introductions are written (`@available(iOS N, *)`): the blocks' views are
-// compiled for iOS only (`#if os(iOS)`). ViewTypeCheckTests turns every introduction later
-// than a block's minimum into `@available(*, unavailable, message: "introduced in iOS N")`,
-// one variant of this file per minimum, so a block that uses a newer API fails to build.
-// Keep each `@available(iOS N, *)` on a line of its own above its declaration.
+// compiled for iOS only (`#if os(iOS)`). The view check (ViewTypeCheck.stubVariant in
+// Sources/BlocksKit/Catalog/ViewTypeCheck.swift) turns every introduction later than a
+// block's minimum into `@available(*, unavailable, message: "introduced in iOS N")`, one
+// variant of this file per minimum, so a block that uses a newer API fails to build. Keep
+// each `@available` on a line of its own above its declaration, in one of four forms:
+// `@available(iOS N, *)`; `@available(iOS, deprecated: N, message: "…")`, which becomes a
+// deprecation from minimum N on; `@available(*, deprecated, message: "…")`; and
+// `@available(*, unavailable)`.
+//
+// Warnings fail the check, so deprecations and `Sendable` matter as much as signatures.
+// The non-obvious declarations, and the Apple documentation page each comes from
+// (developer.apple.com/documentation/…):
+//
+// - `LocalizedStringKey` is not `Sendable` (swiftui/localizedstringkey): the iOS 26.2 SDK's
+//   interface declares `@available(*, unavailable) extension LocalizedStringKey : Sendable`
+//   (the iOS 27 SDK `~Sendable`), as checked in issue 31. So a `Sendable` type that
+//   holds a key is an error in Swift 6 mode and a warning in Swift 5 mode, as in Xcode.
+// - `LocalizedStringKey.StringInterpolation.appendInterpolation<T>(_:)`, deprecated
+//   (swiftui/localizedstringkey/stringinterpolation): the overload a value without one of
+//   its own resolves to, a `LocalizedStringKey` included, which interpolates a debug
+//   description instead of the localized text. Interpolate `Text(key)` instead.
+// - `onChange(of:perform:)` (swiftui/view/onchange(of:perform:)): iOS 14, deprecated in
+//   iOS 17 ("Use `onChange` with a two or zero parameter action closure instead."), so it
+//   warns at a minimum of 17 or later. `NavigationView` and `foregroundColor(_:)` are left
+//   out: their pages mark them deprecated only in a future release, which does not warn,
+//   and no block uses them.
+// - `Sendable` elsewhere: the value types the blocks pass around (`Text`, `Image`, `Color`,
+//   `Font`, `Animation`, the layout values) keep the conformances written here from their
+//   pages' "Conforms To" sections; `Binding` and `State` are `Sendable` only when their
+//   value is. Issue 31 found `LocalizedStringKey` the only one the blocks meet that differs.
 //
 // Underscored attributes are not shown in the documentation; the one written here is
 // `@_inheritActorContext` on `task`'s action, which is what runs a `.task { }` closure on
@@ -21,7 +47,7 @@
 //
 // Simplifications that do not change what type-checks: most modifiers return `some View`
 // built from `self`; Apple's `@ContentBuilder` parameters are written as `@ViewBuilder`;
-// deprecated and unused overloads are left out.
+// unused overloads, and deprecated ones no plausible block would reach, are left out.
 
 @_exported import CoreGraphics
 @_exported import FoundationEssentials
@@ -344,7 +370,7 @@ extension Float: _FormatSpecifiable {}
 extension Double: _FormatSpecifiable {}
 extension CGFloat: _FormatSpecifiable {}
 
-@frozen public struct LocalizedStringKey: Equatable, Sendable, ExpressibleByStringInterpolation {
+@frozen public struct LocalizedStringKey: Equatable, ExpressibleByStringInterpolation {
     let key: String
     public init(_ value: String) { key = value }
     public init(stringLiteral value: String) { key = value }
@@ -360,8 +386,16 @@ extension CGFloat: _FormatSpecifiable {}
         public mutating func appendInterpolation(_ image: Image) {}
         @available(iOS 15.0, *)
         public mutating func appendInterpolation<F: FormatStyle>(_ input: F.FormatInput, format: F) where F.FormatInput: Equatable, F.FormatOutput == String {}
+        // Any other value: a `LocalizedStringKey` among them, which has no overload of its own.
+        @available(*, deprecated, message: "Localized string interpolation produces an unlocalized, debug description for this type of value. Use a localized representation instead.")
+        public mutating func appendInterpolation<T>(_ value: T) {}
     }
 }
+
+// Not Sendable: the iOS 26 SDK makes the conformance unavailable (the iOS 27 SDK writes
+// `~Sendable`), so a Sendable type cannot hold a key, in Swift 6 mode an error.
+@available(*, unavailable)
+extension LocalizedStringKey: Sendable {}
 
 @frozen public struct Font: Hashable, Sendable {
     let name: String
@@ -1551,6 +1585,9 @@ extension View {
     }
     @available(iOS 17.0, *)
     nonisolated public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping () -> Void) -> some View { self }
+    @available(iOS 14.0, *)
+    @available(iOS, deprecated: 17.0, message: "Use `onChange` with a two or zero parameter action closure instead.")
+    nonisolated public func onChange<V: Equatable>(of value: V, perform action: @escaping (_ newValue: V) -> Void) -> some View { self }
     @available(iOS 15.0, *)
     nonisolated public func task(
         name: String? = nil, priority: TaskPriority = .userInitiated, file: String = #fileID, line: Int = #line,
