@@ -5,7 +5,7 @@ import PackageDescription
 /// and thin system-library targets for the C libraries, each used by one Swift file.
 let package = Package(
     name: "blocks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "blocks", targets: ["blocks"]),
         .library(name: "BlocksKit", targets: ["BlocksKit"]),
@@ -108,9 +108,11 @@ let package = Package(
             dependencies: ["BlocksKit"],
             exclude: ["Support/fault_server.py", "Support/cdp_driver.py", "Fixtures/relevance.tsv"]
         ),
+        // BlocksKit for the view check (Catalog/ViewTypeCheck.swift), which `blocks lint
+        // --typecheck` runs too: one implementation for both.
         .testTarget(
             name: "CatalogLogicTests",
-            dependencies: ["CatalogLogic"]
+            dependencies: ["CatalogLogic", "BlocksKit"]
         ),
     ]
 )

@@ -16,7 +16,9 @@ class Blocks < Formula
     origin.empty? ? "file://#{File.expand_path("..", __dir__)}" : origin
   end.freeze
 
-  homepage REPOSITORY.delete_suffix(".git")
+  # The homepage is the repository's web page only when the tap was cloned over https;
+  # an ssh or file:// origin is no web page, so the formula then names none.
+  homepage REPOSITORY.delete_suffix(".git") if REPOSITORY.match?(%r{\Ahttps?://})
   head REPOSITORY, branch: "main", using: :git
   # release: Scripts/release-formula keeps the stable url and sha256 on the lines below.
 

@@ -28,12 +28,15 @@ final class WatchedSink: TextSink, @unchecked Sendable {
 public enum BlocksCLI {
     public static let version = "0.1.0"
 
-    /// Every built-in command, in the order `--help` lists them.
-    nonisolated(unsafe) public static let commands: [any Command.Type] = [
+    /// Every built-in command, in the order `--help` lists them. Computed rather than
+    /// stored: a stored array of metatypes needs `nonisolated(unsafe)` with Swift 6.2's
+    /// standard library (no `SendableMetatype` conformance) and warns that it is
+    /// unnecessary with Swift 6.1's, and the list is read a few times per run.
+    public static var commands: [any Command.Type] {[
         SearchCommand.self, ListCommand.self, InfoCommand.self,
         AddCommand.self, StatusCommand.self, UpdateCommand.self, DiffCommand.self, RemoveCommand.self, InitCommand.self, RegistryCommand.self,
         ExportCommand.self, BuildCommand.self, KeygenCommand.self, LintCommand.self, NewCommand.self, MirrorCommand.self, MCPCommand.self,
-    ]
+    ]}
 
     /// Runs the process's command line and exits.
     ///
@@ -56,11 +59,9 @@ public enum BlocksCLI {
             readLine: { Swift.readLine() }
         )
         let code = run(Array(CommandLine.arguments.dropFirst()), context: &context)
-        // Every file is closed and every temporary removed by now. `_exit` skips the
-        // loaded C libraries' exit handlers (OpenSSL, brought in by libcurl, frees all
-        // its state there), which the kernel makes moot: half a millisecond of each add.
+        // Every file is closed and every temporary removed by now.
         fflush(nil)
-        _exit(code)
+        exitSkippingHandlers(code)
     }
 
     /// The environment, read from `environ` (`processEnvironmentBlock`) once: `ProcessInfo`'s

@@ -68,7 +68,7 @@ public struct MinisignSignature: Equatable, Sendable {
     public init(data: Data) throws(SignatureError) {
         func malformed(_ reason: String) -> SignatureError { .malformedSignature(reason: reason) }
         guard data.count <= Self.maximumBytes else { throw malformed("it is longer than a signature file") }
-        guard let text = String(validating: Array(data), as: UTF8.self) else { throw malformed("it is not UTF-8 text") }
+        guard let text = String(strictUTF8: data) else { throw malformed("it is not UTF-8 text") }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
         if lines.last == "" { lines.removeLast() }
         guard lines.count == 4 else { throw malformed("it has \(lines.count) of the 4 lines a signature file has") }

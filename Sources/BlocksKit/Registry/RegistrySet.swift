@@ -52,7 +52,7 @@ public struct RegistrySet: Sendable {
             }
             return RegistrySet(members: [chosen], configuredNamespaces: configured, namespaced: opened)
         }
-        let location = try option ?? root.flatMap { try config?.registryLocation(root: $0) }
+        let location = option ?? root.flatMap { config?.registryLocation(root: $0) }
         let defaultMember = Member(
             namespace: nil, source: try RegistrySources.open(location, access: RegistrySources.pinning(access, location: location, config: config, root: root)))
         let opened = try namespaced.map { try open($0, access: access) }

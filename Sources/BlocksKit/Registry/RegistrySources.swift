@@ -92,7 +92,7 @@ public enum RegistrySources {
                 bytes.append(byte)
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return String(strictUTF8: bytes)
     }
 }
 

@@ -1,7 +1,3 @@
-// The standard library's canonical decomposition (`_nfd`) is published as SPI; it
-// spares linking ICU through Foundation's `folding(options:locale:)`.
-@_spi(_Unicode) import Swift
-
 /// Folds text for matching: lowercase, accents removed (`pestañas` → `pestanas`),
 /// split into words on anything that is not a letter or digit.
 ///
@@ -72,8 +68,10 @@ public enum TextNormalizer {
 
     /// The general rule, which the fast paths must agree with: case folded (upper, then
     /// lower, for the characters that case folding changes, so `ß` → `ss` and
-    /// `ς` → `σ`), canonically decomposed by the standard library's NFD, and the
-    /// combining diacritical marks that follow a base character dropped.
+    /// `ς` → `σ`), each precomposed letter replaced by its base (`BaseLetters`, what
+    /// canonical decomposition gives once the marks go), and the combining diacritical
+    /// marks that follow a base character dropped. The result is canonically equivalent
+    /// to decomposing and dropping the marks, which is what `String`'s `==` compares.
     static func unicodeFold(_ text: String) -> String {
         var cased = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -84,8 +82,12 @@ public enum TextNormalizer {
             }
         }
         var folded = String.UnicodeScalarView()
-        for scalar in String(cased)._nfd where folded.isEmpty || !isCombiningDiacritic(scalar.value) {
-            folded.append(scalar)
+        for scalar in cased where folded.isEmpty || !isCombiningDiacritic(scalar.value) {
+            if let base = BaseLetters.base(of: scalar.value).flatMap(Unicode.Scalar.init) {
+                folded.append(base)
+            } else {
+                folded.append(scalar)
+            }
         }
         return String(folded)
     }

@@ -172,12 +172,9 @@ enum JSONReader {
             throw failure("an unterminated string")
         }
 
-        /// The text as a string, refusing bytes that are not UTF-8. Decoding replaces
-        /// such bytes, so the text was valid exactly when the string's bytes are the
-        /// text's. (`String(validating:as:)` is generic and cost more than the parse.)
+        /// The text as a string, refusing bytes that are not UTF-8.
         func validated(_ text: UnsafeBufferPointer<UInt8>, from start: Int) throws(Failure) -> String {
-            let string = String(decoding: text, as: UTF8.self)
-            guard text.allSatisfy({ $0 < 0x80 }) || string.utf8.elementsEqual(text) else {
+            guard let string = String(strictUTF8: text) else {
                 throw Failure(offset: start, reason: "a string that is not UTF-8")
             }
             return string

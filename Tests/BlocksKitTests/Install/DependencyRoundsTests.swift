@@ -80,7 +80,7 @@ import Testing
             root: project.root, lock: Lockfile(), includeDemo: true, year: 2026,
             folderFor: { project.root.appendingPathComponent("Sources/App/Blocks/\($0)") })
         var seen: [(files: Bool, lock: Bool)] = []
-        try InstallTransaction.apply(plan) {
+        _ = try InstallTransaction.apply(plan) {
             seen.append((plan.allFiles.allSatisfy { FileManager.default.fileExists(atPath: $0.url.path) }, project.exists("blocks.lock")))
         }
         #expect(seen.count == 1)

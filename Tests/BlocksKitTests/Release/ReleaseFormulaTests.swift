@@ -98,5 +98,8 @@ import Testing
         #expect(formula.contains("  head REPOSITORY, branch: \"main\""))
         #expect(formula.contains("\"swift\", \"build\", \"-c\", \"release\", \"--disable-sandbox\""))
         #expect(!formula.contains("\n  url \"") && !formula.contains("\n  sha256 \""))
+        // An ssh or file:// origin is no web page: the homepage is named only for http(s).
+        let homepage = formula.split(separator: "\n").filter { $0.hasPrefix("  homepage ") }
+        #expect(homepage == ["  homepage REPOSITORY.delete_suffix(\".git\") if REPOSITORY.match?(%r{\\Ahttps?://})"], "\(homepage)")
     }
 }

@@ -65,6 +65,28 @@ import Testing
         #expect(TextNormalizer.latinLetter(0xBF) == nil && TextNormalizer.latinLetter(0x250) == nil)
     }
 
+    /// `BaseLetters` holds what Foundation's canonical decomposition says, for every scalar
+    /// from U+0080 to U+2FFFF: a scalar is in the table exactly when its decomposition is one
+    /// base followed only by combining diacritics, and then maps to that base.
+    @Test func baseLetterTableIsFoundationsDecomposition() {
+        var checked = 0
+        for value in UInt32(0x80)...0x2FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let decomposed = Array(String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars)
+            let marks = decomposed.dropFirst()
+            let expected: UInt32? =
+                decomposed.count > 1 && marks.allSatisfy({ TextNormalizer.isCombiningDiacritic($0.value) }) ? decomposed[0].value : nil
+            if BaseLetters.base(of: value) != expected {
+                Issue.record("U+\(String(value, radix: 16)): table \(String(describing: BaseLetters.base(of: value))), decomposition \(decomposed)")
+            }
+            if expected != nil { checked += 1 }
+        }
+        #expect(checked == BaseLetters.table.count)
+        #expect(checked > 800)
+        #expect(BaseLetters.base(of: 0x1E69) == 0x73)  // ṩ → s
+        #expect(TextNormalizer.unicodeFold("Ṩ ΐ Ǖ") == "s ι u")
+    }
+
     /// Mixes ASCII and non-ASCII pieces in a fixed pseudo-random order (bounded count).
     @Test func mixedPiecesTakeTheGeneralRule() {
         let pieces = [
