@@ -1,9 +1,12 @@
 import Foundation
 import Testing
 
+@testable import BlocksKit
+
 /// Every component, logic and demo file of every block type-checks against the SwiftUI
-/// declaration stub at the block's minimum iOS, in Swift 6 and with the main actor as the
-/// default isolation, previews included. The controls below prove the check can fail.
+/// declaration stub at the block's minimum iOS, with no error and no warning, in the Swift 5
+/// language mode, in Swift 6, and in Swift 6 with the main actor as the default isolation,
+/// previews included. The controls below prove the check can fail.
 ///
 /// Linux only: the stub is a module named SwiftUI built for the host, which on macOS would
 /// meet Apple's own SwiftUI and check iOS availability against a macOS target.
@@ -13,7 +16,7 @@ import Testing
         if: ViewTypeCheck.stubIsTheOnlySwiftUI,
         "the SwiftUI stub stands in only where Apple's SwiftUI is absent (Linux)"))
 struct ViewTypeCheckTests {
-    typealias Isolation = ViewTypeCheck.Isolation
+    typealias Mode = ViewTypeCheck.LanguageMode
 
     static let blocks = (try? ViewTypeCheck.catalogBlocks()) ?? []
 
@@ -38,13 +41,19 @@ struct ViewTypeCheckTests {
             "\(block.name): add a #Preview with .environment(\\.layoutDirection, .rightToLeft)")
     }
 
-    @Test(arguments: blocks, Isolation.allCases)
-    func blockTypeChecks(_ block: ViewTypeCheck.Block, isolation: Isolation) throws {
-        let diagnostics = try ViewTypeCheck.check(block, isolation: isolation)
+    @Test func threeLanguageModes() {
+        #expect(Mode.allCases.map(\.flags) == [
+            ["-swift-version", "5"], ["-swift-version", "6"], ["-swift-version", "6", "-default-isolation", "MainActor"],
+        ])
+    }
+
+    @Test(arguments: blocks, Mode.allCases)
+    func blockTypeChecks(_ block: ViewTypeCheck.Block, mode: Mode) throws {
+        let diagnostics = try ViewTypeCheck.repository.check(block, mode: mode)
         #expect(
             diagnostics.isEmpty,
             """
-            \(block.name) does not type-check at iOS \(block.minimumIOS) (\(isolation)):
+            \(block.name) does not type-check at iOS \(block.minimumIOS) (\(mode)):
             \(diagnostics.map(\.description).joined(separator: "\n"))
             """)
     }
@@ -74,6 +83,73 @@ struct ViewTypeCheckTests {
         #expect(diagnostics.contains { $0.severity == "error" && $0.message.contains("introduced in iOS 18.0") }, "\(diagnostics)")
         // The same code at the minimum that introduced it is fine.
         #expect(try control(code, minimumIOS: "18.0").isEmpty)
+    }
+
+    // MARK: Controls: what Apple's SDK says and the stub once did not (issue 31)
+
+    /// `LocalizedStringKey` is not `Sendable` in Apple's SDK: a `Sendable` enum that holds one
+    /// is an error in Swift 6 mode and a warning in Swift 5 mode. The same enum without
+    /// `Sendable` is fine in every mode.
+    @Test func aSendableEnumHoldingALocalizedStringKeyFails() throws {
+        func badge(_ conformances: String) -> String {
+            """
+            Text("A")
+            }
+            }
+
+            @available(iOS 17.0, *)
+            enum Badge: \(conformances) {
+                case count(Int)
+                case text(LocalizedStringKey)
+                var unused: Int {
+                0
+            """
+        }
+        let swift6 = try control(badge("Equatable, Sendable"), mode: .swift6)
+        #expect(
+            swift6.contains { $0.severity == "error" && $0.message.contains("non-Sendable type 'LocalizedStringKey'") && $0.line == 15 },
+            "\(swift6)")
+        let swift5 = try control(badge("Equatable, Sendable"), mode: .swift5)
+        #expect(swift5.contains { $0.severity == "warning" && $0.message.contains("non-Sendable type 'LocalizedStringKey'") }, "\(swift5)")
+        for mode in Mode.allCases {
+            #expect(try control(badge("Equatable"), mode: mode).isEmpty, "\(mode)")
+        }
+    }
+
+    /// A `LocalizedStringKey` interpolated into a `Text` literal resolves to the SDK's
+    /// deprecated generic interpolation (a debug description, not the localized text):
+    /// a warning, so a failure. Interpolating `Text(key)` is the localized way.
+    @Test func anInterpolatedLocalizedStringKeyInTextWarns() throws {
+        func view(_ interpolated: String) -> String {
+            #"""
+            Text("Open \#(interpolated)")
+            }
+            var key: LocalizedStringKey { "Inbox" }
+            var unused: some View {
+            Text("A")
+            """#
+        }
+        for mode in Mode.allCases {
+            let before = try control(view(#"\(key)"#), mode: mode)
+            #expect(
+                before.contains { $0.severity == "warning" && $0.message.contains("'appendInterpolation' is deprecated") && $0.line == 8 },
+                "\(mode): \(before)")
+            #expect(try control(view(#"\(Text(key))"#), mode: mode).isEmpty, "\(mode)")
+        }
+    }
+
+    /// An API deprecated at or below the minimum warns, so fails; below its deprecation it
+    /// is fine: `onChange(of:perform:)` is iOS 14, deprecated in iOS 17. (Its iOS 14
+    /// introduction is not tried: the stub does not build below iOS 16, whose `Shape`
+    /// requirement `sizeThatFits` cannot be made unavailable in a protocol.)
+    @Test func aDeprecatedAPIWarnsFromItsDeprecation() throws {
+        let code = "Text(\"A\").onChange(of: tab) { newValue in }"
+        #expect(try control(code, minimumIOS: "16.0").isEmpty)
+        let deprecated = try control(code, minimumIOS: "17.0")
+        #expect(
+            deprecated.contains { $0.severity == "warning" && $0.message.contains("Use `onChange` with a two or zero parameter action closure") },
+            "\(deprecated)")
+        #expect(try control("Text(\"A\").onChange(of: tab) { _, newValue in }", minimumIOS: "17.0").isEmpty)
     }
 
     @Test func aDeclarationMissingFromTheStubIsNamed() throws {
@@ -120,7 +196,7 @@ struct ViewTypeCheckTests {
         let manifest = folder.appendingPathComponent("block.json")
         let lowered = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: #""iOS": "26.0""#, with: #""iOS": "18.0""#)
         try Data(lowered.utf8).write(to: manifest)
-        let diagnostics = try ViewTypeCheck.check(ViewTypeCheck.block(at: folder), isolation: .swift6)
+        let diagnostics = try ViewTypeCheck.repository.check(ViewTypeCheck.block(at: folder), mode: .swift6)
         let report = diagnostics.map(\.description).joined(separator: "\n")
         #expect(report.contains("'tabBarMinimizeBehavior' is unavailable"), "\(report)")
         #expect(report.contains("'tabViewBottomAccessory(content:)' is unavailable") || report.contains("'tabViewBottomAccessory' is unavailable"), "\(report)")
@@ -173,10 +249,10 @@ struct ViewTypeCheckTests {
                     Path(rect.insetBy(dx: -amount, dy: -amount))
             """
         }
-        let before = try control(shape(""), isolation: .mainActorByDefault)
+        let before = try control(shape(""), mode: .swift6MainActor)
         #expect(before.contains { $0.message.contains("crosses into main actor-isolated code") }, "\(before)")
-        #expect(try control(shape("nonisolated "), isolation: .mainActorByDefault).isEmpty)
-        #expect(try control(shape(""), isolation: .swift6).isEmpty)
+        #expect(try control(shape("nonisolated "), mode: .swift6MainActor).isEmpty)
+        #expect(try control(shape(""), mode: .swift6).isEmpty)
     }
 
     @Test func aGlobalReadInAGeometryClosureNeedsNonisolated() throws {
@@ -196,9 +272,9 @@ struct ViewTypeCheckTests {
             static func unused() {
             """
         }
-        let before = try control(view(""), isolation: .mainActorByDefault)
+        let before = try control(view(""), mode: .swift6MainActor)
         #expect(before.contains { $0.message.contains("rowSpace") }, "\(before)")
-        #expect(try control(view("nonisolated "), isolation: .mainActorByDefault).isEmpty)
+        #expect(try control(view("nonisolated "), mode: .swift6MainActor).isEmpty)
     }
 
     // MARK: The machinery
@@ -227,12 +303,57 @@ struct ViewTypeCheckTests {
         }
     }
 
+    @Test func stubVariantsDeprecateFromTheirVersionAndKeepTheRest() throws {
+        let stub = """
+            @available(iOS 14.0, *)
+                @available(iOS, deprecated: 17.0, message: "Use the other one.")
+            public func old() {}
+            @available(*, deprecated, message: "A debug description.")
+            public func any() {}
+            @available(*, unavailable)
+            extension Key: Sendable {}
+            @available(*, unavailable, message: "not here")
+            public func gone() {}
+            """
+        let lines = stub.components(separatedBy: "\n")
+        func variant(_ minimum: String) throws -> [String] {
+            try ViewTypeCheck.stubVariant(stub, minimumIOS: minimum).components(separatedBy: "\n")
+        }
+        // Below the deprecation no warning: the line goes, and the numbering stays.
+        #expect(try variant("16.0") == [lines[0], ""] + lines[2...])
+        #expect(try variant("17.0") == [lines[0], #"    @available(*, deprecated, message: "Use the other one.")"#] + lines[2...])
+        #expect(try variant("26.0") == variant("17.0"))
+        #expect(
+            try variant("13.0")
+                == [#"@available(*, unavailable, message: "introduced in iOS 14.0")"#, ""] + lines[2...])
+        for wrong in [
+            #"@available(*, deprecated, message: "x") public func f() {}"#,
+            #"@available(macOS, deprecated: 14.0, message: "x")"#,
+            #"@available(iOS, deprecated: 17.0)"#,
+            #"@available(iOS, introduced: 14.0, deprecated: 17.0, message: "x")"#,
+            #"@available(iOS, deprecated: 17.0, message: "a" + "b")"#,
+            #"@available(iOS, deprecated: 17.0, message: "\(x)")"#,
+            #"@available(*, deprecated, renamed: "g")"#,
+            #"@available(*, unavailable, message: x)"#,
+            #"@available(*, unavailable) extension Key: Sendable {}"#,
+            #"@available(iOS 17.0, *, deprecated)"#,
+        ] {
+            #expect(throws: ViewTypeCheck.Failure.self, "\(wrong)") {
+                try ViewTypeCheck.stubVariant(wrong + "\nfunc f() {}", minimumIOS: "17.0")
+            }
+        }
+    }
+
     @Test func theStubsOwnAvailabilityLinesAllHaveTheOneForm() throws {
         let stub = try String(contentsOf: ViewTypeCheck.stubFolder.appendingPathComponent("SwiftUI.swift"), encoding: .utf8)
         for minimum in ["13.0", "17.0", "18.0", "27.0"] {
             _ = try ViewTypeCheck.stubVariant(stub, minimumIOS: minimum)
         }
         #expect(stub.contains("It proves nothing about behaviour."))
+        // What issue 31 found the SDK to say: the key is not Sendable, and the generic
+        // interpolation is deprecated.
+        #expect(stub.contains("@available(*, unavailable)\nextension LocalizedStringKey: Sendable {}"))
+        #expect(!stub.contains("struct LocalizedStringKey: Equatable, Sendable"))
     }
 
     @Test func previewsAreCutKeepingLineNumbers() throws {
@@ -283,7 +404,7 @@ struct ViewTypeCheckTests {
     /// Control.swift is its first line), with a logic file and an optional demo file. A
     /// block always has several files, and the compiler judges some isolation questions
     /// differently when a module is a single file, so the fixture never is.
-    func control(_ body: String, demo: String? = nil, minimumIOS: String = "17.0", isolation: Isolation = .swift6) throws -> [ViewTypeCheck.Diagnostic] {
+    func control(_ body: String, demo: String? = nil, minimumIOS: String = "17.0", mode: Mode = .swift6) throws -> [ViewTypeCheck.Diagnostic] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("view-control-\(UUID().uuidString)/control")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
@@ -309,6 +430,6 @@ struct ViewTypeCheckTests {
         }
         let manifest = #"{"name": "control", "platforms": {"iOS": "\#(minimumIOS)"}, "files": [\#(files.joined(separator: ", "))]}"#
         try Data(manifest.utf8).write(to: folder.appendingPathComponent("block.json"))
-        return try ViewTypeCheck.check(ViewTypeCheck.block(at: folder), isolation: isolation)
+        return try ViewTypeCheck.repository.check(ViewTypeCheck.block(at: folder), mode: mode)
     }
 }

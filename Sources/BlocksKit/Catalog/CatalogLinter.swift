@@ -1,13 +1,40 @@
 /// Checks a whole catalog folder: every manifest, the files it lists, Swift files it
-/// forgot to list, and that every Swift file parses. It reports every problem it finds.
+/// forgot to list, that every Swift file parses and, when asked, that each block's views
+/// type-check against the SwiftUI stub. It reports every problem it finds.
 public struct CatalogLinter {
     public let root: URL
     /// The Swift compiler used for `swiftc -parse`, or nil to skip that check.
     public let swiftCompiler: URL?
+    /// The view check (`lint --typecheck`), or nil to skip it.
+    let typeCheck: ViewTypeCheck?
 
     public init(root: URL, swiftCompiler: URL?) {
+        self.init(root: root, swiftCompiler: swiftCompiler, typeCheck: nil)
+    }
+
+    init(root: URL, swiftCompiler: URL?, typeCheck: ViewTypeCheck?) {
         self.root = root
         self.swiftCompiler = swiftCompiler
+        self.typeCheck = typeCheck
+    }
+
+    /// The SwiftUI stub for `lint --typecheck`: `--stub DIR` when given, else
+    /// `BLOCKS_SWIFTUI_STUB`, else the first `Tests/SwiftUIStub` in the catalog's parent
+    /// folder or one above it (a catalog repository laid out as this one is). Nil when none
+    /// holds `SwiftUI.swift` and `CoreGraphics.swift`; a given folder that does not is an error.
+    static func findSwiftUIStub(option: URL?, environment: [String: String], catalog: URL) throws -> URL? {
+        if let given = option ?? environment["BLOCKS_SWIFTUI_STUB"].flatMap({ $0.isEmpty ? nil : URL(fileURLWithPath: $0) }) {
+            guard ViewTypeCheck.isStubFolder(given) else { throw LintSetupError.notAStub(given.path) }
+            return given
+        }
+        var folder = catalog.standardizedFileURL.deletingLastPathComponent()
+        while true {
+            let candidate = folder.appendingPathComponent("Tests/SwiftUIStub")
+            if ViewTypeCheck.isStubFolder(candidate) { return candidate }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { return nil }
+            folder = parent
+        }
     }
 
     /// `swiftc` from `SWIFTC`, then PATH.
@@ -26,6 +53,8 @@ public struct CatalogLinter {
         public var blockCount: Int
         public var problems: [LintProblem]
         public var parseChecked: Bool
+        /// How many blocks the view check type-checked (0 without `--typecheck`).
+        public var typeCheckedCount: Int = 0
     }
 
     public func run() throws -> Report {
@@ -38,10 +67,12 @@ public struct CatalogLinter {
         var swiftFiles: [String] = []
         var names: Set<String> = []
         var dependencies: [(file: String, index: Int, requirement: BlockRequirement)] = []
+        var blockFolders: [URL] = []
         for folderName in entries.sorted() where !folderName.hasPrefix(".") {
             let folder = root.appendingPathComponent(folderName)
             guard PathKind(folder.path) == .folder else { continue }
             blockCount += 1
+            blockFolders.append(folder)
             let manifestFile = folder.appendingPathComponent("block.json")
             let shownManifest = relative(manifestFile)
             guard let data = fileManager.contents(atPath: manifestFile.path) else {
@@ -84,7 +115,67 @@ public struct CatalogLinter {
         if let swiftCompiler, !swiftFiles.isEmpty {
             problems += try parseProblems(swiftFiles, compiler: swiftCompiler)
         }
-        return Report(blockCount: blockCount, problems: problems, parseChecked: swiftCompiler != nil)
+        var typeChecked = 0
+        if let typeCheck {
+            // A block with a problem already is checked once that is fixed: a file that does
+            // not parse, or a manifest that lists a missing file, would only be said again.
+            let clean = blockFolders.filter { folder in
+                let shown = relative(folder) + "/"
+                return !problems.contains { $0.file.hasPrefix(shown) }
+            }
+            let (found, count) = try typeCheckProblems(clean, check: typeCheck)
+            problems += found
+            typeChecked = count
+        }
+        return Report(blockCount: blockCount, problems: problems, parseChecked: swiftCompiler != nil, typeCheckedCount: typeChecked)
+    }
+
+    /// The view check over `folders`: each block with an iOS minimum in every language
+    /// mode, blocks and modes in parallel. A diagnostic found in several modes is one
+    /// problem that names them. Blocks without an iOS minimum are skipped: the stub
+    /// describes iOS only. Returns the problems and how many blocks were checked.
+    func typeCheckProblems(_ folders: [URL], check: ViewTypeCheck) throws -> (problems: [LintProblem], checked: Int) {
+        var blocks: [ViewTypeCheck.Block] = []
+        for folder in folders {
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent("block.json").path),
+                (try? JSONReader.parse(data))?["platforms"]?["iOS"]?.string != nil
+            else { continue }
+            blocks.append(try ViewTypeCheck.block(at: folder, shownFolder: relative(folder)))
+        }
+        // The stub for each minimum first: a stub that does not build stops the check.
+        for minimum in Set(blocks.map(\.minimumIOS)).sorted() { _ = try check.stubModules(minimumIOS: minimum) }
+        let runs = blocks.flatMap { block in ViewTypeCheck.LanguageMode.allCases.map { (block, $0) } }
+        let outcomes = ConcurrentMap.map(runs) { block, mode in Result { try check.check(block, mode: mode) } }
+        var problems: [LintProblem] = []
+        var modes: [String: [String]] = [:]
+        var order: [(key: String, diagnostic: ViewTypeCheck.Diagnostic, minimum: String)] = []
+        var failedBlocks: Set<String> = []
+        for ((block, mode), outcome) in zip(runs, outcomes) {
+            let diagnostics: [ViewTypeCheck.Diagnostic]
+            do {
+                diagnostics = try outcome.get()
+            } catch let failure as ViewTypeCheck.Failure {
+                // The block's own files are at fault (no `#if os(iOS)` wrapper, a preview
+                // written differently): one problem per block, not one per mode.
+                if failedBlocks.insert(block.shownFolder).inserted {
+                    problems.append(LintProblem(file: block.shownFolder, field: "", message: "cannot be type-checked: \(failure.description)"))
+                }
+                continue
+            }
+            for diagnostic in diagnostics {
+                let key = "\(diagnostic.file):\(diagnostic.line):\(diagnostic.column): \(diagnostic.severity): \(diagnostic.message)"
+                if modes[key] == nil { order.append((key, diagnostic, block.minimumIOS)) }
+                modes[key, default: []].append(mode.description)
+            }
+        }
+        for (key, diagnostic, minimum) in order {
+            let modeList = (modes[key] ?? []).joined(separator: "; ")
+            problems.append(
+                LintProblem(
+                    file: diagnostic.file, field: "",
+                    message: "\(diagnostic.line):\(diagnostic.column): \(diagnostic.severity) at iOS \(minimum) (\(modeList)): \(diagnostic.message)"))
+        }
+        return (problems, blocks.count)
     }
 
     func relative(_ url: URL) -> String {
@@ -122,6 +213,25 @@ public struct CatalogLinter {
     func parseProblems(_ files: [String], compiler: URL) throws -> [LintProblem] {
         try SwiftSyntaxCheck(compiler: compiler).firstErrors(in: files).map {
             LintProblem(file: relative(URL(fileURLWithPath: $0.file)), field: "", message: "does not parse: \($0.error)")
+        }
+    }
+}
+
+/// Why `lint --typecheck` cannot run at all.
+enum LintSetupError: Error, Equatable, CustomStringConvertible {
+    case notAStub(String)
+    case noStub(catalog: String)
+    case noCompiler
+
+    var description: String {
+        switch self {
+        case .notAStub(let path):
+            return "\(path) is not a SwiftUI stub folder: it needs SwiftUI.swift and CoreGraphics.swift"
+        case .noStub(let catalog):
+            return "--typecheck needs the SwiftUI stub: pass --stub DIR or set BLOCKS_SWIFTUI_STUB "
+                + "(no Tests/SwiftUIStub was found above \(catalog))"
+        case .noCompiler:
+            return "--typecheck needs swiftc: none on PATH (or SWIFTC)"
         }
     }
 }

@@ -1,10 +1,22 @@
-/// `blocks lint [DIR]`: validates a catalog before it is published.
+/// `blocks lint [DIR]`: validates a catalog before it is published. `--typecheck` adds the
+/// view check (`ViewTypeCheck`) the repository's own tests run.
 public enum LintCommand: Command {
     public static let spec = CommandSpec(
         name: "lint",
         abstract: "Validate a catalog: manifests, listed files, and that every Swift file parses.",
         arguments: [ArgumentSpec("dir", help: "The catalog folder (default: ./Catalog).", optional: true)],
-        options: [OptionSpec("no-parse", help: "Skip the swiftc -parse check.")])
+        options: [
+            OptionSpec("no-parse", help: "Skip the swiftc -parse check."),
+            OptionSpec(
+                "typecheck",
+                help: "Also type-check each block's views against the SwiftUI stub at its minimum iOS, "
+                    + "in Swift 5, Swift 6 and Swift 6 with main-actor default isolation; a warning is a problem. "
+                    + "Off by default: it needs swiftc and the stub."),
+            OptionSpec(
+                "stub", value: "dir",
+                help: "The SwiftUI stub for --typecheck (SwiftUI.swift and CoreGraphics.swift). Default: "
+                    + "$BLOCKS_SWIFTUI_STUB, else Tests/SwiftUIStub in the catalog's parent folder or one above it."),
+        ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let given = arguments.positionals.first
@@ -12,18 +24,31 @@ public enum LintCommand: Command {
         guard PathKind(root.path) == .folder else {
             throw CatalogError.missingCatalog(folder: given == nil ? context.workingDirectory.path : root.path, given: given != nil)
         }
-        let compiler = arguments.flag("no-parse") ? nil : CatalogLinter.findSwiftCompiler(environment: context.environment)
+        let found = CatalogLinter.findSwiftCompiler(environment: context.environment)
+        let compiler = arguments.flag("no-parse") ? nil : found
         if compiler == nil && !arguments.flag("no-parse") {
             context.warn("swiftc not found on PATH (or SWIFTC); Swift files were not parsed")
         }
-        let report = try CatalogLinter(root: root, swiftCompiler: compiler).run()
+        var typeCheck: ViewTypeCheck?
+        if arguments.flag("typecheck") {
+            let option = arguments.value("stub").map { context.resolve($0) }
+            guard let stub = try CatalogLinter.findSwiftUIStub(option: option, environment: context.environment, catalog: root) else {
+                throw LintSetupError.noStub(catalog: root.path)
+            }
+            guard let found else { throw LintSetupError.noCompiler }
+            typeCheck = ViewTypeCheck(stubFolder: stub, compiler: found, moduleCache: context.cacheDirectory.appendingPathComponent("swiftui-stub"))
+        } else if arguments.value("stub") != nil {
+            throw UsageError.inapplicableOption("--stub", because: "it names the stub for --typecheck")
+        }
+        let report = try CatalogLinter(root: root, swiftCompiler: compiler, typeCheck: typeCheck).run()
         if context.json {
-            let object: [String: JSONValue] = [
+            var object: [String: JSONValue] = [
                 "catalog": .string(root.path),
                 "blocks": .int(report.blockCount),
                 "parsed": .bool(report.parseChecked),
                 "problems": try JSONValue(encoding: report.problems),
             ]
+            if typeCheck != nil { object["typeChecked"] = .int(report.typeCheckedCount) }
             // A failure prints this object with its "error" member, from BlocksCLI.report.
             if !report.problems.isEmpty { throw CatalogError.lintFailed(problemCount: report.problems.count, report: object) }
             context.print(JSONOutput.encode(object))
@@ -32,7 +57,8 @@ public enum LintCommand: Command {
         // File names and fields come from the catalog, which may be someone else's.
         for problem in report.problems { context.print(context.style.apply(.red, "✗ ") + TerminalText.escaped(problem.description)) }
         if !report.problems.isEmpty { throw CatalogError.lintFailed(problemCount: report.problems.count) }
-        context.print(context.style.apply(.green, "✓ ") + "\(report.blockCount) block\(report.blockCount == 1 ? "" : "s") OK")
+        let checked = typeCheck == nil ? "" : ", \(report.typeCheckedCount) type-checked against the SwiftUI stub"
+        context.print(context.style.apply(.green, "✓ ") + "\(report.blockCount) block\(report.blockCount == 1 ? "" : "s") OK" + checked)
         return 0
     }
 }
