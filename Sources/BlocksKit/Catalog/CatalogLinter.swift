@@ -18,6 +18,16 @@ public struct CatalogLinter {
         self.typeCheck = typeCheck
     }
 
+    /// Whether a module named SwiftUI built from the stub is the only one the compiler can
+    /// find, as on Linux; on macOS it would meet Apple's own.
+    static var stubIsTheOnlySwiftUI: Bool {
+        #if os(Linux)
+        return true
+        #else
+        return false
+        #endif
+    }
+
     /// The SwiftUI stub for `lint --typecheck`: `--stub DIR` when given, else
     /// `BLOCKS_SWIFTUI_STUB`, else the first `Tests/SwiftUIStub` in the catalog's parent
     /// folder or one above it (a catalog repository laid out as this one is). Nil when none
@@ -222,6 +232,7 @@ enum LintSetupError: Error, Equatable, CustomStringConvertible {
     case notAStub(String)
     case noStub(catalog: String)
     case noCompiler
+    case notLinux
 
     var description: String {
         switch self {
@@ -232,6 +243,9 @@ enum LintSetupError: Error, Equatable, CustomStringConvertible {
                 + "(no Tests/SwiftUIStub was found above \(catalog))"
         case .noCompiler:
             return "--typecheck needs swiftc: none on PATH (or SWIFTC)"
+        case .notLinux:
+            return "--typecheck runs on Linux only: the stub stands in for SwiftUI where Apple's is absent, "
+                + "and here it would meet Apple's own; build the blocks for iOS with Xcode instead"
         }
     }
 }

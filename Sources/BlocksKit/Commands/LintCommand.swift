@@ -11,7 +11,7 @@ public enum LintCommand: Command {
                 "typecheck",
                 help: "Also type-check each block's views against the SwiftUI stub at its minimum iOS, "
                     + "in Swift 5, Swift 6 and Swift 6 with main-actor default isolation; a warning is a problem. "
-                    + "Off by default: it needs swiftc and the stub."),
+                    + "Off by default: it needs swiftc, the stub and Linux."),
             OptionSpec(
                 "stub", value: "dir",
                 help: "The SwiftUI stub for --typecheck (SwiftUI.swift and CoreGraphics.swift). Default: "
@@ -31,6 +31,7 @@ public enum LintCommand: Command {
         }
         var typeCheck: ViewTypeCheck?
         if arguments.flag("typecheck") {
+            guard CatalogLinter.stubIsTheOnlySwiftUI else { throw LintSetupError.notLinux }
             let option = arguments.value("stub").map { context.resolve($0) }
             guard let stub = try CatalogLinter.findSwiftUIStub(option: option, environment: context.environment, catalog: root) else {
                 throw LintSetupError.noStub(catalog: root.path)
