@@ -34,8 +34,8 @@
 // - `onChange(of:perform:)` (swiftui/view/onchange(of:perform:)): iOS 14, deprecated in
 //   iOS 17 ("Use `onChange` with a two or zero parameter action closure instead."), so it
 //   warns at a minimum of 17 or later. `NavigationView` and `foregroundColor(_:)` are left
-//   out: their pages mark them deprecated only in a future release, which does not warn,
-//   and no block uses them.
+//   out: no block uses them, and their deprecation was not checked against their pages;
+//   a block that uses one fails here as a missing declaration until it is added.
 // - `Sendable` elsewhere: the value types the blocks pass around (`Text`, `Image`, `Color`,
 //   `Font`, `Animation`, the layout values) keep the conformances written here from their
 //   pages' "Conforms To" sections; `Binding` and `State` are `Sendable` only when their
