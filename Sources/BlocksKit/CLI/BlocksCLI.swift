@@ -12,6 +12,9 @@ final class WatchedSink: TextSink, @unchecked Sendable {
 
     init(_ inner: TextSink) { self.inner = inner }
 
+    /// The sink it watches: `blocks mcp` asks whether that is the process's standard output.
+    var watched: TextSink { inner }
+
     var isTerminal: Bool { inner.isTerminal }
     var columns: Int? { inner.columns }
 
@@ -116,7 +119,7 @@ public enum BlocksCLI {
             message = ErrorText.line(for: error)
             code = 1
         }
-        let shown = TerminalText.escapedKeepingLines(message)
+        let shown = TerminalText.escapedKeepingLines(URLUserinfo.masked(in: message))
         context.standardError.write(style.apply(.red, "error: ") + shown + "\n")
         if json {
             var members = ((error as? CommandFailure)?.underlying as? JSONReportingError ?? error as? JSONReportingError)?.jsonMembers ?? [:]
@@ -222,7 +225,7 @@ public enum BlocksCLI {
         context.registry = parsed.value("registry") ?? context.environment["BLOCKS_REGISTRY"].flatMap { $0.isEmpty ? nil : $0 }
         context.offline = parsed.flag("offline") || context.offline
         context.allowExpired = parsed.flag("allow-expired") || context.allowExpired
-        if let keys = parsed.values["key"] { context.pinnedKeys = try keys.map { text throws(SignatureError) in try MinisignPublicKey(text: text) } }
+        if let keys = parsed.values["key"] { context.pinnedKeys = try keys.map { text throws(SignatureError) in try MinisignPublicKey(text: text).pinned(by: .option) } }
         context.json = parsed.flag("json") || context.json
         context.quiet = parsed.flag("quiet") || context.quiet
         context.color = Style.shouldColor(

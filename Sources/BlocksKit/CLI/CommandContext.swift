@@ -44,12 +44,13 @@ public struct CommandContext: Sendable {
     public var style: Style { Style(enabled: color) }
     public var errorStyle: Style { Style(enabled: errorColor) }
 
-    public func print(_ line: String = "") { standardOutput.write(line + "\n") }
+    /// A line on standard output. A URL's password never shows (`URLUserinfo.masked`).
+    public func print(_ line: String = "") { standardOutput.write(URLUserinfo.masked(in: line) + "\n") }
     /// A diagnostic line on standard error, unless `--quiet`. Notes and warnings often
     /// quote a registry, a URL or a server, so control characters in them are escaped.
-    public func note(_ line: String) { if !quiet { standardError.write(TerminalText.escapedKeepingLines(line) + "\n") } }
+    public func note(_ line: String) { if !quiet { standardError.write(TerminalText.escapedKeepingLines(URLUserinfo.masked(in: line)) + "\n") } }
     public func warn(_ line: String) {
-        standardError.write(errorStyle.apply(.yellow, "warning: ") + TerminalText.escapedKeepingLines(line) + "\n")
+        standardError.write(errorStyle.apply(.yellow, "warning: ") + TerminalText.escapedKeepingLines(URLUserinfo.masked(in: line)) + "\n")
     }
 
     /// The width tables are fitted to: `COLUMNS`, else the terminal's own, else 80 on a
@@ -84,10 +85,22 @@ public struct CommandContext: Sendable {
     /// cache, `--offline`, its paths and its notices.
     public var registryAccess: RegistryAccess {
         var access = RegistryAccess(
-            transport: announcingTransport, cacheDirectory: cacheDirectory, offline: offline, paths: paths, notices: notices, environment: environment)
+            transport: announcingTransport.sendingDefaultToken(to: defaultTokenOrigin), cacheDirectory: cacheDirectory, offline: offline, paths: paths, notices: notices, environment: environment)
         access.pinnedKeys = pinnedKeys
         access.allowExpired = allowExpired
         return access
+    }
+
+    /// The one origin `BLOCKS_TOKEN` goes to: the default registry's (`--registry` or
+    /// `BLOCKS_REGISTRY`, else blocks.json's), when that is an http(s) URL; else none.
+    /// A lock entry, an index, a redirect or an archive URL naming another origin never
+    /// gets the token.
+    var defaultTokenOrigin: HTTPOrigin? {
+        let option = registry.flatMap { $0.hasPrefix("@") ? nil : $0 }
+        guard let location = try? RegistrySources.chosenLocation(option: option, workingDirectory: workingDirectory),
+            RedirectPolicy.isHTTP(location)
+        else { return nil }
+        return HTTPOrigin(location)
     }
 
     /// The registry this command reads (`RegistrySources.forProject`).

@@ -56,7 +56,16 @@ public enum InitCommand: Command {
     static func storedRegistry(_ registry: String, root: URL, context: CommandContext, verifying: Bool = false) throws -> String {
         let source = try RegistrySources.open(registry, access: context.registryAccess)
         if verifying, !context.pinnedKeys.isEmpty { _ = try RegistrySignature.status(of: source) }
-        if registry == "embedded" || registry.contains("://") { return registry }
+        if registry == "embedded" { return registry }
+        if registry.contains("://") {
+            // A URL's user information is a credential: blocks.json is committed, so it
+            // keeps the URL without it and the user is told how to supply it again.
+            guard RedirectPolicy.isHTTP(registry), URLUserinfo.split(registry) != nil else { return registry }
+            context.warn(
+                "the user name and password in the registry URL were not saved to \(ProjectConfig.fileName); pass the URL with them"
+                    + " in BLOCKS_REGISTRY (or --registry) on each run, or give the registry a token in BLOCKS_TOKEN")
+            return URLUserinfo.stripped(registry)
+        }
         let url = context.resolve(registry)
         return ProjectPaths.relative(url, to: root) ?? url.path
     }

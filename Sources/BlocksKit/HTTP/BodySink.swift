@@ -23,10 +23,11 @@ final class BodySink {
     private let keepsBody: Bool
 
     /// Creates the sink; for a file, creates (or truncates) the `.part` file now.
-    init(limit: Int64, partFile: URL?, keepsBody: Bool = false) throws(HTTPError) {
+    init(limit: Int64, partFile: URL?, keepsBody: Bool = false, reservedFreeBytes: Int64 = 0) throws(HTTPError) {
         self.limit = limit
         self.partFile = partFile
         self.keepsBody = keepsBody
+        self.reservedFreeBytes = reservedFreeBytes
         guard let partFile else {
             digest = nil
             return
@@ -42,6 +43,25 @@ final class BodySink {
         if descriptor < 0 {
             throw .file(path: partFile.path, reason: String(cString: strerror(errno)))
         }
+        if let shortage = diskShortage() {
+            discard()
+            throw .file(path: partFile.path, reason: shortage)
+        }
+    }
+
+    /// The free space a download must leave on its disk (`TransferSettings.reservedFreeBytes`).
+    private let reservedFreeBytes: Int64
+    /// Kept bytes at the last free-space check.
+    private var checkedAt: Int64 = 0
+    /// How often, in written bytes, free space is checked again.
+    static let freeSpaceCheckInterval: Int64 = 4 * 1024 * 1024
+
+    /// Why the disk cannot take more, or nil when it can.
+    private func diskShortage() -> String? {
+        guard reservedFreeBytes > 0, let folder = partFile?.deletingLastPathComponent(),
+            let free = FileSystemSpace.availableBytes(atPath: folder.path), free < reservedFreeBytes
+        else { return nil }
+        return "the disk has \(free / 1024 / 1024) MB free, under the \(reservedFreeBytes / 1024 / 1024) MB blocks leaves free; make room and try again"
     }
 
     deinit { closeFile() }
@@ -65,6 +85,13 @@ final class BodySink {
         if failure != 0 {
             writeError = String(cString: strerror(failure))
             return false
+        }
+        if keptCount - checkedAt >= Self.freeSpaceCheckInterval {
+            checkedAt = keptCount
+            if let shortage = diskShortage() {
+                writeError = shortage
+                return false
+            }
         }
         return true
     }

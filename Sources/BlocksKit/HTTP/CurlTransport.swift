@@ -57,6 +57,10 @@ public final class CurlTransport: HTTPTransport, Sendable {
     #endif
 
     private let token: String?
+    /// The one origin (scheme, host, port) the token belongs to: the default registry's.
+    /// Nil until a command binds it (`sendingDefaultToken(to:)`), so a request to any other
+    /// host, whatever a lock, an index or the command line names, never carries it.
+    private let tokenOrigin: HTTPOrigin?
     public let settings: TransferSettings
     private let log: (@Sendable (String) -> Void)?
     /// Receives what a person at a terminal should know while a transfer waits: each retry
@@ -66,27 +70,35 @@ public final class CurlTransport: HTTPTransport, Sendable {
 
     /// - Parameters:
     ///   - token: sent as `Authorization: Bearer <token>`; nil or empty sends nothing.
+    ///   - tokenOrigin: the only origin the token goes to; nil sends it nowhere.
     ///   - settings: timeouts, retries and redirects.
     ///   - log: receives one line per attempt and retry (tests read it), never the token.
     ///   - notice: receives the waits worth telling a person about (see `notice`), never the token.
     public init(
-        token: String? = nil, settings: TransferSettings = TransferSettings(),
+        token: String? = nil, tokenOrigin: HTTPOrigin? = nil, settings: TransferSettings = TransferSettings(),
         log: (@Sendable (String) -> Void)? = nil, notice: (@Sendable (String) -> Void)? = nil
     ) {
         let trimmed = token?.trimmingWhitespace()
         self.token = (trimmed?.isEmpty ?? true) ? nil : trimmed
+        self.tokenOrigin = tokenOrigin
         self.settings = settings
         self.log = log
         self.notice = notice
         multiHandles = MultiHandlePool()
     }
 
-    private init(sharing transport: CurlTransport, notice: @escaping @Sendable (String) -> Void) {
+    private init(sharing transport: CurlTransport, notice: (@Sendable (String) -> Void)?, tokenOrigin: HTTPOrigin?) {
         token = transport.token
+        self.tokenOrigin = tokenOrigin
         settings = transport.settings
         log = transport.log
         self.notice = notice
         multiHandles = transport.multiHandles
+    }
+
+    /// This transport, with its open connections, sending the token to `origin` only.
+    public func sendingDefaultToken(to origin: HTTPOrigin?) -> HTTPTransport {
+        CurlTransport(sharing: self, notice: notice, tokenOrigin: origin)
     }
 
     /// This transport, with its open connections, telling `notice` what it waits for: a
@@ -94,10 +106,11 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// it a 503 with `Retry-After: 60`, or a server that accepts and never answers, keeps
     /// a command silent for a minute.
     public func announcing(to notice: @escaping @Sendable (String) -> Void) -> CurlTransport {
-        CurlTransport(sharing: self, notice: notice)
+        CurlTransport(sharing: self, notice: notice, tokenOrigin: tokenOrigin)
     }
 
-    /// A transport that sends `BLOCKS_TOKEN` from `environment` when it is set.
+    /// A transport holding `BLOCKS_TOKEN` from `environment` when it is set, to send once a
+    /// command names the default registry's origin (`sendingDefaultToken(to:)`).
     public convenience init(
         environment: [String: String], settings: TransferSettings = TransferSettings(),
         log: (@Sendable (String) -> Void)? = nil
@@ -108,7 +121,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// The body in memory. Any 2xx is a response, and so is a 304; other statuses,
     /// after retries where they apply, throw `HTTPError`.
     public func get(_ request: HTTPRequest) throws -> HTTPResponse {
-        let job = TransferJob(request: request, destination: nil, expectedSHA256: nil)
+        let job = TransferJob(request: request, destination: nil, expectedSHA256: nil, settings: settings)
         let results = run([job], maxParallel: 1, progress: nil)
         return try results[0].get()
     }
@@ -125,7 +138,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
     ) -> [Result<HTTPResponse, HTTPError>] {
         let jobs = downloads.map { download in
             let job = TransferJob(
-                request: download.request, destination: download.destination, expectedSHA256: download.expectedSHA256)
+                request: download.request, destination: download.destination, expectedSHA256: download.expectedSHA256,
+                settings: settings)
             job.keepsBody = download.keepsBody
             return job
         }
@@ -134,7 +148,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
 
     /// Small bodies in memory, in parallel, through the same loop as downloads.
     public func fetch(_ requests: [HTTPRequest], maxParallel: Int) -> [Result<HTTPResponse, HTTPError>] {
-        run(requests.map { TransferJob(request: $0, destination: nil, expectedSHA256: nil) }, maxParallel: maxParallel, progress: nil)
+        run(requests.map { TransferJob(request: $0, destination: nil, expectedSHA256: nil, settings: settings) }, maxParallel: maxParallel, progress: nil)
     }
 
     /// Loads libcurl and runs `curl_global_init`, if that has not happened yet.
@@ -268,7 +282,9 @@ public final class CurlTransport: HTTPTransport, Sendable {
             case .status(let url, let code)? = job.lastError, let retryAfter
         {
             finish(job, .failure(.retryLater(url: url, code: code, seconds: retryAfter, limit: settings.maxRetryDelay)), &round.progress)
-        } else if let delay = scheduleRetry(job, reason: reason, retryAfter: retryAfter, notices: &round.notices) {
+        } else if let delay = scheduleRetry(job, reason: reason, retryAfter: retryAfter, notices: &round.notices),
+            Date().addingTimeInterval(delay) < job.deadline
+        {
             job.notBefore = Date().addingTimeInterval(delay)
             round.pending.append(job)
         } else {
@@ -340,14 +356,16 @@ public final class CurlTransport: HTTPTransport, Sendable {
     private func start(_ job: TransferJob) -> Result<Attempt, HTTPError> {
         job.attempts += 1
         let url = job.url
+        let remaining = job.deadline.timeIntervalSinceNow
+        guard remaining > 0 else { return .failure(deadlinePassed(job)) }
         var headerLines: [String] = []
-        if let token, job.request.sendsDefaultToken, job.staysOnOrigin {
+        if let token, let tokenOrigin, job.request.sendsDefaultToken, job.staysOnOrigin, HTTPOrigin(url) == tokenOrigin {
             guard !containsControlCharacter(token) else {
-                return .failure(
-                    .transport(
-                        url: redact(url), reason: "BLOCKS_TOKEN holds a control character; set it to the bare token"))
+                return .failure(.invalidHeader(url: redact(url), reason: "BLOCKS_TOKEN holds a control character; set it to the bare token"))
             }
             headerLines.append("Authorization: Bearer \(token)")
+            // Followed hop by hop, so the token never goes to a redirect's other origin.
+            job.carriesCredentials = true
         }
         if let etag = job.request.ifNoneMatch, !etag.isEmpty, !containsControlCharacter(etag) {
             headerLines.append("If-None-Match: \(etag)")
@@ -357,14 +375,16 @@ public final class CurlTransport: HTTPTransport, Sendable {
                 // The name is checked where the configuration is read; a value with a line
                 // break would smuggle in a header of its own.
                 guard !containsControlCharacter(header.name + header.value) else {
-                    return .failure(.transport(url: redact(url), reason: "the header \(header.name) holds a control character"))
+                    return .failure(.invalidHeader(url: redact(url), reason: "the header \(header.name) holds a line break or another control character"))
                 }
                 headerLines.append("\(header.name): \(header.value)")
             }
         }
         let sink: BodySink
         do {
-            sink = try BodySink(limit: job.request.maxBodyBytes, partFile: job.partFile, keepsBody: job.keepsBody)
+            sink = try BodySink(
+                limit: min(job.request.maxBodyBytes, TransferLimits.maximumArchiveBytes), partFile: job.partFile, keepsBody: job.keepsBody,
+                reservedFreeBytes: settings.reservedFreeBytes)
         } catch {
             return .failure(error)
         }
@@ -372,7 +392,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
             sink.discard()
             return .failure(.transport(url: redact(url), reason: "libcurl could not start"))
         }
-        let attempt = Attempt(job: job, handle: handle, sink: sink)
+        let attempt = Attempt(job: job, handle: handle, sink: sink, settings: settings)
         for line in headerLines { attempt.headers = blocks_curl_slist_append(attempt.headers, line) }
 
         blocks_curl_setopt_string(handle, CURLOPT_URL, url)
@@ -386,6 +406,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         blocks_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))
         blocks_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
         blocks_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)
+        blocks_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, max(1, Int((remaining * 1000).rounded(.up))))
         blocks_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(job.request.maxBodyBytes))
         blocks_curl_setopt_long(handle, CURLOPT_FAILONERROR, 0)
         blocks_curl_setopt_string(handle, CURLOPT_USERAGENT, settings.userAgent)
@@ -399,6 +420,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
         if let headers = attempt.headers { blocks_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers) }
         blocks_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, curlWriteCallback)
         blocks_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(attempt).toOpaque())
+        blocks_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
+        blocks_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, Unmanaged.passUnretained(attempt).toOpaque())
         return .success(attempt)
     }
 
@@ -412,7 +435,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// Turns a finished attempt into a result, a retry, or a renamed file.
     private func conclude(_ attempt: Attempt, code: CURLcode) -> Outcome {
         let job = attempt.job
-        let url = redact(job.request.url)
+        let url = redact(shownURL(of: attempt))
         let sink = attempt.sink
         sink.closeFile()
         var status = 0
@@ -420,8 +443,15 @@ public final class CurlTransport: HTTPTransport, Sendable {
 
         guard code == CURLE_OK else {
             sink.discard()
+            if let slow = attempt.tooSlow { return .done(.failure(.tooSlow(url: url, reason: slow))) }
+            // libcurl refuses a single header line over 100 KB itself, as "out of memory",
+            // before the header callback sees it.
+            if attempt.headerTooLarge || (code == CURLE_OUT_OF_MEMORY && sink.byteCount == 0) {
+                return .done(.failure(.headerTooLarge(url: url, limit: TransferLimits.maximumHeaderBytes)))
+            }
+            if code == CURLE_OPERATION_TIMEDOUT, job.deadline.timeIntervalSinceNow <= 0 { return .done(.failure(deadlinePassed(job))) }
             if sink.exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
-                return .done(.failure(.tooLarge(url: url, limit: job.request.maxBodyBytes)))
+                return .done(.failure(.tooLarge(url: url, limit: sink.limit)))
             }
             if let writeError = sink.writeError, let part = job.partFile {
                 return .done(.failure(.file(path: part.path, reason: writeError)))
@@ -504,6 +534,26 @@ public final class CurlTransport: HTTPTransport, Sendable {
         return .redirect
     }
 
+    /// The request's URL, and where its redirects led when they led elsewhere: a failure
+    /// after a redirect names the server that failed.
+    private func shownURL(of attempt: Attempt) -> String {
+        let job = attempt.job
+        var effective: UnsafeMutablePointer<CChar>?
+        blocks_curl_getinfo_string(attempt.handle, CURLINFO_EFFECTIVE_URL, &effective)
+        let final = effective.map { String(cString: $0) } ?? job.url
+        return final == job.request.url ? job.request.url : "\(job.request.url) (redirected to \(final))"
+    }
+
+    /// The error of a request whose deadline passed, naming its server and the deadline.
+    private func deadlinePassed(_ job: TransferJob) -> HTTPError {
+        let cap = min(job.request.maxBodyBytes, TransferLimits.maximumArchiveBytes)
+        let server = HTTPOrigin(job.url)?.description ?? job.url
+        let reason =
+            "the server at \(server) did not finish within \(RetryPolicy.spoken(settings.deadline(forBodyCap: cap))),"
+            + " the time blocks gives a body of up to \(cap) bytes (attempt \(job.attempts) of \(settings.retries + 1))"
+        return .tooSlow(url: redact(job.url == job.request.url ? job.url : "\(job.request.url) (redirected to \(job.url))"), reason: redact(reason))
+    }
+
     /// libcurl results worth another attempt: the network or the server hiccuped.
     private static let retryableCodes: Set<UInt32> = [
         CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING,
@@ -539,9 +589,11 @@ public final class CurlTransport: HTTPTransport, Sendable {
 
     // MARK: - Keeping the token secret
 
+    /// The text with the token, and any URL's password, taken out.
     func redact(_ text: String) -> String {
-        guard let token else { return text }
-        return text.replacing(token, with: "<BLOCKS_TOKEN>")
+        let masked = URLUserinfo.masked(in: text)
+        guard let token else { return masked }
+        return masked.replacing(token, with: "<BLOCKS_TOKEN>")
     }
 
     func redact(_ error: HTTPError) -> HTTPError {
@@ -559,6 +611,9 @@ public final class CurlTransport: HTTPTransport, Sendable {
         case .unsetVariable(let url, let variable, let headersOf): return .unsetVariable(url: redact(url), variable: variable, headersOf: headersOf)
         case .refusedHeaders(let url, let code, let headersOf, let variables):
             return .refusedHeaders(url: redact(url), code: code, headersOf: headersOf, variables: variables)
+        case .invalidHeader(let url, let reason): return .invalidHeader(url: redact(url), reason: redact(reason))
+        case .tooSlow(let url, let reason): return .tooSlow(url: redact(url), reason: redact(reason))
+        case .headerTooLarge(let url, let limit): return .headerTooLarge(url: redact(url), limit: limit)
         }
     }
 }
@@ -664,11 +719,23 @@ private final class Attempt {
     var lastProgress = (0, Int64(0))
     var lastProgressAt = Date()
     var stallAnnounced = false
+    /// When the attempt started, and the response's header bytes so far: a server that
+    /// drips bytes slower than `minimumAverageRate` is stopped, and so is one whose
+    /// headers pass `TransferLimits.maximumHeaderBytes`.
+    let startedAt = Date()
+    var headerBytes = 0
+    let minimumAverageRate: Int
+    let rateGracePeriod: TimeInterval
+    /// Why the attempt was stopped as too slow; nil while it was not.
+    var tooSlow: String?
+    var headerTooLarge = false
 
-    init(job: TransferJob, handle: UnsafeMutableRawPointer, sink: BodySink) {
+    init(job: TransferJob, handle: UnsafeMutableRawPointer, sink: BodySink, settings: TransferSettings) {
         self.job = job
         self.handle = handle
         self.sink = sink
+        minimumAverageRate = settings.minimumAverageRate
+        rateGracePeriod = settings.rateGracePeriod
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -689,7 +756,31 @@ private final class Attempt {
             blocks_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
             sink.keepsBytes = (200...299).contains(status)
         }
-        return sink.receive(bytes)
+        return sink.receive(bytes) && isFastEnough()
+    }
+
+    /// Counts a header line; false past the header cap or when the server is too slow.
+    func receiveHeader(_ count: Int) -> Bool {
+        headerBytes += count
+        if headerBytes > TransferLimits.maximumHeaderBytes {
+            headerTooLarge = true
+            return false
+        }
+        return isFastEnough()
+    }
+
+    /// False (and `tooSlow` set) once the grace period has passed with the average rate
+    /// under the minimum.
+    func isFastEnough() -> Bool {
+        let elapsed = Date().timeIntervalSince(startedAt)
+        guard elapsed >= rateGracePeriod else { return true }
+        let received = sink.byteCount + Int64(headerBytes)
+        guard Double(received) / elapsed < Double(minimumAverageRate) else { return true }
+        let server = HTTPOrigin(job.url)?.description ?? job.url
+        tooSlow =
+            "the server at \(server) sent \(received) bytes in \(RetryPolicy.spoken(elapsed)),"
+            + " under the \(minimumAverageRate) bytes a second blocks waits for"
+        return false
     }
 }
 
@@ -701,4 +792,14 @@ private func curlWriteCallback(
     guard let context, let data, total > 0 else { return total }
     let attempt = Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue()
     return attempt.receive(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
+}
+
+/// libcurl's header callback: counts each header line against the header cap.
+private func curlHeaderCallback(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    let total = size * count
+    guard let context, total > 0 else { return total }
+    let attempt = Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue()
+    return attempt.receiveHeader(total) ? total : 0
 }

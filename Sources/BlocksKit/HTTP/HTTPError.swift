@@ -19,6 +19,13 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A namespaced registry's header names `${VARIABLE}`, and the environment has none.
     /// `headersOf` says where the headers are written (`@acme in blocks.json`).
     case unsetVariable(url: String, variable: String, headersOf: String)
+    /// A header the request would carry is unsafe to send (a line break would smuggle in a
+    /// header of its own); nothing was sent, so the network is not to blame.
+    case invalidHeader(url: String, reason: String)
+    /// The server sent too slowly to be a registry, or took longer than the transfer's deadline.
+    case tooSlow(url: String, reason: String)
+    /// The response's headers alone were larger than the cap.
+    case headerTooLarge(url: String, limit: Int)
     /// A namespaced registry answered 401 or 403 to its own headers.
     case refusedHeaders(url: String, code: Int, headersOf: String, variables: [String])
 
@@ -52,6 +59,12 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(url) is not in the cache and --offline forbids the network; run once online first"
         case .file(let path, let reason):
             return "could not write \(path): \(reason)"
+        case .invalidHeader(let url, let reason):
+            return "GET \(url) was not sent: \(reason)"
+        case .tooSlow(let url, let reason):
+            return "GET \(url) was stopped: \(reason); try again later, or check the registry URL"
+        case .headerTooLarge(let url, let limit):
+            return "GET \(url) was refused: the response's headers are over \(limit) bytes, more than any registry sends"
         case .refusedHeaders(let url, let code, let headersOf, let variables):
             let check = variables.isEmpty ? "the headers of \(headersOf)" : variables.joined(separator: ", ") + " (used by the headers of \(headersOf))"
             return "GET \(url) failed with HTTP \(code); check \(check)"

@@ -1,3 +1,7 @@
+extension HTTPTransport {
+    public func sendingDefaultToken(to origin: HTTPOrigin?) -> HTTPTransport { self }
+}
+
 /// One GET request. Every transfer the tool makes is described by one of these.
 public struct HTTPRequest: Sendable, Equatable {
     public var url: String
@@ -97,6 +101,9 @@ public protocol HTTPTransport: Sendable {
     /// in flight. One result per request, in order; a 2xx is a response, anything else an
     /// error. Nothing touches the disk, so a hundred small files cost no file creations.
     func fetch(_ requests: [HTTPRequest], maxParallel: Int) -> [Result<HTTPResponse, HTTPError>]
+    /// This transport sending `BLOCKS_TOKEN` (if it holds one) to `origin` and nowhere
+    /// else. Transports that hold no token return themselves.
+    func sendingDefaultToken(to origin: HTTPOrigin?) -> HTTPTransport
     /// Loads whatever transfers need (for libcurl, the library and its set-up) now, so a
     /// caller can do it on another thread while it works. The first transfer otherwise
     /// pays for it.

@@ -19,10 +19,15 @@ final class TransferJob {
 
     /// A request with headers of its own follows redirects in the transport, hop by hop,
     /// so that they never reach another origin.
-    var followsRedirectsItself: Bool { !request.headers.isEmpty }
+    var followsRedirectsItself: Bool { !request.headers.isEmpty || carriesCredentials }
+    /// When the request, retries and waits included, has run out of time.
+    let deadline: Date
+    /// Set when an attempt attaches the token: its redirects are followed here too.
+    var carriesCredentials = false
 
-    init(request: HTTPRequest, destination: URL?, expectedSHA256: String?) {
+    init(request: HTTPRequest, destination: URL?, expectedSHA256: String?, settings: TransferSettings) {
         self.request = request
+        deadline = Date().addingTimeInterval(settings.deadline(forBodyCap: min(request.maxBodyBytes, TransferLimits.maximumArchiveBytes)))
         url = request.url
         self.destination = destination
         self.expectedSHA256 = expectedSHA256

@@ -24,6 +24,25 @@ public struct TransferSettings: Sendable, Equatable {
     /// A PEM file of certificate authorities to trust instead of the system's, for a
     /// private registry behind its own CA. Nil uses libcurl's default bundle.
     public var certificateAuthorityFile: String?
+    /// An attempt that has averaged under this many bytes a second once
+    /// `rateGracePeriod` seconds have passed is stopped, and not retried: a server that
+    /// drips a few bytes a second stays above libcurl's low-speed limit forever.
+    public var minimumAverageRate: Int = 1024
+    public var rateGracePeriod: TimeInterval = 20
+    /// Every request, its retries and their waits included, ends within
+    /// `deadline(forBodyCap:)`: `baseDeadline` seconds plus the body cap at
+    /// `deadlineRate` bytes a second.
+    public var baseDeadline: TimeInterval = 60
+    public var deadlineRate: Int = 64 * 1024
+    /// A download stops when the disk it writes to has less than this many bytes free,
+    /// so a registry can never fill the user's disk; checked before the first byte and
+    /// every few megabytes after.
+    public var reservedFreeBytes: Int64 = 64 * 1024 * 1024
+
+    /// The time one request may take in all, for a body of at most `cap` bytes.
+    public func deadline(forBodyCap cap: Int64) -> TimeInterval {
+        baseDeadline + Double(max(cap, 0)) / Double(max(deadlineRate, 1))
+    }
 
     public init(
         connectTimeout: TimeInterval = 10,

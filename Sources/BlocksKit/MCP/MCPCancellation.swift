@@ -90,4 +90,8 @@ struct CancellableTransport: HTTPTransport {
     }
 
     func prepare() { inner.prepare() }
+
+    func sendingDefaultToken(to origin: HTTPOrigin?) -> HTTPTransport {
+        CancellableTransport(inner: inner.sendingDefaultToken(to: origin), cancellation: cancellation)
+    }
 }

@@ -236,7 +236,7 @@ public struct Mirror {
 
     /// The largest archive the mirror fetches, so a hostile upstream cannot fill the disk
     /// with one endless body.
-    static let maximumArchiveBytes: Int64 = 256 * 1024 * 1024
+    static let maximumArchiveBytes: Int64 = TransferLimits.maximumArchiveBytes
 
     /// The largest `site.json` the mirror reads: about 200,000 listed files.
     static let maximumSiteManifestBytes: Int64 = 32 * 1024 * 1024

@@ -77,3 +77,14 @@ enum UTF8Locale {
 func exitSkippingHandlers(_ code: Int32) -> Never {
     _exit(code)
 }
+
+/// Free space on file systems (`statvfs`, the same call on Linux and macOS).
+enum FileSystemSpace {
+    /// The bytes an unprivileged process may still write on the file system holding
+    /// `path`, or nil when the system does not say.
+    static func availableBytes(atPath path: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+}

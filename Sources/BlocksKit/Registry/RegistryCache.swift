@@ -226,7 +226,8 @@ public struct RegistryCache: Sendable {
                 unlink(file.path)
             }
             if offline { throw HTTPError.offline(url: item.url) }
-            let limit = max(item.archive.size, 0) + 1024
+            // The index's size only lowers the absolute cap: a hostile index may declare any.
+            let limit = min(max(item.archive.size, 0) + 1024, TransferLimits.maximumArchiveBytes)
             downloads.append(
                 HTTPDownload(
                     request: HTTPRequest(url: item.url, maxBodyBytes: limit), destination: file, expectedSHA256: item.archive.sha256,

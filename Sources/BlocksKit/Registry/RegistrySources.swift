@@ -40,6 +40,12 @@ public enum RegistrySources {
 
     static func openUnchecked(_ location: String?, access: RegistryAccess) throws -> RegistrySource {
         let original = location ?? "embedded"
+        var access = access
+        if let location, RedirectPolicy.isHTTP(location), let (_, userinfo) = URLUserinfo.split(location) {
+            // The source, and so the lock, the cache and every message, sees the URL
+            // without it; only requests to its origin carry it.
+            access.transport = UserinfoTransport(base: access.transport, url: location, userinfo: userinfo)
+        }
         switch try RegistryLocation(location) {
         case .embedded:
             return CatalogSource.embedded
@@ -128,7 +134,9 @@ public enum RegistryLocation: Equatable, Sendable {
         }
         switch scheme {
         case "http", "https":
-            let url = scheme + "://" + rest
+            // User information is a credential: `RegistrySources.openUnchecked` takes it
+            // for the requests, and the location never holds it.
+            let url = URLUserinfo.stripped(scheme + "://" + rest)
             // An archive URL carries its checksum as a fragment: https://host/tabs.zip#sha256=HEX
             let parts = url.split(separator: "#", maxSplits: 1).map(String.init)
             if let address = parts.first, ArchiveFormat.forFile(address) != nil {

@@ -11,11 +11,12 @@ import Testing
     @Test func bearerTokenIsSent() throws {
         let server = try FaultServer()
         defer { server.stop() }
-        let withToken = try CurlTransport(token: token, settings: fastTransferSettings)
+        let origin = HTTPOrigin(server.baseURL)
+        let withToken = try CurlTransport(token: token, tokenOrigin: origin, settings: fastTransferSettings)
             .get(HTTPRequest(url: server.url("/auth/one")))
         #expect(String(decoding: withToken.body, as: UTF8.self) == "Bearer \(token)")
         let fromEnvironment = try CurlTransport(environment: ["BLOCKS_TOKEN": token], settings: fastTransferSettings)
-            .get(HTTPRequest(url: server.url("/auth/two")))
+            .sendingDefaultToken(to: origin).get(HTTPRequest(url: server.url("/auth/two")))
         #expect(String(decoding: fromEnvironment.body, as: UTF8.self) == "Bearer \(token)")
         for transport in [
             CurlTransport(settings: fastTransferSettings), CurlTransport(environment: ["BLOCKS_TOKEN": ""]),
@@ -36,7 +37,7 @@ import Testing
     @Test func tokenFollowsRedirectsOnlyOnTheSameHost() throws {
         let server = try FaultServer()
         defer { server.stop() }
-        let transport = CurlTransport(token: token, settings: fastTransferSettings)
+        let transport = CurlTransport(token: token, tokenOrigin: HTTPOrigin(server.baseURL), settings: fastTransferSettings)
         let sameHost = try transport.get(HTTPRequest(url: server.url("/redirect/same?to=/auth/here")))
         #expect(String(decoding: sameHost.body, as: UTF8.self) == "Bearer \(token)")
         let elsewhere = "http://localhost:\(server.port)/auth/there"
@@ -90,7 +91,7 @@ import Testing
         defer { server.stop() }
         let url = server.url("/auth/injected")
         #expect {
-            try CurlTransport(token: "abc\r\nX-Evil: 1", settings: fastTransferSettings).get(HTTPRequest(url: url))
+            try CurlTransport(token: "abc\r\nX-Evil: 1", tokenOrigin: HTTPOrigin(server.baseURL), settings: fastTransferSettings).get(HTTPRequest(url: url))
         } throws: { error in
             let text = String(describing: error)
             return text.contains("BLOCKS_TOKEN holds a control character") && !text.contains("abc")

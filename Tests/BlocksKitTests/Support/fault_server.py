@@ -29,6 +29,13 @@ Bodies are deterministic: byte i of a body is (i * 7 + 3) % 256 ("pattern").
   /silent/<key>?seconds=S             reads the request, answers nothing for S seconds (default 30)
   /busy-index/<S>/<key>/index.json    first request: 503 with Retry-After: S; then an empty
                                       registry index (a registry base URL cannot carry a query)
+  /drip/<key>?rate=B&seconds=S       200 with Content-Length 1 MB, then B bytes a second
+                                      for S seconds (default 3 B/s for 60 s), then a close
+  /bigheader/<key>?size=N             200 with one response header of N bytes
+  /gzip/<key>?size=N                  200, Content-Encoding: gzip of N zero bytes (a bomb:
+                                      10 MB of zeros is about 10 KB on the wire)
+  /requests/<key>                     200, every request so far as lines of
+                                      "path<TAB>Authorization or -", oldest first
   absolute-form request targets (as a proxy receives them): 200, "proxied <target>"
 """
 
@@ -42,6 +49,8 @@ from urllib.parse import parse_qs, urlsplit
 
 counters = {}
 counters_lock = threading.Lock()
+# Every request's path and Authorization header, for tests that assert what a server received.
+received = []
 
 
 def pattern(size):
@@ -92,6 +101,9 @@ class Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         query = {name: values[-1] for name, values in parse_qs(parts.query).items()}
         kind = parts.path.strip("/").split("/")[0]
+        with counters_lock:
+            if kind != "requests":
+                received.append("%s\t%s" % (self.path, self.headers.get("Authorization") or "-"))
         number = count(parts.path)
         size = int(query.get("size", "64"))
         fail = int(query["fail"]) if "fail" in query else None
@@ -171,6 +183,27 @@ class Handler(BaseHTTPRequestHandler):
         elif kind == "silent":
             time.sleep(float(query.get("seconds", "30")))
             self.close_connection = True
+        elif kind == "drip":
+            rate = max(1, int(query.get("rate", "3")))
+            self.send_response(200)
+            self.send_header("Content-Length", str(1024 * 1024))
+            self.end_headers()
+            self.wfile.flush()
+            deadline = time.time() + float(query.get("seconds", "60"))
+            while time.time() < deadline:
+                self.wfile.write(b"x" * rate)
+                self.wfile.flush()
+                time.sleep(1)
+            self.close_connection = True
+        elif kind == "bigheader":
+            self.send_body(b"ok\n", headers={"X-Filler": "a" * size})
+        elif kind == "gzip":
+            import gzip
+            self.send_body(gzip.compress(b"\0" * size, compresslevel=9), headers={"Content-Encoding": "gzip"})
+        elif kind == "requests":
+            with counters_lock:
+                lines = "\n".join(received)
+            self.send_body(lines.encode())
         elif kind == "busy-index":
             seconds = parts.path.strip("/").split("/")[1]
             if number == 1:
