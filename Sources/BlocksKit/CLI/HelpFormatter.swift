@@ -44,7 +44,8 @@ public enum HelpFormatter {
         lines += commands.map { row($0.name, $0.abstract, width: width) }
         if !plugins.isEmpty {
             lines += ["", "PLUGINS:"]
-            lines += plugins.map { row($0.name, "Runs \($0.path)", width: width) }
+            // File names on PATH are not the tool's own words: a name may hold ESC sequences.
+            lines += plugins.map { row(TerminalText.escaped($0.name), "Runs \(TerminalText.escaped($0.path))", width: width) }
         }
         lines += ["", hanging(indent, "See 'blocks help <subcommand>' for detailed help.", width: width)]
         return lines.joined(separator: "\n")

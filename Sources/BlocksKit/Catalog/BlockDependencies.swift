@@ -92,28 +92,30 @@ public struct PackageDependency: Codable, Sendable, Equatable {
     }
 
     /// The name SwiftPM gives a package from its URL: the last path component without `.git`.
-    public var identity: String {
-        var last = url.split(separator: "/").last.map(String.init) ?? url
-        if last.lowercased().hasSuffix(".git") { last.removeLast(4) }
-        return last
-    }
+    public var identity: String { PackageValueGrammar.identity(of: url) }
 
-    /// What is wrong with it, or nil: the URL must be an http(s), ssh or file URL (or
-    /// `git@host:path`), exactly one of `from` and `exact` a semantic version, and at
-    /// least one product named.
-    public var problem: String? {
-        let lower = url.lowercased()
-        let isURL =
-            ["https://", "http://", "ssh://", "file://"].contains { lower.hasPrefix($0) && lower.count > $0.count }
-            || (lower.hasPrefix("git@") && lower.contains(":"))
-        if !isURL || url.contains(where: \.isWhitespace) { return "'\(url)' is not a package URL" }
+    /// What is wrong with it, or nil: the first of `problems`.
+    public var problem: String? { problems.first.map(\.message) }
+
+    /// Everything wrong with it, each with its field (`url`, `from`, `products[1]`; empty
+    /// for the package as a whole): the URL, exactly one of `from` and `exact`, and at
+    /// least one product, each in its own grammar (`PackageValueGrammar`), since every one
+    /// of them reaches `swift package`'s command line.
+    public var problems: [(field: String, message: String)] {
+        var found: [(field: String, message: String)] = []
+        if let problem = PackageValueGrammar.urlProblem(url) { found.append(("url", problem)) }
         switch (from, exact) {
-        case (let version?, nil), (nil, let version?):
-            if !ManifestValidator.isSemanticVersion(version) { return "'\(version)' is not a semantic version such as 1.0.0" }
-        default: return "\(url) needs exactly one of \"from\" and \"exact\""
+        case (let version?, nil):
+            if let problem = PackageValueGrammar.versionProblem(version) { found.append(("from", problem)) }
+        case (nil, let version?):
+            if let problem = PackageValueGrammar.versionProblem(version) { found.append(("exact", problem)) }
+        default: found.append(("", "\(url) needs exactly one of \"from\" and \"exact\""))
         }
-        if products.isEmpty || products.contains(where: \.isEmpty) { return "\(url) names no product" }
-        return nil
+        if products.isEmpty { found.append(("products", "\(url) names no product")) }
+        for (index, product) in products.enumerated() {
+            if let problem = PackageValueGrammar.productProblem(product) { found.append(("products[\(index)]", problem)) }
+        }
+        return found
     }
 }
 

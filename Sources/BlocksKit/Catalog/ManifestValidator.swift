@@ -73,7 +73,8 @@ public enum ManifestValidator {
         do {
             document = try JSONReader.parse(data)
         } catch {
-            return [LintProblem(file: file, field: "", message: "not valid JSON: \(error.reason) at byte \(error.offset)")]
+            let message = error.isTooDeep ? error.summary + " (at byte \(error.offset))" : "not valid JSON: \(error.reason) at byte \(error.offset)"
+            return [LintProblem(file: file, field: "", message: message)]
         }
         guard let root = document.object else { return [LintProblem(file: file, field: "", message: "not a JSON object")] }
         var review = ManifestReview(root: root, file: file)
@@ -122,7 +123,9 @@ public enum ManifestValidator {
                 let package = PackageDependency(
                     url: entry["url"]?.string ?? "", from: entry["from"]?.string, exact: entry["exact"]?.string,
                     products: entry["products"]?.strings ?? [])
-                if let problem = package.problem { report("dependencies.packages[\(index)]", problem) }
+                for (field, problem) in package.problems {
+                    report("dependencies.packages[\(index)]" + (field.isEmpty ? "" : "." + field), problem)
+                }
             }
         }
     }

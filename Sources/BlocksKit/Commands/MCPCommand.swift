@@ -40,7 +40,11 @@ public enum MCPCommand: Command {
     static func serve(context: CommandContext) {
         var serverContext = context
         serverContext.isInteractive = false
-        guard context.standardOutput === FileDescriptorSink.standardOutput else {
+        // `BlocksCLI.run` wraps standard output to watch it; the process's own is underneath.
+        // (Compared without unwrapping, a real process took the in-process path below, whose
+        // `readLine` turns bytes that are not UTF-8 into U+FFFD instead of a parse error.)
+        let processOutput = (context.standardOutput as? WatchedSink)?.watched ?? context.standardOutput
+        guard processOutput === FileDescriptorSink.standardOutput else {
             // In-process (tests): the context's streams and its lines of input.
             let output = context.standardOutput
             let server = MCPServer(context: serverContext) { output.write(String(decoding: $0, as: UTF8.self)) }

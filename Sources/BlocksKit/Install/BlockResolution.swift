@@ -149,6 +149,15 @@ public enum BlockResolution {
         let packages = items.flatMap { item in
             (item.content.manifest.dependencies?.packages ?? []).map { (package: $0, requiredBy: item.reference.description) }
         }
+        // Each value reaches `swift package`'s command line: checked before anything is written.
+        for item in items {
+            for (index, package) in (item.content.manifest.dependencies?.packages ?? []).enumerated() {
+                guard let problem = package.problems.first else { continue }
+                throw InstallError.unsafePackage(
+                    block: item.reference.description, field: "dependencies.packages[\(index)]" + (problem.field.isEmpty ? "" : "." + problem.field),
+                    problem: problem.message)
+            }
+        }
         return Outcome(items: items, lockRequiredBy: lockRequiredBy, packages: packages, dependencies: nodes.mapValues(\.dependencies))
     }
 

@@ -17,6 +17,9 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
     case projectBusy(root: String)
     case unsafeLockEntry(block: String, kind: String, path: String, folder: String)
     case deleteFailed(failures: [String], blocks: [String])
+    /// A block's `dependencies.packages` holds a value that breaks its grammar
+    /// (`PackageValueGrammar`), such as a product named `--package-path=/victim`.
+    case unsafePackage(block: String, field: String, problem: String)
 
     public var description: String {
         switch self {
@@ -67,6 +70,9 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
                     + (kind == "folder" ? "the project" : "the block's folder \(folder)")
             return "\(Lockfile.fileName) is not safe to use: it \(problem); nothing was changed. "
                 + "A lock comes with the project from whoever committed it: fix or delete that entry"
+        case .unsafePackage(let block, let field, let problem):
+            return "block '\(block)' needs a Swift package that cannot be added: \(field): \(problem); "
+                + "the registry is broken, so nothing was added and swift package was not run"
         case .deleteFailed(let failures, let blocks):
             let list = failures.count == 1 ? failures[0] + "; " : "\(failures.count) paths:\n" + failures.map { "  \($0)\n" }.joined()
             return "could not delete \(list)what is still on disk stays in \(Lockfile.fileName); "

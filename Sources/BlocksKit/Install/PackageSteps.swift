@@ -2,6 +2,11 @@
 /// project, SwiftPM's own `swift package add-dependency` and `add-target-dependency`
 /// (they ship with the toolchain and edit `Package.swift` without running it); without
 /// `swift`, or in an Xcode project, what to add and where, for a person to do.
+///
+/// The URL, products and versions come from a registry: `BlockResolution` refuses any that
+/// breaks its grammar (`PackageValueGrammar`) before anything is written, `plan` leaves out
+/// any that slipped through, and each command passes them after `--`, where SwiftPM reads
+/// nothing as an option.
 public struct PackageSteps: Sendable, Equatable {
     /// One command line to run in the project root, starting with `swift`.
     public struct Command: Sendable, Equatable {
@@ -31,12 +36,13 @@ public struct PackageSteps: Sendable, Equatable {
     ) -> PackageSteps {
         guard !packages.isEmpty else { return PackageSteps(commands: [], manual: []) }
         let manifest = try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let target = targetFolder.flatMap(Self.targetName)
+        // A folder whose name is not a target name SwiftPM can be given leaves the step to a person.
+        let target = targetFolder.flatMap(Self.targetName).flatMap { PackageValueGrammar.targetProblem($0) == nil ? $0 : nil }
         var commands: [Command] = []
         var manual: [String] = []
         var addedURLs: Set<String> = []
         var addedProducts: Set<String> = []
-        for (package, requiredBy) in packages {
+        for (package, requiredBy) in packages where package.problems.isEmpty {
             let requirement = package.exact.map { ["--exact", $0] } ?? ["--from", package.from ?? "0.0.0"]
             let spoken = package.exact.map { "exact: \"\($0)\"" } ?? "from: \"\(package.from ?? "0.0.0")\""
             guard let manifest, swiftAvailable, let target else {
@@ -49,14 +55,14 @@ public struct PackageSteps: Sendable, Equatable {
             }
             let known = Self.mentions(manifest, url: package.url)
             if !known, addedURLs.insert(Self.normalized(package.url)).inserted {
-                commands.append(Command(arguments: ["package", "add-dependency", package.url] + requirement, requiredBy: requiredBy))
+                commands.append(Command(arguments: ["package", "add-dependency"] + requirement + ["--", package.url], requiredBy: requiredBy))
             }
             for product in package.products {
                 let already = known && manifest.contains("\"\(product)\"")
                 guard !already, addedProducts.insert(package.identity + "/" + product).inserted else { continue }
                 commands.append(
                     Command(
-                        arguments: ["package", "add-target-dependency", product, target, "--package", package.identity], requiredBy: requiredBy))
+                        arguments: ["package", "add-target-dependency", "--package", package.identity, "--", product, target], requiredBy: requiredBy))
             }
         }
         return PackageSteps(commands: commands, manual: manual)

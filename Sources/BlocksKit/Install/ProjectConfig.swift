@@ -25,7 +25,7 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
         var keys: [MinisignPublicKey] = []
         for text in texts ?? [] {
             do throws(SignatureError) {
-                keys.append(try MinisignPublicKey(text: text))
+                keys.append(try MinisignPublicKey(text: text).pinned(by: .projectConfig(field: field)))
             } catch {
                 throw InstallError.unreadableConfig(path: fileName, reason: "\(field) holds '\(text)': \(error.description)")
             }
@@ -86,10 +86,15 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
     public static func read(root: URL) throws -> ProjectConfig? {
         let url = root.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        // Unreadable, not JSON, or a field of the wrong type: one error for all three.
+        // Unreadable, not JSON, or a field of the wrong type: one error for all three, but
+        // JSON nested past the reader's limit says so.
         if let data = try? Data(contentsOf: url) {
             if let known = lastDecoded.config(for: data, path: url.path) { return known }
-            if let json = try? JSONReader.parse(data), let config = ProjectConfig(json: json) {
+            let parsed = Result { () throws(JSONReader.Failure) in try JSONReader.parse(data) }
+            if case .failure(let failure) = parsed, failure.isTooDeep {
+                throw InstallError.unreadableConfig(path: fileName, reason: "it is \(failure.summary) (at byte \(failure.offset))")
+            }
+            if let json = try? parsed.get(), let config = ProjectConfig(json: json) {
                 lastDecoded.keep(config, for: data, path: url.path)
                 return config
             }

@@ -22,6 +22,8 @@ enum MirrorIndexReader {
     /// The schema version and the byte range of each entry in `blocks`.
     static func scan(_ data: Data, location: String) throws -> (schemaVersion: Int, entries: [Range<Int>]) {
         func invalid(_ reason: String) -> RegistryError { .invalidIndex(location: location, reason: reason) }
+        // A value refused for its depth alone, to say so rather than "not valid JSON".
+        var depthFailure: JSONReader.Failure?
         let result: Outline? = data.withUnsafeBytes { raw -> Outline? in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
             var outline = Outline()
@@ -51,7 +53,12 @@ enum MirrorIndexReader {
                         continue
                     }
                     // Any other member is small: read it whole, as clients do.
-                    guard let end = scanner.skipValue(), let value = try? JSONReader.parse(scanner.data(start..<end), depth: 1) else {
+                    guard let end = scanner.skipValue() else { return nil }
+                    let value: JSONValue
+                    do throws(JSONReader.Failure) {
+                        value = try JSONReader.parse(scanner.data(start..<end), depth: 1)
+                    } catch {
+                        if error.isTooDeep { depthFailure = error }
                         return nil
                     }
                     if key == "schemaVersion" { outline.schemaVersion = value }
@@ -59,7 +66,7 @@ enum MirrorIndexReader {
                 }
             }
         }
-        guard let result else { throw invalid("not valid JSON") }
+        guard let result else { throw invalid(depthFailure?.summary ?? "not valid JSON") }
         guard let schemaVersion = result.schemaVersion else { throw invalid("missing schemaVersion") }
         guard case .int(let version) = schemaVersion else { throw invalid("wrong type at schemaVersion") }
         guard version == RegistryIndex.currentSchemaVersion else {

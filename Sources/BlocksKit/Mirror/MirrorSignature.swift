@@ -20,7 +20,7 @@ public struct MirrorSignature {
     /// anything is staged. Unpinned, a signature is only carried along.
     func check(index: Data, signature: Data?, location: String, destination: URL) throws {
         guard !keys.isEmpty else { return }
-        guard let signature else { throw SignatureError.missingSignature(location: location) }
+        guard let signature else { throw SignatureError.missingSignature(location: location, keyOrigin: keys.first?.origin) }
         let parsed = try MinisignSignature(data: signature)
         _ = try parsed.verify(index, keys: keys, location: location)
         let claims = try SignedIndexClaims(trustedComment: parsed.trustedComment)

@@ -11,10 +11,43 @@ public struct MinisignPublicKey: Equatable, Hashable, Sendable {
     /// As stored: little-endian, as minisign reads it.
     public let keyID: [UInt8]
     public let key: [UInt8]
+    /// Where the key was pinned, for messages: `--key`, or the blocks.json field that
+    /// holds it; nil when unknown. Not part of the key: two equal keys pinned in two
+    /// places are the same key.
+    public var origin: KeyOrigin?
+
+    /// Where a pinned key came from.
+    public enum KeyOrigin: Sendable, Hashable, CustomStringConvertible {
+        /// The command line's `--key`.
+        case option
+        /// A field of blocks.json: `keys`, or `registries.@acme.keys`.
+        case projectConfig(field: String)
+
+        public var description: String {
+            switch self {
+            case .option: return "--key"
+            case .projectConfig(let field): return "blocks.json (\(field))"
+            }
+        }
+    }
 
     init(keyID: [UInt8], key: [UInt8]) {
         self.keyID = keyID
         self.key = key
+    }
+
+    public static func == (left: MinisignPublicKey, right: MinisignPublicKey) -> Bool { left.keyID == right.keyID && left.key == right.key }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(keyID)
+        hasher.combine(key)
+    }
+
+    /// The same key, recorded as pinned by `origin`.
+    public func pinned(by origin: KeyOrigin) -> MinisignPublicKey {
+        var copy = self
+        copy.origin = origin
+        return copy
     }
 
     /// The key from its base64 line, or from a whole `.pub` file (whose last non-empty

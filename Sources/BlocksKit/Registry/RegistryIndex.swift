@@ -295,7 +295,7 @@ enum RegistryEntryProblem: Error {
     /// The reason as `RegistryIndex.decode` words it.
     var reason: String {
         switch self {
-        case .notJSON: return "not valid JSON"
+        case .notJSON(let failure): return failure.summary
         case .shape(.missing(let path)): return "missing \(path)"
         case .shape(.wrongType(let path)): return "wrong type at \(path)"
         case .shape(.controlCharacter(let path, let scalar)):

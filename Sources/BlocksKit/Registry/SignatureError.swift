@@ -2,8 +2,9 @@
 /// client stops (a forged index, mixed metadata, a rollback, a freeze) and per key
 /// problem. No case carries a secret key, and none prints one.
 public enum SignatureError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// A key is pinned and the registry has no `index.json.minisig`.
-    case missingSignature(location: String)
+    /// A key is pinned and the registry has no `index.json.minisig`; `keyOrigin` says
+    /// where the key was pinned (`--key` or blocks.json), nil when that is not known.
+    case missingSignature(location: String, keyOrigin: MinisignPublicKey.KeyOrigin? = nil)
     /// The signature file is not minisign's four lines (cut short, say).
     case malformedSignature(reason: String)
     /// A `--key` or pinned key that is not a minisign public key.
@@ -38,9 +39,17 @@ public enum SignatureError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .missingSignature(let location):
-            return
-                "registry \(location) is not signed (no index.json.minisig), but blocks.json pins a key for it; ask its publisher to sign it with 'blocks build --sign', or unpin the key"
+        case .missingSignature(let location, let origin):
+            let unsigned = "registry \(location) is not signed (no index.json.minisig), but "
+            let sign = "ask its publisher to sign it with 'blocks build --sign', or "
+            switch origin {
+            case .option?:
+                return unsigned + "--key asks for a signed one; " + sign + "leave out --key"
+            case .projectConfig(let field)?:
+                return unsigned + "blocks.json pins a key for it (\(field)); " + sign + "unpin the key"
+            case nil:
+                return unsigned + "a key is pinned for it (by --key or blocks.json); " + sign + "unpin the key"
+            }
         case .malformedSignature(let reason):
             return "the registry's index.json.minisig is not a minisign signature: \(reason)"
         case .malformedPublicKey(let reason):

@@ -14,7 +14,7 @@ struct SignedIndexCheck: Sendable {
 
     /// The key that signed `index` and what the signature claims; the error names the attack.
     func verify(index: Data, signature: Data?) throws -> (key: MinisignPublicKey, claims: SignedIndexClaims) {
-        guard let signature else { throw SignatureError.missingSignature(location: location) }
+        guard let signature else { throw SignatureError.missingSignature(location: location, keyOrigin: keys.first?.origin) }
         let parsed = try MinisignSignature(data: signature)
         let key = try parsed.verify(index, keys: keys, location: location)
         let claims = try SignedIndexClaims(trustedComment: parsed.trustedComment)

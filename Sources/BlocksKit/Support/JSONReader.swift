@@ -16,7 +16,18 @@ enum JSONReader {
     struct Failure: Error, Equatable {
         var offset: Int
         var reason: String
+
+        /// Whether the text was refused for nesting deeper than `maximumDepth`: it may be
+        /// well-formed JSON, so callers say so rather than "not valid JSON".
+        var isTooDeep: Bool { reason == JSONReader.tooDeep }
+
+        /// What callers that say no more than "not valid JSON" say instead: the depth
+        /// limit when that was the problem.
+        var summary: String { isTooDeep ? "JSON " + reason : "not valid JSON" }
     }
+
+    /// The reason for nesting deeper than `maximumDepth`.
+    static let tooDeep = "nested deeper than \(maximumDepth) levels"
 
     static let maximumDepth = 64
 
@@ -85,7 +96,7 @@ enum JSONReader {
         }
 
         mutating func object(depth: Int) throws(Failure) -> JSONValue {
-            guard depth <= JSONReader.maximumDepth else { throw failure("nested too deeply") }
+            guard depth <= JSONReader.maximumDepth else { throw failure(JSONReader.tooDeep) }
             position += 1
             var members: [String: JSONValue] = [:]
             skipWhitespace()
@@ -116,7 +127,7 @@ enum JSONReader {
         }
 
         mutating func array(depth: Int) throws(Failure) -> JSONValue {
-            guard depth <= JSONReader.maximumDepth else { throw failure("nested too deeply") }
+            guard depth <= JSONReader.maximumDepth else { throw failure(JSONReader.tooDeep) }
             position += 1
             var elements: [JSONValue] = []
             skipWhitespace()

@@ -37,8 +37,8 @@ import Testing
         let packageBefore = project.read("Package.swift")
         let dry = try servers.blocks(["add", "@team/pager", "--dry-run"])
         #expect(dry.code == 0, "\(dry.errors)")
-        #expect(dry.output.contains("would run swift package add-dependency https://github.com/apple/swift-collections.git --from 1.1.0"), "\(dry.output)")
-        #expect(dry.output.contains("would run swift package add-target-dependency OrderedCollections App --package swift-collections"))
+        #expect(dry.output.contains("would run swift package add-dependency --from 1.1.0 -- https://github.com/apple/swift-collections.git"), "\(dry.output)")
+        #expect(dry.output.contains("would run swift package add-target-dependency --package swift-collections -- OrderedCollections App"))
         #expect(project.read("Package.swift") == packageBefore && !project.exists("blocks.lock"))
 
         // SwiftPM's temporary files go to a folder of the project's, which is then removed.

@@ -56,7 +56,7 @@ import Testing
         let dry = try run(["update", "@team/pager", "--dry-run"])
         #expect(dry.code == 0, "\(dry.output)\(dry.errors)")
         #expect(dry.output.contains("Would add @pub/haptics 1.0.0 in Sources/App/Blocks/pub/haptics (needed by @team/pager)"), "\(dry.output)")
-        #expect(dry.output.contains("would run swift package add-dependency https://github.com/apple/swift-collections.git --from 1.1.0"), "\(dry.output)")
+        #expect(dry.output.contains("would run swift package add-dependency --from 1.1.0 -- https://github.com/apple/swift-collections.git"), "\(dry.output)")
         #expect(try project.treeHash() == before)
 
         let updated = try run(["update", "@team/pager"])
@@ -64,7 +64,7 @@ import Testing
         #expect(updated.output.contains("Updated @team/pager 1.0.0 -> 1.1.0"), "\(updated.output)")
         #expect(updated.output.contains("Updated @pub/indicator 1.0.0 -> 2.0.0"))
         #expect(updated.output.contains("Added @pub/haptics 1.0.0 in Sources/App/Blocks/pub/haptics (needed by @team/pager)"))
-        #expect(updated.output.contains("run       swift package add-target-dependency OrderedCollections App --package swift-collections"))
+        #expect(updated.output.contains("run       swift package add-target-dependency --package swift-collections -- OrderedCollections App"))
         #expect(!updated.output.contains("badge"), "badge 1.0.0 does for pager 1.1.0; only what was named is updated")
         let pager = try #require(project.read(pagerFile))
         #expect(pager.contains("Text(\"1.1.0\")") && pager.hasSuffix("// mine\n"), "merged: \(pager)")

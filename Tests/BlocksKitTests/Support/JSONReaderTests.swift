@@ -42,7 +42,7 @@ import Testing
 
     @Test func deepNestingIsRefusedWithoutExhaustingTheStack() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(throws: JSONReader.Failure(offset: JSONReader.maximumDepth, reason: "nested too deeply")) {
+        #expect(throws: JSONReader.Failure(offset: JSONReader.maximumDepth, reason: "nested deeper than \(JSONReader.maximumDepth) levels")) {
             try JSONReader.parse(Data(deep.utf8))
         }
         let allowed = String(repeating: "[", count: JSONReader.maximumDepth) + String(repeating: "]", count: JSONReader.maximumDepth)
