@@ -34,7 +34,9 @@ public enum RegistrySources {
     public static func open(_ location: String?, access: RegistryAccess) throws -> RegistrySource {
         let source = try openUnchecked(location, access: access)
         // Only a built registry (or a mirror of one) has a signed index.
-        if !access.pinnedKeys.isEmpty, !(source is BuiltRegistrySource) { throw SignatureError.missingSignature(location: source.location) }
+        if !access.pinnedKeys.isEmpty, !(source is BuiltRegistrySource) {
+            throw SignatureError.missingSignature(location: source.location, keyOrigin: access.pinnedKeys.first?.origin)
+        }
         return source
     }
 
