@@ -6,8 +6,11 @@ public enum AddCommand: Command {
         abstract: "Copy blocks into your project, with the MIT header, and record them in blocks.lock.",
         discussion: """
             The target folder is, in order: the path in blocks.json (see 'blocks init'), --path,
-            Sources/<Target>/Blocks for a package with one target, or Blocks/ next to an Xcode
-            project or in the current folder. Each block goes into its own subfolder.
+            Sources/<Target>/Blocks for a package with one target, Blocks/ inside the folder of
+            an Xcode project's app target (or --target), or Blocks/ in the current folder. Each
+            block goes into its own subfolder. In an Xcode project the files join the target:
+            a synchronized folder needs no edit; with classic groups project.pbxproj gets
+            their references, as Xcode writes them.
             """,
         arguments: [
             ArgumentSpec(
@@ -18,6 +21,7 @@ public enum AddCommand: Command {
         ],
         options: [
             OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project."),
+            OptionSpec("target", value: "name", help: "In an Xcode project with several targets, the one the blocks join."),
             OptionSpec("dry-run", help: "Print the plan and the diffs; write nothing."),
             OptionSpec("overwrite", help: "Replace files you changed with the block's version."),
             OptionSpec("yes", short: "y", help: "Ask nothing; take every choice that loses no work (changed files still need --overwrite)."),
@@ -87,7 +91,7 @@ public enum AddCommand: Command {
             if let target { return target }
             let resolved = try TargetFolder.resolve(
                 root: root, config: config, pathOption: pathOption, paths: context.paths, notices: context.notices,
-                chooser: context.chooser(allowPrompt: interactive))
+                chooser: context.chooser(allowPrompt: interactive), targetOption: arguments.value("target"))
             target = resolved
             return resolved
         }
@@ -108,6 +112,7 @@ public enum AddCommand: Command {
         plan.adoptFolders(leftovers.folders)
         if let target, !context.json {
             context.print("Target folder: \(target.relativePath) (\(target.reason))")
+            if let membership = target.xcode { context.print("Xcode: " + membership.summary) }
         }
         let warnings = platformWarnings(plan, root: root)
         for warning in warnings { context.warn(warning) }
@@ -115,6 +120,11 @@ public enum AddCommand: Command {
         // A dry run leaves conflicts undecided, unless --overwrite already decided them.
         if !plan.conflicts.isEmpty && (!dryRun || arguments.flag("overwrite")) {
             try resolveConflicts(&plan, overwrite: arguments.flag("overwrite"), interactive: interactive, context: context)
+        }
+        if var folder = target, var membership = folder.xcode {
+            membership.edit = try XcodeProjects.projectFile(after: plan, membership: membership)
+            folder.xcode = membership
+            target = folder
         }
         var outcome = InstallTransaction.Outcome()
         if !dryRun {
@@ -129,7 +139,8 @@ public enum AddCommand: Command {
             let (planned, newLock) = (plan, plan.lockAfter())
             bases.start(inline: plan.allFiles.count <= BackgroundWrites.smallBatch) { store.storeBases(of: planned, lock: newLock) }
             outcome = try InstallTransaction.apply(
-                plan, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), beforeLock: bases.wait)
+                plan, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), beforeLock: bases.wait,
+                projectFile: target?.xcode?.edit)
         }
         let (packages, packageFailure) = packageSteps(resolution?.packages ?? [], plan: plan, dryRun: dryRun, context: context)
         return Result(plan: plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages, packageFailure: packageFailure)
@@ -314,6 +325,7 @@ public enum AddCommand: Command {
             for file in plan.allFiles where file.existing != nil && file.action != .skip {
                 context.standardOutput.write(diff(file))
             }
+            if let edit = target?.xcode?.edit { context.standardOutput.write(edit.diff(root: plan.root)) }
             context.print("Dry run: nothing was written.")
             return
         }
@@ -350,6 +362,12 @@ public enum AddCommand: Command {
             "keptStaleFiles": .array(outcome.keptStale.map { .string($0) }),
             "packageCommands": .array(packages.commands.map { .string($0.text) }),
             "packagesToAddByHand": .array(packages.manual.map { .string($0) }),
+            "xcode": target?.xcode.map { membership in
+                .object([
+                    "project": .string(membership.bundle.lastPathComponent), "target": .string(membership.target),
+                    "synchronized": .bool(membership.synchronized), "projectFileEdited": .bool(membership.edit != nil),
+                ])
+            } ?? .null,
         ]
     }
 

@@ -4,16 +4,25 @@ public enum InitCommand: Command {
     public static let spec = CommandSpec(
         name: "init",
         abstract: "Write blocks.json: the folder blocks are added to and the registry to use.",
-        options: [OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project (default: as 'add' would choose).")])
+        options: [
+            OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project (default: as 'add' would choose)."),
+            OptionSpec("target", value: "name", help: "In an Xcode project, the target blocks join; saved, so 'add' need not ask."),
+        ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)
         var config = try ProjectConfig.read(root: root) ?? ProjectConfig()
-        if arguments.value("path") != nil || config.path == nil {
+        if arguments.value("path") != nil || arguments.value("target") != nil || (config.path == nil && config.target == nil) {
             let target = try TargetFolder.resolve(
                 root: root, config: nil, pathOption: arguments.value("path"), paths: context.paths, notices: context.notices,
-                chooser: context.chooser(allowPrompt: true))
-            config.path = target.relativePath
+                chooser: context.chooser(allowPrompt: true), targetOption: arguments.value("target"))
+            if let membership = target.xcode {
+                // The target, not its folder: `add` then finds the folder and the membership.
+                config.target = membership.target
+                config.path = nil
+            } else {
+                config.path = target.relativePath
+            }
         }
         if let registry = arguments.value("registry") {
             config.registry = try storedRegistry(registry, root: root, context: context, verifying: true)
@@ -39,11 +48,12 @@ public enum InitCommand: Command {
                     "path": config.path.map { .string($0) } ?? .null,
                     "registry": config.registry.map { .string($0) } ?? .null,
                     "keys": .array((config.keys ?? []).map { .string($0) }),
+                    "target": config.target.map { .string($0) } ?? .null,
                 ]))
         } else {
             let pinned = try config.pinnedKeys().map(\.id)
             context.print(
-                "Wrote \(ProjectConfig.fileName): blocks go to \(config.path ?? "?"), registry \(config.registry ?? "embedded (default)")"
+                "Wrote \(ProjectConfig.fileName): blocks go to \(config.path ?? config.target.map { "Xcode target \($0)" } ?? "?"), registry \(config.registry ?? "embedded (default)")"
                     + (pinned.isEmpty ? "." : ", signed by key \(pinned.joined(separator: " or ")) (pinned)."))
         }
         return 0

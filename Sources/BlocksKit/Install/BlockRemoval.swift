@@ -114,6 +114,12 @@ public struct BlockRemoval: Sendable, Equatable {
     /// written again naming what is still on disk, and the failures are the error.
     public func apply(root: URL, pauseBetweenSteps: UInt32 = 0) throws {
         try Self.write(newLock, root: root)
+        // An Xcode project's references to the files about to go, in one rename: a kill
+        // before it leaves references to files still there, after it unreferenced copies.
+        let blockFolders = results.compactMap { result in previousLock.blocks[result.name].map { ($0.folder, result.kept) } }
+        if let edit = XcodeProjects.projectFile(removing: blockFolders, root: root) {
+            try StagingArea.writeAtomically(edit.new, to: edit.url, root: root, displayPath: ProjectPaths.relative(edit.url, to: root) ?? edit.url.path)
+        }
         var failed: [String: String] = [:]
         for path in results.flatMap(\.deleted) {
             if unlink(root.appendingPathComponent(path).path) != 0 && errno != ENOENT {

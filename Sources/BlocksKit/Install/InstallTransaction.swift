@@ -7,7 +7,8 @@
 ///    in the staging folder, so a re-run after a kill records them as created;
 /// 3. each staged file is renamed over its target, one atomic step per file;
 /// 4. files the new version no longer lists are deleted, unless the user changed them;
-/// 5. `blocks.lock` is written to the staging folder and renamed into place, last.
+/// 5. an Xcode project file that lists the files (classic groups) is renamed into place;
+/// 6. `blocks.lock` is written to the staging folder and renamed into place, last.
 ///
 /// New files enter the lock only in step 4, after they exist. Files the old lock
 /// already names are replaced by rename, never deleted, so they always exist; between
@@ -35,13 +36,16 @@ public enum InstallTransaction {
     ///   - beforeLock: runs once every file is in place and before the lock is written:
     ///     `add` waits there for the bases it writes meanwhile, which must exist before a
     ///     lock names their files.
+    ///   - projectFile: an Xcode `project.pbxproj` and its new bytes, which reference the
+    ///     block's files: put in place after them, in one rename, and put back on failure.
     public static func apply(
-        _ plan: InstallPlan, lock: Lockfile? = nil, pauseBetweenSteps: UInt32 = 0, beforeLock: () -> Void = {}
+        _ plan: InstallPlan, lock: Lockfile? = nil, pauseBetweenSteps: UInt32 = 0, beforeLock: () -> Void = {},
+        projectFile: ProjectFileEdit? = nil
     ) throws -> Outcome {
         let root = plan.root
         let writes = plan.allFiles.filter { $0.action.writes }
         let newLock = lock ?? plan.lockAfter()
-        guard !writes.isEmpty || newLock != plan.previousLock else { return Outcome() }
+        guard !writes.isEmpty || newLock != plan.previousLock || projectFile != nil else { return Outcome() }
 
         let staging = try StagingArea(root: root)
         defer { staging.remove() }
@@ -62,6 +66,15 @@ public enum InstallTransaction {
             }
             outcome = removeStale(plan)
             if pauseBetweenSteps > 0 && !outcome.deletedStale.isEmpty { usleep(pauseBetweenSteps) }
+            if let projectFile {
+                let staged = try staging.stage(projectFile.new, name: "project.pbxproj")
+                try StagingArea.rename(staged, over: projectFile.url, displayPath: ProjectPaths.relative(projectFile.url, to: root) ?? projectFile.url.path)
+                moved.append(
+                    InstallPlan.File(
+                        block: "", path: ProjectPaths.relative(projectFile.url, to: root) ?? projectFile.url.path, url: projectFile.url,
+                        content: projectFile.new, existing: projectFile.old, action: .update))
+                if pauseBetweenSteps > 0 { usleep(pauseBetweenSteps) }
+            }
             beforeLock()
             let lockURL = try staging.stage(newLock.encoded(), name: Lockfile.fileName)
             try StagingArea.rename(lockURL, over: root.appendingPathComponent(Lockfile.fileName), displayPath: Lockfile.fileName)

@@ -12,12 +12,17 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
     public var registries: [String: RegistryEntry]?
     /// Public keys (minisign's base64) `registry` must be signed by; see `SIGNING.md`.
     public var keys: [String]?
+    /// The Xcode target blocks join (`blocks init --target`), when the project has several.
+    public var target: String?
 
-    public init(path: String? = nil, registry: String? = nil, registries: [String: RegistryEntry]? = nil, keys: [String]? = nil) {
+    public init(
+        path: String? = nil, registry: String? = nil, registries: [String: RegistryEntry]? = nil, keys: [String]? = nil, target: String? = nil
+    ) {
         self.path = path
         self.registry = registry
         self.registries = registries
         self.keys = keys
+        self.target = target
     }
 
     /// Pinned keys as written, checked: a malformed one stops here, before any request.
@@ -120,9 +125,10 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
                 }
                 return decoded
             }),
-            let keys = Self.optional(members["keys"], Self.strings)
+            let keys = Self.optional(members["keys"], Self.strings),
+            let target = Self.optional(members["target"], Self.string)
         else { return nil }
-        self.init(path: path, registry: registry, registries: registries, keys: keys)
+        self.init(path: path, registry: registry, registries: registries, keys: keys, target: target)
     }
 
     /// `.some(nil)` for an absent or null field, `.some(value)` for one `read` accepts,

@@ -25,6 +25,22 @@ public enum ProjectPaths {
         }
     }
 
+    /// A relative path with its `.` and `..` parts resolved lexically ("" for the folder
+    /// itself), or nil when it is absolute or climbs above the folder it is relative to.
+    public static func normalizedRelative(_ path: String) -> String? {
+        guard !path.hasPrefix("/"), !path.contains("\0") else { return nil }
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == ".." {
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/")
+    }
+
     static func entryExists(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0

@@ -1,0 +1,139 @@
+/// How a block becomes part of an Xcode target: the project, the chosen target, and
+/// whether its folder is synchronized (Xcode 16 and later: any file in it is a member,
+/// no project edit needed) or classic (the project file lists each file).
+public struct XcodeMembership: Sendable, Equatable {
+    public var bundle: URL
+    public var target: String
+    public var synchronized: Bool
+    /// The project file's change that makes the planned files members, once planned.
+    public var edit: ProjectFileEdit? = nil
+
+    /// What `add` prints about it.
+    public var summary: String {
+        synchronized
+            ? "target \(target) of \(bundle.lastPathComponent): a synchronized folder, so no project file edit is needed"
+            : "target \(target) of \(bundle.lastPathComponent): its project.pbxproj lists the new files"
+    }
+}
+
+/// A `project.pbxproj` before and after an edit: written in one rename, within the
+/// install transaction (`InstallTransaction.apply`).
+public struct ProjectFileEdit: Sendable, Equatable {
+    public var url: URL
+    public var old: Data
+    public var new: Data
+
+    /// The edit as a unified diff, for `--dry-run`.
+    public func diff(root: URL) -> String {
+        let name = ProjectPaths.relative(url, to: root) ?? url.path
+        return LineDiff.unified(
+            old: String(decoding: old, as: UTF8.self), new: String(decoding: new, as: UTF8.self), oldName: "a/\(name)", newName: "b/\(name)")
+    }
+}
+
+/// Finding an Xcode project at a project root, choosing its target, placing blocks in it
+/// and keeping its project file in step with the files a block has.
+public enum XcodeProjects {
+    /// The `.xcodeproj` at `root` (the first by name when there are several), or nil.
+    public static func bundle(at root: URL) -> URL? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.sorted().first { $0.hasSuffix(".xcodeproj") }.map { root.appendingPathComponent($0, isDirectory: true) }
+    }
+
+    /// The tool that generates the project at `root`, whose `.xcodeproj` is never edited
+    /// since the next generation would undo it: XcodeGen or Tuist.
+    public static func generator(at root: URL) -> String? {
+        if FileManager.default.fileExists(atPath: root.appendingPathComponent("project.yml").path) { return "XcodeGen (project.yml)" }
+        if FileManager.default.fileExists(atPath: root.appendingPathComponent("Project.swift").path) { return "Tuist (Project.swift)" }
+        return nil
+    }
+
+    /// The target blocks go to: `name` when given; else the one application target; else
+    /// the person's choice, when someone can answer; else an error listing them.
+    public static func chooseTarget(
+        in project: XcodeProject, named name: String?, chooser: TargetFolder.Chooser?
+    ) throws(XcodeProjectError) -> XcodeProject.Target {
+        let projectName = project.bundle.lastPathComponent
+        let names = project.targets.map(\.name)
+        if let name {
+            guard let target = project.targets.first(where: { $0.name == name }) else {
+                throw .unknownTarget(name, project: projectName, targets: names)
+            }
+            return target
+        }
+        guard !project.targets.isEmpty else { throw .noTarget(project: projectName) }
+        let applications = project.targets.filter(\.isApplication)
+        if applications.count == 1, let only = applications.first { return only }
+        if project.targets.count == 1, let only = project.targets.first { return only }
+        let labels = project.targets.map { "\($0.name) (\($0.kind))" }
+        guard let chooser, let index = chooser("\(projectName) has several targets. Which one gets the blocks?", labels),
+            project.targets.indices.contains(index)
+        else { throw .severalTargets(project: projectName, targets: names) }
+        return project.targets[index]
+    }
+
+    /// The folder (relative to the source root) that blocks go to in `target`, and whether
+    /// it is synchronized: `Blocks` inside the target's synchronized folder, or inside the
+    /// folder of its source group.
+    public static func blocksFolder(in project: XcodeProject, target: XcodeProject.Target) throws(XcodeProjectError) -> (folder: String, synchronized: Bool) {
+        let groups = target.synchronizedGroupIDs
+        if !groups.isEmpty {
+            let named = groups.first { project.objects[$0]?["path"]?.string == target.name } ?? groups[0]
+            let folder = try project.folder(ofGroup: named)
+            for exception in project.membershipExceptions(ofGroup: named, target: target) {
+                let excluded = exception.hasSuffix("/") ? String(exception.dropLast()) : exception
+                if excluded == "Blocks" || "Blocks".hasPrefix(excluded + "/") {
+                    throw .excludedFolder(project: project.bundle.lastPathComponent, folder: join(folder, "Blocks"), target: target.name)
+                }
+            }
+            return (join(folder, "Blocks"), true)
+        }
+        return (join(try project.folder(ofGroup: project.sourceGroup(of: target)), "Blocks"), false)
+    }
+
+    static func join(_ folder: String, _ name: String) -> String { folder.isEmpty ? name : "\(folder)/\(name)" }
+
+    /// The project file with each block of `plan` a member of the target exactly with the
+    /// Swift files it will have; nil when it needs no change (a synchronized folder, or
+    /// references already in step).
+    public static func projectFile(after plan: InstallPlan, membership: XcodeMembership) throws -> ProjectFileEdit? {
+        guard !membership.synchronized else { return nil }
+        var project = try XcodeProject(bundle: membership.bundle)
+        let original = project.bytes
+        guard let target = project.targets.first(where: { $0.name == membership.target }) else {
+            throw XcodeProjectError.unknownTarget(membership.target, project: membership.bundle.lastPathComponent, targets: project.targets.map(\.name))
+        }
+        for block in plan.blocks {
+            let files = block.files.map(\.path) + block.untouchedFiles.map(\.path)
+            guard let folder = relative(block.folder, plan.root, project) else { continue }
+            let paths = files.compactMap { relative($0, plan.root, project) }
+            if let edited = try XcodeProjectEditor.synced(project, target: target, blockFolder: folder, files: paths) {
+                project = try XcodeProject(bundle: membership.bundle, bytes: edited)
+            }
+        }
+        return project.bytes == original ? nil : ProjectFileEdit(url: project.file, old: Data(original), new: Data(project.bytes))
+    }
+
+    /// The project file at `root` without the references `add` made for the files of each
+    /// block folder (relative to the root) but those kept; nil when there is no project
+    /// or nothing to take out. `remove` writes it just after the lock.
+    public static func projectFile(removing folders: [(folder: String, kept: [String])], root: URL) -> ProjectFileEdit? {
+        guard generator(at: root) == nil, let bundle = bundle(at: root), var project = try? XcodeProject(bundle: bundle) else { return nil }
+        let original = project.bytes
+        for (folder, kept) in folders {
+            guard let relativeFolder = relative(folder, root, project) else { continue }
+            let keptPaths = kept.compactMap { relative($0, root, project) }
+            guard let edited = try? XcodeProjectEditor.synced(project, target: nil, blockFolder: relativeFolder, files: keptPaths),
+                let reread = try? XcodeProject(bundle: bundle, bytes: edited)
+            else { continue }
+            project = reread
+        }
+        return project.bytes == original ? nil : ProjectFileEdit(url: project.file, old: Data(original), new: Data(project.bytes))
+    }
+
+    /// A path relative to the project root, made relative to the Xcode project's source
+    /// root (the same folder, unless the project sits deeper).
+    static func relative(_ path: String, _ root: URL, _ project: XcodeProject) -> String? {
+        ProjectPaths.relative(root.appendingPathComponent(path), to: project.sourceRoot)
+    }
+}

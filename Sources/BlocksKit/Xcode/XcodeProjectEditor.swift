@@ -1,0 +1,320 @@
+/// Makes a block's Swift files members of a target in a classic (group-based) Xcode
+/// project, by editing `project.pbxproj` as Xcode writes it: a `PBXFileReference` and a
+/// `PBXBuildFile` per file, a group per folder under the target's source group, and the
+/// build file in the target's Sources phase. Each object goes into its section at its
+/// sorted place, with Xcode's indentation and comments, and nothing else changes: an
+/// add only inserts lines, and removing what an add inserted gives back the same bytes.
+///
+/// Identifiers are 24 hex digits derived from the project and the file's path, so the
+/// same add always writes the same bytes and `remove` and `update` find what `add` wrote
+/// without a record of their own.
+public struct XcodeProjectEditor {
+    public let project: XcodeProject
+    /// Text to insert, by offset; at one offset the pieces go in `order`: an object's
+    /// identifier (sections are sorted by it), or the sequence number of an array line.
+    private var insertions: [(offset: Int, order: String, text: String)] = []
+    private var deletions: [Range<Int>] = []
+
+    public init(project: XcodeProject) { self.project = project }
+
+    /// The project file after making exactly `files` (paths relative to the source root,
+    /// all under `blockFolder`) the block's members of `target`: references to files of the
+    /// block folder that are no longer listed go, new ones come. Nil when nothing changes.
+    public static func synced(
+        _ project: XcodeProject, target: XcodeProject.Target?, blockFolder: String, files: [String]
+    ) throws(XcodeProjectError) -> [UInt8]? {
+        var editor = XcodeProjectEditor(project: project)
+        let wanted = files.filter { $0.hasSuffix(".swift") }
+        let present = editor.referencedFiles(under: blockFolder)
+        let missing = wanted.filter { !present.contains($0) }
+        if !missing.isEmpty {
+            guard let target else {
+                throw .unsupportedLayout(project: project.bundle.lastPathComponent, reason: "no target was chosen for \(blockFolder)")
+            }
+            try editor.add(missing, target: target, blockFolder: blockFolder)
+        }
+        editor.remove(present.filter { !wanted.contains($0) }, blockFolder: blockFolder)
+        return editor.insertions.isEmpty && editor.deletions.isEmpty ? nil : editor.applied()
+    }
+
+    // MARK: Identifiers
+
+    /// The identifier of the object of `kind` for `path`: deterministic, and unique
+    /// among the project's identifiers in practice (96 bits of SHA-256).
+    func identifier(_ kind: String, _ path: String) -> String {
+        let digest = SHA256.hex("blocks|\(project.bundle.lastPathComponent)|\(kind)|\(path)")
+        return String(digest.prefix(24)).uppercased()
+    }
+
+    /// Files under `blockFolder` that a reference of ours names: a file reference whose
+    /// identifier is the one `add` derives from the path its groups give it.
+    func referencedFiles(under blockFolder: String) -> [String] {
+        var found: [String] = []
+        for (id, node) in project.objects where node["isa"]?.string == "PBXFileReference" {
+            guard let name = node["path"]?.string, let parent = project.parents[id],
+                let folder = try? project.folder(ofGroup: parent)
+            else { continue }
+            let path = folder.isEmpty ? name : "\(folder)/\(name)"
+            if path.hasPrefix(blockFolder + "/"), id == identifier("file", path) { found.append(path) }
+        }
+        return found.sorted()
+    }
+
+    // MARK: Adding
+
+    private mutating func add(_ files: [String], target: XcodeProject.Target, blockFolder: String) throws(XcodeProjectError) {
+        guard !files.isEmpty else { return }
+        guard let phase = target.sourcesPhaseID, let phaseNode = project.objects[phase], let phaseFiles = phaseNode["files"] else {
+            throw .unsupportedLayout(project: project.bundle.lastPathComponent, reason: "target \(target.name) has no Sources build phase")
+        }
+        let sourceGroup = project.sourceGroup(of: target)
+        let groupFolder = try project.folder(ofGroup: sourceGroup)
+        let prefix = groupFolder.isEmpty ? "" : groupFolder + "/"
+        guard blockFolder.hasPrefix(prefix) else {
+            throw .unsupportedLayout(
+                project: project.bundle.lastPathComponent, reason: "\(blockFolder) is not inside the folder of target \(target.name)'s group (\(groupFolder))")
+        }
+        var newGroups: [String: (name: String, children: [(id: String, name: String)])] = [:]
+        var newGroupOrder: [String] = []
+        var buildLines: [String] = []
+        for file in files {
+            let name = String(file.split(separator: "/").last ?? Substring(file))
+            let reference = identifier("file", file)
+            let buildFile = identifier("build", "\(target.name)|\(file)")
+            let folder = String(file.dropLast(name.count + 1))
+            let parent = ensureGroups(
+                from: sourceGroup, folder: groupFolder, to: folder, newGroups: &newGroups, order: &newGroupOrder)
+            if newGroups[parent] != nil {
+                newGroups[parent]?.children.append((reference, name))
+            } else {
+                appendToArray(of: parent, key: "children", line: "\(reference) /* \(name) */")
+            }
+            insertObject(
+                section: "PBXFileReference", id: reference,
+                text: "\t\t\(reference) /* \(name) */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = \(Self.quoted(name)); sourceTree = \"<group>\"; };\n")
+            insertObject(
+                section: "PBXBuildFile", id: buildFile,
+                text: "\t\t\(buildFile) /* \(name) in Sources */ = {isa = PBXBuildFile; fileRef = \(reference) /* \(name) */; };\n")
+            buildLines.append("\(buildFile) /* \(name) in Sources */")
+        }
+        for line in buildLines { insertIntoArray(phaseFiles, line: line) }
+        for id in newGroupOrder {
+            guard let group = newGroups[id] else { continue }
+            let children = group.children.map { "\t\t\t\t\($0.id) /* \($0.name) */,\n" }.joined()
+            insertObject(
+                section: "PBXGroup", id: id,
+                text: "\t\t\(id) /* \(group.name) */ = {\n\t\t\tisa = PBXGroup;\n\t\t\tchildren = (\n\(children)\t\t\t);\n\t\t\tpath = \(Self.quoted(group.name));\n\t\t\tsourceTree = \"<group>\";\n\t\t};\n")
+        }
+    }
+
+    /// The group for `folder` (relative to the source root), under `start` whose folder is
+    /// `startFolder`: existing groups with the right `path` are reused, missing ones are
+    /// planned as new groups of ours. Returns the innermost group's identifier.
+    private mutating func ensureGroups(
+        from start: String, folder startFolder: String, to folder: String,
+        newGroups: inout [String: (name: String, children: [(id: String, name: String)])], order: inout [String]
+    ) -> String {
+        var current = start
+        var currentFolder = startFolder
+        let rest = startFolder.isEmpty ? folder : String(folder.dropFirst(startFolder.count + 1))
+        for component in rest.split(separator: "/").map(String.init) {
+            currentFolder = currentFolder.isEmpty ? component : "\(currentFolder)/\(component)"
+            let children = newGroups[current] != nil ? [] : (project.objects[current]?["children"]?.strings ?? [])
+            if let existing = children.first(where: { project.objects[$0]?["isa"]?.string == "PBXGroup" && project.objects[$0]?["path"]?.string == component }) {
+                current = existing
+                continue
+            }
+            let id = identifier("group", currentFolder)
+            if newGroups[id] == nil {
+                newGroups[id] = (component, [])
+                order.append(id)
+                if newGroups[current] != nil {
+                    newGroups[current]?.children.append((id, component))
+                } else {
+                    appendToArray(of: current, key: "children", line: "\(id) /* \(component) */")
+                }
+            }
+            current = id
+        }
+        return current
+    }
+
+    private mutating func appendToArray(of object: String, key: String, line: String) {
+        guard let array = project.objects[object]?[key] else { return }
+        insertIntoArray(array, line: line)
+    }
+
+    /// Adds `line` as the last item of an array written one item per line, as Xcode does.
+    private mutating func insertIntoArray(_ array: PropertyListNode, line: String) {
+        let close = array.range.upperBound - 1
+        let lineStart = (project.bytes[array.range.lowerBound..<close].lastIndex(of: 0x0A) ?? array.range.lowerBound) + 1
+        let closingIndent = String(decoding: project.bytes[lineStart..<close], as: UTF8.self)
+        if lineStart <= array.range.lowerBound || !closingIndent.allSatisfy({ $0 == "\t" || $0 == " " }) {
+            // `()` on one line: open it up as Xcode would write it.
+            insertions.append((close, sequence(), "\n\t\t\t\t\(line),\n\t\t\t"))
+        } else {
+            insertions.append((lineStart, sequence(), "\(closingIndent)\t\(line),\n"))
+        }
+    }
+
+    /// Inserts an object's text at its sorted place in its section, creating the section
+    /// after the last one that sorts before it when the project has none.
+    private mutating func insertObject(section: String, id: String, text: String) {
+        let bytes = project.bytes
+        let begin = Array("/* Begin \(section) section */\n".utf8)
+        let end = Array("/* End \(section) section */".utf8)
+        if let start = Self.find(begin, in: bytes, from: 0), let stop = Self.find(end, in: bytes, from: start) {
+            var offset = start + begin.count
+            while offset < stop {
+                let next = (bytes[offset..<stop].firstIndex(of: 0x0A) ?? stop - 1) + 1
+                if let lineID = Self.objectID(startingLine: bytes[offset..<next]), lineID > id {
+                    insertions.append((offset, id, text))
+                    return
+                }
+                offset = next
+            }
+            insertions.append((stop, id, text))
+            return
+        }
+        // A new section, after the last section whose name sorts before this one.
+        var anchor: Int?
+        var search = 0
+        while let found = Self.find(Array("/* End ".utf8), in: bytes, from: search) {
+            let nameStart = found + 7
+            let nameEnd = Self.find(Array(" section */".utf8), in: bytes, from: nameStart) ?? nameStart
+            let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
+            if name < section { anchor = (bytes[nameEnd...].firstIndex(of: 0x0A) ?? nameEnd) + 1 }
+            search = nameEnd
+        }
+        let block = "\n/* Begin \(section) section */\n\(text)/* End \(section) section */\n"
+        if let anchor {
+            insertions.append((anchor, "section " + section, block))
+        } else if let objects = Self.find(Array("objects = {\n".utf8), in: bytes, from: 0) {
+            insertions.append((objects + 12, "section " + section, String(block.dropFirst())))
+        }
+    }
+
+    // MARK: Removing
+
+    private mutating func remove(_ files: [String], blockFolder: String) {
+        guard !files.isEmpty else { return }
+        var removed = Set<String>()
+        for file in files {
+            let reference = identifier("file", file)
+            removed.insert(reference)
+            for (id, node) in project.objects where node["isa"]?.string == "PBXBuildFile" && node["fileRef"]?.string == reference {
+                removed.insert(id)
+            }
+        }
+        // Our groups, innermost first, when nothing but removed items is left in them.
+        let folders = Set(files.map { String($0.split(separator: "/").dropLast().joined(separator: "/")) })
+        var candidates = Set<String>()
+        for folder in folders {
+            var path = folder
+            while path.count >= blockFolder.count || blockFolder.hasPrefix(path + "/") {
+                candidates.insert(path)
+                guard let slash = path.lastIndex(of: "/") else { break }
+                path = String(path[..<slash])
+            }
+        }
+        for folder in candidates.sorted(by: { $0.count > $1.count }) {
+            let id = identifier("group", folder)
+            guard let group = project.objects[id] else { continue }
+            if group["children"]?.strings.allSatisfy({ removed.contains($0) }) ?? true { removed.insert(id) }
+        }
+        for id in removed { deleteLines(mentioning: id) }
+    }
+
+    /// Deletes the object definition of `id` (one line, or a group's lines to its `};`)
+    /// and every array line that names it.
+    private mutating func deleteLines(mentioning id: String) {
+        let bytes = project.bytes
+        let needle = Array(id.utf8)
+        var search = 0
+        while let found = Self.find(needle, in: bytes, from: search) {
+            search = found + needle.count
+            let lineStart = (bytes[..<found].lastIndex(of: 0x0A) ?? -1) + 1
+            let leading = bytes[lineStart..<found]
+            guard leading.allSatisfy({ $0 == 0x09 || $0 == 0x20 }) else { continue }
+            var lineEnd = (bytes[found...].firstIndex(of: 0x0A) ?? bytes.count - 1) + 1
+            if leading.count == 2, let node = project.objects[id], node.range.upperBound <= bytes.count, node.range.lowerBound > found {
+                lineEnd = (bytes[node.range.upperBound...].firstIndex(of: 0x0A) ?? bytes.count - 1) + 1
+            }
+            deletions.append(lineStart..<lineEnd)
+            search = lineEnd
+        }
+    }
+
+    // MARK: Text
+
+    /// A key that sorts array lines in the order they were added, before any identifier.
+    private func sequence() -> String {
+        let number = String(insertions.count)
+        return "#" + String(repeating: "0", count: max(0, 8 - number.count)) + number
+    }
+
+    /// The text with every deletion and insertion made, from the end backwards so that
+    /// earlier offsets stay valid. Pieces inserted at one offset go in their order.
+    private func applied() -> [UInt8] {
+        var result = project.bytes
+        // A group's definition holds lines that are deleted on their own too: merged.
+        var merged: [Range<Int>] = []
+        for range in deletions.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        var edits: [(range: Range<Int>, bytes: [UInt8])] = merged.map { ($0, []) }
+        for (offset, pieces) in Dictionary(grouping: insertions, by: \.offset) {
+            let text = pieces.sorted { $0.order < $1.order }.map(\.text).joined()
+            edits.append((offset..<offset, Array(text.utf8)))
+        }
+        for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound || ($0.range.lowerBound == $1.range.lowerBound && !$0.range.isEmpty) }) {
+            result.replaceSubrange(edit.range, with: edit.bytes)
+        }
+        return result
+    }
+
+    static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty, start <= bytes.count - needle.count else { return nil }
+        var index = start
+        let first = needle[0]
+        while index <= bytes.count - needle.count {
+            guard let candidate = bytes[index...(bytes.count - needle.count)].firstIndex(of: first) else { return nil }
+            if bytes[candidate..<candidate + needle.count].elementsEqual(needle) { return candidate }
+            index = candidate + 1
+        }
+        return nil
+    }
+
+    /// The identifier an object's first line starts with (two tabs, 24 hex digits).
+    static func objectID(startingLine line: ArraySlice<UInt8>) -> String? {
+        guard line.count > 26, line[line.startIndex] == 0x09, line[line.startIndex + 1] == 0x09 else { return nil }
+        let id = line[(line.startIndex + 2)..<(line.startIndex + 26)]
+        guard id.allSatisfy({ PropertyListReader.Parser.hexValue($0) != nil }) else { return nil }
+        return String(decoding: id, as: UTF8.self)
+    }
+
+    /// A string as Xcode writes it: bare when it is only letters, digits and `_$./`,
+    /// else quoted with `\` and `"` escaped.
+    static func quoted(_ text: String) -> String {
+        let bare = !text.isEmpty && text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "_$./".utf8.contains(byte)
+        }
+        if bare { return text }
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
