@@ -20,13 +20,7 @@ public struct CatalogLinter {
 
     /// Whether a module named SwiftUI built from the stub is the only one the compiler can
     /// find, as on Linux; on macOS it would meet Apple's own.
-    static var stubIsTheOnlySwiftUI: Bool {
-        #if os(Linux)
-        return true
-        #else
-        return false
-        #endif
-    }
+    static var stubIsTheOnlySwiftUI: Bool { HostSystem.hasNoSwiftUI }
 
     /// The SwiftUI stub for `lint --typecheck`: `--stub DIR` when given, else
     /// `BLOCKS_SWIFTUI_STUB`, else the first `Tests/SwiftUIStub` in the catalog's parent

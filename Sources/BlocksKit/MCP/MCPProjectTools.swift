@@ -208,6 +208,13 @@ enum MCPProjectTools {
             "keptStaleFiles": MCPSchema.array(of: MCPSchema.string()),
             "packageCommands": MCPSchema.array(of: MCPSchema.string()),
             "packagesToAddByHand": MCPSchema.array(of: MCPSchema.string()),
+            // In an Xcode project: the target the blocks joined, and whether project.pbxproj changed.
+            "xcode": MCPSchema.nullable(
+                MCPSchema.object(
+                    [
+                        "project": MCPSchema.string(), "target": MCPSchema.string(), "synchronized": MCPSchema.boolean(),
+                        "projectFileEdited": MCPSchema.boolean(),
+                    ], required: ["project", "target", "synchronized", "projectFileEdited"])),
         ]
         properties.merge(extra) { _, new in new }
         return MCPSchema.object(properties, required: ["dryRun", "folder", "blocks", "warnings", "deletedStaleFiles", "keptStaleFiles"] + extra.keys.sorted())

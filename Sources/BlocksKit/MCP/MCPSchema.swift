@@ -26,6 +26,13 @@ enum MCPSchema {
         return described(schema, description)
     }
 
+    /// `schema`, accepting null as well (an object that is there only sometimes).
+    static func nullable(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var rules) = schema, let type = rules["type"]?.string else { return schema }
+        rules["type"] = .array([.string(type), .string("null")])
+        return .object(rules)
+    }
+
     static let nullableString: JSONValue = .object(["type": .array([.string("string"), .string("null")])])
 
     /// What a block carries since registries have namespaces and blocks dependencies

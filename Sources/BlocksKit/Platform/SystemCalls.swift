@@ -88,3 +88,16 @@ enum FileSystemSpace {
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 }
+
+/// Facts about the system the tool runs on that the library asks about.
+enum HostSystem {
+    /// True where no SwiftUI exists (Linux): a module of that name built from a stub is then
+    /// the only one a compiler finds, so `lint --typecheck` can use it.
+    static var hasNoSwiftUI: Bool {
+        #if canImport(Darwin)
+        return false
+        #else
+        return true
+        #endif
+    }
+}

@@ -87,7 +87,10 @@ import Testing
         #expect(try project.lock().blocks["strip"]?.folder == "Sources/App/Components/strip")
     }
 
-    @Test func anXcodeProjectGetsBlocksNextToIt() throws {
+    /// Issue 34 changed this: blocks go into the app target's folder (XcodeProjectTests),
+    /// and an Xcode project that cannot be read is one clear error with the --path way out,
+    /// rather than a folder beside it that no target builds.
+    @Test func anUnreadableXcodeProjectIsAnErrorWithTheWayOut() throws {
         let project = try TestProject.makeEmpty()
         defer {
             project.delete()
@@ -95,9 +98,12 @@ import Testing
         try FileManager.default.createDirectory(at: project.url("Shop.xcodeproj"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: project.url("Shop/Views"), withIntermediateDirectories: true)
         let result = add(project, ["strip"], in: "Shop/Views")
-        #expect(result.code == 0, "\(result.errors)")
-        #expect(result.output.contains("next to Shop.xcodeproj"))
-        #expect(project.exists("Blocks/strip/Strip.swift"))
+        #expect(result.code == 1)
+        #expect(result.errors.contains("cannot read Shop.xcodeproj") && result.errors.contains("--path"), "\(result.errors)")
+        #expect(!project.exists("Blocks"))
+        let placed = add(project, ["strip", "--path", "Blocks"], in: "Shop/Views")
+        #expect(placed.code == 0, "\(placed.errors)")
+        #expect(project.exists("Shop/Views/Blocks/strip/Strip.swift"))
     }
 
     @Test func withNoProjectBlocksGoToTheCurrentFolder() throws {

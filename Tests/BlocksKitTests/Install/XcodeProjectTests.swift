@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+
+@testable import BlocksKit
+
+/// Issue 34: in an Xcode project a block lands in the app target and builds. Each case
+/// copies a hand-written fixture (Fixtures/Xcode) to a temporary folder, runs `blocks`
+/// in it, and checks the project file with PyPI's pbxproj (Support/pbxproj_oracle.py).
+@Suite struct XcodeProjectTests {
+    static let fixtures = repositoryRoot.appendingPathComponent("Tests/BlocksKitTests/Fixtures/Xcode")
+    static let oracle = repositoryRoot.appendingPathComponent("Tests/BlocksKitTests/Support/pbxproj_oracle.py")
+
+    /// A copy of a fixture project, and a way to run blocks in it.
+    struct Copy {
+        let folder: TemporaryFolder
+        var root: URL { folder.url.appendingPathComponent("project") }
+        var projectFile: URL { root.appendingPathComponent("MyApp.xcodeproj/project.pbxproj") }
+
+        init(_ fixture: String) throws {
+            folder = try TemporaryFolder()
+            try FileManager.default.copyItem(at: XcodeProjectTests.fixtures.appendingPathComponent(fixture), to: root)
+        }
+
+        func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+            runBlocks(arguments, in: root, environment: ["XDG_CACHE_HOME": folder.url.appendingPathComponent("cache").path])
+        }
+
+        func projectBytes() throws -> Data { try Data(contentsOf: projectFile) }
+
+        /// The oracle's verdict on the project file now, against `before`.
+        func oracle(before: Data, target: String, files: [String]) throws -> String {
+            let saved = folder.url.appendingPathComponent("before.pbxproj")
+            try before.write(to: saved)
+            let result = try ArchiveTool.run(["python3", XcodeProjectTests.oracle.path, saved.path, projectFile.path, target] + files)
+            return (result.output + result.errors).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    static let pagerFiles = ["MyApp/Blocks/pager/Pager.swift", "MyApp/Blocks/pager/PagerLogic.swift", "MyApp/Blocks/pager/PagerDemo.swift"]
+
+    // MARK: Synchronized folders (Xcode 16 and later)
+
+    @Test func aSynchronizedFolderGetsTheBlockWithNoProjectEdit() throws {
+        let copy = try Copy("Synchronized")
+        defer { copy.folder.cleanUp() }
+        let before = try copy.projectBytes()
+        let result = copy.run(["add", "pager", "--json"])
+        #expect(result.code == 0, "\(result.err)")
+        for file in Self.pagerFiles { #expect(FileManager.default.fileExists(atPath: copy.root.appendingPathComponent(file).path), "\(file)") }
+        #expect(try copy.projectBytes() == before)
+        let json = try JSONReader.parse(Data(result.out.utf8))
+        #expect(json["xcode"]?["synchronized"] == .bool(true))
+        #expect(json["xcode"]?["target"] == .string("MyApp"))
+        #expect(json["xcode"]?["projectFileEdited"] == .bool(false))
+        #expect(copy.run(["add", "top-tabs"]).out.contains("no project file edit is needed"))
+    }
+
+    @Test func aFolderTheTargetExcludesIsRefused() throws {
+        let copy = try Copy("Synchronized")
+        defer { copy.folder.cleanUp() }
+        let text = try String(contentsOf: copy.projectFile, encoding: .utf8).replacingOccurrences(of: "\t\t\t\tScratch,\n", with: "\t\t\t\tBlocks,\n")
+        try Data(text.utf8).write(to: copy.projectFile)
+        let result = copy.run(["add", "pager"])
+        #expect(result.code == 1)
+        #expect(result.err.contains("MyApp/Blocks is excluded from target MyApp"), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: copy.root.appendingPathComponent("MyApp/Blocks").path))
+        #expect(!FileManager.default.fileExists(atPath: copy.root.appendingPathComponent("blocks.lock").path))
+    }
+
+    // MARK: Classic groups
+
+    @Test func aClassicProjectListsTheFilesInTheAppTarget() throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        let before = try copy.projectBytes()
+        // The widget is an app extension, so the one application target is chosen.
+        let result = copy.run(["add", "pager"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("Xcode: target MyApp of MyApp.xcodeproj"), "\(result.out)")
+        #expect(try copy.oracle(before: before, target: "MyApp", files: Self.pagerFiles) == "ok")
+        // Only lines were added.
+        let old = String(decoding: before, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let new = String(decoding: try copy.projectBytes(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        var remaining = new[...]
+        for line in old {
+            guard let index = remaining.firstIndex(of: line) else {
+                Issue.record("the line \(line) was changed or removed")
+                break
+            }
+            remaining = remaining[(index + 1)...]
+        }
+        #expect(new.count > old.count)
+        // The same add into a fresh copy gives the same bytes.
+        let again = try Copy("Classic")
+        defer { again.folder.cleanUp() }
+        #expect(again.run(["add", "pager"]).code == 0)
+        #expect(try again.projectBytes() == copy.projectBytes())
+    }
+
+    @Test func removeTakesOutExactlyWhatAddPutIn() throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        let before = try copy.projectBytes()
+        #expect(copy.run(["add", "pager", "scrolling-strip"]).code == 0)
+        let both = try copy.projectBytes()
+        #expect(copy.run(["remove", "pager"]).code == 0)
+        #expect(
+            try copy.oracle(
+                before: before, target: "MyApp",
+                files: ["MyApp/Blocks/scrolling-strip/ScrollingStrip.swift", "MyApp/Blocks/scrolling-strip/ScrollingStripLogic.swift", "MyApp/Blocks/scrolling-strip/ScrollingStripDemo.swift"]) == "ok")
+        #expect(try copy.projectBytes() != both)
+        #expect(copy.run(["remove", "scrolling-strip"]).code == 0)
+        #expect(try copy.projectBytes() == before)
+    }
+
+    @Test func aDryRunShowsTheProjectDiffAndWritesNothing() throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        let before = try copy.projectBytes()
+        let result = copy.run(["add", "pager", "--dry-run"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("+++ b/MyApp.xcodeproj/project.pbxproj"), "\(result.out)")
+        #expect(result.out.contains("+\t\t\t\t") && result.out.contains("Pager.swift in Sources"))
+        #expect(try copy.projectBytes() == before)
+        #expect(!FileManager.default.fileExists(atPath: copy.root.appendingPathComponent("MyApp/Blocks").path))
+    }
+
+    @Test func severalAppTargetsAreChosenByNameAndRemembered() throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        // Make the widget an application too: then nothing says which one.
+        let text = try String(contentsOf: copy.projectFile, encoding: .utf8)
+            .replacingOccurrences(of: "\"com.apple.product-type.app-extension\"", with: "\"com.apple.product-type.application\"")
+        try Data(text.utf8).write(to: copy.projectFile)
+        let before = try copy.projectBytes()
+        let refused = copy.run(["add", "pager"])
+        #expect(refused.code == 1)
+        #expect(refused.err.contains("several targets (MyApp, MyWidget)") && refused.err.contains("--target"), "\(refused.err)")
+        #expect(try copy.projectBytes() == before)
+        let unknown = copy.run(["add", "pager", "--target", "Nope"])
+        #expect(unknown.code == 1 && unknown.err.contains("no target Nope"), "\(unknown.err)")
+        #expect(copy.run(["init", "--target", "MyWidget"]).code == 0)
+        #expect(try String(contentsOf: copy.root.appendingPathComponent("blocks.json"), encoding: .utf8).contains("\"target\""))
+        let added = copy.run(["add", "top-tabs"])
+        #expect(added.code == 0, "\(added.err)")
+        #expect(
+            try copy.oracle(
+                before: before, target: "MyWidget",
+                files: ["MyWidget/Blocks/top-tabs/TopTabs.swift", "MyWidget/Blocks/top-tabs/TopTabsLogic.swift", "MyWidget/Blocks/top-tabs/TopTabsDemo.swift"]) == "ok")
+    }
+
+    @Test func aGeneratedProjectIsNeverEdited() throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        try Data("name: MyApp\n".utf8).write(to: copy.root.appendingPathComponent("project.yml"))
+        let before = try copy.projectBytes()
+        let result = copy.run(["add", "pager"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("XcodeGen (project.yml)"), "\(result.out)")
+        #expect(try copy.projectBytes() == before)
+        #expect(FileManager.default.fileExists(atPath: copy.root.appendingPathComponent("MyApp/Blocks/pager/Pager.swift").path))
+    }
+
+    // MARK: Hostile project files
+
+    @Test(arguments: [
+        ("deep", String(repeating: "(", count: 100_000)),
+        ("duplicate", "{ objects = { 1A0000000000000000000001 = {isa = PBXGroup;}; 1A0000000000000000000001 = {isa = PBXGroup;}; }; rootObject = 1A0000000000000000000001; }"),
+        ("garbage", "not a property list ;;; {"),
+    ])
+    func aHostileProjectFileGetsOneClearErrorAndNothingWritten(name: String, text: String) throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        try Data(text.utf8).write(to: copy.projectFile)
+        let result = copy.run(["add", "pager"])
+        #expect(result.code == 1, "\(name)")
+        #expect(result.err.contains("cannot read MyApp.xcodeproj") && result.err.contains("--path"), "\(name): \(result.err)")
+        #expect(result.err.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: copy.root.appendingPathComponent("MyApp/Blocks").path))
+        #expect(!FileManager.default.fileExists(atPath: copy.root.appendingPathComponent("blocks.lock").path))
+    }
+
+    @Test func aGroupPathLeavingTheProjectIsRefused() throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        let text = try String(contentsOf: copy.projectFile, encoding: .utf8).replacingOccurrences(of: "\t\t\tpath = MyApp;", with: "\t\t\tpath = ../../outside;")
+        try Data(text.utf8).write(to: copy.projectFile)
+        let result = copy.run(["add", "pager"])
+        #expect(result.code == 1)
+        #expect(result.err.contains("leaves the project folder"), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: copy.folder.url.deletingLastPathComponent().appendingPathComponent("outside").path))
+    }
+
+    @Test func aTargetNamedWithControlCharactersIsRefused() throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        let text = try String(contentsOf: copy.projectFile, encoding: .utf8).replacingOccurrences(of: "\t\t\tname = MyWidget;", with: "\t\t\tname = \"My\\033[31mWidget\";")
+        try Data(text.utf8).write(to: copy.projectFile)
+        let result = copy.run(["add", "pager"])
+        #expect(result.code == 1)
+        #expect(result.err.contains("control characters") && !result.err.contains("\u{1B}"), "\(result.err)")
+    }
+
+    @Test func theReaderReadsEveryFormOfTheFormat() throws {
+        let text = #"""
+            // !$*UTF8*$!
+            { a = "q\"uote\\ \n\t\U00e9\101"; b = ( x, "y z", ); /* c */ c = <0aFF 10>; d = { e = f/g.h-i_$; }; 'k' = 'v'; }
+            """#
+        let root = try PropertyListReader.read(Array(text.utf8))
+        #expect(root["a"]?.string == "q\"uote\\ \n\té\u{41}")
+        #expect(root["b"]?.strings == ["x", "y z"])
+        if case .data(let bytes)? = root["c"]?.value { #expect(bytes == [0x0A, 0xFF, 0x10]) } else { Issue.record("c is not data") }
+        #expect(root["d"]?["e"]?.string == "f/g.h-i_$")
+        #expect(root["k"]?.string == "v")
+        for bad in ["{ a = b }", "{ a = \"b; }", "( a b )", "{ a = <0g>; }", "{ a = b; a = c; }", "{ a = b; } x"] {
+            #expect(throws: PropertyListError.self, "\(bad)") { try PropertyListReader.read(Array(bad.utf8)) }
+        }
+        #expect(throws: PropertyListError.self) { try PropertyListReader.read([UInt8](repeating: 0x20, count: PropertyListReader.maximumBytes + 1)) }
+        #expect(XcodeProjectEditor.quoted("scrolling-strip") == "\"scrolling-strip\"")
+        #expect(XcodeProjectEditor.quoted("Pager.swift") == "Pager.swift")
+    }
+}
