@@ -80,7 +80,11 @@ public enum UpdateCommand: Command {
             if bases.storeBases(of: plan.install, lock: newLock) > 0 {
                 context.warn("could not keep every base in \(bases.folder.path); the next update may need --theirs or --ours")
             }
-            outcome = try InstallTransaction.apply(plan.install, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment))
+            // In a classic Xcode project, references follow the files a new version adds or drops.
+            let membership = XcodeProjects.membership(at: root, target: config?.target)
+            let projectFile = try membership.flatMap { try XcodeProjects.projectFile(after: plan.install, membership: $0) }
+            outcome = try InstallTransaction.apply(
+                plan.install, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), projectFile: projectFile)
         }
         let (packages, packageFailure) = AddCommand.packageSteps(resolution.packages, plan: plan.install, dryRun: dryRun, context: context)
         return Result(plan: plan, outcome: outcome, packages: packages, packageFailure: packageFailure)

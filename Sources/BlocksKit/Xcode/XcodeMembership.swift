@@ -91,6 +91,17 @@ public enum XcodeProjects {
         return (join(try project.folder(ofGroup: project.sourceGroup(of: target)), "Blocks"), false)
     }
 
+    /// The membership `update` keeps in step: the project at `root` (never a generated
+    /// one) and its target `name`, or its one app target. Nil when there is none, or when
+    /// nothing says which target without asking.
+    public static func membership(at root: URL, target name: String?) -> XcodeMembership? {
+        guard generator(at: root) == nil, let bundle = bundle(at: root), let project = try? XcodeProject(bundle: bundle),
+            let target = try? chooseTarget(in: project, named: name, chooser: nil),
+            let placement = try? blocksFolder(in: project, target: target)
+        else { return nil }
+        return XcodeMembership(bundle: bundle, target: target.name, synchronized: placement.synchronized)
+    }
+
     static func join(_ folder: String, _ name: String) -> String { folder.isEmpty ? name : "\(folder)/\(name)" }
 
     /// The project file with each block of `plan` a member of the target exactly with the

@@ -113,6 +113,35 @@ import Testing
         #expect(try copy.projectBytes() == before)
     }
 
+    /// A new version that adds a file and drops the demo: `update` adds the one reference
+    /// and takes out the other, in the same transaction as the files.
+    @Test func updateKeepsMembershipInStepWithTheFiles() throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        let catalog = copy.folder.url.appendingPathComponent("catalog")
+        let block = catalog.appendingPathComponent("top-tabs")
+        try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Catalog/top-tabs"), to: block)
+        let before = try copy.projectBytes()
+        #expect(copy.run(["add", "top-tabs", "--registry", catalog.path]).code == 0)
+        let manifest = block.appendingPathComponent("block.json")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+            .replacingOccurrences(of: "\"version\": \"1.0.0\"", with: "\"version\": \"1.1.0\"")
+            .replacingOccurrences(of: "\"path\": \"TopTabsDemo.swift\",\n      \"role\": \"demo\"", with: "\"path\": \"TopTabsExtra.swift\",\n      \"role\": \"logic\"")
+        #expect(text.contains("TopTabsExtra.swift"))
+        try Data(text.utf8).write(to: manifest)
+        try FileManager.default.moveItem(at: block.appendingPathComponent("TopTabsDemo.swift"), to: block.appendingPathComponent("TopTabsExtra.swift"))
+        let updated = copy.run(["update", "top-tabs", "--registry", catalog.path])
+        #expect(updated.code == 0, "\(updated.err)")
+        #expect(
+            try copy.oracle(
+                before: before, target: "MyApp",
+                files: ["MyApp/Blocks/top-tabs/TopTabs.swift", "MyApp/Blocks/top-tabs/TopTabsLogic.swift", "MyApp/Blocks/top-tabs/TopTabsExtra.swift"]) == "ok")
+        #expect(!String(decoding: try copy.projectBytes(), as: UTF8.self).contains("TopTabsDemo.swift"))
+        #expect(copy.run(["remove", "top-tabs"]).code == 0)
+        #expect(try copy.projectBytes() == before)
+    }
+
     @Test func aDryRunShowsTheProjectDiffAndWritesNothing() throws {
         let copy = try Copy("Classic")
         defer { copy.folder.cleanUp() }
