@@ -121,10 +121,15 @@ public enum AddCommand: Command {
         if !plan.conflicts.isEmpty && (!dryRun || arguments.flag("overwrite")) {
             try resolveConflicts(&plan, overwrite: arguments.flag("overwrite"), interactive: interactive, context: context)
         }
-        if var folder = target, var membership = folder.xcode {
-            membership.edit = try XcodeProjects.projectFile(after: plan, membership: membership)
-            folder.xcode = membership
-            target = folder
+        // Blocks the lock already placed need no folder, but their references are synced too.
+        var membership = target?.xcode
+        if target == nil, pathOption == nil, config?.path == nil {
+            membership = XcodeProjects.membership(at: root, target: arguments.value("target") ?? config?.target)
+        }
+        if var chosen = membership {
+            chosen.edit = try XcodeProjects.projectFile(after: plan, membership: chosen)
+            membership = chosen
+            target?.xcode = chosen
         }
         var outcome = InstallTransaction.Outcome()
         if !dryRun {
@@ -140,7 +145,7 @@ public enum AddCommand: Command {
             bases.start(inline: plan.allFiles.count <= BackgroundWrites.smallBatch) { store.storeBases(of: planned, lock: newLock) }
             outcome = try InstallTransaction.apply(
                 plan, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), beforeLock: bases.wait,
-                projectFile: target?.xcode?.edit)
+                projectFile: membership?.edit)
         }
         let (packages, packageFailure) = packageSteps(resolution?.packages ?? [], plan: plan, dryRun: dryRun, context: context)
         return Result(plan: plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages, packageFailure: packageFailure)

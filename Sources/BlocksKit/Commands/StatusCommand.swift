@@ -14,9 +14,11 @@ public enum StatusCommand: Command {
             lock: lock, override: context.registry ?? config?.registryLocation(root: root), config: config, root: root, context: context,
             signatures: &signatures)
         let statuses = BlockStatus.report(lock: lock, root: root, latestVersions: latest)
+        let unreferenced = XcodeProjects.unreferencedFiles(lock: lock, root: root, target: config?.target)
         if context.json {
             let blocks: [JSONValue] = statuses.map { status in
                 guard case .object(var object) = status.json else { return status.json }
+                object["notInXcodeTarget"] = .array((unreferenced[status.name] ?? []).map { .string($0) })
                 object["dependencies"] = .array(dependencies(of: status.name, in: lock).map { .string($0) })
                 object["requiredBy"] = .array((lock.blocks[status.name]?.requiredBy ?? []).map { .string($0) })
                 return .object(object)
@@ -41,6 +43,9 @@ public enum StatusCommand: Command {
             for file in status.files {
                 let label = file.state.rawValue.paddedToWidth(10)
                 context.print("  " + style.apply(colors[file.state] ?? .dim, label) + file.path)
+            }
+            for path in unreferenced[status.name] ?? [] {
+                context.print("  " + style.apply(.yellow, "unlisted".paddedToWidth(10)) + path + " (not in the Xcode target; run 'blocks add \(status.name)' to list it again)")
             }
             let needs = dependencies(of: status.name, in: lock)
             if !needs.isEmpty {

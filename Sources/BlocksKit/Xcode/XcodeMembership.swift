@@ -102,6 +102,26 @@ public enum XcodeProjects {
         return XcodeMembership(bundle: bundle, target: target.name, synchronized: placement.synchronized)
     }
 
+    /// The Swift files of `lock`'s blocks that a classic Xcode project at `root` no longer
+    /// references (the user took them out of the target), by block: `status` reports them.
+    public static func unreferencedFiles(lock: Lockfile, root: URL, target: String?) -> [String: [String]] {
+        guard let membership = membership(at: root, target: target), !membership.synchronized,
+            let project = try? XcodeProject(bundle: membership.bundle)
+        else { return [:] }
+        let editor = XcodeProjectEditor(project: project)
+        var missing: [String: [String]] = [:]
+        for (name, block) in lock.blocks {
+            guard let folder = relative(block.folder, root, project) else { continue }
+            let referenced = Set(editor.referencedFiles(under: folder))
+            let files = block.files.map(\.path).filter { path in
+                path.hasSuffix(".swift") && FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
+                    && relative(path, root, project).map { !referenced.contains($0) } ?? false
+            }
+            if !files.isEmpty { missing[name] = files.sorted() }
+        }
+        return missing
+    }
+
     static func join(_ folder: String, _ name: String) -> String { folder.isEmpty ? name : "\(folder)/\(name)" }
 
     /// The project file with each block of `plan` a member of the target exactly with the

@@ -142,6 +142,25 @@ import Testing
         #expect(try copy.projectBytes() == before)
     }
 
+    /// A file the user took out of the target is reported by `status`, and `add` lists it again.
+    @Test func statusReportsAFileTakenOutOfTheTarget() throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        let before = try copy.projectBytes()
+        #expect(copy.run(["add", "pager"]).code == 0)
+        let text = try String(contentsOf: copy.projectFile, encoding: .utf8)
+        let kept = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("/* Pager.swift") }
+        try Data(kept.joined(separator: "\n").utf8).write(to: copy.projectFile)
+        let status = copy.run(["status"])
+        #expect(status.out.contains("unlisted  MyApp/Blocks/pager/Pager.swift"), "\(status.out)")
+        #expect(!status.out.contains("unlisted  MyApp/Blocks/pager/PagerLogic.swift"))
+        let json = try JSONReader.parse(Data(copy.run(["status", "--json"]).out.utf8))
+        #expect(json["blocks"]?.array?.first?["notInXcodeTarget"] == .array([.string("MyApp/Blocks/pager/Pager.swift")]))
+        #expect(copy.run(["add", "pager"]).code == 0)
+        #expect(try copy.oracle(before: before, target: "MyApp", files: Self.pagerFiles) == "ok")
+        #expect(!copy.run(["status"]).out.contains("unlisted"))
+    }
+
     @Test func aDryRunShowsTheProjectDiffAndWritesNothing() throws {
         let copy = try Copy("Classic")
         defer { copy.folder.cleanUp() }
