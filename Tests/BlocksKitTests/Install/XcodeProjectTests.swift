@@ -209,6 +209,42 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: copy.root.appendingPathComponent("MyApp/Blocks/pager/Pager.swift").path))
     }
 
+    /// `add` into a classic project killed at random moments (the real binary, pausing
+    /// after each rename so kills land between them): the project file is always the old
+    /// bytes or the new, and a re-run finishes the job. Twelve runs, each bounded.
+    @Test func aKilledAddLeavesTheProjectFileOldOrNew() throws {
+        let reference = try Copy("Classic")
+        defer { reference.folder.cleanUp() }
+        let old = try reference.projectBytes()
+        let clean = try TestProject(root: reference.root).runBinary(["add", "pager"], environment: [:])
+        #expect(clean.code == 0, "\(clean.errors)")
+        let new = try reference.projectBytes()
+        #expect(new != old)
+        var generator = SystemRandomNumberGenerator()
+        var killed = 0
+        for iteration in 0..<12 {
+            let copy = try Copy("Classic")
+            defer { copy.folder.cleanUp() }
+            let project = TestProject(root: copy.root)
+            let (process, output, errors) = try project.startBinary(["add", "pager"], environment: ["BLOCKS_TEST_STEP_PAUSE_US": "30000"])
+            withExtendedLifetime((output, errors)) {
+                let killAt = Date().addingTimeInterval(Double(UInt32.random(in: 0...400, using: &generator)) / 1000)
+                for _ in 0..<2_000 where process.isRunning && Date() < killAt { usleep(1_000) }
+                if process.isRunning {
+                    kill(process.processIdentifier, SIGKILL)
+                    killed += 1
+                }
+                process.waitUntilExit()
+            }
+            let now = try copy.projectBytes()
+            #expect(now == old || now == new, "iteration \(iteration): the project file is neither the old nor the new bytes")
+            let rerun = try project.runBinary(["add", "pager"], environment: [:])
+            #expect(rerun.code == 0, "iteration \(iteration): \(rerun.errors)")
+            #expect(try copy.projectBytes() == new, "iteration \(iteration)")
+        }
+        #expect(killed > 0)
+    }
+
     // MARK: Hostile project files
 
     @Test(arguments: [
