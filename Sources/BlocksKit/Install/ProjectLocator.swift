@@ -13,7 +13,7 @@ public enum ProjectLocator {
                 return folder
             }
             if let names = try? fileManager.contentsOfDirectory(atPath: folder.path),
-                names.contains(where: { $0.hasSuffix(".xcodeproj") })
+                names.contains(where: { $0.hasSuffix(".xcodeproj") || $0.hasSuffix(".xcworkspace") })
             {
                 return folder
             }

@@ -52,8 +52,9 @@ public struct TargetFolder: Sendable, Equatable {
                 return try named(target.path + "/Blocks", root: root, reason: "target \(target.name)")
             }
         }
-        if let bundle = XcodeProjects.bundle(at: root) {
-            return try xcodeFolder(bundle: bundle, root: root, target: targetOption ?? config?.target, chooser: chooser)
+        let bundles = XcodeProjects.bundles(at: root)
+        if !bundles.isEmpty {
+            return try xcodeFolder(bundles: bundles, root: root, target: targetOption ?? config?.target, chooser: chooser)
         }
         let current = paths.workingDirectory.appendingPathComponent("Blocks")
         var folder = try inside(current, root: root, spelled: current.path, option: nil)
@@ -85,9 +86,11 @@ public struct TargetFolder: Sendable, Equatable {
     /// The `Blocks` folder of a target of an Xcode project. A generated project (XcodeGen,
     /// Tuist) is never edited: the folder is found the same way, from the generated
     /// project, and the next generation picks the files up from the target's folder.
-    static func xcodeFolder(bundle: URL, root: URL, target name: String?, chooser: Chooser?) throws -> TargetFolder {
-        let project = try XcodeProject(bundle: bundle)
-        let target = try XcodeProjects.chooseTarget(in: project, named: name, chooser: chooser)
+    static func xcodeFolder(bundles: [URL], root: URL, target name: String?, chooser: Chooser?) throws -> TargetFolder {
+        var projects: [XcodeProject] = []
+        for bundle in bundles { projects.append(try XcodeProject(bundle: bundle)) }
+        let (project, target) = try XcodeProjects.chooseTarget(in: projects, named: name, chooser: chooser)
+        let bundle = project.bundle
         var placement = try XcodeProjects.blocksFolder(in: project, target: target)
         guard let relative = ProjectPaths.relative(project.sourceRoot.appendingPathComponent(placement.folder), to: root) else {
             throw InstallError.pathEscapesProject(path: placement.folder, root: root.path)

@@ -36,8 +36,40 @@ public struct ProjectFileEdit: Sendable, Equatable {
 public enum XcodeProjects {
     /// The `.xcodeproj` at `root` (the first by name when there are several), or nil.
     public static func bundle(at root: URL) -> URL? {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        return names.sorted().first { $0.hasSuffix(".xcodeproj") }.map { root.appendingPathComponent($0, isDirectory: true) }
+        bundles(at: root).first
+    }
+
+    /// The Xcode projects at `root`: its `.xcodeproj`, else every project its
+    /// `.xcworkspace` lists (`contents.xcworkspacedata`), one level up from them.
+    public static func bundles(at root: URL) -> [URL] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted()
+        if let project = names.first(where: { $0.hasSuffix(".xcodeproj") }) { return [root.appendingPathComponent(project, isDirectory: true)] }
+        guard let workspace = names.first(where: { $0.hasSuffix(".xcworkspace") }),
+            let data = FileManager.default.contents(atPath: root.appendingPathComponent("\(workspace)/contents.xcworkspacedata").path),
+            data.count <= 1024 * 1024
+        else { return [] }
+        return workspaceProjects(String(decoding: data, as: UTF8.self)).compactMap { location in
+            guard let relative = ProjectPaths.normalizedRelative(location), relative.hasSuffix(".xcodeproj") else { return nil }
+            let url = root.appendingPathComponent(relative, isDirectory: true)
+            return FileManager.default.fileExists(atPath: url.appendingPathComponent("project.pbxproj").path) ? url : nil
+        }
+    }
+
+    /// The `location` of each `FileRef` of a workspace, for the `group:` and `container:`
+    /// kinds (relative to the workspace's folder); absolute ones are not followed.
+    static func workspaceProjects(_ text: String) -> [String] {
+        var found: [String] = []
+        var rest = Substring(text)
+        while let start = rest.firstRange(of: "location = \"") {
+            rest = rest[start.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { break }
+            let value = String(rest[..<end])
+            rest = rest[end...]
+            for prefix in ["group:", "container:"] where value.hasPrefix(prefix) {
+                found.append(String(value.dropFirst(prefix.count)).replacingXMLEntities())
+            }
+        }
+        return found
     }
 
     /// The tool that generates the project at `root`, whose `.xcodeproj` is never edited
@@ -53,23 +85,28 @@ public enum XcodeProjects {
     public static func chooseTarget(
         in project: XcodeProject, named name: String?, chooser: TargetFolder.Chooser?
     ) throws(XcodeProjectError) -> XcodeProject.Target {
-        let projectName = project.bundle.lastPathComponent
-        let names = project.targets.map(\.name)
+        try chooseTarget(in: [project], named: name, chooser: chooser).target
+    }
+
+    /// The same over the projects of a workspace: targets of all of them, one choice.
+    public static func chooseTarget(
+        in projects: [XcodeProject], named name: String?, chooser: TargetFolder.Chooser?
+    ) throws(XcodeProjectError) -> (project: XcodeProject, target: XcodeProject.Target) {
+        let projectName = projects.map(\.bundle.lastPathComponent).joined(separator: ", ")
+        let all = projects.flatMap { project in project.targets.map { (project: project, target: $0) } }
+        let names = all.map(\.target.name)
         if let name {
-            guard let target = project.targets.first(where: { $0.name == name }) else {
-                throw .unknownTarget(name, project: projectName, targets: names)
-            }
-            return target
+            guard let found = all.first(where: { $0.target.name == name }) else { throw .unknownTarget(name, project: projectName, targets: names) }
+            return found
         }
-        guard !project.targets.isEmpty else { throw .noTarget(project: projectName) }
-        let applications = project.targets.filter(\.isApplication)
+        guard !all.isEmpty else { throw .noTarget(project: projectName) }
+        let applications = all.filter(\.target.isApplication)
         if applications.count == 1, let only = applications.first { return only }
-        if project.targets.count == 1, let only = project.targets.first { return only }
-        let labels = project.targets.map { "\($0.name) (\($0.kind))" }
-        guard let chooser, let index = chooser("\(projectName) has several targets. Which one gets the blocks?", labels),
-            project.targets.indices.contains(index)
+        if all.count == 1, let only = all.first { return only }
+        let labels = all.map { "\($0.target.name) (\($0.target.kind)\(projects.count > 1 ? ", " + $0.project.bundle.lastPathComponent : ""))" }
+        guard let chooser, let index = chooser("\(projectName) has several targets. Which one gets the blocks?", labels), all.indices.contains(index)
         else { throw .severalTargets(project: projectName, targets: names) }
-        return project.targets[index]
+        return all[index]
     }
 
     /// The folder (relative to the source root) that blocks go to in `target`, and whether
@@ -95,11 +132,11 @@ public enum XcodeProjects {
     /// one) and its target `name`, or its one app target. Nil when there is none, or when
     /// nothing says which target without asking.
     public static func membership(at root: URL, target name: String?) -> XcodeMembership? {
-        guard generator(at: root) == nil, let bundle = bundle(at: root), let project = try? XcodeProject(bundle: bundle),
-            let target = try? chooseTarget(in: project, named: name, chooser: nil),
-            let placement = try? blocksFolder(in: project, target: target)
+        let projects = bundles(at: root).compactMap { try? XcodeProject(bundle: $0) }
+        guard generator(at: root) == nil, !projects.isEmpty, let chosen = try? chooseTarget(in: projects, named: name, chooser: nil),
+            let placement = try? blocksFolder(in: chosen.project, target: chosen.target)
         else { return nil }
-        return XcodeMembership(bundle: bundle, target: target.name, synchronized: placement.synchronized)
+        return XcodeMembership(bundle: chosen.project.bundle, target: chosen.target.name, synchronized: placement.synchronized)
     }
 
     /// The Swift files of `lock`'s blocks that a classic Xcode project at `root` no longer
@@ -149,7 +186,11 @@ public enum XcodeProjects {
     /// block folder (relative to the root) but those kept; nil when there is no project
     /// or nothing to take out. `remove` writes it just after the lock.
     public static func projectFile(removing folders: [(folder: String, kept: [String])], root: URL) -> ProjectFileEdit? {
-        guard generator(at: root) == nil, let bundle = bundle(at: root), var project = try? XcodeProject(bundle: bundle) else { return nil }
+        // In a workspace, the project whose folder holds the blocks.
+        let candidates = bundles(at: root).filter { bundle in
+            folders.contains { ProjectPaths.relative(root.appendingPathComponent($0.folder), to: bundle.deletingLastPathComponent()) != nil }
+        }
+        guard generator(at: root) == nil, let bundle = candidates.first, var project = try? XcodeProject(bundle: bundle) else { return nil }
         let original = project.bytes
         for (folder, kept) in folders {
             guard let relativeFolder = relative(folder, root, project) else { continue }
@@ -166,5 +207,16 @@ public enum XcodeProjects {
     /// root (the same folder, unless the project sits deeper).
     static func relative(_ path: String, _ root: URL, _ project: XcodeProject) -> String? {
         ProjectPaths.relative(root.appendingPathComponent(path), to: project.sourceRoot)
+    }
+}
+
+extension String {
+    /// The text of an XML attribute value with its five predefined entities decoded.
+    func replacingXMLEntities() -> String {
+        var text = self
+        for (entity, character) in [("&quot;", "\""), ("&apos;", "'"), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&")] {
+            text = text.replacing(entity, with: character)
+        }
+        return text
     }
 }

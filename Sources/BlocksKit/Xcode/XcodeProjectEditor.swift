@@ -26,7 +26,9 @@ public struct XcodeProjectEditor {
         var editor = XcodeProjectEditor(project: project)
         let wanted = files.filter { $0.hasSuffix(".swift") }
         let present = editor.referencedFiles(under: blockFolder)
-        let missing = wanted.filter { !present.contains($0) }
+        // A file the user already added to the project by hand keeps its own reference.
+        let anyReference = Set(editor.references(under: blockFolder).map(\.path))
+        let missing = wanted.filter { !anyReference.contains($0) }
         if !missing.isEmpty {
             guard let target else {
                 throw .unsupportedLayout(project: project.bundle.lastPathComponent, reason: "no target was chosen for \(blockFolder)")
@@ -49,15 +51,20 @@ public struct XcodeProjectEditor {
     /// Files under `blockFolder` that a reference of ours names: a file reference whose
     /// identifier is the one `add` derives from the path its groups give it.
     func referencedFiles(under blockFolder: String) -> [String] {
-        var found: [String] = []
+        references(under: blockFolder).filter { $0.id == identifier("file", $0.path) }.map(\.path).sorted()
+    }
+
+    /// Every file reference under `blockFolder`, ours or not, with the path its groups give it.
+    func references(under blockFolder: String) -> [(id: String, path: String)] {
+        var found: [(id: String, path: String)] = []
         for (id, node) in project.objects where node["isa"]?.string == "PBXFileReference" {
             guard let name = node["path"]?.string, let parent = project.parents[id],
                 let folder = try? project.folder(ofGroup: parent)
             else { continue }
             let path = folder.isEmpty ? name : "\(folder)/\(name)"
-            if path.hasPrefix(blockFolder + "/"), id == identifier("file", path) { found.append(path) }
+            if path.hasPrefix(blockFolder + "/") { found.append((id, path)) }
         }
-        return found.sorted()
+        return found
     }
 
     // MARK: Adding

@@ -245,6 +245,81 @@ import Testing
         #expect(killed > 0)
     }
 
+    /// A workspace with an app project and a framework project: the app target is chosen
+    /// across both, one level up, and remove gives the project back byte for byte.
+    @Test func aWorkspaceWithTwoProjectsWorksOneLevelUp() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let root = folder.url.appendingPathComponent("Shop")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("Classic"), to: root.appendingPathComponent("App"))
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("Synchronized"), to: root.appendingPathComponent("Kit"))
+        let kitFile = root.appendingPathComponent("Kit/MyApp.xcodeproj/project.pbxproj")
+        let kit = try String(contentsOf: kitFile, encoding: .utf8)
+            .replacingOccurrences(of: "com.apple.product-type.application", with: "com.apple.product-type.framework")
+            .replacingOccurrences(of: "name = MyApp;", with: "name = Kit;")
+        try Data(kit.utf8).write(to: kitFile)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Shop.xcworkspace"), withIntermediateDirectories: true)
+        let workspace = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Workspace
+               version = "1.0">
+               <FileRef
+                  location = "group:App/MyApp.xcodeproj">
+               </FileRef>
+               <FileRef
+                  location = "group:Kit/MyApp.xcodeproj">
+               </FileRef>
+            </Workspace>
+
+            """
+        try Data(workspace.utf8).write(to: root.appendingPathComponent("Shop.xcworkspace/contents.xcworkspacedata"))
+        let appFile = root.appendingPathComponent("App/MyApp.xcodeproj/project.pbxproj")
+        let before = try Data(contentsOf: appFile)
+        let kitBefore = try Data(contentsOf: kitFile)
+        let environment = ["XDG_CACHE_HOME": folder.url.appendingPathComponent("cache").path]
+        let added = runBlocks(["add", "pager"], in: root, environment: environment)
+        #expect(added.code == 0, "\(added.err)")
+        #expect(added.out.contains("Target folder: App/MyApp/Blocks (target MyApp of MyApp.xcodeproj)"), "\(added.out)")
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("App/MyApp/Blocks/pager/Pager.swift").path))
+        #expect(try Data(contentsOf: kitFile) == kitBefore)
+        let saved = folder.url.appendingPathComponent("before.pbxproj")
+        try before.write(to: saved)
+        let verdict = try ArchiveTool.run(["python3", Self.oracle.path, saved.path, appFile.path, "MyApp"] + Self.pagerFiles)
+        #expect(verdict.output.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "\(verdict.output)\(verdict.errors)")
+        #expect(runBlocks(["remove", "pager"], in: root, environment: environment).code == 0)
+        #expect(try Data(contentsOf: appFile) == before)
+        let named = runBlocks(["add", "top-tabs", "--target", "Kit", "--dry-run"], in: root, environment: environment)
+        #expect(named.out.contains("Target folder: Kit/MyApp/Blocks (target Kit of MyApp.xcodeproj)"), "\(named.out)\(named.err)")
+    }
+
+    /// A project at objectVersion 60 whose user already referenced one of the block's files
+    /// by hand: that reference stays the only one, and remove leaves it.
+    @Test func aFileAlreadyReferencedKeepsItsOwnReference() throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        var text = try String(contentsOf: copy.projectFile, encoding: .utf8).replacingOccurrences(of: "objectVersion = 56;", with: "objectVersion = 60;")
+        // Pager.swift, referenced from a group the user made: MyApp/Blocks/pager.
+        text = text.replacingOccurrences(
+            of: "\t\t1A0000000000000000000014 /* WidgetView.swift */ = {isa = PBXFileReference",
+            with: "\t\t1A00000000000000000000A1 /* Pager.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Pager.swift; sourceTree = \"<group>\"; };\n\t\t1A0000000000000000000014 /* WidgetView.swift */ = {isa = PBXFileReference")
+        text = text.replacingOccurrences(
+            of: "\t\t1A0000000000000000000032 /* Products */ = {",
+            with: "\t\t1A00000000000000000000A2 /* Blocks */ = {\n\t\t\tisa = PBXGroup;\n\t\t\tchildren = (\n\t\t\t\t1A00000000000000000000A3 /* pager */,\n\t\t\t);\n\t\t\tpath = Blocks;\n\t\t\tsourceTree = \"<group>\";\n\t\t};\n\t\t1A00000000000000000000A3 /* pager */ = {\n\t\t\tisa = PBXGroup;\n\t\t\tchildren = (\n\t\t\t\t1A00000000000000000000A1 /* Pager.swift */,\n\t\t\t);\n\t\t\tname = pager;\n\t\t\tpath = pager;\n\t\t\tsourceTree = \"<group>\";\n\t\t};\n\t\t1A0000000000000000000032 /* Products */ = {")
+        text = text.replacingOccurrences(
+            of: "\t\t\t\t1A0000000000000000000013 /* Assets.xcassets */,\n",
+            with: "\t\t\t\t1A0000000000000000000013 /* Assets.xcassets */,\n\t\t\t\t1A00000000000000000000A2 /* Blocks */,\n")
+        try Data(text.utf8).write(to: copy.projectFile)
+        let before = try copy.projectBytes()
+        _ = try XcodeProject(bundle: copy.root.appendingPathComponent("MyApp.xcodeproj"))
+        #expect(copy.run(["add", "pager"]).code == 0)
+        let after = String(decoding: try copy.projectBytes(), as: UTF8.self)
+        #expect(after.components(separatedBy: "/* Pager.swift */ = {isa = PBXFileReference").count == 2, "one reference to Pager.swift")
+        #expect(after.contains("PagerLogic.swift */ = {isa = PBXFileReference"))
+        #expect(copy.run(["remove", "pager"]).code == 0)
+        #expect(try copy.projectBytes() == before)
+    }
+
     // MARK: Hostile project files
 
     @Test(arguments: [
