@@ -116,6 +116,46 @@ import Testing
         #expect(!seen.isEmpty && seen.allSatisfy { $0 == basic }, "\(seen)")
     }
 
+    /// A successful add from a registry behind a URL with user information (nginx serves a
+    /// built registry): the request authenticates, and the password is in no file the
+    /// tool wrote (project, lock, cache) and in nothing it printed. An error that quotes
+    /// the typed URL (an unsupported scheme) masks it too.
+    @Test func aRegistryURLsPasswordIsUsedButNeverStored() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let served = folder.url.appendingPathComponent("served")
+        let built = runBlocks(["build", "--catalog", repositoryRoot.appendingPathComponent("Catalog").path, "--out", served.path])
+        #expect(built.code == 0, "\(built.err)")
+        let nginx = try Nginx(
+            root: served, serverConfig: "access_log \(folder.url.appendingPathComponent("auth.log").path) withauth;",
+            httpConfig: "log_format withauth '$request_uri $http_authorization';")
+        defer { nginx.stop() }
+        let project = try TestProject.make()
+        defer { project.delete() }
+        let cache = folder.url.appendingPathComponent("cache")
+        let registry = nginx.baseURL.replacingOccurrences(of: "http://", with: "http://ada:hunter2-pw@") + "/"
+        let environment = ["XDG_CACHE_HOME": cache.path]
+        let transport = CurlTransport(settings: fastTransferSettings)
+        var printed = ""
+        for arguments in [["init", "--registry", registry], ["add", "top-tabs", "--registry", registry], ["status", "--registry", registry, "--json"]] {
+            let result = runBlocks(arguments, in: project.root, environment: environment, transport: transport)
+            #expect(result.code == 0, "\(arguments): \(result.err)")
+            printed += result.out + result.err
+        }
+        #expect(project.exists("Sources/App/Blocks/top-tabs/TopTabs.swift"))
+        let failed = runBlocks(["info", "top-tabs", "--registry", "ftp://ada:hunter2-pw@host/"], in: project.root, environment: environment, transport: transport)
+        #expect(failed.code != 0)
+        printed += failed.out + failed.err
+        #expect(!printed.contains("hunter2"), "\(printed)")
+        for base in [project.root, cache] {
+            for (path, data) in fileContents(under: base) {
+                #expect(!String(decoding: data, as: UTF8.self).contains("hunter2"), "\(base.lastPathComponent)/\(path)")
+            }
+        }
+        let log = (try? String(contentsOf: folder.url.appendingPathComponent("auth.log"), encoding: .utf8)) ?? ""
+        #expect(log.contains("Basic " + Data("ada:hunter2-pw".utf8).base64EncodedString()), "\(log)")
+    }
+
     @Test func maskingHidesPasswordsAndLoneUserNames() {
         #expect(URLUserinfo.masked(in: "GET http://ada:pw@host:8/x failed") == "GET http://ada:***@host:8/x failed")
         #expect(URLUserinfo.masked(in: "https://ghp_abc@host/ and http://h/a@b") == "https://***@host/ and http://h/a@b")
