@@ -53,6 +53,12 @@ public struct TargetFolder: Sendable, Equatable {
             }
         }
         let bundles = XcodeProjects.bundles(at: root)
+        if bundles.isEmpty, let generator = XcodeProjects.generator(at: root) {
+            // Its manifest says where sources go, in a language of its own: without the
+            // generated project to read, only the user can say.
+            throw XcodeProjectError.unsupportedLayout(
+                project: generator, reason: "the project it generates is not there to read the target's folder from; generate it first, or")
+        }
         if !bundles.isEmpty {
             return try xcodeFolder(bundles: bundles, root: root, target: targetOption ?? config?.target, chooser: chooser)
         }

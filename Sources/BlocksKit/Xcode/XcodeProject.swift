@@ -162,7 +162,8 @@ public enum XcodeProjectError: Error, Equatable, Sendable, CustomStringConvertib
         case .unreadable(let project, let reason):
             return "cannot read \(project): \(reason); give the folder for the blocks with --path DIR (then add the files to your target in Xcode)"
         case .unsupportedLayout(let project, let reason):
-            return "cannot place blocks in \(project): \(reason); give the folder with --path DIR (then add the files to your target in Xcode)"
+            let separator = reason.hasSuffix(", or") ? " " : "; "
+            return "cannot place blocks in \(project): \(reason)\(separator)give the folder with --path DIR (then add the files to your target in Xcode)"
         case .noTarget(let project):
             return "\(project) has no native target to add blocks to; give the folder with --path DIR"
         case .severalTargets(let project, let targets):

@@ -320,6 +320,24 @@ import Testing
         #expect(try copy.projectBytes() == before)
     }
 
+    /// Tuist's manifest with the generated project present: the target's folder, no edit.
+    /// Without the generated project: one error asking to generate it or for --path.
+    @Test func aTuistProjectIsReadNotEditedAndNeverGuessed() throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        try Data("import ProjectDescription\nlet project = Project(name: \"MyApp\")\n".utf8).write(to: copy.root.appendingPathComponent("Project.swift"))
+        let before = try copy.projectBytes()
+        let placed = copy.run(["add", "pager"])
+        #expect(placed.code == 0, "\(placed.err)")
+        #expect(placed.out.contains("Tuist (Project.swift)"))
+        #expect(try copy.projectBytes() == before)
+        try FileManager.default.removeItem(at: copy.root.appendingPathComponent("MyApp.xcodeproj"))
+        let refused = copy.run(["add", "top-tabs"])
+        #expect(refused.code == 1)
+        #expect(refused.err.contains("cannot place blocks in Tuist (Project.swift)") && refused.err.contains("--path DIR"), "\(refused.err)")
+        #expect(!FileManager.default.fileExists(atPath: copy.root.appendingPathComponent("Blocks").path))
+    }
+
     // MARK: Hostile project files
 
     @Test(arguments: [
