@@ -92,3 +92,10 @@ write("archive", "hostile-names.zip", zip_([("top/ok.swift", ok), ("top/\x7fdel.
 big = tarfile.TarInfo("top/big.swift")
 big.size = 1 << 30
 write("archive", "hostile-declared-size.tar", big.tobuf(format=tarfile.USTAR_FORMAT) + ok * 10)
+
+# Xcode project files: nesting past the depth limit (64) inside an object, a string
+# never closed, a key given twice, and \U escapes that are cut short or name a surrogate.
+write("pbxproj", "hostile-deep.pbxproj", "// !$*UTF8*$!\n{\n\tobjects = {\n\t\tA = " + "(" * 70 + ")" * 70 + ";\n\t};\n}\n")
+write("pbxproj", "hostile-unterminated.pbxproj", '// !$*UTF8*$!\n{\n\tobjects = {\n\t\tA = {isa = PBXGroup; path = "MyApp; };\n\t};\n}\n')
+write("pbxproj", "hostile-duplicate.pbxproj", "// !$*UTF8*$!\n{\n\tobjects = {\n\t\tA = {isa = PBXGroup; path = MyApp; path = Other; };\n\t};\n}\n")
+write("pbxproj", "hostile-escape.pbxproj", '// !$*UTF8*$!\n{\n\tname = "\\U00e9\\UZZ";\n\tpath = "\\UD800";\n\tother = "\\U12";\n}\n')

@@ -23,7 +23,7 @@ struct FuzzTarget: Sendable {
 }
 
 enum FuzzTargets {
-    static let all: [FuzzTarget] = [JSONTarget.target, ManifestTarget.target, LockTarget.target, IndexTarget.target, ArchiveTarget.target, SignatureTarget.target]
+    static let all: [FuzzTarget] = [JSONTarget.target, ManifestTarget.target, LockTarget.target, IndexTarget.target, ArchiveTarget.target, SignatureTarget.target, PbxprojTarget.target]
 }
 
 /// How a target reports a broken promise: the reason on stderr, then a trap.
