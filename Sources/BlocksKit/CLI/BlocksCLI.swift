@@ -1,9 +1,3 @@
-/// An error that adds members to the `--json` object `BlocksCLI.report` prints beside
-/// `error`, so a failed command still prints one object with all a script needs.
-public protocol JSONReportingError: Error {
-    var jsonMembers: [String: JSONValue] { get }
-}
-
 /// Passes writes through and remembers whether there were any.
 final class WatchedSink: TextSink, @unchecked Sendable {
     private let inner: TextSink
@@ -29,7 +23,7 @@ final class WatchedSink: TextSink, @unchecked Sendable {
 /// The entry point: parses global options, dispatches to a command or an external
 /// `blocks-NAME` plugin, and turns every error into one message and an exit code.
 public enum BlocksCLI {
-    public static let version = "0.1.0"
+    public static let version = ToolVersion.current
 
     /// Every built-in command, in the order `--help` lists them. Computed rather than
     /// stored: a stored array of metatypes needs `nonisolated(unsafe)` with Swift 6.2's

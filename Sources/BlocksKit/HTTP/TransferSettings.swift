@@ -53,7 +53,7 @@ public struct TransferSettings: Sendable, Equatable {
         backoffBase: TimeInterval = 0.5,
         maxRetryDelay: TimeInterval = 60,
         stallNotice: TimeInterval = 5,
-        userAgent: String = "blocks/\(BlocksCLI.version)",
+        userAgent: String = "blocks/\(ToolVersion.current)",
         certificateAuthorityFile: String? = nil
     ) {
         self.connectTimeout = connectTimeout

@@ -84,12 +84,7 @@ struct MirrorState: Equatable {
     /// Size and modification time (nanoseconds) of a file, or nil when it is missing.
     static func stamp(_ url: URL) -> (size: Int64, modified: Int64)? { stamp(path: url.path) }
 
-    static func stamp(path: String) -> (size: Int64, modified: Int64)? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        let modified = info.modificationTime
-        return (Int64(info.st_size), Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec))
-    }
+    static func stamp(path: String) -> (size: Int64, modified: Int64)? { FileStamp.of(path: path) }
 
     /// True when the file is exactly as it was when it was last verified. The path is
     /// joined as text: `URL.appendingPathComponent` stats the result to decide whether it

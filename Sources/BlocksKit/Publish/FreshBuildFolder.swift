@@ -21,7 +21,8 @@
 /// the files go to a new staging folder, renamed into the first one before publishing.
 /// Only placement changes, never what is written.
 final class FreshBuildFolder: @unchecked Sendable {
-    static let stagingPrefix = StagingArea.prefix
+    /// Named like a project's staging folders (`StagingArea.prefix`), which Publish does not use.
+    static let stagingPrefix = ".blocks-staging-"
     /// At most this many staging folders; the last one takes whatever is left.
     static let maximumFolders = 4
     /// How far slow creations (over `slowCreation` of the thread's CPU time) must

@@ -24,7 +24,7 @@ public struct IndexSigning: Sendable {
         self.nextKey = nextKey
     }
 
-    public static let signatureFile = "index.json.minisig"
+    public static let signatureFile = RegistrySignature.signatureFile
 
     /// The signed index's bytes and its signature file, given the entries, the metadata
     /// files' bytes by path, and the previous index in the output folder.

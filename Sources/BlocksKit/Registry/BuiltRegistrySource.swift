@@ -61,7 +61,7 @@ public struct BuiltRegistrySource: RegistrySource {
                     })
             if let check { claims = try indexCache.claims ?? verified(data, check: check, signature: signature?.data) }
             if let kept = signature?.data {
-                cache.keepSignature(kept, url: Self.join(base, IndexSigning.signatureFile), indexStamp: SignedIndexCheck.fileStamp(cache.indexFile(for: url)))
+                cache.keepSignature(kept, url: Self.join(base, RegistrySignature.signatureFile), indexStamp: SignedIndexCheck.fileStamp(cache.indexFile(for: url)))
             }
             index = try RegistryIndex.decode(data, location: url, dropped: warnDropped)
         }
@@ -87,14 +87,14 @@ public struct BuiltRegistrySource: RegistrySource {
     /// A folder registry's `index.json.minisig`, or nil when it has none.
     func signatureData() -> Data? {
         guard case .folder(let url) = root else { return nil }
-        return FileManager.default.contents(atPath: url.appendingPathComponent(IndexSigning.signatureFile).path)
+        return FileManager.default.contents(atPath: url.appendingPathComponent(RegistrySignature.signatureFile).path)
     }
 
     /// A remote registry's `index.json.minisig` (nil when it has none), and whether it
     /// differs from the one last verified.
     func remoteSignature() throws -> (data: Data?, isNew: Bool) {
         guard case .remote(let base) = root else { return (nil, false) }
-        return try cache.fetchSignature(url: Self.join(base, IndexSigning.signatureFile), transport: access.transport, offline: access.offline)
+        return try cache.fetchSignature(url: Self.join(base, RegistrySignature.signatureFile), transport: access.transport, offline: access.offline)
     }
 
     /// "signed by KEYID" once the index was verified against a pinned key, else "unsigned".
@@ -298,7 +298,7 @@ public struct BuiltRegistrySource: RegistrySource {
     /// A folder registry's `index.json`, refused over `RegistryIndex.maximumBytes` as a
     /// remote one would be, so a mirror folder and its server agree.
     static func readIndexFile(_ file: URL, location: String) throws -> Data {
-        if let size = MirrorState.stamp(file)?.size, size > RegistryIndex.maximumBytes {
+        if let size = FileStamp.of(path: file.path)?.size, size > RegistryIndex.maximumBytes {
             throw RegistryError.unreadable(
                 location: location, reason: "index.json is \(size) bytes, over the \(RegistryIndex.maximumBytes / (1024 * 1024)) MB an index may have")
         }
@@ -324,7 +324,7 @@ public struct BuiltRegistrySource: RegistrySource {
                 url: Self.join(base, "index.json"), transport: access.transport, offline: access.offline, unconditional: signature?.isNew ?? false,
                 verify: check.map { check in { _ = try check.verify(index: $0, signature: signature?.data) } })
             let file = refreshed.file
-            let signatureURL = Self.join(base, IndexSigning.signatureFile)
+            let signatureURL = Self.join(base, RegistrySignature.signatureFile)
             let stamp = SignedIndexCheck.fileStamp(file)
             if let check, let kept = signature?.data, !(signature?.isNew ?? true), refreshed.body == nil, stamp != nil,
                 cache.verifiedStamp(url: signatureURL) == stamp

@@ -120,3 +120,35 @@ extension RegistrySource {
         throw RegistryError.unknownBlock(name, suggestions: EditDistance.suggestions(for: name, in: all.map(\.name)))
     }
 }
+
+/// What search reads of one block: its manifest and the public names in its code
+/// (`CodeNames`). The names are not in `block.json`, which people write; they come from
+/// the block's Swift files, or from `index.json`, where `blocks build` put them, so a
+/// remote registry is searched by them without fetching one archive.
+///
+/// Declared here, beside the requirement that returns it; Search/SearchableBlock.swift
+/// reads it from each kind of source.
+public struct SearchableBlock: Sendable, Equatable {
+    public var manifest: BlockManifest
+    /// Identifiers as written in the code, sorted, each once.
+    public var codeNames: [String]
+
+    public init(manifest: BlockManifest, codeNames: [String]) {
+        self.manifest = manifest
+        self.codeNames = codeNames
+    }
+}
+
+/// A registry source that can tell cheaply whether its blocks may have changed, so that
+/// `blocks search` can keep an on-disk index of it in the cache. A source that does not
+/// conform, or returns nil, is searched in memory (the embedded catalog needs no index).
+///
+/// A built registry folder, for example, can return `SearchFingerprint.file(at:)` of
+/// its `index.json`.
+public protocol SearchFingerprinting {
+    /// Text that changes whenever the blocks' metadata may have changed, computed
+    /// without reading the metadata itself; nil means "do not cache".
+    var searchFingerprint: String? { get }
+    /// False when the source never has a fingerprint, so no index file is even looked for.
+    var isIndexable: Bool { get }
+}

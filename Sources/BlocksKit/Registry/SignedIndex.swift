@@ -103,6 +103,10 @@ struct RollbackRecord {
 /// pinned key verified its index, "unsigned" for any registry read without a pinned key,
 /// and "built in" for the catalog inside the binary.
 enum RegistrySignature {
+    /// The signature file beside a signed registry's `index.json`, which `blocks build
+    /// --sign` writes (`IndexSigning.signatureFile`) and clients and mirrors fetch.
+    static let signatureFile = "index.json.minisig"
+
     static func status(of source: RegistrySource) throws -> String {
         if let built = source as? BuiltRegistrySource { return try built.signatureStatus() }
         if source.location == CatalogSource.embedded.location { return "built in" }

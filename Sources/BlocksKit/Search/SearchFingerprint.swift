@@ -1,19 +1,5 @@
 import Dispatch
 
-/// A registry source that can tell cheaply whether its blocks may have changed, so that
-/// `blocks search` can keep an on-disk index of it in the cache. A source that does not
-/// conform, or returns nil, is searched in memory (the embedded catalog needs no index).
-///
-/// A built registry folder, for example, can return `SearchFingerprint.file(at:)` of
-/// its `index.json`.
-public protocol SearchFingerprinting {
-    /// Text that changes whenever the blocks' metadata may have changed, computed
-    /// without reading the metadata itself; nil means "do not cache".
-    var searchFingerprint: String? { get }
-    /// False when the source never has a fingerprint, so no index file is even looked for.
-    var isIndexable: Bool { get }
-}
-
 extension CatalogSource: SearchFingerprinting {
     public var isIndexable: Bool {
         if case .folder = storage { return true }

@@ -66,7 +66,7 @@ public final class SearchIndex {
     }
 
     /// The layout and tool version an index must have been written with to be used.
-    static var format: String { "layout \(SearchIndexStore.layoutVersion), blocks \(BlocksCLI.version)" }
+    static var format: String { "layout \(SearchIndexStore.layoutVersion), blocks \(ToolVersion.current)" }
 
     /// The index file of a registry location inside a cache folder.
     public static func indexURL(for location: String, cacheDirectory: URL) -> URL {

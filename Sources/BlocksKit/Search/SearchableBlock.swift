@@ -1,17 +1,4 @@
-/// What search reads of one block: its manifest and the public names in its code
-/// (`CodeNames`). The names are not in `block.json`, which people write; they come from
-/// the block's Swift files, or from `index.json`, where `blocks build` put them, so a
-/// remote registry is searched by them without fetching one archive.
-public struct SearchableBlock: Sendable, Equatable {
-    public var manifest: BlockManifest
-    /// Identifiers as written in the code, sorted, each once.
-    public var codeNames: [String]
-
-    public init(manifest: BlockManifest, codeNames: [String]) {
-        self.manifest = manifest
-        self.codeNames = codeNames
-    }
-
+extension SearchableBlock {
     /// A block whose files are at hand.
     init(_ content: BlockContent) {
         self.init(manifest: content.manifest, codeNames: CodeNames.names(of: content))

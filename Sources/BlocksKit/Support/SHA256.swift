@@ -11,14 +11,6 @@ public enum SHA256 {
 
     public static func hex(_ text: String) -> String { hex(Data(text.utf8)) }
 
-    /// The digest of a file, read in chunks so large files never sit in memory.
-    public static func hex(fileAt url: URL) throws -> String {
-        let context = Digest()
-        let failure = FileDescriptorIO.readChunks(of: url.path) { context.update($0) }
-        guard failure == 0 else { throw RegistryError.unreadable(location: url.path, reason: String(cString: strerror(failure))) }
-        return context.finish()
-    }
-
     /// Whether the system's SHA-256 can run (on Linux, whether libnettle loaded with every
     /// function used, loading it if needed).
     static var isLibraryAvailable: Bool { SystemSHA256.isAvailable }
