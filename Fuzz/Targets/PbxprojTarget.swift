@@ -155,12 +155,6 @@ enum PbxprojTarget {
             // A reference of ours already there would go on the way back too, and one made
             // by hand to the file would keep the add from writing anything.
             guard !hasFileReference(in: project, under: blockFolder) else { continue }
-            // OPEN FINDING (Fuzz/crashes/pbxproj-forged-identifier.pbxproj): the editor does
-            // not check that the identifiers it derives are free, so a file that already
-            // uses one (forged: libFuzzer plants them from the comparisons it sees) gets a
-            // second object with the same key, which the reader refuses. Skipped until
-            // the editor refuses such a project; then delete this guard.
-            guard !mentionsDerivedIdentifier(project, target: target, file: file) else { continue }
             let added: [UInt8]?
             do {
                 added = try XcodeProjectEditor.synced(project, target: target, blockFolder: blockFolder, files: [file])
@@ -206,16 +200,6 @@ enum PbxprojTarget {
             else { return false }
             return XcodeProjects.join(groupFolder, name).hasPrefix(folder + "/")
         }
-    }
-
-    /// Whether the text already holds an identifier the add derives for `file`: its
-    /// reference, its build file, or the group of a folder on its path.
-    static func mentionsDerivedIdentifier(_ project: XcodeProject, target: XcodeProject.Target, file: String) -> Bool {
-        let editor = XcodeProjectEditor(project: project)
-        let components = file.split(separator: "/").dropLast()
-        let groups = components.indices.map { editor.identifier("group", components[...$0].joined(separator: "/")) }
-        let ids = [editor.identifier("file", file), editor.identifier("build", "\(target.name)|\(file)")] + groups
-        return ids.contains { XcodeProjectEditor.find(Array($0.utf8), in: project.bytes, from: 0) != nil }
     }
 
     static func excerpt(_ bytes: [UInt8], at offset: Int) -> String {

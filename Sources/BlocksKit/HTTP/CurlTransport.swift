@@ -121,7 +121,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     /// The body in memory. Any 2xx is a response, and so is a 304; other statuses,
     /// after retries where they apply, throw `HTTPError`.
     public func get(_ request: HTTPRequest) throws -> HTTPResponse {
-        let job = TransferJob(request: request, destination: nil, expectedSHA256: nil, settings: settings)
+        let job = TransferJob(request: request, destination: nil, expectedSHA256: nil)
         let results = run([job], maxParallel: 1, progress: nil)
         return try results[0].get()
     }
@@ -138,8 +138,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     ) -> [Result<HTTPResponse, HTTPError>] {
         let jobs = downloads.map { download in
             let job = TransferJob(
-                request: download.request, destination: download.destination, expectedSHA256: download.expectedSHA256,
-                settings: settings)
+                request: download.request, destination: download.destination, expectedSHA256: download.expectedSHA256)
             job.keepsBody = download.keepsBody
             return job
         }
@@ -148,7 +147,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
 
     /// Small bodies in memory, in parallel, through the same loop as downloads.
     public func fetch(_ requests: [HTTPRequest], maxParallel: Int) -> [Result<HTTPResponse, HTTPError>] {
-        run(requests.map { TransferJob(request: $0, destination: nil, expectedSHA256: nil, settings: settings) }, maxParallel: maxParallel, progress: nil)
+        run(requests.map { TransferJob(request: $0, destination: nil, expectedSHA256: nil) }, maxParallel: maxParallel, progress: nil)
     }
 
     /// Loads libcurl and runs `curl_global_init`, if that has not happened yet.
@@ -356,6 +355,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
     private func start(_ job: TransferJob) -> Result<Attempt, HTTPError> {
         job.attempts += 1
         let url = job.url
+        let cap = min(job.request.maxBodyBytes, TransferLimits.maximumArchiveBytes)
+        if job.attempts == 1 && job.redirects == 0 { job.deadline = Date().addingTimeInterval(settings.deadline(forBodyCap: cap)) }
         let remaining = job.deadline.timeIntervalSinceNow
         guard remaining > 0 else { return .failure(deadlinePassed(job)) }
         var headerLines: [String] = []
@@ -382,9 +383,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         }
         let sink: BodySink
         do {
-            sink = try BodySink(
-                limit: min(job.request.maxBodyBytes, TransferLimits.maximumArchiveBytes), partFile: job.partFile, keepsBody: job.keepsBody,
-                reservedFreeBytes: settings.reservedFreeBytes)
+            sink = try BodySink(limit: cap, partFile: job.partFile, keepsBody: job.keepsBody, reservedFreeBytes: settings.reservedFreeBytes)
         } catch {
             return .failure(error)
         }
@@ -407,7 +406,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         blocks_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
         blocks_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.lowSpeedTime)
         blocks_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, max(1, Int((remaining * 1000).rounded(.up))))
-        blocks_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(job.request.maxBodyBytes))
+        blocks_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(cap))
         blocks_curl_setopt_long(handle, CURLOPT_FAILONERROR, 0)
         blocks_curl_setopt_string(handle, CURLOPT_USERAGENT, settings.userAgent)
         // Asks for gzip and has libcurl decode it: a registry's `build` writes `.gz`
@@ -546,11 +545,11 @@ public final class CurlTransport: HTTPTransport, Sendable {
 
     /// The error of a request whose deadline passed, naming its server and the deadline.
     private func deadlinePassed(_ job: TransferJob) -> HTTPError {
-        let cap = min(job.request.maxBodyBytes, TransferLimits.maximumArchiveBytes)
+        let limit = min(job.request.maxBodyBytes, TransferLimits.maximumArchiveBytes)
         let server = HTTPOrigin(job.url)?.description ?? job.url
         let reason =
-            "the server at \(server) did not finish within \(RetryPolicy.spoken(settings.deadline(forBodyCap: cap))),"
-            + " the time blocks gives a body of up to \(cap) bytes (attempt \(job.attempts) of \(settings.retries + 1))"
+            "the server at \(server) did not finish within \(RetryPolicy.spoken(settings.deadline(forBodyCap: limit))),"
+            + " the time blocks gives a body of up to \(limit) bytes (attempt \(job.attempts) of \(settings.retries + 1))"
         return .tooSlow(url: redact(job.url == job.request.url ? job.url : "\(job.request.url) (redirected to \(job.url))"), reason: redact(reason))
     }
 

@@ -20,14 +20,14 @@ final class TransferJob {
     /// A request with headers of its own follows redirects in the transport, hop by hop,
     /// so that they never reach another origin.
     var followsRedirectsItself: Bool { !request.headers.isEmpty || carriesCredentials }
-    /// When the request, retries and waits included, has run out of time.
-    let deadline: Date
+    /// When the request, retries and waits included, runs out of time: set when its first
+    /// attempt starts, so a job queued behind thousands of others is not charged the wait.
+    var deadline = Date.distantFuture
     /// Set when an attempt attaches the token: its redirects are followed here too.
     var carriesCredentials = false
 
-    init(request: HTTPRequest, destination: URL?, expectedSHA256: String?, settings: TransferSettings) {
+    init(request: HTTPRequest, destination: URL?, expectedSHA256: String?) {
         self.request = request
-        deadline = Date().addingTimeInterval(settings.deadline(forBodyCap: min(request.maxBodyBytes, TransferLimits.maximumArchiveBytes)))
         url = request.url
         self.destination = destination
         self.expectedSHA256 = expectedSHA256

@@ -14,6 +14,10 @@ public struct XcodeProjectEditor {
     /// identifier (sections are sorted by it), or the sequence number of an array line.
     private var insertions: [(offset: Int, order: String, text: String)] = []
     private var deletions: [Range<Int>] = []
+    /// Identifiers this edit adds.
+    private var planned = Set<String>()
+    /// The parent of each group this edit adds.
+    private var newGroupParents: [String: String] = [:]
 
     public init(project: XcodeProject) { self.project = project }
 
@@ -41,17 +45,41 @@ public struct XcodeProjectEditor {
 
     // MARK: Identifiers
 
-    /// The identifier of the object of `kind` for `path`: deterministic, and unique
-    /// among the project's identifiers in practice (96 bits of SHA-256).
-    func identifier(_ kind: String, _ path: String) -> String {
-        let digest = SHA256.hex("blocks|\(project.bundle.lastPathComponent)|\(kind)|\(path)")
-        return String(digest.prefix(24)).uppercased()
+    /// The identifiers an object of `kind` for `path` may have: derived from the project
+    /// and the path (96 bits of SHA-256), the first free one taken. Only a project that
+    /// already uses the first (by chance, or forged) gets a later one.
+    func identifiers(_ kind: String, _ path: String) -> [String] {
+        (0..<Self.identifierChoices).map { salt in
+            let digest = SHA256.hex("blocks|\(project.bundle.lastPathComponent)|\(kind)|\(path)" + (salt == 0 ? "" : "|\(salt)"))
+            return String(digest.prefix(24)).uppercased()
+        }
+    }
+
+    static let identifierChoices = 4
+
+    /// The first identifier for `kind` and `path` that neither the project's text nor this
+    /// edit mentions anywhere: `remove` deletes every line naming ours.
+    private mutating func freshIdentifier(_ kind: String, _ path: String) throws(XcodeProjectError) -> String {
+        let bytes = project.bytes
+        guard let id = identifiers(kind, path).first(where: { !planned.contains($0) && Self.find(Array($0.utf8), in: bytes, from: 0) == nil }) else {
+            throw .unsupportedLayout(project: project.bundle.lastPathComponent, reason: "every identifier blocks derives for \(path) is taken")
+        }
+        planned.insert(id)
+        return id
+    }
+
+    /// The identifier of ours for the group of `folder` that the project holds, if any: one
+    /// of the derived identifiers, naming a group that really stands for that folder.
+    func existingGroup(_ folder: String) -> String? {
+        identifiers("group", folder).first { id in
+            project.objects[id]?["isa"]?.string == "PBXGroup" && (try? project.folder(ofGroup: id)) == folder
+        }
     }
 
     /// Files under `blockFolder` that a reference of ours names: a file reference whose
     /// identifier is the one `add` derives from the path its groups give it.
     func referencedFiles(under blockFolder: String) -> [String] {
-        references(under: blockFolder).filter { $0.id == identifier("file", $0.path) }.map(\.path).sorted()
+        references(under: blockFolder).filter { identifiers("file", $0.path).contains($0.id) }.map(\.path).sorted()
     }
 
     /// Every file reference under `blockFolder`, ours or not, with the path its groups give it.
@@ -86,15 +114,15 @@ public struct XcodeProjectEditor {
         var buildLines: [String] = []
         for file in files {
             let name = String(file.split(separator: "/").last ?? Substring(file))
-            let reference = identifier("file", file)
-            let buildFile = identifier("build", "\(target.name)|\(file)")
+            let reference = try freshIdentifier("file", file)
+            let buildFile = try freshIdentifier("build", "\(target.name)|\(file)")
             let folder = String(file.dropLast(name.count + 1))
-            let parent = ensureGroups(
+            let parent = try ensureGroups(
                 from: sourceGroup, folder: groupFolder, to: folder, newGroups: &newGroups, order: &newGroupOrder)
             if newGroups[parent] != nil {
                 newGroups[parent]?.children.append((reference, name))
             } else {
-                appendToArray(of: parent, key: "children", line: "\(reference) /* \(name) */")
+                try appendToArray(of: parent, key: "children", line: "\(reference) /* \(name) */")
             }
             insertObject(
                 section: "PBXFileReference", id: reference,
@@ -104,7 +132,7 @@ public struct XcodeProjectEditor {
                 text: "\t\t\(buildFile) /* \(name) in Sources */ = {isa = PBXBuildFile; fileRef = \(reference) /* \(name) */; };\n")
             buildLines.append("\(buildFile) /* \(name) in Sources */")
         }
-        for line in buildLines { insertIntoArray(phaseFiles, line: line) }
+        for line in buildLines { try insertIntoArray(phaseFiles, line: line) }
         for id in newGroupOrder {
             guard let group = newGroups[id] else { continue }
             let children = group.children.map { "\t\t\t\t\($0.id) /* \($0.name) */,\n" }.joined()
@@ -120,7 +148,7 @@ public struct XcodeProjectEditor {
     private mutating func ensureGroups(
         from start: String, folder startFolder: String, to folder: String,
         newGroups: inout [String: (name: String, children: [(id: String, name: String)])], order: inout [String]
-    ) -> String {
+    ) throws(XcodeProjectError) -> String {
         var current = start
         var currentFolder = startFolder
         let rest = startFolder.isEmpty ? folder : String(folder.dropFirst(startFolder.count + 1))
@@ -131,28 +159,36 @@ public struct XcodeProjectEditor {
                 current = existing
                 continue
             }
-            let id = identifier("group", currentFolder)
-            if newGroups[id] == nil {
-                newGroups[id] = (component, [])
-                order.append(id)
-                if newGroups[current] != nil {
-                    newGroups[current]?.children.append((id, component))
-                } else {
-                    appendToArray(of: current, key: "children", line: "\(id) /* \(component) */")
-                }
+            if let planned = order.first(where: { newGroups[$0]?.name == component && newGroupParents[$0] == current }) {
+                current = planned
+                continue
+            }
+            let id = try freshIdentifier("group", currentFolder)
+            newGroups[id] = (component, [])
+            newGroupParents[id] = current
+            order.append(id)
+            if newGroups[current] != nil {
+                newGroups[current]?.children.append((id, component))
+            } else {
+                try appendToArray(of: current, key: "children", line: "\(id) /* \(component) */")
             }
             current = id
         }
         return current
     }
 
-    private mutating func appendToArray(of object: String, key: String, line: String) {
-        guard let array = project.objects[object]?[key] else { return }
-        insertIntoArray(array, line: line)
+    private mutating func appendToArray(of object: String, key: String, line: String) throws(XcodeProjectError) {
+        guard let array = project.objects[object]?[key] else {
+            throw .unsupportedLayout(project: project.bundle.lastPathComponent, reason: "the group \(object) has no \(key)")
+        }
+        try insertIntoArray(array, line: line)
     }
 
     /// Adds `line` as the last item of an array written one item per line, as Xcode does.
-    private mutating func insertIntoArray(_ array: PropertyListNode, line: String) {
+    private mutating func insertIntoArray(_ array: PropertyListNode, line: String) throws(XcodeProjectError) {
+        guard array.array != nil, array.range.count >= 2 else {
+            throw .unsupportedLayout(project: project.bundle.lastPathComponent, reason: "a list of files or children is not a list")
+        }
         let close = array.range.upperBound - 1
         let lineStart = (project.bytes[array.range.lowerBound..<close].lastIndex(of: 0x0A) ?? array.range.lowerBound) + 1
         let closingIndent = String(decoding: project.bytes[lineStart..<close], as: UTF8.self)
@@ -206,8 +242,10 @@ public struct XcodeProjectEditor {
     private mutating func remove(_ files: [String], blockFolder: String) {
         guard !files.isEmpty else { return }
         var removed = Set<String>()
+        // Ours: a derived identifier naming a reference whose groups give it that very path.
+        let paths = Dictionary(references(under: blockFolder).map { ($0.id, $0.path) }) { first, _ in first }
         for file in files {
-            let reference = identifier("file", file)
+            guard let reference = identifiers("file", file).first(where: { paths[$0] == file }) else { continue }
             removed.insert(reference)
             for (id, node) in project.objects where node["isa"]?.string == "PBXBuildFile" && node["fileRef"]?.string == reference {
                 removed.insert(id)
@@ -225,11 +263,45 @@ public struct XcodeProjectEditor {
             }
         }
         for folder in candidates.sorted(by: { $0.count > $1.count }) {
-            let id = identifier("group", folder)
-            guard let group = project.objects[id] else { continue }
+            guard let id = existingGroup(folder), let group = project.objects[id] else { continue }
             if group["children"]?.strings.allSatisfy({ removed.contains($0) }) ?? true { removed.insert(id) }
         }
         for id in removed { deleteLines(mentioning: id) }
+        deleteEmptiedSections(removing: removed)
+    }
+
+    /// A section left with no object once `removed` go was one an add created (Xcode
+    /// writes no empty section): its lines go, with the blank line the add put before it.
+    private mutating func deleteEmptiedSections(removing removed: Set<String>) {
+        let bytes = project.bytes
+        var search = 0
+        while let begin = Self.find(Array("/* Begin ".utf8), in: bytes, from: search),
+            let end = Self.find(Array(" section */".utf8), in: bytes, from: begin)
+        {
+            let name = String(decoding: bytes[(begin + 9)..<end], as: UTF8.self)
+            let headerEnd = end + 12
+            guard let close = Self.find(Array("/* End \(name) section */\n".utf8), in: bytes, from: headerEnd) else { break }
+            search = close
+            var offset = headerEnd
+            var empty = true
+            while offset < close {
+                let next = (bytes[offset..<close].firstIndex(of: 0x0A) ?? close - 1) + 1
+                if let id = Self.objectID(startingLine: bytes[offset..<next]), !removed.contains(id) {
+                    empty = false
+                    break
+                }
+                offset = next
+            }
+            guard empty, begin > 0, bytes[begin - 1] == 0x0A else { continue }
+            var start = begin
+            // The blank line before it, when an earlier section ends just above.
+            if begin >= 2, bytes[begin - 2] == 0x0A {
+                let previousLineStart = (bytes[..<(begin - 2)].lastIndex(of: 0x0A) ?? -1) + 1
+                let previous = String(decoding: bytes[previousLineStart..<(begin - 2)], as: UTF8.self)
+                if previous.hasPrefix("/* End ") { start = begin - 1 }
+            }
+            deletions.append(start..<(close + "/* End \(name) section */\n".utf8.count))
+        }
     }
 
     /// Deletes the object definition of `id` (one line, or a group's lines to its `};`)

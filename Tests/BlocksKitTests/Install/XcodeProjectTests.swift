@@ -338,6 +338,40 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: copy.root.appendingPathComponent("Blocks").path))
     }
 
+    // MARK: The fuzzer's findings (Fuzz/crashes), fixed
+
+    /// Adds `file` to `target` and takes it out again, through the editor alone.
+    static func addThenRemove(_ bytes: [UInt8], target name: String, file: String) throws -> (added: [UInt8]?, removed: [UInt8]?) {
+        let bundle = URL(fileURLWithPath: "/nonexistent/MyApp.xcodeproj")
+        let project = try XcodeProject(bundle: bundle, bytes: bytes)
+        let target = try #require(project.targets.first { $0.name == name })
+        let folder = String(file.split(separator: "/").dropLast().joined(separator: "/"))
+        guard let added = try XcodeProjectEditor.synced(project, target: target, blockFolder: folder, files: [file]) else { return (nil, nil) }
+        let reread = try XcodeProject(bundle: bundle, bytes: added)
+        return (added, try XcodeProjectEditor.synced(reread, target: nil, blockFolder: folder, files: []))
+    }
+
+    @Test(arguments: [
+        ("pbxproj-created-section-stays.pbxproj", "MyApp", "MyApp/Blocks/x/A.swift"),
+        ("pbxproj-forged-identifier.pbxproj", "MyWidget", "MyWidget/Blocks/x/A.swift"),
+    ])
+    func theFuzzersFindingsAddAndRemoveCleanly(input: String, target: String, file: String) throws {
+        let bytes = Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Fuzz/crashes/\(input)")))
+        let (added, removed) = try Self.addThenRemove(bytes, target: target, file: file)
+        let written = try #require(added)
+        _ = try PropertyListReader.read(written)
+        #expect(removed == bytes, "\(input): add then remove does not give the same bytes")
+    }
+
+    @Test func aSourcesPhaseWhoseFilesAreNotAListIsRefused() throws {
+        let text = try String(contentsOf: Self.fixtures.appendingPathComponent("Classic/MyApp.xcodeproj/project.pbxproj"), encoding: .utf8)
+        let broken = text.replacingOccurrences(
+            of: "\t\t\tfiles = (\n\t\t\t\t1A0000000000000000000002 /* ContentView.swift in Sources */,\n\t\t\t\t1A0000000000000000000001 /* MyAppApp.swift in Sources */,\n\t\t\t);",
+            with: "\t\t\tfiles = a;")
+        #expect(broken != text)
+        #expect(throws: XcodeProjectError.self) { _ = try Self.addThenRemove(Array(broken.utf8), target: "MyApp", file: "MyApp/Blocks/x/A.swift") }
+    }
+
     // MARK: Hostile project files
 
     @Test(arguments: [
