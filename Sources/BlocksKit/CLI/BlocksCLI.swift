@@ -139,7 +139,7 @@ public enum BlocksCLI {
         var leading: [String] = []
         while let first = rest.first, first.hasPrefix("-") {
             if first == "--version" {
-                context.print("blocks \(version)")
+                printVersion(arguments, context: context)
                 return 0
             }
             leading.append(first)
@@ -198,7 +198,7 @@ public enum BlocksCLI {
             return 0
         }
         if options.contains("--version") {
-            context.print("blocks \(version)")
+            printVersion(arguments, context: context)
             return 0
         }
         var parsed = try ArgumentParser.parse(commandArguments, spec: spec)
@@ -206,6 +206,15 @@ public enum BlocksCLI {
         for (key, values) in globals.values where parsed.values[key] == nil { parsed.values[key] = values }
         try applyGlobals(parsed, to: &context)
         return try command.run(parsed, context: context)
+    }
+
+    /// `blocks VERSION`, or with `--json` anywhere among the options `{"version": "…"}`.
+    static func printVersion(_ arguments: [String], context: CommandContext) {
+        if optionArguments(arguments).contains("--json") {
+            context.print(JSONOutput.encode(["version": .string(version)]))
+        } else {
+            context.print("blocks \(version)")
+        }
     }
 
     static func applyGlobals(_ parsed: ParsedArguments, to context: inout CommandContext) throws {

@@ -84,6 +84,7 @@ public struct CatalogLinter {
                 continue
             }
             problems += ManifestValidator.problems(in: data, file: shownManifest, folderName: folderName)
+            problems += Self.placeholderProblems(in: data, file: shownManifest)
             names.insert(folderName)
             let texts = (try? JSONReader.parse(data))?["dependencies"]?["blocks"]?.strings ?? []
             for (index, text) in texts.enumerated() {
@@ -190,6 +191,39 @@ public struct CatalogLinter {
     }
 
     /// The paths the manifest lists, or nil when it is not JSON.
+    /// The texts `blocks new` leaves for the author to replace ("Describe what the block
+    /// does.", "Your Name", "Say what VoiceOver reads."...), by their path in block.json,
+    /// read from the scaffold itself so the two never drift apart. The scaffold's other
+    /// values (version, category, level, tags...) are real choices and stay allowed.
+    static let scaffoldPlaceholders: [String: String] = {
+        guard let template = try? JSONReader.parse(Data(TemplateText.named("scaffold/block.json").utf8)) else { return [:] }
+        return Dictionary(
+            stringLeaves(of: template).filter { path, text in
+                !text.contains("{{") && ["summary", "authors", "accessibility"].contains { path == $0 || path.hasPrefix($0 + ".") || path.hasPrefix($0 + "[") }
+            }, uniquingKeysWith: { first, _ in first })
+    }()
+
+    /// A manifest field that still holds the scaffold's placeholder: a lint error naming
+    /// the file and the field, since a registry would publish it as it is.
+    static func placeholderProblems(in data: Data, file: String) -> [LintProblem] {
+        guard let document = try? JSONReader.parse(data) else { return [] }
+        return stringLeaves(of: document).compactMap { path, text in
+            guard scaffoldPlaceholders[path] == text else { return nil }
+            return LintProblem(file: file, field: path, message: "still holds the scaffold's placeholder \"\(text)\"; write the block's own")
+        }
+    }
+
+    /// Every string in a JSON document with its path (`summary.en`, `authors[0]`), in order.
+    static func stringLeaves(of value: JSONValue, path: String = "") -> [(String, String)] {
+        switch value {
+        case .string(let text): return [(path, text)]
+        case .array(let elements): return elements.enumerated().flatMap { stringLeaves(of: $0.element, path: path + "[\($0.offset)]") }
+        case .object(let members):
+            return members.sorted { $0.key < $1.key }.flatMap { stringLeaves(of: $0.value, path: path.isEmpty ? $0.key : path + "." + $0.key) }
+        default: return []
+        }
+    }
+
     static func listedFiles(in data: Data) -> [String]? {
         guard let root = try? JSONReader.parse(data) else { return nil }
         return root["files"]?.array?.compactMap { $0["path"]?.string } ?? []

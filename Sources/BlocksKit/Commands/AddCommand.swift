@@ -7,8 +7,9 @@ public enum AddCommand: Command {
         discussion: """
             The target folder is, in order: the path in blocks.json (see 'blocks init'), --path,
             Sources/<Target>/Blocks for a package with one target, Blocks/ inside the folder of
-            an Xcode project's app target (or --target), or Blocks/ in the current folder. Each
-            block goes into its own subfolder. In an Xcode project the files join the target:
+            an Xcode project's app target (or --target), or Blocks/ in the current folder. Outside
+            a project (no Package.swift, Xcode project, blocks.json or blocks.lock here or
+            above), add asks for 'blocks init' or --path. Each block goes into its own subfolder. In an Xcode project the files join the target:
             a synchronized folder needs no edit; with classic groups project.pbxproj gets
             their references, as Xcode writes them.
             """,
@@ -65,6 +66,11 @@ public enum AddCommand: Command {
                 "--sha256", because: "it checks an archive given by path or URL; a registry's blocks are checked against its index")
         }
         let requests = archive == nil ? try validatedRequests(arguments.positionals) : []
+        // Outside a project, a folder of blocks would sit where nothing builds it: refused,
+        // unless the user named the folder.
+        if arguments.value("path") == nil, !ProjectLocator.isInsideProject(context.workingDirectory) {
+            throw InstallError.notAProject(folder: context.workingDirectory.standardizedFileURL.path)
+        }
         // Opened before the project's lock and files are read, so a remote registry's
         // libraries load on the other core meanwhile.
         let registries = archive == nil ? try RegistrySet.forProject(option: context.registry, access: context.registryAccess) : nil
@@ -110,7 +116,9 @@ public enum AddCommand: Command {
             folderFor: { try chosenTarget().url.joining($0, isDirectory: true) })
         plan.lockRequiredBy = resolution?.lockRequiredBy ?? [:]
         plan.adoptFolders(leftovers.folders)
-        if let target, !context.json {
+        // `--quiet` keeps the outcome (and every warning and error), not the details; a
+        // dry run's plan is its outcome.
+        if let target, !context.json, !context.quiet || dryRun {
             context.print("Target folder: \(target.relativePath) (\(target.reason))")
             if let membership = target.xcode { context.print("Xcode: " + membership.summary) }
         }
@@ -196,7 +204,8 @@ public enum AddCommand: Command {
         return try ArchiveFileSource(url: url)
     }
 
-    /// `NAME`, `@NAMESPACE/NAME`, each optionally with `@VERSION`, each block once.
+    /// `NAME`, `@NAMESPACE/NAME`, each optionally with `@VERSION`, each block once: the
+    /// one rule for `add` and `info`. Names are lowercase, so `Pager` can only mean `pager`.
     static func validatedRequests(_ arguments: [String]) throws -> [BlockResolution.Request] {
         var requests: [BlockResolution.Request] = []
         for argument in arguments {
@@ -239,11 +248,11 @@ public enum AddCommand: Command {
         return seen
     }
 
-    /// Block names, `pager` or `@acme/pager`, each once.
+    /// Block names, `pager` or `@acme/pager`, in any case, each once.
     static func validatedReferences(_ names: [String]) throws -> [BlockReference] {
         var seen: [BlockReference] = []
         for name in names {
-            guard let reference = BlockReference(name) else {
+            guard let reference = BlockReference(name.lowercased()) else {
                 throw UsageError.invalidValue(
                     option: "<name>", value: name,
                     expected:
@@ -314,11 +323,11 @@ public enum AddCommand: Command {
         ]
         // One write for all the lines of a part, not one per line: fifty blocks are a hundred lines.
         var lines = ""
-        for file in plan.allFiles {
+        for file in plan.allFiles where !context.quiet || dryRun {
             let label = (labels[file.action] ?? file.action.rawValue).paddedToWidth(10)
             lines += "  " + style.apply(file.action == .conflict ? .yellow : .cyan, label) + " " + file.path + note(for: file.action) + "\n"
         }
-        for path in outcome.deletedStale { lines += "  delete     \(path) (no longer part of the block)\n" }
+        for path in outcome.deletedStale where !context.quiet { lines += "  delete     \(path) (no longer part of the block)\n" }
         context.standardOutput.write(lines)
         for path in outcome.keptStale { context.warn("\(path) is no longer part of its block but you changed it, so it stays; it is no longer tracked") }
         for failure in outcome.failedStale {

@@ -54,6 +54,14 @@ public enum DiffCommand: Command {
                 "no base is kept for \(entry.path) (or it fails its hash), so its changes cannot be shown; 'blocks update' will ask for --theirs or --ours")
         }
         context.standardOutput.write(entries.map(\.diff).joined())
+        if !different {
+            context.print(
+                lock.blocks.isEmpty
+                    ? "No changes: no blocks have been added here yet."
+                    : arguments.flag("upstream")
+                        ? "No changes upstream: the registry's newest version matches what blocks added."
+                        : "No changes: your files match what blocks added.")
+        }
         return different ? 1 : 0
     }
 

@@ -30,7 +30,12 @@ public enum ExportCommand: Command {
             throw UsageError.invalidValue(option: "-o", value: output, expected: "a name ending in .tar.gz or .zip, or --format")
         }
         let url = context.resolve(output)
-        try confirmReplacing(url, force: arguments.flag("force"), context: context)
+        guard try confirmReplacing(url, force: arguments.flag("force"), context: context) else {
+            // The person said no: that is their answer, not a failure to report in red.
+            // Still exit 1, so a script's next step does not take the old file for the new.
+            context.note("\(TerminalText.escaped(url.path)) was kept; nothing was exported")
+            return 1
+        }
         let source = try context.registrySource()
         let names = Array(Set(arguments.positionals)).sorted()
         let blocks = try source.contents(of: names)
@@ -50,14 +55,12 @@ public enum ExportCommand: Command {
     }
 
     /// An existing file is replaced only with `--force` or when the person at the terminal
-    /// says so: the archive may be someone's only copy of something else.
-    static func confirmReplacing(_ url: URL, force: Bool, context: CommandContext) throws {
-        guard !force, PathKind(url.path) != .missing else { return }
-        if context.isInteractive,
-            Prompt.letter("\(TerminalText.escaped(url.path)) already exists. Replace it?", letters: ["y", "n"], defaultLetter: "n", context: context) == "y"
-        {
-            return
-        }
-        throw ArchiveError.outputExists(archive: url.path)
+    /// says so: the archive may be someone's only copy of something else. False when the
+    /// person declined; without anyone to ask, an error that says how to replace it.
+    static func confirmReplacing(_ url: URL, force: Bool, context: CommandContext) throws -> Bool {
+        guard !force, PathKind(url.path) != .missing else { return true }
+        guard context.isInteractive else { throw ArchiveError.outputExists(archive: url.path) }
+        return Prompt.letter(
+            "\(TerminalText.escaped(url.path)) already exists. Replace it?", letters: ["y", "n"], defaultLetter: "n", context: context) == "y"
     }
 }

@@ -3,18 +3,32 @@ public enum InfoCommand: Command {
     public static let spec = CommandSpec(
         name: "info",
         abstract: "Show a block's metadata, platforms, tags, API and files.",
-        arguments: [ArgumentSpec("name", help: "The block's name, e.g. scrolling-strip, or @namespace/name for a registry of blocks.json.")],
+        arguments: [
+            ArgumentSpec(
+                "name",
+                help: "The block's name, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @namespace/name for a registry of blocks.json."
+            )
+        ],
         options: [OptionSpec("source", help: "Also print the code of every file.")])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let reference = try AddCommand.validatedReferences([arguments.positionals[0]])[0]
+        // The same NAME[@VERSION] as `add` takes, in any case.
+        let request = try AddCommand.validatedRequests([arguments.positionals[0]])[0]
         let registries = try context.registrySet()
-        let (member, manifest) = try registries.resolve(reference)
+        var (member, manifest) = try registries.resolve(request.reference)
         let source = member.source
+        let showSource = arguments.flag("source")
+        var files: [String: Data] = [:]
+        if let version = request.version, version != manifest.version {
+            // An older published version: its manifest and files ship in its archive.
+            let content = try source.contents(of: manifest.name, version: version)
+            manifest = content.manifest
+            files = showSource ? content.files : [:]
+        } else if showSource {
+            files = try source.contents(of: [manifest.name])[0].files
+        }
         let name = manifest.name
         let shownName = member.reference(name).description
-        let showSource = arguments.flag("source")
-        let files = showSource ? try source.contents(of: [name])[0].files : [:]
         let signature = try RegistrySignature.status(of: source)
 
         if context.json {

@@ -39,12 +39,18 @@ public enum MCPCommand: Command {
     /// messages can reach the client's end, whatever else in the process writes there.
     static func serve(context: CommandContext) {
         var serverContext = context
-        serverContext.isInteractive = false
+        // A person who typed `blocks mcp` would otherwise wait in silence: a client starts
+        // it with a pipe, never with a terminal. On standard error, so a client never reads it.
         // `BlocksCLI.run` wraps standard output to watch it; the process's own is underneath.
         // (Compared without unwrapping, a real process took the in-process path below, whose
         // `readLine` turns bytes that are not UTF-8 into U+FFFD instead of a parse error.)
         let processOutput = (context.standardOutput as? WatchedSink)?.watched ?? context.standardOutput
-        guard processOutput === FileDescriptorSink.standardOutput else {
+        let inProcess = processOutput !== FileDescriptorSink.standardOutput
+        if inProcess ? context.isInteractive : isatty(STDIN_FILENO) == 1 {
+            context.standardError.write(terminalNotice)
+        }
+        serverContext.isInteractive = false
+        guard !inProcess else {
             // In-process (tests): the context's streams and its lines of input.
             let output = context.standardOutput
             let server = MCPServer(context: serverContext) { output.write(String(decoding: $0, as: UTF8.self)) }
@@ -78,6 +84,15 @@ public enum MCPCommand: Command {
         }
         close(protocolOutput)
     }
+
+    /// What `blocks mcp` says when started from a terminal.
+    static let terminalNotice = """
+        blocks mcp speaks the Model Context Protocol on standard input and output: a coding
+        assistant starts it and talks to it; typing here does nothing useful.
+        To register it with a client, run 'blocks mcp config --client NAME' (\(MCPClientConfig.all.map(\.name).joined(separator: ", "))),
+        and add --write to save the entry in the client's config file. Press Ctrl-D to quit.
+
+        """
 
     static func config(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         guard let name = arguments.value("client") else {

@@ -44,7 +44,9 @@ public enum RegistryCommand: Command {
         if action == "list" { return try list(root: root, context: context) }
 
         let namespace = positionals[1]
-        guard NamespacedRegistry.isValidNamespace(namespace) else { throw NamespaceError.invalidNamespace(namespace) }
+        // A malformed value on the command line is a usage error (64), as a bad value of
+        // any option is; the message stays the one that explains the form.
+        guard NamespacedRegistry.isValidNamespace(namespace) else { throw CommandFailure(NamespaceError.invalidNamespace(namespace), exitCode: 64) }
         let mutex = try ProjectMutex(root: root, notices: context.notices)
         defer { mutex.release() }
         StagingArea.removeLeftovers(root: root)
@@ -55,7 +57,7 @@ public enum RegistryCommand: Command {
             var headers: [String: String] = [:]
             for line in arguments.values["header"] ?? [] {
                 guard let header = HeaderTemplate(line: line), (try? HeaderTemplate.pieces(of: header.value)) != nil else {
-                    throw NamespaceError.invalidHeader(line)
+                    throw CommandFailure(NamespaceError.invalidHeader(line), exitCode: 64)
                 }
                 headers[header.name] = header.value
             }

@@ -38,7 +38,9 @@ public enum StatusCommand: Command {
         let colors: [BlockStatus.FileState: Style.Color] = [.unchanged: .green, .modified: .yellow, .missing: .red, .conflict: .red]
         for status in statuses {
             var line = style.apply(.bold, status.name) + " " + status.version + style.apply(.dim, " (\(status.registry))")
-            if let update = status.availableUpdate { line += "  " + style.apply(.magenta, "update available: \(update)") }
+            if let update = status.availableUpdate {
+                line += "  " + style.apply(.magenta, "update available: \(update)") + "; run 'blocks update \(status.name)'"
+            }
             context.print(line)
             for file in status.files {
                 let label = file.state.rawValue.paddedToWidth(10)

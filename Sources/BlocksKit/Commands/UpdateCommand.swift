@@ -257,17 +257,26 @@ public enum UpdateCommand: Command {
             }
             context.print("Dry run: nothing was written.")
         } else {
+            if plan.install.blocks.isEmpty {
+                context.print("Nothing to update: no blocks have been added here yet; add one with 'blocks add NAME'.")
+            }
+            var changed = false
             for block in plan.install.blocks {
                 let name = block.reference.description
                 guard let old = plan.install.previousLock.blocks[name]?.version else {
+                    changed = true
                     context.print("Added \(name) \(block.manifest.version) in \(block.folder) (needed by \(block.requiredBy.joined(separator: ", ")))")
                     continue
                 }
                 let wrote = block.files.contains { $0.action.writes }
+                changed = changed || wrote || old != block.manifest.version
                 context.print(
                     old != block.manifest.version
                         ? "Updated \(name) \(old) -> \(block.manifest.version)"
                         : wrote ? "Settled \(name) \(old)" : "Up to date: \(name) \(old)")
+            }
+            if plan.install.blocks.count > 0, !changed, plan.conflicts.isEmpty, outcome.deletedStale.isEmpty {
+                context.print("Everything is up to date.")
             }
         }
         if !plan.conflicts.isEmpty {

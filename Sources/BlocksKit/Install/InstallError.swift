@@ -2,6 +2,8 @@
 /// happened and what to do; `BlocksCLI` prints it and exits non-zero.
 public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
     case severalTargets([String])
+    /// `add` in a folder that `ProjectLocator.isInsideProject` finds outside any project.
+    case notAProject(folder: String)
     case folderBlocked(path: String, blocker: String)
     case notARegularFile(path: String)
     case pathEscapesProject(path: String, root: String)
@@ -23,6 +25,9 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .notAProject(let folder):
+            return "\(folder) is not inside a project (\(ProjectLocator.projectDefinition)), so blocks has nowhere to add to; "
+                + "run it in your project's folder, run 'blocks init' to make this folder a project, or give --path DIR to add here anyway"
         case .severalTargets(let names):
             return "this package has several targets; choose where blocks go:\n"
                 + names.map { "  \($0)" }.joined(separator: "\n")

@@ -24,6 +24,37 @@ public enum ProjectLocator {
         return start.standardizedFileURL
     }
 
+    /// Whether `start` is inside a project: it, or a folder above it, holds `Package.swift`,
+    /// an Xcode project or workspace, the manifest of a project generator (XcodeGen, Tuist),
+    /// `blocks.json` or `blocks.lock`. A `.git` folder alone is not a project: `add` there
+    /// would write into a folder nothing builds. `blocks init` makes any folder one.
+    static func isInsideProject(_ start: URL) -> Bool {
+        var folder = start.standardizedFileURL
+        let fileManager = FileManager.default
+        guard folder.path.hasPrefix("/") else { return false }
+        for _ in 0..<256 {
+            for marker in projectMarkers where fileManager.fileExists(atPath: folder.appendingPathComponent(marker).path) {
+                return true
+            }
+            if let names = try? fileManager.contentsOfDirectory(atPath: folder.path),
+                names.contains(where: { $0.hasSuffix(".xcodeproj") || $0.hasSuffix(".xcworkspace") })
+            {
+                return true
+            }
+            let parent = folder.deletingLastPathComponent().standardizedFileURL
+            if parent.path == folder.path { break }
+            folder = parent
+        }
+        return false
+    }
+
+    /// The files that make a folder a project (with an Xcode project or workspace).
+    static let projectMarkers = ["blocks.json", "blocks.lock", "Package.swift", "project.yml", "Project.swift"]
+
+    /// What `add` and `init` say about a folder that `isInsideProject` finds outside one.
+    static let projectDefinition =
+        "no Package.swift, Xcode project (.xcodeproj or .xcworkspace), blocks.json or blocks.lock here or in a folder above"
+
     /// The nearest folder upward that holds one of the marker files, found with one `stat`
     /// per marker and level and no folder listings: what `list`, `search`, `info` and
     /// `export` use to find `blocks.json`, run anywhere. Listing folders on the way up to
