@@ -6,7 +6,9 @@ import Testing
 /// Block names have one rule (`ManifestValidator.isValidName`, the schema's pattern and
 /// length), and `add`, the lock reader and lint all ask it.
 @Suite struct NameRuleTests {
-    @Test(arguments: ["a--b", "a-", "A", String(repeating: "a", count: 101)])
+    // "A" was here until issue 35 made names case-insensitive ("A" is "a"); "A_" is no
+    // slug in any case.
+    @Test(arguments: ["a--b", "a-", "A_", String(repeating: "a", count: 101)])
     func addRefusesWhatLintRefuses(name: String) throws {
         let project = try TemporaryFolder("names")
         defer { project.cleanUp() }

@@ -87,7 +87,8 @@ import Testing
         let catalog = repositoryRoot.appendingPathComponent("Catalog").path
         let commands: [([String], [String])] = [
             (["--version"], []), (["search", "tabs"], []), (["list"], []), (["info", "scrolling-strip"], []),
-            (["add", "scrolling-strip", "--yes"], ["libnettle"]), (["status"], ["libnettle"]),
+            // --path: an empty folder is no project since issue 35, and add asks for it there.
+            (["add", "scrolling-strip", "--yes", "--path", "Blocks"], ["libnettle"]), (["status"], ["libnettle"]),
             (["--registry", catalog, "search", "tabs"], ["libnettle", "libsqlite3"]),
         ]
         for (arguments, expected) in commands {
@@ -136,8 +137,9 @@ import Testing
         for name in ["normal", "hidden"] {
             try FileManager.default.createDirectory(at: folder.path(name), withIntermediateDirectories: true)
         }
-        let normalAdd = try runBinary(["add", "scrolling-strip", "--yes"], in: folder.path("normal"), environment: environment)
-        let hiddenAdd = try runHidden(["add", "scrolling-strip", "--yes"], in: folder.path("hidden"))
+        // --path: these folders are no project since issue 35, and add asks for it there.
+        let normalAdd = try runBinary(["add", "scrolling-strip", "--yes", "--path", "Blocks"], in: folder.path("normal"), environment: environment)
+        let hiddenAdd = try runHidden(["add", "scrolling-strip", "--yes", "--path", "Blocks"], in: folder.path("hidden"))
         #expect(normalAdd.code == 0 && hiddenAdd.code == 0, "\(hiddenAdd.err)")
         let lockfile = folder.read("normal/blocks.lock")
         #expect(lockfile?.contains("\"sha256\"") == true)
@@ -158,7 +160,7 @@ import Testing
         // Without libnettle, nothing can be checked: add says so once and writes nothing.
         try FileManager.default.createDirectory(at: folder.path("nocrypto"), withIntermediateDirectories: true)
         let noCrypto = try PrivateMounts.run(
-            blocksBinary, ["add", "scrolling-strip", "--yes"], in: folder.path("nocrypto"), hiding: all,
+            blocksBinary, ["add", "scrolling-strip", "--yes", "--path", "Blocks"], in: folder.path("nocrypto"), hiding: all,
             environment: environment, scratch: folder)
         #expect(noCrypto.code == 1)
         #expect(noCrypto.err.contains("libnettle (libnettle8) is not installed"), "\(noCrypto.err)")
