@@ -29,6 +29,8 @@ enum MCPProjectTools {
                             "files": fileStates,
                             // `status` lists the names of the blocks each block depends on.
                             "dependencies": MCPSchema.array(of: MCPSchema.string()),
+                            // In a classic Xcode project: the block's Swift files its target no longer lists.
+                            "notInXcodeTarget": MCPSchema.array(of: MCPSchema.string()),
                         ].merging(MCPSchema.teamFields) { old, _ in old },
                         required: ["name", "version", "registry", "updateAvailable", "latestVersion", "files"])),
                 "registries": MCPSchema.array(
