@@ -22,7 +22,7 @@ public enum ListCommand: Command {
         let rows = listed.map { member, manifest in
             [member.reference(manifest.name).description, manifest.version, BlockSummary.platformText(manifest), manifest.level, manifest.englishTitle]
         }
-        for line in Table.render(rows, style: context.style, columnColors: [.bold, .dim, .cyan, .dim, nil], width: context.tableWidth) { context.print(line) }
+        for line in Table.render(rows, style: context.style, columnColors: [.bold, .dim, .cyan, .dim, nil], width: context.tableWidth, stackingWhenNarrow: true) { context.print(line) }
         return 0
     }
 }

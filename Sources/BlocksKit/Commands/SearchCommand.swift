@@ -60,7 +60,7 @@ public enum SearchCommand: Command {
         // The table is laid out while the index's freshness is being checked.
         let (table, isPartial) = try index.listings(query, filters: filters, limit: limit) { listings, isPartial in
             let rows = listings.map { [$0.name, $0.platforms, $0.level, $0.title] }
-            let lines = Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil], width: context.tableWidth)
+            let lines = Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil], width: context.tableWidth, stackingWhenNarrow: true)
             return (lines.joined(separator: "\n"), isPartial)
         }
         if table.isEmpty {
@@ -139,7 +139,7 @@ public enum SearchCommand: Command {
         let rows = hits.map { member, hit, _ in
             [member.reference(hit.manifest.name).description, BlockSummary.platformText(hit.manifest), hit.manifest.level, hit.manifest.englishTitle]
         }
-        context.print(Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil], width: context.tableWidth).joined(separator: "\n"))
+        context.print(Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil], width: context.tableWidth, stackingWhenNarrow: true).joined(separator: "\n"))
         return 0
     }
 }

@@ -12,8 +12,14 @@ public enum Table {
     /// narrower columns whose cells wrap between words (`TextWrap`), continuation lines
     /// aligned under their column, and a first cell too long for its column gets a line
     /// of its own, the rest of its row starting under the other columns on the next.
+    ///
+    /// With `stackingWhenNarrow` (lists of blocks, whose first cell is the name a user types
+    /// next), a table that cannot fit without moving that name off its row or cutting a word
+    /// becomes one group of lines per row instead: the first cell alone on its line, the
+    /// others after it, indented (`stacked`).
     public static func render(
-        _ rows: [[String]], style: Style = Style(enabled: false), columnColors: [Style.Color?] = [], width: Int? = nil
+        _ rows: [[String]], style: Style = Style(enabled: false), columnColors: [Style.Color?] = [], width: Int? = nil,
+        stackingWhenNarrow: Bool = false
     ) -> [String] {
         guard let columns = rows.map(\.count).max(), columns > 0 else { return [] }
         let rows = rows.map { $0.map(TerminalText.escaped) }
@@ -46,6 +52,9 @@ public enum Table {
             return rows.map { line($0, widths: natural) }
         }
         let widths = fittedWidths(rows, natural: natural, available: width - gaps)
+        if stackingWhenNarrow, !fitsWhole(rows, natural: natural, widths: widths) {
+            return stacked(rows, width: width, colored: colored)
+        }
         var lines: [String] = []
         for row in rows {
             let last = row.count - 1
@@ -60,6 +69,66 @@ public enum Table {
             for index in 0..<height {
                 lines.append(line(pieces.map { index < $0.count ? $0[index] : "" }, widths: widths))
             }
+        }
+        return lines
+    }
+
+    /// Whether columns of `widths` hold every first cell whole on its row and every word
+    /// of the other columns uncut, the last column (prose) keeping a readable width.
+    static func fitsWhole(_ rows: [[String]], natural: [Int], widths: [Int]) -> Bool {
+        guard widths.count == natural.count, widths[0] >= natural[0] else { return false }
+        let last = natural.count - 1
+        for row in rows {
+            for (column, cell) in row.enumerated() where column > 0 {
+                let longestWord = cell.split(separator: " ").map(\.count).max() ?? 0
+                if longestWord > widths[column] { return false }
+                // A middle column that wraps at all (`iOS` over `18.0+`) reads as two rows.
+                if column < last, cell.count > widths[column] { return false }
+            }
+        }
+        return widths[last] >= min(natural[last], minimumWrapWidth)
+    }
+
+    /// Indent of the lines after a stacked row's first cell.
+    static let stackIndent = "  "
+
+    /// One group of lines per row: the first cell on a line of its own, never cut (a
+    /// longer one runs over), then the other cells indented, as many to a line as fit,
+    /// separated like columns. A cell that does not fit the rest of a line starts the
+    /// next; one longer than a whole line wraps between words.
+    static func stacked(_ rows: [[String]], width: Int, colored: (String, Int) -> String) -> [String] {
+        let room = max(1, width - stackIndent.count)
+        var lines: [String] = []
+        for row in rows {
+            guard let first = row.first else { continue }
+            lines.append(colored(first, 0))
+            var current = ""
+            var count = 0
+            func flush() {
+                if count > 0 { lines.append(stackIndent + current) }
+                current = ""
+                count = 0
+            }
+            for (column, cell) in row.enumerated() where column > 0 && !cell.isEmpty {
+                if count > 0, count + gap.count + cell.count > room { flush() }
+                if cell.count <= room - count - (count > 0 ? gap.count : 0) {
+                    if count > 0 {
+                        current += gap
+                        count += gap.count
+                    }
+                    current += colored(cell, column)
+                    count += cell.count
+                    continue
+                }
+                flush()
+                let pieces = TextWrap.lines(cell, width: room)
+                for piece in pieces.dropLast() { lines.append(stackIndent + colored(piece, column)) }
+                if let piece = pieces.last {
+                    current = colored(piece, column)
+                    count = piece.count
+                }
+            }
+            flush()
         }
         return lines
     }
