@@ -109,9 +109,11 @@ public struct CommandContext: Sendable {
     }
 
     /// Every registry this command reads: the default one and blocks.json's namespaced
-    /// ones, or the one `--registry @namespace` names (`RegistrySet.forProject`).
+    /// ones, or the one `--registry @namespace` names (`RegistrySet.forProject`). A
+    /// namespaced registry whose headers need an unset variable is left out with a warning
+    /// (`RegistrySet.skippingUnreadable`): the commands that read every registry do not need it.
     public func registrySet() throws -> RegistrySet {
-        try RegistrySet.forProject(option: registry, access: registryAccess)
+        try RegistrySet.forProject(option: registry, access: registryAccess).skippingUnreadable(warn: warn)
     }
 
     /// The cache folder: `$XDG_CACHE_HOME/blocks`, else `~/.cache/blocks`.

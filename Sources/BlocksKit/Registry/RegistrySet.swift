@@ -8,6 +8,15 @@ public struct RegistrySet: Sendable {
     public struct Member: Sendable {
         public let namespace: String?
         public let source: RegistrySource
+        /// The variables its headers name that the environment does not have: while any is
+        /// unset, no request can be made to it (`NamespaceTransport` refuses them all).
+        public var unsetVariables: [String] = []
+
+        public init(namespace: String?, source: RegistrySource, unsetVariables: [String] = []) {
+            self.namespace = namespace
+            self.source = source
+            self.unsetVariables = unsetVariables
+        }
 
         /// How a block of this registry is typed: `name` or `@namespace/name`.
         public func reference(_ name: String) -> BlockReference { BlockReference(namespace: namespace, name: name) }
@@ -71,7 +80,33 @@ public struct RegistrySet: Sendable {
     static func open(_ registry: NamespacedRegistry, access: RegistryAccess) throws -> Member {
         var own = access.readingThrough(registry)
         own.pinnedKeys = registry.keys
-        return Member(namespace: registry.namespace, source: try RegistrySources.open(registry.url, access: own))
+        let unset = registry.headers.flatMap(\.variables).reduce(into: [String]()) { unset, variable in
+            if access.environment[variable] == nil, !unset.contains(variable) { unset.append(variable) }
+        }
+        return Member(namespace: registry.namespace, source: try RegistrySources.open(registry.url, access: own), unsetVariables: unset)
+    }
+
+    /// The set without the namespaced registries that cannot be read because a variable
+    /// their headers name is unset, each named in a warning: for the commands that read
+    /// every registry (`list`, `search`, `info NAME`) but need none of them in particular.
+    /// A namespace named outright (`@acme/pager`, or `--registry @acme` when it is the only
+    /// member) stays reachable through `member(namespace:)`, so it still fails with the
+    /// error naming the variable.
+    public func skippingUnreadable(warn: (String) -> Void) -> RegistrySet {
+        guard members.count > 1 else { return self }
+        var kept: [Member] = []
+        for member in members {
+            guard let namespace = member.namespace, !member.unsetVariables.isEmpty else {
+                kept.append(member)
+                continue
+            }
+            let variables = member.unsetVariables.map { "${\($0)}" }
+            let which = variables.count == 1 ? "\(variables[0]), which is not set" : variables.joined(separator: ", ") + ", which are not set"
+            let exports = member.unsetVariables.joined(separator: " and ")
+            warn("\(namespace) is skipped: its headers use \(which); export \(exports) to include it")
+        }
+        guard !kept.isEmpty else { return self }
+        return RegistrySet(members: kept, configuredNamespaces: configuredNamespaces, namespaced: namespaced)
     }
 
     /// The member a namespace names (nil: the default registry).

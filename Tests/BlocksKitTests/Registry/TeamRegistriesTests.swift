@@ -231,6 +231,32 @@ final class TeamServers {
         #expect(listed.code == 0 && listed.output.contains("Authorization (${TEAM_TOKEN})"), "\(listed.errors)")
     }
 
+    /// Issue 35, item 2: a namespace whose token is not set is a warning for what does not
+    /// need it, and an error only for what does.
+    @Test func aNamespaceWithoutItsTokenIsSkippedByReadsThatDoNotNeedIt() throws {
+        let servers = try TeamServers(publicBlocks: Self.publicBlocks, privateBlocks: Self.privateBlocks)
+        try servers.writeConfig()
+        let warning = "warning: @team is skipped: its headers use ${TEAM_TOKEN}, which is not set"
+        let reads: [[String]] = [
+            ["list"], ["info", "strip"], ["search", "strip", "--registry", "embedded"], ["search", "strip", "--registry", servers.publicServer.baseURL],
+            ["search", "strip"], ["list", "--json"],
+        ]
+        for arguments in reads {
+            let result = try servers.blocks(arguments, token: nil)
+            #expect(result.code == 0, "\(arguments): \(result.errors)")
+            #expect(result.errors.contains(warning), "\(arguments): \(result.errors)")
+            #expect(!result.output.contains("@team/"), "\(arguments): \(result.output)")
+        }
+        #expect(try servers.blocks(["list"], token: nil).output.contains("strip "))
+        #expect(try servers.blocks(["info", "strip"], token: nil).output.contains("strip"))
+        // What needs @team still fails with the one clear error.
+        for arguments in [["add", "@team/badge"], ["info", "@team/badge"], ["list", "--registry", "@team"]] {
+            let result = try servers.blocks(arguments, token: nil)
+            #expect(result.code == 1 && result.errors.contains("needs TEAM_TOKEN, which is not set"), "\(arguments): \(result.errors)")
+        }
+        #expect(!servers.log("private").contains("/index.json"), "no request without the header")
+    }
+
     @Test func aNameTwoRegistriesHaveIsRefusedWithBoth() throws {
         let servers = try TeamServers(publicBlocks: Self.publicBlocks, privateBlocks: Self.privateBlocks)
         try servers.writeConfig()
