@@ -95,10 +95,26 @@ public enum AddCommand: Command {
         var target: TargetFolder?
         func chosenTarget() throws -> TargetFolder {
             if let target { return target }
+            // A choice a person made is offered to be remembered, so the next add need not ask.
+            var answered = false
+            let chooser = context.chooser(allowPrompt: interactive).map { ask -> TargetFolder.Chooser in
+                { question, options in
+                    let index = ask(question, options)
+                    if index != nil { answered = true }
+                    return index
+                }
+            }
             let resolved = try TargetFolder.resolve(
                 root: root, config: config, pathOption: pathOption, paths: context.paths, notices: context.notices,
-                chooser: context.chooser(allowPrompt: interactive), targetOption: arguments.value("target"))
+                chooser: chooser, targetOption: arguments.value("target"))
             target = resolved
+            if answered, !dryRun,
+                Prompt.letter("Save this choice in \(ProjectConfig.fileName)?", letters: ["y", "n"], defaultLetter: "n", context: context) == "y"
+            {
+                try TargetFolder.saveChoice(resolved, root: root)
+                let saved = resolved.xcode.map { "target \($0.target)" } ?? resolved.relativePath
+                context.note("Saved \(saved) in \(ProjectConfig.fileName); change it with 'blocks init --path DIR' or '--target NAME'.")
+            }
             return resolved
         }
         if pathOption != nil, config?.path == nil {

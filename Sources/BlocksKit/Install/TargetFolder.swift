@@ -68,6 +68,21 @@ public struct TargetFolder: Sendable, Equatable {
         return folder
     }
 
+    /// Writes the choice of `folder` to the project's `blocks.json`, keeping what else it
+    /// says: an Xcode target as `target` (so `add` finds its folder and membership), any
+    /// other folder as `path`. The file is replaced atomically.
+    public static func saveChoice(_ folder: TargetFolder, root: URL) throws {
+        var config = try ProjectConfig.read(root: root) ?? ProjectConfig()
+        if let membership = folder.xcode {
+            config.target = membership.target
+            config.path = nil
+        } else {
+            config.path = folder.relativePath
+        }
+        let url = root.appendingPathComponent(ProjectConfig.fileName)
+        try StagingArea.writeAtomically(try config.encoded(), to: url, root: root, displayPath: ProjectConfig.fileName)
+    }
+
     /// The package's source targets: the declared ones, or when none can be read from
     /// the text (targets built in a loop, say), the folders under `Sources/`.
     static func packageTargets(text: String, root: URL) -> [PackageManifestScanner.Target] {
