@@ -204,8 +204,14 @@ public enum AddCommand: Command {
         else { return nil }
         guard arguments.positionals.count == 1 else { throw UsageError.unexpectedArgument(arguments.positionals[1]) }
         if RedirectPolicy.isHTTP(first) {
+            if let (name, base) = registryMetadataURL(first) {
+                throw CommandFailure(AddArgumentError.registryFile(url: first, name: name, base: base), exitCode: 64)
+            }
             guard let checksum = arguments.value("sha256") else {
-                throw UsageError.missingOption("--sha256 <hex>", because: "an archive from a URL is checked against it before anything is written")
+                throw UsageError.missingOption(
+                    "--sha256 <hex>",
+                    because: "an archive from a URL is checked against it before anything is written; whoever published it has it"
+                        + " ('blocks export --json' prints it, as does 'shasum -a 256 FILE')")
             }
             guard checksum.count == 64, checksum.allSatisfy(\.isHexDigit) else {
                 throw UsageError.invalidValue(option: "--sha256", value: checksum, expected: "64 hexadecimal digits")
@@ -213,11 +219,25 @@ public enum AddCommand: Command {
             return try ArchiveFileSource.download(first, sha256: checksum, access: context.registryAccess)
         }
         let url = context.resolve(first)
+        guard PathKind(url.path) != .missing else { throw AddArgumentError.missingArchive(typed: first, path: url.path) }
         if let checksum = arguments.value("sha256") {
             let actual = try SHA256.hex(fileAt: url)
             guard actual == checksum.lowercased() else { throw HTTPError.checksumMismatch(url: url.path, expected: checksum, actual: actual) }
         }
         return try ArchiveFileSource(url: url)
+    }
+
+    /// A URL of a built registry's own files rather than an archive: `BASE/blocks/NAME.json`
+    /// (a block's metadata) gives the block's name and the registry's base, and
+    /// `BASE/index.json` gives the base and no name. Nil for any other URL.
+    static func registryMetadataURL(_ url: String) -> (name: String?, base: String)? {
+        let bare = String(url.prefix { $0 != "?" && $0 != "#" })
+        if bare.hasSuffix("/index.json") { return (nil, String(bare.dropLast("/index.json".count))) }
+        let parts = bare.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count > 4, parts[parts.count - 2] == "blocks", parts[parts.count - 1].hasSuffix(".json") else { return nil }
+        let name = String(parts[parts.count - 1].dropLast(".json".count))
+        guard ManifestValidator.isValidName(name) else { return nil }
+        return (name, parts.dropLast(2).joined(separator: "/"))
     }
 
     /// `NAME`, `@NAMESPACE/NAME`, each optionally with `@VERSION`, each block once: the
@@ -407,6 +427,28 @@ public enum AddCommand: Command {
         case .conflict: return " (you changed it; needs --overwrite)"
         case .keep: return " (kept your version)"
         default: return ""
+        }
+    }
+}
+
+/// What is wrong with the archive `add` was given, and what to do instead.
+enum AddArgumentError: Error, CustomStringConvertible {
+    /// A path that names no file.
+    case missingArchive(typed: String, path: String)
+    /// A URL of a registry's `blocks/NAME.json` or `index.json`, which is no archive.
+    case registryFile(url: String, name: String?, base: String)
+
+    var description: String {
+        switch self {
+        case .missingArchive(let typed, let path):
+            let shown = typed == path ? typed : "\(typed) (\(path))"
+            return "\(shown) does not exist; give the path of an archive made by 'blocks export', or a block's name"
+        case .registryFile(let url, let name?, let base):
+            return "\(url) is the registry metadata of the block \(name), not an archive; add it from that registry with"
+                + " 'blocks add \(name) --registry \(base)'"
+        case .registryFile(let url, nil, let base):
+            return "\(url) is a registry's index, not an archive; add its blocks with 'blocks add NAME --registry \(base)'"
+                + " ('blocks list --registry \(base)' shows them)"
         }
     }
 }

@@ -71,7 +71,7 @@ public enum RegistryCommand: Command {
             }
         } else {
             guard registries.removeValue(forKey: namespace) != nil else {
-                throw NamespaceError.unknownNamespace(namespace, configured: registries.keys.sorted())
+                throw NamespaceError.notConfigured(namespace, configured: registries.keys.sorted())
             }
         }
         config.registries = registries.isEmpty ? nil : registries

@@ -45,7 +45,7 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
             return "GET \(url) failed with HTTP \(code), and the server asks to be retried in \(RetryPolicy.spoken(seconds)),"
                 + " longer than blocks waits (\(RetryPolicy.spoken(limit))); try again later"
         case .transport(let url, let reason):
-            return "GET \(url) failed: \(reason); check the network or use --offline"
+            return "GET \(url) failed: \(reason); check the network"
         case .tooLarge(let url, let limit):
             return "GET \(url) was refused: the body is larger than \(limit) bytes"
         case .checksumMismatch(let url, let expected, let actual):

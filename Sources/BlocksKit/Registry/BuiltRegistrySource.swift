@@ -51,14 +51,20 @@ public struct BuiltRegistrySource: RegistrySource {
             // A search's freshness check may have brought the cached copy up to date
             // already, or found the registry unreachable: neither is asked twice.
             if let failure = indexCache.refreshFailure { throw failure }
-            let signature = try check.map { _ in try remoteSignature() }
-            let data =
-                try indexCache.currentFile.flatMap { FileManager.default.contents(atPath: $0.path) }
-                ?? cache.fetchIndex(
-                    url: url, transport: access.transport, offline: access.offline, unconditional: signature?.isNew ?? false,
-                    verify: check.map { check in
-                        { _ = try check.verify(index: $0, signature: signature?.data) }
-                    })
+            let data: Data
+            let signature: (data: Data?, isNew: Bool)?
+            do {
+                signature = try check.map { _ in try remoteSignature() }
+                data =
+                    try indexCache.currentFile.flatMap { FileManager.default.contents(atPath: $0.path) }
+                    ?? cache.fetchIndex(
+                        url: url, transport: access.transport, offline: access.offline, unconditional: signature?.isNew ?? false,
+                        verify: check.map { check in
+                            { _ = try check.verify(index: $0, signature: signature?.data) }
+                        })
+            } catch {
+                throw Self.withOfflineHint(error, indexFile: cache.indexFile(for: url), offline: access.offline)
+            }
             if let check { claims = try indexCache.claims ?? verified(data, check: check, signature: signature?.data) }
             if let kept = signature?.data {
                 cache.keepSignature(kept, url: Self.join(base, RegistrySignature.signatureFile), indexStamp: SignedIndexCheck.fileStamp(cache.indexFile(for: url)))
@@ -308,6 +314,17 @@ public struct BuiltRegistrySource: RegistrySource {
         return data
     }
 
+    /// A request that failed below HTTP, for a registry whose index the cache holds: the
+    /// error says `--offline` would read that copy. Without a cached copy `--offline`
+    /// could only fail too, so `HTTPError` never suggests it on its own.
+    static func withOfflineHint(_ error: Error, indexFile: URL, offline: Bool) -> Error {
+        guard !offline, let http = error as? HTTPError, PathKind(indexFile.path) == .other else { return error }
+        switch http {
+        case .transport, .tooSlow: return UnreachableWithCachedCopy(underlying: http)
+        default: return error
+        }
+    }
+
     static func join(_ base: String, _ path: String) -> String {
         (base.hasSuffix("/") ? base : base + "/") + path
     }
@@ -341,6 +358,7 @@ public struct BuiltRegistrySource: RegistrySource {
             indexCache.currentFile = file
             return file
         } catch {
+            let error = Self.withOfflineHint(error, indexFile: cache.indexFile(for: Self.join(base, "index.json")), offline: access.offline)
             indexCache.refreshFailure = error
             throw error
         }
@@ -396,4 +414,11 @@ final class IndexMemo: @unchecked Sendable {
         get { lock.withLock { storedFailure } }
         set { lock.withLock { storedFailure = newValue } }
     }
+}
+
+/// A registry that could not be reached, whose index the cache holds from an earlier run.
+struct UnreachableWithCachedCopy: Error, CustomStringConvertible {
+    let underlying: HTTPError
+
+    var description: String { "\(underlying); the cache holds a copy of this registry: --offline reads it" }
 }

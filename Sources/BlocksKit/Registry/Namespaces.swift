@@ -209,6 +209,8 @@ extension RegistryAccess {
 public enum NamespaceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `@acme/pager` or `--registry @acme`, and `blocks.json` has no `@acme`.
     case unknownNamespace(String, configured: [String])
+    /// `blocks registry remove @acme`, and `blocks.json` has no `@acme`: the ones it has.
+    case notConfigured(String, configured: [String])
     /// An unnamespaced name that more than one registry has: each candidate, spelled as
     /// it must be typed, with where it comes from.
     case ambiguous(name: String, candidates: [String])
@@ -224,6 +226,9 @@ public enum NamespaceError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unknownNamespace(let namespace, let configured):
             let known = configured.isEmpty ? "blocks.json has no registries" : "blocks.json has " + configured.joined(separator: ", ")
             return "no registry named \(namespace): \(known); add it with 'blocks registry add \(namespace) URL'"
+        case .notConfigured(let namespace, let configured):
+            let known = configured.isEmpty ? "blocks.json has no registries" : "blocks.json has " + configured.joined(separator: ", ")
+            return "no registry named \(namespace) to remove: \(known)"
         case .ambiguous(let name, let candidates):
             return "'\(name)' is in more than one registry; name the one you mean:\n"
                 + candidates.map { "  \($0)" }.joined(separator: "\n")

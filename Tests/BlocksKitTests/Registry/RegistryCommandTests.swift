@@ -75,7 +75,7 @@ import Testing
             (["registry", "add", "@new", "https://new.test", "--header", "Bad Name: x"], "is not a header"),
             (["registry", "add", "@new", "https://new.test", "--header", "X: ${UNCLOSED"], "is not a header"),
             (["registry", "add", "@new", "gopher://new.test"], "gopher:// is not supported"),
-            (["registry", "remove", "@nothere"], "no registry named @nothere: blocks.json has @acme"),
+            (["registry", "remove", "@nothere"], "no registry named @nothere to remove: blocks.json has @acme"),
             (["registry", "add", "@new"], "missing argument <url>"),
             (["registry", "rename", "@acme"], "expected add, list or remove"),
             (["registry", "list", "--header", "X: y"], "--header does not apply here"),
