@@ -13,8 +13,8 @@ public struct TargetFolder: Sendable, Equatable {
 
     /// Chooses the folder, in this order: `blocks.json`'s `path`; `--path`; for a SwiftPM
     /// package with exactly one source target, `Sources/<Target>/Blocks` (with several,
-    /// ask on a terminal or fail listing them); `Blocks/` next to an Xcode project, or in
-    /// the current folder.
+    /// ask on a terminal or fail listing them); `Blocks/` in an Xcode project's target
+    /// folder; or `Blocks/` in the current folder.
     /// In an Xcode project, the folder is inside the chosen target's folder (`targetOption`,
     /// else `blocks.json`'s `target`, else the one app target, else asked): see `XcodeProjects`.
     public static func resolve(
@@ -112,7 +112,7 @@ public struct TargetFolder: Sendable, Equatable {
         for bundle in bundles { projects.append(try XcodeProject(bundle: bundle)) }
         let (project, target) = try XcodeProjects.chooseTarget(in: projects, named: name, chooser: chooser)
         let bundle = project.bundle
-        var placement = try XcodeProjects.blocksFolder(in: project, target: target)
+        let placement = try XcodeProjects.blocksFolder(in: project, target: target)
         guard let relative = ProjectPaths.relative(project.sourceRoot.appendingPathComponent(placement.folder), to: root) else {
             throw InstallError.pathEscapesProject(path: placement.folder, root: root.path)
         }
@@ -121,7 +121,6 @@ public struct TargetFolder: Sendable, Equatable {
             folder.xcode = nil
             return folder
         }
-        placement.folder = relative
         var folder = try named(relative, root: root, reason: "target \(target.name) of \(bundle.lastPathComponent)")
         folder.xcode = XcodeMembership(bundle: bundle, target: target.name, synchronized: placement.synchronized)
         return folder
