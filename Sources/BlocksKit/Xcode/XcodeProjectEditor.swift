@@ -280,7 +280,11 @@ public struct XcodeProjectEditor {
         {
             let name = String(decoding: bytes[(begin + 9)..<end], as: UTF8.self)
             let headerEnd = end + 12
-            guard let close = Self.find(Array("/* End \(name) section */\n".utf8), in: bytes, from: headerEnd) else { break }
+            // A section with no end marker (a damaged file) is not one of ours: look further.
+            guard let close = Self.find(Array("/* End \(name) section */\n".utf8), in: bytes, from: headerEnd) else {
+                search = headerEnd
+                continue
+            }
             search = close
             var offset = headerEnd
             var empty = true
