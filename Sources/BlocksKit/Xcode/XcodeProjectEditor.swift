@@ -206,7 +206,9 @@ public struct XcodeProjectEditor {
         let bytes = project.bytes
         let begin = Array("/* Begin \(section) section */\n".utf8)
         let end = Array("/* End \(section) section */".utf8)
-        if let start = Self.find(begin, in: bytes, from: 0), let stop = Self.find(end, in: bytes, from: start) {
+        if let start = Self.find(begin, in: bytes, from: 0), let stop = Self.find(end, in: bytes, from: start),
+            !Self.sectionStarts(in: bytes, between: start + begin.count, and: stop)
+        {
             var offset = start + begin.count
             while offset < stop {
                 let next = (bytes[offset..<stop].firstIndex(of: 0x0A) ?? stop - 1) + 1
@@ -280,8 +282,11 @@ public struct XcodeProjectEditor {
         {
             let name = String(decoding: bytes[(begin + 9)..<end], as: UTF8.self)
             let headerEnd = end + 12
-            // A section with no end marker (a damaged file) is not one of ours: look further.
-            guard let close = Self.find(Array("/* End \(name) section */\n".utf8), in: bytes, from: headerEnd) else {
+            // A section with no end marker of its own (a damaged file) is not one of ours:
+            // look further.
+            guard let close = Self.find(Array("/* End \(name) section */\n".utf8), in: bytes, from: headerEnd),
+                !Self.sectionStarts(in: bytes, between: headerEnd, and: close)
+            else {
                 search = headerEnd
                 continue
             }
@@ -358,6 +363,13 @@ public struct XcodeProjectEditor {
             result.replaceSubrange(edit.range, with: edit.bytes)
         }
         return result
+    }
+
+    /// Whether another section begins between two offsets: then an end marker found past
+    /// it belongs to a later section, not to the one being read.
+    static func sectionStarts(in bytes: [UInt8], between start: Int, and stop: Int) -> Bool {
+        guard let next = find(Array("/* Begin ".utf8), in: bytes, from: start) else { return false }
+        return next < stop
     }
 
     static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
