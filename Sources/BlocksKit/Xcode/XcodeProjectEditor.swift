@@ -207,6 +207,7 @@ public struct XcodeProjectEditor {
         let begin = Array("/* Begin \(section) section */\n".utf8)
         let end = Array("/* End \(section) section */".utf8)
         if let start = Self.find(begin, in: bytes, from: 0), let stop = Self.find(end, in: bytes, from: start),
+            Self.markerName(in: bytes, at: start, prefix: "/* Begin ") == section, Self.markerName(in: bytes, at: stop, prefix: "/* End ") == section,
             !Self.sectionStarts(in: bytes, between: start + begin.count, and: stop)
         {
             var offset = start + begin.count
@@ -225,11 +226,10 @@ public struct XcodeProjectEditor {
         var anchor: Int?
         var search = 0
         while let found = Self.find(Array("/* End ".utf8), in: bytes, from: search) {
-            let nameStart = found + 7
-            let nameEnd = Self.find(Array(" section */".utf8), in: bytes, from: nameStart) ?? nameStart
-            let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
-            if name < section { anchor = (bytes[nameEnd...].firstIndex(of: 0x0A) ?? nameEnd) + 1 }
-            search = nameEnd
+            search = found + 7
+            // Only an end marker that is a whole line, as Xcode writes it, is an anchor.
+            guard let name = Self.markerName(in: bytes, at: found, prefix: "/* End ") else { continue }
+            if name < section { anchor = found + "/* End \(name) section */\n".utf8.count }
         }
         let block = "\n/* Begin \(section) section */\n\(text)/* End \(section) section */\n"
         if let anchor {
@@ -277,15 +277,14 @@ public struct XcodeProjectEditor {
     private mutating func deleteEmptiedSections(removing removed: Set<String>) {
         let bytes = project.bytes
         var search = 0
-        while let begin = Self.find(Array("/* Begin ".utf8), in: bytes, from: search),
-            let end = Self.find(Array(" section */".utf8), in: bytes, from: begin)
-        {
-            let name = String(decoding: bytes[(begin + 9)..<end], as: UTF8.self)
-            let headerEnd = end + 12
+        while let begin = Self.find(Array("/* Begin ".utf8), in: bytes, from: search) {
+            search = begin + 9
+            guard let name = Self.markerName(in: bytes, at: begin, prefix: "/* Begin ") else { continue }
+            let headerEnd = begin + "/* Begin \(name) section */\n".utf8.count
             // A section with no end marker of its own (a damaged file) is not one of ours:
             // look further.
             guard let close = Self.find(Array("/* End \(name) section */\n".utf8), in: bytes, from: headerEnd),
-                !Self.sectionStarts(in: bytes, between: headerEnd, and: close)
+                Self.markerName(in: bytes, at: close, prefix: "/* End ") == name, !Self.sectionStarts(in: bytes, between: headerEnd, and: close)
             else {
                 search = headerEnd
                 continue
@@ -363,6 +362,19 @@ public struct XcodeProjectEditor {
             result.replaceSubrange(edit.range, with: edit.bytes)
         }
         return result
+    }
+
+    /// The section name of a marker line (`/* Begin NAME section */` or `/* End … */`) that
+    /// starts at `offset`, holds the whole line and nothing else; nil for anything else.
+    static func markerName(in bytes: [UInt8], at offset: Int, prefix: String) -> String? {
+        guard offset == 0 || bytes[offset - 1] == 0x0A else { return nil }
+        let lineEnd = bytes[offset...].firstIndex(of: 0x0A) ?? bytes.count
+        guard lineEnd < bytes.count else { return nil }
+        let line = String(decoding: bytes[offset..<lineEnd], as: UTF8.self)
+        guard line.hasPrefix(prefix), line.hasSuffix(" section */") else { return nil }
+        let name = line.dropFirst(prefix.count).dropLast(" section */".count)
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
+        return String(name)
     }
 
     /// Whether another section begins between two offsets: then an end marker found past

@@ -356,6 +356,7 @@ import Testing
         ("pbxproj-forged-identifier.pbxproj", "MyWidget", "MyWidget/Blocks/x/A.swift"),
         ("pbxproj-marker-inside-comment.pbxproj", "MyApp", "MyApp/Blocks/x/A.swift"),
         ("pbxproj-end-marker-of-a-later-section.pbxproj", "MyApp", "MyApp/Blocks/x/A.swift"),
+        ("pbxproj-end-marker-spanning-lines.pbxproj", "MyApp", "MyApp/Blocks/x/A.swift"),
     ])
     func theFuzzersFindingsAddAndRemoveCleanly(input: String, target: String, file: String) throws {
         let bytes = Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Fuzz/crashes/\(input)")))
