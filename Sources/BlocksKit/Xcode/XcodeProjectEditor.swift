@@ -190,6 +190,11 @@ public struct XcodeProjectEditor {
             throw .unsupportedLayout(project: project.bundle.lastPathComponent, reason: "a list of files or children is not a list")
         }
         let close = array.range.upperBound - 1
+        // Xcode ends every item with a comma; a list without one after its last item was
+        // written by something else, and an appended line would not parse.
+        if let last = array.array?.last, !Self.commaFollows(in: project.bytes, from: last.range.upperBound, before: close) {
+            throw .unsupportedLayout(project: project.bundle.lastPathComponent, reason: "a list in project.pbxproj has no comma after its last item, as Xcode writes one")
+        }
         let lineStart = (project.bytes[array.range.lowerBound..<close].lastIndex(of: 0x0A) ?? array.range.lowerBound) + 1
         let closingIndent = String(decoding: project.bytes[lineStart..<close], as: UTF8.self)
         if lineStart <= array.range.lowerBound || !closingIndent.allSatisfy({ $0 == "\t" || $0 == " " }) {
@@ -375,6 +380,24 @@ public struct XcodeProjectEditor {
         let name = line.dropFirst(prefix.count).dropLast(" section */".count)
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
         return String(name)
+    }
+
+    /// Whether the first thing after `start` that is not white space or a comment, before
+    /// `end`, is a comma.
+    static func commaFollows(in bytes: [UInt8], from start: Int, before end: Int) -> Bool {
+        var position = start
+        while position < end {
+            let byte = bytes[position]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                position += 1
+            } else if byte == UInt8(ascii: "/"), position + 1 < end, bytes[position + 1] == UInt8(ascii: "*") {
+                guard let close = find(Array("*/".utf8), in: bytes, from: position + 2), close < end else { return false }
+                position = close + 2
+            } else {
+                return byte == UInt8(ascii: ",")
+            }
+        }
+        return false
     }
 
     /// Whether another section begins between two offsets: then an end marker found past

@@ -366,6 +366,18 @@ import Testing
         #expect(removed == bytes, "\(input): add then remove does not give the same bytes")
     }
 
+    /// The fuzzer's sixth finding: a list whose last item has no comma after it (Xcode
+    /// always writes one) would not parse with a line appended, so the edit is refused.
+    @Test func aListWithoutItsTrailingCommaIsRefused() throws {
+        let bytes = Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Fuzz/crashes/pbxproj-list-without-trailing-comma.pbxproj")))
+        #expect(throws: XcodeProjectError.self) { _ = try Self.addThenRemove(bytes, target: "MyWidget", file: "MyWidget/Blocks/x/A.swift") }
+        let fixture = try String(contentsOf: Self.fixtures.appendingPathComponent("Classic/MyApp.xcodeproj/project.pbxproj"), encoding: .utf8)
+        let noComma = fixture.replacingOccurrences(
+            of: "1A0000000000000000000001 /* MyAppApp.swift in Sources */,\n\t\t\t);", with: "1A0000000000000000000001 /* MyAppApp.swift in Sources */\n\t\t\t);")
+        #expect(noComma != fixture)
+        #expect(throws: XcodeProjectError.self) { _ = try Self.addThenRemove(Array(noComma.utf8), target: "MyApp", file: "MyApp/Blocks/x/A.swift") }
+    }
+
     @Test func aSourcesPhaseWhoseFilesAreNotAListIsRefused() throws {
         let text = try String(contentsOf: Self.fixtures.appendingPathComponent("Classic/MyApp.xcodeproj/project.pbxproj"), encoding: .utf8)
         let broken = text.replacingOccurrences(
