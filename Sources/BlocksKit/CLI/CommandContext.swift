@@ -96,6 +96,8 @@ public struct CommandContext: Sendable {
     /// A lock entry, an index, a redirect or an archive URL naming another origin never
     /// gets the token.
     var defaultTokenOrigin: HTTPOrigin? {
+        // Without a token there is nothing to bind, and no need to read blocks.json.
+        guard let token = environment["BLOCKS_TOKEN"], !token.trimmingWhitespace().isEmpty else { return nil }
         let option = registry.flatMap { $0.hasPrefix("@") ? nil : $0 }
         guard let location = try? RegistrySources.chosenLocation(option: option, workingDirectory: workingDirectory),
             RedirectPolicy.isHTTP(location)

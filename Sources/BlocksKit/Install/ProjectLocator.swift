@@ -4,24 +4,7 @@ public enum ProjectLocator {
     static let markers = ["blocks.json", "blocks.lock", "Package.swift", ".git"]
 
     public static func projectRoot(from start: URL) -> URL {
-        var folder = start.standardizedFileURL
-        let fileManager = FileManager.default
-        // Bounded, and only for absolute paths: a deleted working folder reads as "".
-        guard folder.path.hasPrefix("/") else { return folder }
-        for _ in 0..<256 {
-            for marker in markers where fileManager.fileExists(atPath: folder.appendingPathComponent(marker).path) {
-                return folder
-            }
-            if let names = try? fileManager.contentsOfDirectory(atPath: folder.path),
-                names.contains(where: { $0.hasSuffix(".xcodeproj") || $0.hasSuffix(".xcworkspace") })
-            {
-                return folder
-            }
-            let parent = folder.deletingLastPathComponent().standardizedFileURL
-            if parent.path == folder.path { break }
-            folder = parent
-        }
-        return start.standardizedFileURL
+        nearestFolder(from: start, holding: markers) ?? start.standardizedFileURL
     }
 
     /// Whether `start` is inside a project: it, or a folder above it, holds `Package.swift`,
@@ -29,23 +12,30 @@ public enum ProjectLocator {
     /// `blocks.json` or `blocks.lock`. A `.git` folder alone is not a project: `add` there
     /// would write into a folder nothing builds. `blocks init` makes any folder one.
     static func isInsideProject(_ start: URL) -> Bool {
+        nearestFolder(from: start, holding: projectMarkers) != nil
+    }
+
+    /// The nearest folder from `start` upward that holds one of `files`, or an Xcode
+    /// project or workspace; nil when none does. Bounded, and only for absolute paths: a
+    /// deleted working folder reads as "".
+    static func nearestFolder(from start: URL, holding files: [String]) -> URL? {
         var folder = start.standardizedFileURL
         let fileManager = FileManager.default
-        guard folder.path.hasPrefix("/") else { return false }
+        guard folder.path.hasPrefix("/") else { return nil }
         for _ in 0..<256 {
-            for marker in projectMarkers where fileManager.fileExists(atPath: folder.appendingPathComponent(marker).path) {
-                return true
+            for marker in files where fileManager.fileExists(atPath: folder.appendingPathComponent(marker).path) {
+                return folder
             }
             if let names = try? fileManager.contentsOfDirectory(atPath: folder.path),
                 names.contains(where: { $0.hasSuffix(".xcodeproj") || $0.hasSuffix(".xcworkspace") })
             {
-                return true
+                return folder
             }
             let parent = folder.deletingLastPathComponent().standardizedFileURL
             if parent.path == folder.path { break }
             folder = parent
         }
-        return false
+        return nil
     }
 
     /// The files that make a folder a project (with an Xcode project or workspace).
