@@ -5,7 +5,7 @@ public enum ArgumentParser {
         var result = ParsedArguments()
         var index = 0
         var optionsEnded = false
-        func option(long: String) -> OptionSpec? { spec.options.first { $0.long == long } }
+        func option(long: String) -> OptionSpec? { spec.option(named: long) }
         func option(short: Character) -> OptionSpec? { spec.options.first { $0.short == short } }
 
         func record(_ spec: OptionSpec, spelled: String, inlineValue: String?) throws {
@@ -47,7 +47,7 @@ public enum ArgumentParser {
                 while position < letters.count {
                     let letter = letters[position]
                     guard let found = option(short: letter) else {
-                        throw UsageError.unknownOption("-\(letter)", suggestion: nil)
+                        throw UsageError.unknownOption("-\(letter)", suggestion: suggestion(forShort: letter, in: spec))
                     }
                     if found.isFlag {
                         result.flags.insert(found.long)
@@ -65,6 +65,14 @@ public enum ArgumentParser {
         return result
     }
 
+    /// For an unknown `-x`: the one long option starting with that letter, so a habit from
+    /// another tool (shadcn's `add -o` for overwrite; here `-o` is `--output`) finds ours.
+    static func suggestion(forShort letter: Character, in spec: CommandSpec) -> String? {
+        let global = Set(GlobalOptions.specs.map(\.long))
+        let matching = spec.options.filter { $0.long.first == letter && !global.contains($0.long) }
+        return matching.count == 1 ? "--" + matching[0].long : nil
+    }
+
     private static func looksLikeOption(_ text: String) -> Bool {
         text.count > 1 && text.hasPrefix("-") && Double(text) == nil
     }
@@ -72,7 +80,7 @@ public enum ArgumentParser {
     private static func checkPositionals(_ positionals: [String], spec: CommandSpec) throws {
         let required = spec.arguments.filter { !$0.isOptional }
         if positionals.count < required.count {
-            throw UsageError.missingArgument(required[positionals.count].name)
+            throw UsageError.missingArgument(required[positionals.count].name, example: spec.examples.first?.commandLine)
         }
         let acceptsMany = spec.arguments.contains { $0.isVariadic }
         if !acceptsMany && positionals.count > spec.arguments.count {

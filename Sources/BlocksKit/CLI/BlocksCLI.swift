@@ -30,7 +30,7 @@ public enum BlocksCLI {
     /// standard library (no `SendableMetatype` conformance) and warns that it is
     /// unnecessary with Swift 6.1's, and the list is read a few times per run.
     public static var commands: [any Command.Type] {[
-        SearchCommand.self, ListCommand.self, InfoCommand.self,
+        SearchCommand.self, ListCommand.self, InfoCommand.self, ViewCommand.self,
         AddCommand.self, StatusCommand.self, UpdateCommand.self, DiffCommand.self, RemoveCommand.self, InitCommand.self, RegistryCommand.self,
         ExportCommand.self, BuildCommand.self, KeygenCommand.self, LintCommand.self, NewCommand.self, MirrorCommand.self, MCPCommand.self,
     ]}
@@ -99,7 +99,6 @@ public enum BlocksCLI {
     /// registries, URLs, archive names and servers, so their control characters are
     /// escaped here, once for every error.
     static func report(_ error: Error, context: CommandContext, json: Bool = false) -> Int32 {
-        let style = context.errorStyle
         let message: String
         let code: Int32
         switch error {
@@ -114,7 +113,7 @@ public enum BlocksCLI {
             code = 1
         }
         let shown = TerminalText.escapedKeepingLines(URLUserinfo.masked(in: message))
-        context.standardError.write(style.apply(.red, "error: ") + shown + "\n")
+        context.standardError.write(context.diagnostic(prefix: "error: ", color: .red, shown) + "\n")
         if json {
             var members = ((error as? CommandFailure)?.underlying as? JSONReportingError ?? error as? JSONReportingError)?.jsonMembers ?? [:]
             members["error"] = .object(["message": .string(shown), "code": .int(Int(code))])

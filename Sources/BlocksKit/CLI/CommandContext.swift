@@ -48,9 +48,29 @@ public struct CommandContext: Sendable {
     public func print(_ line: String = "") { standardOutput.write(URLUserinfo.masked(in: line) + "\n") }
     /// A diagnostic line on standard error, unless `--quiet`. Notes and warnings often
     /// quote a registry, a URL or a server, so control characters in them are escaped.
-    public func note(_ line: String) { if !quiet { standardError.write(TerminalText.escapedKeepingLines(URLUserinfo.masked(in: line)) + "\n") } }
+    public func note(_ line: String) {
+        if !quiet { standardError.write(diagnostic(prefix: "", TerminalText.escapedKeepingLines(URLUserinfo.masked(in: line))) + "\n") }
+    }
     public func warn(_ line: String) {
-        standardError.write(errorStyle.apply(.yellow, "warning: ") + TerminalText.escapedKeepingLines(URLUserinfo.masked(in: line)) + "\n")
+        standardError.write(
+            diagnostic(prefix: "warning: ", color: .yellow, TerminalText.escapedKeepingLines(URLUserinfo.masked(in: line))) + "\n")
+    }
+
+    /// A message for standard error after `prefix` (in `color`). On a terminal each of its
+    /// lines is wrapped between words to the terminal's width, continuation lines under
+    /// the text: a path or a command is never cut in half. Piped, it stays one line per
+    /// line, for logs and scripts.
+    func diagnostic(prefix: String, color: Style.Color? = nil, _ message: String) -> String {
+        let shownPrefix = color.map { errorStyle.apply($0, prefix) } ?? prefix
+        guard standardError.isTerminal else { return shownPrefix + message }
+        let width = TerminalWidth.columns(environment: environment) ?? standardError.columns ?? TerminalWidth.fallback
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, line in
+            let leading = String(line.prefix { $0 == " " })
+            let first = index == 0 ? String(repeating: " ", count: prefix.count) + leading : leading
+            let indent = index == 0 ? prefix.count : leading.count + 2
+            return TextWrap.hanging(String(line.dropFirst(leading.count)), firstPrefix: first, indent: indent, width: width)
+        }
+        return shownPrefix + lines.joined(separator: "\n").dropFirst(prefix.count)
     }
 
     /// The width tables are fitted to: `COLUMNS`, else the terminal's own, else 80 on a

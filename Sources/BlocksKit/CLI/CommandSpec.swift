@@ -7,10 +7,13 @@ public struct CommandSpec: Sendable {
     public var options: [OptionSpec]
     /// Extra lines for the USAGE section, when the generated one is not enough.
     public var usage: [String]?
+    /// Command lines a newcomer can copy, each with what it does: `--help` shows them, and
+    /// a missing argument quotes the first.
+    public var examples: [Example]
 
     public init(
         name: String, abstract: String, discussion: String? = nil,
-        arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], usage: [String]? = nil
+        arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], usage: [String]? = nil, examples: [Example] = []
     ) {
         self.name = name
         self.abstract = abstract
@@ -18,6 +21,23 @@ public struct CommandSpec: Sendable {
         self.arguments = arguments
         self.options = options
         self.usage = usage
+        self.examples = examples
+    }
+
+    /// One example: the command line, and what it does.
+    public struct Example: Sendable {
+        public var commandLine: String
+        public var effect: String
+
+        public init(_ commandLine: String, _ effect: String) {
+            self.commandLine = commandLine
+            self.effect = effect
+        }
+    }
+
+    /// The option spelled `long` or one of its quiet aliases.
+    func option(named long: String) -> OptionSpec? {
+        options.first { $0.long == long } ?? options.first { $0.aliases.contains(long) }
     }
 }
 
@@ -37,17 +57,28 @@ public struct ArgumentSpec: Sendable {
 }
 
 /// A `--long` option, with an optional `-s` short form. A nil `valueName` makes it a flag.
+///
+/// `aliases` are older or other tools' spellings (`--out` for `--output`, `--force` for
+/// `--overwrite`): accepted and recorded under `long`, never shown, so scripts written for
+/// them keep working while help teaches one vocabulary (`SharedOptions`).
 public struct OptionSpec: Sendable {
     public var long: String
     public var short: Character?
     public var valueName: String?
     public var help: String
+    public var aliases: [String]
+    /// Shown in the usage line without brackets; the command itself says why it is needed.
+    public var isRequired: Bool
 
-    public init(_ long: String, short: Character? = nil, value: String? = nil, help: String) {
+    public init(
+        _ long: String, short: Character? = nil, value: String? = nil, help: String, aliases: [String] = [], required: Bool = false
+    ) {
         self.long = long
         self.short = short
         self.valueName = value
         self.help = help
+        self.aliases = aliases
+        self.isRequired = required
     }
 
     public var isFlag: Bool { valueName == nil }
@@ -66,6 +97,8 @@ public struct ParsedArguments: Sendable, Equatable {
     }
 
     public func flag(_ name: String) -> Bool { flags.contains(name) }
+    public func flag(_ option: OptionSpec) -> Bool { flags.contains(option.long) }
+    public func value(_ option: OptionSpec) -> String? { value(option.long) }
     /// The last value given for an option, so a later `--limit 3` wins over an earlier one.
     public func value(_ name: String) -> String? { values[name]?.last }
     public func allValues(_ name: String) -> [String] { values[name] ?? [] }

@@ -1,4 +1,6 @@
-/// Help text laid out like swift-argument-parser's: OVERVIEW, USAGE, ARGUMENTS, OPTIONS, SUBCOMMANDS.
+/// Help text laid out like swift-argument-parser's: OVERVIEW, USAGE, ARGUMENTS, OPTIONS,
+/// SUBCOMMANDS, then EXAMPLES. A command's help shows its own options only, and one line
+/// pointing to `blocks --help` for the global ones, so `list --help` is about `list`.
 ///
 /// Every line is wrapped to `width` between words (`TextWrap`), with continuation lines
 /// under the text they continue: help is read on terminals of 80 columns.
@@ -26,8 +28,25 @@ public enum HelpFormatter {
             lines += spec.arguments.map { row("<\($0.name)>" + ($0.isVariadic ? " ..." : ""), $0.help, width: width) }
         }
         lines += ["", "OPTIONS:"]
-        lines += (spec.options + GlobalOptions.specs).map { row(optionLabel($0), $0.help, width: width) }
+        lines += (spec.options + GlobalOptions.specs.filter { $0.long == "help" }).map { row(optionLabel($0), $0.help, width: width) }
+        lines += ["", hanging(indent, globalOptionsPointer, width: width)]
+        lines += examples(spec.examples, width: width)
         return lines.joined(separator: "\n")
+    }
+
+    /// The line that stands for the global options in a command's help.
+    static let globalOptionsPointer =
+        "Every command also takes the global options (--registry, --json, --quiet, -C, --offline and more): see 'blocks --help'."
+
+    /// The EXAMPLES section: each command line, and under it what it does.
+    static func examples(_ examples: [CommandSpec.Example], width: Int) -> [String] {
+        guard !examples.isEmpty else { return [] }
+        var lines = ["", "EXAMPLES:"]
+        for example in examples {
+            lines.append(hanging(indent, example.commandLine, width: width))
+            lines.append(hanging(indent + indent + indent, example.effect, width: width))
+        }
+        return lines
     }
 
     public static func rootHelp(commands: [CommandSpec], plugins: [Plugin], width: Int = TerminalWidth.fallback) -> String {
@@ -47,6 +66,12 @@ public enum HelpFormatter {
             // File names on PATH are not the tool's own words: a name may hold ESC sequences.
             lines += plugins.map { row(TerminalText.escaped($0.name), "Runs \(TerminalText.escaped($0.path))", width: width) }
         }
+        lines += examples(
+            [
+                .init("blocks search tabs", "Find blocks about tabs."),
+                .init("blocks add top-tabs", "Copy one into your project; it is yours to edit."),
+                .init("blocks status", "See what you added, what you changed and what has an update."),
+            ], width: width)
         lines += ["", hanging(indent, "See 'blocks help <subcommand>' for detailed help.", width: width)]
         return lines.joined(separator: "\n")
     }
@@ -62,8 +87,10 @@ public enum HelpFormatter {
             if argument.isOptional { text = "[\(text)]" }
             parts.append(text)
         }
-        for option in spec.options {
-            parts.append("[--\(option.long)" + (option.valueName.map { " <\($0)>" } ?? "") + "]")
+        // Required options first and bare; the rest in brackets.
+        for option in spec.options.filter(\.isRequired) + spec.options.filter({ !$0.isRequired }) {
+            let text = "--\(option.long)" + (option.valueName.map { " <\($0)>" } ?? "")
+            parts.append(option.isRequired ? text : "[\(text)]")
         }
         return parts
     }

@@ -55,6 +55,45 @@ public enum Prompt {
         return nil
     }
 
+    /// The most options a list shows; past it, the person types names (found with search).
+    static let longestList = 30
+
+    /// Several of `options`, answered by numbers or names separated by spaces or commas:
+    /// `add` with no names on a terminal, as shadcn's picker. Returns the chosen names in the
+    /// order typed, or nil on an empty answer, at end of input, or after too many tries.
+    /// A long list shows its first `longestList` entries; any name of it may still be typed.
+    public static func chooseSeveral(_ question: String, options: [String], names: [String], context: CommandContext) -> [String]? {
+        context.standardError.write(question + "\n")
+        for (index, option) in options.prefix(longestList).enumerated() {
+            context.standardError.write("  \(index + 1)) \(TerminalText.escaped(option))\n")
+        }
+        if options.count > longestList {
+            context.standardError.write("  … and \(options.count - longestList) more ('blocks search WORDS' finds them; type their names)\n")
+        }
+        let shown = min(options.count, longestList)
+        for _ in 0..<attempts {
+            context.standardError.write("Numbers or names, separated by spaces (1-\(shown)); Enter for none: ")
+            guard let line = context.readLine() else {
+                context.standardError.write("\n")
+                return nil
+            }
+            let answers = line.split { $0 == " " || $0 == "," || $0 == "\t" }.map(String.init)
+            if answers.isEmpty { return nil }
+            let picked = answers.map { answer -> Int? in
+                if let number = Int(answer) { return number >= 1 && number <= shown ? number - 1 : nil }
+                return match(answer, names: names)
+            }
+            if let unknown = zip(answers, picked).first(where: { $0.1 == nil })?.0 {
+                context.standardError.write(TerminalText.escaped("'\(unknown)' is not one of them.") + " Please type numbers from 1 to \(shown), or names.\n")
+                continue
+            }
+            var chosen: [String] = []
+            for index in picked.compactMap({ $0 }) where !chosen.contains(names[index]) { chosen.append(names[index]) }
+            return chosen
+        }
+        return nil
+    }
+
     /// The index `answer` picks: a number from 1, a name, or the only name equal to it
     /// ignoring case.
     static func match(_ answer: String, names: [String]) -> Int? {
@@ -71,5 +110,25 @@ public enum Prompt {
             return String(characters[..<index])
         }
         return label
+    }
+
+    /// Every block of `registries` as a list shows it: the name to type, and a label with the title.
+    static func blockChoices(in registries: RegistrySet) throws -> [(name: String, label: String)] {
+        try registries.members.flatMap { member in
+            try member.source.manifests().map { manifest in
+                let name = member.reference(manifest.name).description
+                return (name: name, label: "\(name) (\(manifest.englishTitle))")
+            }
+        }
+    }
+
+    /// The one block a person picks when a command that needs a name got none (`info`,
+    /// `view`); without a terminal, or with `--json`, a usage error with `example`.
+    static func pickBlock(in registries: RegistrySet, example: String?, context: CommandContext) throws -> String {
+        let missing = UsageError.missingArgument("name", example: example, hint: "'blocks list' shows every name")
+        guard context.isInteractive, !context.json else { throw missing }
+        let listed = try blockChoices(in: registries)
+        guard let index = choose("Which block?", options: listed.map(\.label), names: listed.map(\.name), context: context) else { throw missing }
+        return listed[index].name
     }
 }

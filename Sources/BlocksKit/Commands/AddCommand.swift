@@ -17,18 +17,26 @@ public enum AddCommand: Command {
             ArgumentSpec(
                 "name",
                 help:
-                    "The blocks to add, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @acme/pager (a registry of blocks.json), or an exported archive's path or URL. The blocks they depend on come along.",
-                variadic: true)
+                    "The blocks to add, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @acme/pager (a namespaced registry of blocks.json), or an exported archive's path or URL. The blocks they depend on come along. On a terminal, leave them out to pick from a list.",
+                optional: true, variadic: true)
         ],
         options: [
             OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project."),
             OptionSpec("target", value: "name", help: "In an Xcode project with several targets, the one the blocks join."),
-            OptionSpec("dry-run", help: "Print the plan and the diffs; write nothing."),
-            OptionSpec("overwrite", help: "Replace files you changed with the block's version."),
-            OptionSpec("yes", short: "y", help: "Ask nothing; take every choice that loses no work (changed files still need --overwrite)."),
+            allOption,
+            SharedOptions.dryRun(help: "Print the plan and the diffs; write nothing."),
+            overwriteOption, yesOption,
             OptionSpec("no-demo", help: "Leave out the demo view."),
             OptionSpec("sha256", value: "hex", help: "The expected SHA-256 of an archive given by URL."),
+        ],
+        examples: [
+            .init("blocks add top-tabs", "Copy top-tabs, and the blocks it needs, into the project."),
+            .init("blocks add pager@1.0.0 --dry-run", "Show what adding that version would write, and write nothing."),
         ])
+
+    static let allOption = OptionSpec("all", help: "Add every block of the registry (the default one, or --registry's).")
+    static let overwriteOption = SharedOptions.overwrite(help: "Replace files you changed with the block's version.")
+    static let yesOption = SharedOptions.yes(help: "Ask nothing; take every choice that loses no work (changed files still need --overwrite).")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let result = try perform(arguments, context: context)
@@ -65,7 +73,7 @@ public enum AddCommand: Command {
             throw UsageError.inapplicableOption(
                 "--sha256", because: "it checks an archive given by path or URL; a registry's blocks are checked against its index")
         }
-        let requests = archive == nil ? try validatedRequests(arguments.positionals) : []
+        var requests = archive == nil ? try validatedRequests(arguments.positionals) : []
         // Outside a project, a folder of blocks would sit where nothing builds it: refused,
         // unless the user named the folder.
         if arguments.value("path") == nil, !ProjectLocator.isInsideProject(context.workingDirectory) {
@@ -74,6 +82,9 @@ public enum AddCommand: Command {
         // Opened before the project's lock and files are read, so a remote registry's
         // libraries load on the other core meanwhile.
         let registries = archive == nil ? try RegistrySet.forProject(option: context.registry, access: context.registryAccess) : nil
+        if let registries, requests.isEmpty {
+            requests = try validatedRequests(try namesToAdd(arguments, registries: registries, context: context))
+        }
         registries?.prepareToInstall()
         let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
         defer { mutex?.release() }
@@ -91,7 +102,7 @@ public enum AddCommand: Command {
         let names = items.map(\.reference.description)
 
         let pathOption = arguments.value("path")
-        let interactive = context.isInteractive && !arguments.flag("yes")
+        let interactive = context.isInteractive && !arguments.flag(yesOption)
         var target: TargetFolder?
         func chosenTarget() throws -> TargetFolder {
             if let target { return target }
@@ -142,8 +153,8 @@ public enum AddCommand: Command {
         for warning in warnings { context.warn(warning) }
 
         // A dry run leaves conflicts undecided, unless --overwrite already decided them.
-        if !plan.conflicts.isEmpty && (!dryRun || arguments.flag("overwrite")) {
-            try resolveConflicts(&plan, overwrite: arguments.flag("overwrite"), interactive: interactive, context: context)
+        if !plan.conflicts.isEmpty && (!dryRun || arguments.flag(overwriteOption)) {
+            try resolveConflicts(&plan, overwrite: arguments.flag(overwriteOption), interactive: interactive, context: context)
         }
         // Blocks the lock already placed need no folder, but their references are synced too.
         var membership = target?.xcode
@@ -297,6 +308,24 @@ public enum AddCommand: Command {
             if !seen.contains(reference) { seen.append(reference) }
         }
         return seen
+    }
+
+    /// The blocks to add when none were named: `--all`'s, else the ones a person picks on a
+    /// terminal, else a usage error with an example (a script must name what it adds).
+    static func namesToAdd(_ arguments: ParsedArguments, registries: RegistrySet, context: CommandContext) throws -> [String] {
+        let example = spec.examples.first?.commandLine
+        if arguments.flag(allOption) {
+            let member = registries.members[0]
+            return try member.source.manifests().map { member.reference($0.name).description }
+        }
+        guard context.isInteractive, !arguments.flag(yesOption), !context.json else {
+            throw UsageError.missingArgument("name", example: example, hint: "'blocks list' shows every name; --all adds them all")
+        }
+        let listed = try Prompt.blockChoices(in: registries)
+        guard let picked = Prompt.chooseSeveral("Which blocks?", options: listed.map(\.label), names: listed.map(\.name), context: context),
+            !picked.isEmpty
+        else { throw UsageError.missingArgument("name", example: example) }
+        return picked
     }
 
     /// Applies `--overwrite`, asks on a terminal, or fails listing the changed files.

@@ -5,8 +5,7 @@ public enum BuildCommand: Command {
         abstract: "Write a static registry: index.json, per-block metadata and reproducible archives.",
         discussion: "Serve the output folder with nginx, a CDN or any static host. Set SOURCE_DATE_EPOCH to fix the copyright year.",
         options: [
-            OptionSpec("catalog", value: "dir", help: "The catalog to publish (default: ./Catalog, else the built-in catalog)."),
-            OptionSpec("out", short: "o", value: "dir", help: "The folder to write the registry into."),
+            outputOption, catalogOption,
             OptionSpec(
                 "sign", value: "keyfile",
                 help: "Sign the index with this secret key (from 'blocks keygen'; default: $BLOCKS_SIGNING_KEY), writing index.json.minisig."),
@@ -15,12 +14,19 @@ public enum BuildCommand: Command {
                 "next-key", value: "pubkey",
                 help: "With --sign: the public key you will sign with next, listed in the index so clients can pin it before you rotate."),
             OptionSpec("site", help: "Also write a browsable HTML catalog beside the registry (index.html, a page per block)."),
+        ],
+        examples: [
+            .init("blocks build -o public", "Publish ./Catalog into public/, ready for any static host."),
+            .init("blocks build -o public --sign blocks.key --site", "The same, signed, with a browsable catalog."),
         ])
 
+    static let outputOption = SharedOptions.output(value: "dir", help: "The folder to write the registry into.", required: true)
+    static let catalogOption = SharedOptions.catalog(help: "The catalog to publish (default: ./Catalog, else the built-in catalog).")
+
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        guard let out = arguments.value("out") else { throw UsageError.missingOption("--out <dir>", because: "it names the folder to write the registry into") }
+        guard let out = arguments.value(outputOption) else { throw UsageError.missingOption("-o <dir>", because: "it names the folder to write the registry into") }
         let source: CatalogSource
-        if let catalog = arguments.value("catalog") {
+        if let catalog = arguments.value(catalogOption) {
             let url = context.resolve(catalog)
             guard CatalogSource.looksLikeCatalog(url) else { throw CatalogError.notACatalog(path: url.path) }
             source = .folder(url)

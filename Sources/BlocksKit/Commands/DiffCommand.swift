@@ -14,6 +14,10 @@ public enum DiffCommand: Command {
         options: [
             OptionSpec("upstream", help: "Compare the base with the registry's newest version instead of your files."),
             OptionSpec("to", value: "version", help: "With --upstream, compare with this published version of one block instead of the newest."),
+        ],
+        examples: [
+            .init("blocks diff pager", "What you changed in pager since add wrote it."),
+            .init("blocks diff --upstream", "What the registry changed since then, for every added block."),
         ])
 
     /// One file's comparison: its state and the diff, empty when there is none.

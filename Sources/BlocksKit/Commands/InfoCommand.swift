@@ -6,15 +6,20 @@ public enum InfoCommand: Command {
         arguments: [
             ArgumentSpec(
                 "name",
-                help: "The block's name, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @namespace/name for a registry of blocks.json."
-            )
+                help: "The block's name, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @namespace/name for a namespaced registry of blocks.json. On a terminal, leave it out to pick from a list.",
+                optional: true)
         ],
-        options: [OptionSpec("source", help: "Also print the code of every file.")])
+        options: [OptionSpec("source", help: "Also print the code of every file (as 'blocks view' does).")],
+        examples: [
+            .init("blocks info top-tabs", "Show top-tabs' platforms, tags, API and files."),
+            .init("blocks info pager@1.0.0 --json", "One published version, as JSON for a script."),
+        ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         // The same NAME[@VERSION] as `add` takes, in any case.
-        let request = try AddCommand.validatedRequests([arguments.positionals[0]])[0]
+        let given = try arguments.positionals.first.map { try AddCommand.validatedRequests([$0])[0] }
         let registries = try context.registrySet()
+        let request = try given ?? AddCommand.validatedRequests([Prompt.pickBlock(in: registries, example: spec.examples.first?.commandLine, context: context)])[0]
         var (member, manifest) = try registries.resolve(request.reference)
         let source = member.source
         let showSource = arguments.flag("source")

@@ -7,6 +7,10 @@ public enum InitCommand: Command {
         options: [
             OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project (default: as 'add' would choose)."),
             OptionSpec("target", value: "name", help: "In an Xcode project, the target blocks join; saved, so 'add' need not ask."),
+        ],
+        examples: [
+            .init("blocks init", "Write blocks.json with the folder add would choose here."),
+            .init("blocks init --path Sources/App/Components", "Add blocks into that folder from now on."),
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {

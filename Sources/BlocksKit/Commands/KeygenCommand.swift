@@ -1,4 +1,4 @@
-/// `blocks keygen --out DIR`: a new Ed25519 key pair for signing a registry. The secret
+/// `blocks keygen -o DIR`: a new Ed25519 key pair for signing a registry. The secret
 /// key goes to `DIR/blocks.key` (mode 0600, never overwritten, never printed); the public
 /// key to `DIR/blocks.pub` in minisign's format, and on stdout for pinning.
 public enum KeygenCommand: Command {
@@ -10,13 +10,16 @@ public enum KeygenCommand: Command {
             blocks.pub (the public key, minisign's format) into the folder. Clients pin the
             public key with 'blocks init --registry URL --key PUBKEY'.
             """,
-        options: [OptionSpec("out", short: "o", value: "dir", help: "The folder to write blocks.key and blocks.pub into (created if missing).")])
+        options: [outputOption],
+        examples: [.init("blocks keygen -o keys", "Write keys/blocks.key and keys/blocks.pub, and print the public key.")])
+
+    static let outputOption = SharedOptions.output(value: "dir", help: "The folder to write blocks.key and blocks.pub into (created if missing).", required: true)
 
     public static let secretKeyFile = "blocks.key"
     public static let publicKeyFile = "blocks.pub"
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        guard let out = arguments.value("out") else { throw UsageError.missingOption("--out <dir>", because: "it names the folder to write the key pair into") }
+        guard let out = arguments.value(outputOption) else { throw UsageError.missingOption("-o <dir>", because: "it names the folder to write the key pair into") }
         let folder = context.resolve(out)
         let secretURL = folder.appendingPathComponent(secretKeyFile)
         let publicURL = folder.appendingPathComponent(publicKeyFile)

@@ -6,6 +6,7 @@ public enum LintCommand: Command {
         abstract: "Validate a catalog: manifests, listed files, and that every Swift file parses.",
         arguments: [ArgumentSpec("dir", help: "The catalog folder (default: ./Catalog).", optional: true)],
         options: [
+            SharedOptions.catalog(help: "The catalog folder, as build and new name it (the same as <dir>)."),
             OptionSpec("no-parse", help: "Skip the swiftc -parse check."),
             OptionSpec(
                 "typecheck",
@@ -16,10 +17,17 @@ public enum LintCommand: Command {
                 "stub", value: "dir",
                 help: "The SwiftUI stub for --typecheck (SwiftUI.swift and CoreGraphics.swift). Default: "
                     + "$BLOCKS_SWIFTUI_STUB, else Tests/SwiftUIStub in the catalog's parent folder or one above it."),
+        ],
+        examples: [
+            .init("blocks lint", "Check ./Catalog before 'blocks build'."),
+            .init("blocks lint --catalog ../Catalog --typecheck", "Also type-check the views against the SwiftUI stub."),
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let given = arguments.positionals.first
+        if arguments.value("catalog") != nil, let extra = arguments.positionals.first {
+            throw UsageError.inapplicableOption("--catalog", because: "the catalog is already named by '\(extra)'")
+        }
+        let given = arguments.value("catalog") ?? arguments.positionals.first
         let root = context.resolve(given ?? "Catalog")
         guard PathKind(root.path) == .folder else {
             throw CatalogError.missingCatalog(folder: given == nil ? context.workingDirectory.path : root.path, given: given != nil)

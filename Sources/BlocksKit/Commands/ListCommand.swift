@@ -2,7 +2,11 @@
 public enum ListCommand: Command {
     public static let spec = CommandSpec(
         name: "list", abstract: "List every block in the registry, one line each.",
-        discussion: "With registries in blocks.json, every one of them: their blocks are named @namespace/name; --registry @namespace lists one.")
+        discussion: "With registries in blocks.json, every one of them: their blocks are named @namespace/name; --registry @namespace lists one.",
+        examples: [
+            .init("blocks list", "Every block, with its version, platforms, level and title."),
+            .init("blocks list --registry @acme", "Only the blocks of the registry blocks.json names @acme."),
+        ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let registries = try context.registrySet()

@@ -13,10 +13,14 @@ public enum MCPCommand: Command {
             with claude-code, claude-desktop, cursor or vscode; --write merges it into that
             client's config file, keeping everything else in it.
             """,
-        arguments: [ArgumentSpec("action", help: "Nothing to serve, or 'config' to print a client's entry.", optional: true)],
+        arguments: [ArgumentSpec("action", help: "Leave it out to serve over standard input and output, or 'config' to print a client's entry.", optional: true)],
         options: [
             OptionSpec("client", value: "name", help: "With config: claude-code, claude-desktop, cursor or vscode."),
             OptionSpec("write", help: "With config: merge the entry into the client's config file."),
+        ],
+        examples: [
+            .init("blocks mcp config --client cursor --write", "Register the server with Cursor, keeping the rest of its config."),
+            .init("blocks mcp", "Serve; a client starts this itself, so you rarely type it."),
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {

@@ -19,7 +19,11 @@ public enum MirrorCommand: Command {
                 "header", value: "Name: value",
                 help: "A header the source URL's requests carry, e.g. \"Authorization: Bearer ${ACME_TOKEN}\"; repeatable. Never written into the mirror."),
         ],
-        usage: ["blocks mirror <source> <dest> [--jobs <n>] [--prune] [--latest-only] [--header <Name: value>]", "blocks mirror --verify <dest>"])
+        usage: ["blocks mirror <source> <dest> [--jobs <n>] [--prune] [--latest-only] [--header <Name: value>]", "blocks mirror --verify <dest>"],
+        examples: [
+            .init("blocks mirror https://blocks.example.com ./mirror", "Copy the registry for offline use; run again to refresh."),
+            .init("blocks mirror --verify ./mirror", "Re-hash every archive of the mirror."),
+        ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         if let verify = arguments.value("verify") {
@@ -41,7 +45,7 @@ public enum MirrorCommand: Command {
             return 0
         }
         guard arguments.positionals.count == 2 else {
-            throw UsageError.missingArgument(arguments.positionals.isEmpty ? "source" : "dest")
+            throw UsageError.missingArgument(arguments.positionals.isEmpty ? "source" : "dest", example: spec.examples.first?.commandLine)
         }
         let jobs = try arguments.integer("jobs") ?? 8
         guard (1...64).contains(jobs) else { throw UsageError.invalidValue(option: "--jobs", value: String(jobs), expected: "1 to 64") }

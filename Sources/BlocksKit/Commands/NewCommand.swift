@@ -4,14 +4,17 @@ public enum NewCommand: Command {
         name: "new",
         abstract: "Create a new block folder in a catalog from the scaffold.",
         arguments: [ArgumentSpec("name", help: "The new block's name, e.g. segmented-tabs.")],
-        options: [OptionSpec("catalog", value: "dir", help: "The catalog folder (default: ./Catalog).")])
+        options: [catalogOption],
+        examples: [.init("blocks new segmented-tabs", "Create Catalog/segmented-tabs with a block.json, a view and a demo to fill in.")])
+
+    static let catalogOption = SharedOptions.catalog(help: "The catalog folder (default: ./Catalog).")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let name = arguments.positionals[0]
         guard ManifestValidator.isValidName(name) else {
             throw UsageError.invalidValue(option: "<name>", value: name, expected: "lowercase words joined by dashes, e.g. segmented-tabs")
         }
-        let folder = context.resolve(arguments.value("catalog") ?? "Catalog").appendingPathComponent(name)
+        let folder = context.resolve(arguments.value(catalogOption) ?? "Catalog").appendingPathComponent(name)
         guard !FileManager.default.fileExists(atPath: folder.path) else {
             throw CatalogError.blockExists(path: folder.path)
         }

@@ -23,6 +23,12 @@ public enum RegistryCommand: Command {
             "blocks registry add <namespace> <url> [--header \"Name: value\"]... [--key PUBKEY]...",
             "blocks registry list",
             "blocks registry remove <namespace>",
+        ],
+        examples: [
+            .init(
+                "blocks registry add @acme https://blocks.acme.dev --header \"Authorization: Bearer ${ACME_TOKEN}\"",
+                "Name a team's registry @acme; its blocks are then @acme/NAME."),
+            .init("blocks registry list", "The namespaced registries of blocks.json."),
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
@@ -37,7 +43,7 @@ public enum RegistryCommand: Command {
         default: throw UsageError.invalidValue(option: "<action>", value: action, expected: "add, list or remove")
         }
         if positionals.count > expected { throw UsageError.unexpectedArgument(positionals[expected]) }
-        if positionals.count < expected { throw UsageError.missingArgument(expected == 3 && positionals.count == 2 ? "url" : "namespace") }
+        if positionals.count < expected { throw UsageError.missingArgument(expected == 3 && positionals.count == 2 ? "url" : "namespace", example: spec.examples.first?.commandLine) }
         if action != "add", arguments.values["header"] != nil {
             throw UsageError.inapplicableOption("--header", because: "headers are given when a registry is added")
         }

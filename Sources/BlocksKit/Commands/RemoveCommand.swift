@@ -6,8 +6,12 @@ public enum RemoveCommand: Command {
         abstract: "Remove added blocks: delete their unchanged files and update blocks.lock.",
         arguments: [ArgumentSpec("name", help: "The blocks to remove.", variadic: true)],
         options: [
-            OptionSpec("force", short: "f", help: "Delete files you changed too."),
+            SharedOptions.force(help: "Delete files you changed too."),
             OptionSpec("with-dependencies", help: "Also remove the blocks they depend on that nothing else needs."),
+        ],
+        examples: [
+            .init("blocks remove pager", "Delete pager's unchanged files; a file you edited stays, and remove says so."),
+            .init("blocks remove pager --with-dependencies", "Also remove the blocks pager brought that nothing else needs."),
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {

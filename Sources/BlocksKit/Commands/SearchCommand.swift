@@ -11,6 +11,10 @@ public enum SearchCommand: Command {
             OptionSpec("category", value: "category", help: "Only blocks of this category, e.g. tabs."),
             OptionSpec("tag", value: "tag", help: "Only blocks with this tag, in any language."),
             OptionSpec("limit", value: "n", help: "Show at most <n> results."),
+        ],
+        examples: [
+            .init("blocks search tabs", "Blocks about tabs, best match first."),
+            .init("blocks search pestanas --platform ios17 --level beginner", "In Spanish, for iOS 17, for beginners."),
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {

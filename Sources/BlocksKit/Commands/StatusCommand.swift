@@ -3,7 +3,8 @@
 public enum StatusCommand: Command {
     public static let spec = CommandSpec(
         name: "status",
-        abstract: "Show the added blocks: each file unchanged, modified or missing, and available updates.")
+        abstract: "Show the added blocks: each file unchanged, modified or missing, and available updates.",
+        examples: [.init("blocks status", "Each added block, its files' state and the update to run, if any.")])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let root = ProjectLocator.projectRoot(from: context.workingDirectory)

@@ -15,9 +15,13 @@ public enum UpdateCommand: Command {
         options: [
             OptionSpec("all", help: "Update every added block."),
             OptionSpec("to", value: "version", help: "Update one block to this published version instead of the newest."),
-            OptionSpec("dry-run", help: "Print the plan and the merged diffs; write nothing."),
+            SharedOptions.dryRun(help: "Print the plan and the merged diffs; write nothing."),
             OptionSpec("theirs", help: "Settle conflicts by taking the new version's lines."),
             OptionSpec("ours", help: "Settle conflicts by keeping your lines."),
+        ],
+        examples: [
+            .init("blocks update --dry-run", "Show what updating every added block would change, merges included."),
+            .init("blocks update pager --to 1.1.0", "Move pager to one published version, keeping your edits."),
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {

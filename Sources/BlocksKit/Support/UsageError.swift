@@ -8,7 +8,9 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An option given where it means nothing, and why.
     case inapplicableOption(String, because: String)
     case unexpectedValue(option: String)
-    case missingArgument(String)
+    /// A positional argument not given, with an example of the command to copy and where
+    /// to find the values it takes.
+    case missingArgument(String, example: String? = nil, hint: String? = nil)
     case unexpectedArgument(String)
     case invalidValue(option: String, value: String, expected: String)
 
@@ -28,8 +30,8 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(option) does not apply here: \(reason)"
         case .unexpectedValue(let option):
             return "flag '\(option)' does not take a value"
-        case .missingArgument(let name):
-            return "missing argument <\(name)>"
+        case .missingArgument(let name, let example, let hint):
+            return "missing argument <\(name)>" + (example.map { "; for example '\($0)'" } ?? "") + (hint.map { " (\($0))" } ?? "")
         case .unexpectedArgument(let value):
             return "unexpected argument '\(value)'"
         case .invalidValue(let option, let value, let expected):
