@@ -35,6 +35,13 @@ enum SignalWatch {
                 }
             }
             for number in [SIGINT, SIGTERM] { _ = signal(number, forwardSignal) }
+            // A parent may have started us with them blocked (the mask survives exec), which
+            // would keep them pending for good: unblocked on this thread, they are delivered.
+            var unblocked = sigset_t()
+            sigemptyset(&unblocked)
+            sigaddset(&unblocked, SIGINT)
+            sigaddset(&unblocked, SIGTERM)
+            pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
             installed = true
             return true
         }

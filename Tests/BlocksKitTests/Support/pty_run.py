@@ -46,6 +46,11 @@ def main():
     environment.setdefault("TERM", "xterm")
     pid, master = pty.fork()
     if pid == 0:
+        # As a shell starts a program: Ctrl-C and SIGTERM neither blocked nor ignored (a test
+        # runner may block them, and a blocked signal's mask survives exec).
+        for number in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(number, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
         if options.cwd:
             os.chdir(options.cwd)
         os.execvpe(command[0], command, environment)
