@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(
             name: "BlocksKitTests",
             dependencies: ["BlocksKit"],
-            exclude: ["Support/fault_server.py", "Support/cdp_driver.py", "Support/pbxproj_oracle.py", "Fixtures/relevance.tsv", "Fixtures/Xcode"]
+            exclude: ["Support/fault_server.py", "Support/pty_run.py", "Support/cdp_driver.py", "Support/pbxproj_oracle.py", "Fixtures/relevance.tsv", "Fixtures/Xcode"]
         ),
         // BlocksKit for the view check (Catalog/ViewTypeCheck.swift), which `blocks lint
         // --typecheck` runs too: one implementation for both.

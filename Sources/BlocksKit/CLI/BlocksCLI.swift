@@ -48,7 +48,8 @@ public enum BlocksCLI {
         Tuning(environment: environment).applyToProcess()
         var context = CommandContext(
             standardOutput: FileDescriptorSink.standardOutput,
-            standardError: FileDescriptorSink.standardError,
+            // Standard error carries the progress bar and the spinner, cleared before each line.
+            standardError: StatusLine(FileDescriptorSink.standardError),
             environment: environment,
             workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
             transport: CurlTransport(environment: environment),

@@ -156,10 +156,28 @@ extension CommandContext {
     /// The transport, telling a person at the terminal what a transfer is waiting for
     /// (`CurlTransport.announcing`) on standard error. Scripts, pipes and `--quiet` get
     /// the plain transport: the same waits, and the error at the end says what happened.
+    ///
+    /// On the process's own terminal (standard error is a `StatusLine`), a request that has
+    /// waited half a second also shows a spinner naming the server and the file
+    /// (`SpinningTransport`), cleared before any note.
     var announcingTransport: HTTPTransport {
-        guard !quiet, standardError.isTerminal, let curl = transport as? CurlTransport else { return transport }
+        guard !quiet, standardError.isTerminal else { return transport }
         let sink = standardError
-        return curl.announcing { line in sink.write("note: \(line)\n") }
+        let announcing = (transport as? CurlTransport).map { curl -> HTTPTransport in curl.announcing { line in sink.write("note: \(line)\n") } } ?? transport
+        guard let line = standardError as? StatusLine else { return announcing }
+        return SpinningTransport(announcing, sink: line)
+    }
+
+    /// Handles Ctrl-C and SIGTERM for the rest of this command (`Interruption.protect`):
+    /// the progress line is cleared, `interrupted: MESSAGE` goes to standard error, the
+    /// registered lock and temporary files are removed, and the process exits with 130
+    /// (143 for SIGTERM). Only the real process does it (standard error is a
+    /// `StatusLine` only there); commands run in-process by tests or `blocks mcp` do not.
+    func protectFromInterruption(_ message: String) {
+        guard let line = standardError as? StatusLine else { return }
+        Interruption.protect(
+            message: message, write: { text in line.write(TerminalText.escapedKeepingLines(URLUserinfo.masked(in: text)) + "\n") },
+            prepare: [{ line.abandon() }])
     }
 }
 

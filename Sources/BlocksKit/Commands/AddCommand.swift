@@ -39,6 +39,7 @@ public enum AddCommand: Command {
     static let yesOption = SharedOptions.yes(help: "Ask nothing; take every choice that loses no work (changed files still need --overwrite).")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        context.protectFromInterruption("the project was not changed; run the same 'blocks add' again to add the blocks")
         let result = try perform(arguments, context: context)
         report(
             result.plan, outcome: result.outcome, target: result.target, warnings: result.warnings, dryRun: result.dryRun,
@@ -178,9 +179,12 @@ public enum AddCommand: Command {
             let store = BaseStore(cacheDirectory: context.cacheDirectory)
             let (planned, newLock) = (plan, plan.lockAfter())
             bases.start(inline: plan.allFiles.count <= BackgroundWrites.smallBatch) { store.storeBases(of: planned, lock: newLock) }
-            outcome = try InstallTransaction.apply(
-                plan, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), beforeLock: bases.wait,
-                projectFile: membership?.edit)
+            // Ctrl-C waits for the transaction: the project is left before or after, never between.
+            outcome = try Interruption.deferring {
+                try InstallTransaction.apply(
+                    plan, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), beforeLock: bases.wait,
+                    projectFile: membership?.edit)
+            }
         }
         let (packages, packageFailure) = packageSteps(resolution?.packages ?? [], plan: plan, dryRun: dryRun, context: context)
         return Result(plan: plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages, packageFailure: packageFailure)

@@ -38,6 +38,8 @@ public enum BuildCommand: Command {
         let names = try source.blockNames()
         let blocks = try source.contents(of: names)
         let output = context.resolve(out)
+        context.protectFromInterruption(
+            "\(out) was not published to: its index.json, written last, is the previous one if there was one; run the same 'blocks build' again")
         var builder = RegistryBuilder(
             output: output, packager: BlockPackager(year: try BlockPackager.year(environment: context.environment)),
             published: try PublicationDate.stamp(environment: context.environment))

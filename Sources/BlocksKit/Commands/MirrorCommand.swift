@@ -50,6 +50,11 @@ public enum MirrorCommand: Command {
         let jobs = try arguments.integer("jobs") ?? 8
         guard (1...64).contains(jobs) else { throw UsageError.invalidValue(option: "--jobs", value: String(jobs), expected: "1 to 64") }
         let destination = context.resolve(arguments.positionals[1])
+        let shownDestination = arguments.positionals[1]
+        context.protectFromInterruption(
+            FileManager.default.fileExists(atPath: destination.appendingPathComponent("index.json").path)
+                ? "\(shownDestination) still holds the previous snapshot; run the same 'blocks mirror' again to resume"
+                : "\(shownDestination) holds no snapshot yet; run the same 'blocks mirror' again to resume")
         let (location, access) = try MirrorSource.resolve(
             arguments.positionals[0], headerLines: arguments.values["header"] ?? [], access: context.registryAccess)
         var mirror = try Mirror.make(source: location, destination: destination, access: access)

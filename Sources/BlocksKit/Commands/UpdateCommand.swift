@@ -25,6 +25,7 @@ public enum UpdateCommand: Command {
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        context.protectFromInterruption("the project was not changed; run the same 'blocks update' again to update the blocks")
         let result = try perform(arguments, context: context)
         report(result, dryRun: arguments.flag("dry-run"), context: context)
         if let failure = result.packageFailure { context.warn(failure) }
@@ -87,8 +88,11 @@ public enum UpdateCommand: Command {
             // In a classic Xcode project, references follow the files a new version adds or drops.
             let membership = XcodeProjects.membership(at: root, target: config?.target)
             let projectFile = try membership.flatMap { try XcodeProjects.projectFile(after: plan.install, membership: $0) }
-            outcome = try InstallTransaction.apply(
-                plan.install, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), projectFile: projectFile)
+            // Ctrl-C waits for the transaction: the project is left before or after, never between.
+            outcome = try Interruption.deferring {
+                try InstallTransaction.apply(
+                    plan.install, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), projectFile: projectFile)
+            }
         }
         let (packages, packageFailure) = AddCommand.packageSteps(resolution.packages, plan: plan.install, dryRun: dryRun, context: context)
         return Result(plan: plan, outcome: outcome, packages: packages, packageFailure: packageFailure)

@@ -18,6 +18,8 @@ final class BodySink {
     var keepsBytes: Bool?
     private let digest: SHA256.Digest?
     private var descriptor: Int32 = -1
+    /// The `.part` file's registration with `Interruption`: Ctrl-C removes it while the sink lives.
+    private var registration: Int?
 
     /// For a file, whether `body` keeps the bytes as well.
     private let keepsBody: Bool
@@ -33,6 +35,7 @@ final class BodySink {
             return
         }
         digest = SHA256.Digest()
+        registration = Interruption.removeOnInterrupt(partFile.path)
         descriptor = open(partFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if descriptor < 0 && errno == ENOENT {
             // The folder is created only when it is missing, not checked before every file.
@@ -64,7 +67,10 @@ final class BodySink {
         return "the disk has \(free / 1024 / 1024) MB free, under the \(reservedFreeBytes / 1024 / 1024) MB blocks leaves free; make room and try again"
     }
 
-    deinit { closeFile() }
+    deinit {
+        closeFile()
+        if let registration { Interruption.keep(registration) }
+    }
 
     /// Takes one chunk. Returns false to make libcurl abort the transfer.
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {

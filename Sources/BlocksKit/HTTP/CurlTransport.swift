@@ -455,6 +455,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
             if let writeError = sink.writeError, let part = job.partFile {
                 return .done(.failure(.file(path: part.path, reason: writeError)))
             }
+            if code == CURLE_OPERATION_TIMEDOUT, status == 0, attempt.headerBytes == 0 { return noAnswer(attempt, url: url) }
             var redirects = 0
             blocks_curl_getinfo_long(attempt.handle, CURLINFO_REDIRECT_COUNT, &redirects)
             if code == CURLE_UNSUPPORTED_PROTOCOL, redirects > 0, RedirectPolicy.isHTTP(job.request.url) {
@@ -543,6 +544,27 @@ public final class CurlTransport: HTTPTransport, Sendable {
         return final == job.request.url ? job.request.url : "\(job.request.url) (redirected to \(final))"
     }
 
+    /// An attempt that ended without a byte of answer: the connection timed out, or the
+    /// server accepted it and said nothing for `lowSpeedTime` seconds. Such a server rarely
+    /// answers the next attempt, so it gets `silentAttempts` in all rather than the whole
+    /// retry budget: a server that never answers fails in about half a minute (two 15 s
+    /// attempts), not a minute, with words that say what happened.
+    private func noAnswer(_ attempt: Attempt, url: String) -> Outcome {
+        let job = attempt.job
+        job.silentAttempts += 1
+        // libcurl says "Connection timed out after …" when no connection was made in time.
+        let connecting = String(cString: attempt.errorBuffer).hasPrefix("Connection timed out")
+        let seconds = connecting ? Int(settings.connectTimeout.rounded(.up)) : settings.lowSpeedTime
+        let server = HTTPOrigin(job.url).map { "\($0.host):\($0.port)" } ?? job.url
+        let error = HTTPError.noAnswer(url: url, server: server, seconds: seconds, attempts: job.attempts)
+        job.lastError = error
+        guard job.silentAttempts < Self.silentAttempts, job.attempts <= settings.retries else { return .done(.failure(error)) }
+        return .retry(reason: "no answer within \(seconds) s", retryAfter: nil)
+    }
+
+    /// Attempts a server that sends nothing at all gets, at most.
+    static let silentAttempts = 2
+
     /// The error of a request whose deadline passed, naming its server and the deadline.
     private func deadlinePassed(_ job: TransferJob) -> HTTPError {
         let limit = min(job.request.maxBodyBytes, TransferLimits.maximumArchiveBytes)
@@ -612,6 +634,8 @@ public final class CurlTransport: HTTPTransport, Sendable {
             return .refusedHeaders(url: redact(url), code: code, headersOf: headersOf, variables: variables)
         case .invalidHeader(let url, let reason): return .invalidHeader(url: redact(url), reason: redact(reason))
         case .tooSlow(let url, let reason): return .tooSlow(url: redact(url), reason: redact(reason))
+        case .noAnswer(let url, let server, let seconds, let attempts):
+            return .noAnswer(url: redact(url), server: redact(server), seconds: seconds, attempts: attempts)
         case .headerTooLarge(let url, let limit): return .headerTooLarge(url: redact(url), limit: limit)
         }
     }

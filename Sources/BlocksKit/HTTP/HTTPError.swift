@@ -24,6 +24,9 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidHeader(url: String, reason: String)
     /// The server sent too slowly to be a registry, or took longer than the transfer's deadline.
     case tooSlow(url: String, reason: String)
+    /// The server accepted the request (or never connected) and sent nothing back, in
+    /// `seconds` per attempt over `attempts` attempts: our words, not libcurl's.
+    case noAnswer(url: String, server: String, seconds: Int, attempts: Int)
     /// The response's headers alone were larger than the cap.
     case headerTooLarge(url: String, limit: Int)
     /// A namespaced registry answered 401 or 403 to its own headers.
@@ -63,6 +66,9 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
             return "GET \(url) was not sent: \(reason)"
         case .tooSlow(let url, let reason):
             return "GET \(url) was stopped: \(reason); try again later, or check the registry URL"
+        case .noAnswer(let url, let server, let seconds, let attempts):
+            let tries = attempts == 1 ? "" : " (\(attempts) attempts)"
+            return "\(server) did not answer within \(seconds) s\(tries) for GET \(url); check the address, or try again later"
         case .headerTooLarge(let url, let limit):
             return "GET \(url) was refused: the response's headers are over \(limit) bytes, more than any registry sends"
         case .refusedHeaders(let url, let code, let headersOf, let variables):

@@ -6,6 +6,8 @@ final class TransferJob {
     /// A download whose bytes are kept in memory as well as written.
     var keepsBody = false
     var attempts = 0
+    /// Attempts that ended with no answer at all (`CurlTransport.silentAttempts`).
+    var silentAttempts = 0
     var notBefore = Date.distantPast
     var lastError: HTTPError?
     var result: Result<HTTPResponse, HTTPError>?

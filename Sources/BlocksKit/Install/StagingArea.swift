@@ -4,6 +4,8 @@
 public struct StagingArea {
     public static let prefix = ".blocks-staging-"
     public let url: URL
+    /// Its registration with `Interruption`: Ctrl-C removes the folder until `remove()` does.
+    private let registration: Int
 
     /// Creates a fresh staging folder in `root`.
     public init(root: URL) throws {
@@ -18,6 +20,7 @@ public struct StagingArea {
             throw InstallError.writeFailed(path: root.path, reason: "cannot create a temporary folder (\(String(cString: strerror(errno))))")
         }
         url = URL(fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        registration = Interruption.removeOnInterrupt(url.path)
     }
 
     /// Writes bytes into the staging folder under a fresh name and returns its URL.
@@ -45,6 +48,7 @@ public struct StagingArea {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         ParallelRemoval.removeAll(names.map { url.path + "/" + $0 })
         try? FileManager.default.removeItem(at: url)
+        Interruption.keep(registration)
     }
 
     /// The note a run leaves in its staging folder just before it creates folders.

@@ -24,17 +24,16 @@ public final class ProgressBar: @unchecked Sendable {
         guard redraws.allows(at: now, force: progress.filesDone == progress.filesTotal) else { return }
         drewSomething = true
         let columns = sink.columns ?? TerminalWidth.fallback
-        sink.write(
-            "\r\u{1B}[K"
-                + Self.line(
-                    label: label, progress: progress, totalBytes: totalBytes, elapsed: now.timeIntervalSince(started), columns: columns))
+        StatusLine.draw(
+            Self.line(label: label, progress: progress, totalBytes: totalBytes, elapsed: now.timeIntervalSince(started), columns: columns),
+            on: sink)
     }
 
     /// Clears the line so the summary that follows starts clean.
     public func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if drewSomething { sink.write("\r\u{1B}[K") }
+        if drewSomething { StatusLine.clear(sink) }
     }
 
     /// The text of the bar, separate from drawing so it can be tested.
@@ -50,7 +49,7 @@ public final class ProgressBar: @unchecked Sendable {
         let bytes = formatBytes(progress.bytesDone)
         let speed = "\(formatBytes(Int64(rate)))/s"
         var details = [files, bytes, speed]
-        if fraction > 0, fraction < 1, elapsed > 0 {
+        if Self.etaIsMeaningful(progress: progress, elapsed: elapsed) {
             details.append("ETA \(Int((elapsed / fraction - elapsed).rounded()))s")
         }
         let room = max(columns - 1, 1)
@@ -64,6 +63,19 @@ public final class ProgressBar: @unchecked Sendable {
         }
         return String("\(label) \(files)".prefix(room))
     }
+
+    /// Whether an estimate of the time left means anything yet: after `etaMinimumSeconds`
+    /// and once a tenth of the files, or `etaMinimumFiles` of them, are done. Before that the
+    /// first slow file (a server that takes seconds to answer) makes the estimate minutes
+    /// long for a run that ends seconds later.
+    static func etaIsMeaningful(progress: TransferProgress, elapsed: TimeInterval) -> Bool {
+        guard progress.filesTotal > 0, progress.filesDone > 0, progress.filesDone < progress.filesTotal else { return false }
+        guard elapsed >= etaMinimumSeconds else { return false }
+        return progress.filesDone >= etaMinimumFiles || Double(progress.filesDone) / Double(progress.filesTotal) >= 0.1
+    }
+
+    static let etaMinimumSeconds: TimeInterval = 3
+    static let etaMinimumFiles = 3
 
     static func formatBytes(_ bytes: Int64) -> String {
         let units = ["B", "KB", "MB", "GB"]

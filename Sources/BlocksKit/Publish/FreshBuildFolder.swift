@@ -133,6 +133,8 @@ final class FreshBuildFolder: @unchecked Sendable {
     /// A new staging folder with a random name, and its `archives/` and `blocks/`.
     private static func makeStaging(in output: String) throws -> String {
         let folder = "\(output)/\(stagingPrefix)\(UUID().uuidString)"
+        // Ctrl-C removes it (`Interruption`); once published or discarded nothing is left to remove.
+        _ = Interruption.removeOnInterrupt(folder)
         for made in [folder, "\(folder)/archives", "\(folder)/blocks"] where mkdir(made, 0o755) != 0 {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: folder)

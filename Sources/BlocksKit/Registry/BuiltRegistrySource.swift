@@ -320,7 +320,7 @@ public struct BuiltRegistrySource: RegistrySource {
     static func withOfflineHint(_ error: Error, indexFile: URL, offline: Bool) -> Error {
         guard !offline, let http = error as? HTTPError, PathKind(indexFile.path) == .other else { return error }
         switch http {
-        case .transport, .tooSlow: return UnreachableWithCachedCopy(underlying: http)
+        case .transport, .tooSlow, .noAnswer: return UnreachableWithCachedCopy(underlying: http)
         default: return error
         }
     }

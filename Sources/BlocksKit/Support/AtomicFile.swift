@@ -19,6 +19,9 @@ public enum AtomicFile {
             throw Failure(path: url.path, reason: "cannot create its folder")
         }
         let temporary = folder.joining(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        // Ctrl-C removes it (`Interruption`) until it is renamed or removed here.
+        let registration = Interruption.removeOnInterrupt(temporary.path)
+        defer { Interruption.keep(registration) }
         func fail(_ step: String, code: Int32 = errno) -> Failure {
             let reason = String(cString: strerror(code))
             unlink(temporary.path)

@@ -244,11 +244,11 @@ import Testing
     }
 
     @Test func progressBarText() {
-        let line = ProgressBar.line(label: "mirror", progress: TransferProgress(filesDone: 5, filesTotal: 10, bytesDone: 2048), totalBytes: nil, elapsed: 2)
+        let line = ProgressBar.line(label: "mirror", progress: TransferProgress(filesDone: 5, filesTotal: 10, bytesDone: 4096), totalBytes: nil, elapsed: 4)
         #expect(line.contains("5/10 files"))
-        #expect(line.contains("2.0 KB"))
+        #expect(line.contains("4.0 KB"))
         #expect(line.contains("1.0 KB/s"))
-        #expect(line.contains("ETA 2s"))
+        #expect(line.contains("ETA 4s"))
         #expect(
             !ProgressBar.line(label: "m", progress: TransferProgress(filesDone: 10, filesTotal: 10, bytesDone: 1), totalBytes: nil, elapsed: 1).contains("ETA"))
     }

@@ -34,6 +34,9 @@ Bodies are deterministic: byte i of a body is (i * 7 + 3) % 256 ("pattern").
   /bigheader/<key>?size=N             200 with one response header of N bytes
   /gzip/<key>?size=N                  200, Content-Encoding: gzip of N zero bytes (a bomb:
                                       10 MB of zeros is about 10 KB on the wire)
+  /files/<R>/<absolute path>          a file under the system temp folder, as a static
+                                      registry host would serve it; archives (.tar.gz,
+                                      .zip) are dripped at R bytes a second (0: at once)
   /requests/<key>                     200, every request so far as lines of
                                       "path<TAB>Authorization or -", oldest first
   absolute-form request targets (as a proxy receives them): 200, "proxied <target>"
@@ -87,6 +90,30 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
         self.wfile.flush()
+
+    def serve_file(self, path):
+        import os
+        import tempfile
+        pieces = path.split("/", 3)
+        rate = int(pieces[2])
+        local = os.path.realpath("/" + pieces[3])
+        root = os.path.realpath(tempfile.gettempdir())
+        if not local.startswith(root + "/") or not os.path.isfile(local):
+            self.send_body(b"no such file\n", status=404)
+            return
+        with open(local, "rb") as handle:
+            body = handle.read()
+        if rate <= 0 or not (local.endswith(".tar.gz") or local.endswith(".zip")):
+            self.send_body(body)
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        step = max(1, rate // 10)
+        for start in range(0, len(body), step):
+            self.wfile.write(body[start:start + step])
+            self.wfile.flush()
+            time.sleep(0.1)
 
     def do_GET(self):
         try:
@@ -204,6 +231,8 @@ class Handler(BaseHTTPRequestHandler):
             with counters_lock:
                 lines = "\n".join(received)
             self.send_body(lines.encode())
+        elif kind == "files":
+            self.serve_file(parts.path)
         elif kind == "busy-index":
             seconds = parts.path.strip("/").split("/")[1]
             if number == 1:
