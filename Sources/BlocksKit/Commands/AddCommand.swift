@@ -186,16 +186,17 @@ public enum AddCommand: Command {
                     projectFile: membership?.edit)
             }
         }
-        let (packages, packageFailure) = packageSteps(resolution?.packages ?? [], plan: plan, dryRun: dryRun, context: context)
+        let (packages, packageFailure) = try packageSteps(resolution?.packages ?? [], plan: plan, dryRun: dryRun, context: context)
         return Result(plan: plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages, packageFailure: packageFailure)
     }
 
     /// The SwiftPM steps for the packages the plan's blocks need, run unless `dryRun`
     /// (after the blocks are written), and why running one failed: what `add` and
-    /// `update` both do about packages.
+    /// `update` both do about packages. The lock then records what SwiftPM added and which
+    /// packages were there before, so `remove` takes out only what blocks put in.
     static func packageSteps(
         _ packages: [(package: PackageDependency, requiredBy: String)], plan: InstallPlan, dryRun: Bool, context: CommandContext
-    ) -> (steps: PackageSteps, failure: String?) {
+    ) throws -> (steps: PackageSteps, failure: String?) {
         // No package, no need to look for `swift` along the PATH.
         let swift = packages.isEmpty ? nil : PackageSteps.findSwift(environment: context.environment)
         let steps = PackageSteps.plan(
@@ -203,7 +204,17 @@ public enum AddCommand: Command {
             targetFolder: plan.blocks.first.flatMap { block in
                 block.folder.hasSuffix("/" + block.reference.folderPath) ? String(block.folder.dropLast(block.reference.folderPath.count + 1)) : nil
             }, swiftAvailable: swift != nil)
-        guard !dryRun, !steps.commands.isEmpty, let swift, let failure = steps.run(swift: swift, root: plan.root) else { return (steps, nil) }
+        guard !dryRun, !packages.isEmpty else { return (steps, nil) }
+        let manifest = try? String(contentsOf: plan.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let failure = steps.commands.isEmpty ? nil : swift.flatMap { steps.run(swift: $0, root: plan.root) }
+        let succeeded = failure.map { steps.commands.dropLast($0.remaining.count + 1) } ?? steps.commands[...]
+        let lock = try Lockfile.read(root: plan.root)
+        let recorded = PackageSteps.recording(packages, succeeded: Array(succeeded), manifest: manifest, in: lock)
+        if recorded != lock, !lock.blocks.isEmpty {
+            try StagingArea.writeAtomically(
+                recorded.encoded(), to: plan.root.appendingPathComponent(Lockfile.fileName), root: plan.root, displayPath: Lockfile.fileName)
+        }
+        guard let failure else { return (steps, nil) }
         return (
             steps,
             "\(failure.failed.text) failed: \(failure.reason); the blocks are added, so run it yourself"

@@ -46,6 +46,17 @@ public enum RemoveCommand: Command {
                 JSONOutput.encode([
                     "removed": .array(results),
                     "keptForDependents": .array(choice.kept.map { .object(["name": .string($0.name), "neededBy": .array($0.neededBy.map { .string($0) })]) }),
+                    "packageDependencies": .object([
+                        "removed": .array(
+                            removal.packages.filter { $0.keptBecause == nil }.map { .object(["package": .string($0.package), "url": .string($0.url)]) }),
+                        "kept": .array(
+                            removal.packages.compactMap { decision in
+                                decision.keptBecause.map {
+                                    .object(["package": .string(decision.package), "url": .string(decision.url), "reason": .string($0)])
+                                }
+                            }),
+                        "unrecorded": .array(removal.unrecordedPackages.map { .string($0) }),
+                    ]),
                 ]))
             return 0
         }
@@ -59,6 +70,18 @@ public enum RemoveCommand: Command {
                 context.print("Removed \(result.name) except \(result.kept.count) changed file\(result.kept.count == 1 ? "" : "s"), still in blocks.lock.")
                 context.note("Run 'blocks remove \(result.name) --force' to delete them too.")
             }
+        }
+        for decision in removal.packages {
+            if let reason = decision.keptBecause {
+                context.note("note: kept \(decision.package) in Package.swift: \(reason)")
+            } else {
+                context.print("  remove  \(decision.package) from Package.swift (blocks added it; nothing else needs it)")
+            }
+        }
+        for name in removal.unrecordedPackages {
+            context.note(
+                "note: blocks.lock does not record which Swift packages \(name) needs (an older blocks added it), so Package.swift is left as it is;"
+                    + " remove any package it needed by hand if nothing else uses it")
         }
         return 0
     }

@@ -94,7 +94,7 @@ public enum UpdateCommand: Command {
                     plan.install, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), projectFile: projectFile)
             }
         }
-        let (packages, packageFailure) = AddCommand.packageSteps(resolution.packages, plan: plan.install, dryRun: dryRun, context: context)
+        let (packages, packageFailure) = try AddCommand.packageSteps(resolution.packages, plan: plan.install, dryRun: dryRun, context: context)
         return Result(plan: plan, outcome: outcome, packages: packages, packageFailure: packageFailure)
     }
 

@@ -14,7 +14,22 @@ public struct BlockRemoval: Sendable, Equatable {
         public var missing: [String] = []
     }
 
+    /// What happens to a Swift package a removed block needed.
+    public struct PackageDecision: Sendable, Equatable {
+        public var url: String
+        /// The name SwiftPM gives it.
+        public var package: String { PackageValueGrammar.identity(of: url) }
+        /// Why it stays in Package.swift, or nil when it is taken out.
+        public var keptBecause: String?
+    }
+
     public var results: [Result]
+    /// The Swift packages the removed blocks needed, in order, each removed or kept with why.
+    public var packages: [PackageDecision] = []
+    /// Removed blocks whose lock entry (from an older blocks) does not say which packages they need.
+    public var unrecordedPackages: [String] = []
+    /// Package.swift without the packages that go, when any does.
+    public var manifestEdit: String?
     public var newLock: Lockfile
     /// The lock the plan started from, for putting back what could not be deleted.
     public var previousLock: Lockfile
@@ -72,7 +87,57 @@ public struct BlockRemoval: Sendable, Equatable {
                 removable.append(folder)
             }
         }
-        return BlockRemoval(results: results, newLock: newLock, previousLock: lock, folders: removable)
+        var removal = BlockRemoval(results: results, newLock: newLock, previousLock: lock, folders: removable)
+        removal.decidePackages(removed: names.filter { newLock.blocks[$0] == nil }, root: root)
+        return removal
+    }
+
+    /// Decides, for each package a removed block needed, whether it leaves Package.swift:
+    /// only when blocks put it there (the lock's record) and no block left needs it, or
+    /// may need it (a block whose entry does not say). Whatever stays gets its reason.
+    mutating func decidePackages(removed: [String], root: URL) {
+        let manifestURL = root.appendingPathComponent("Package.swift")
+        let original = try? String(contentsOf: manifestURL, encoding: .utf8)
+        var manifest = original
+        var seen: [String] = []
+        for name in removed {
+            guard let block = previousLock.blocks[name] else { continue }
+            guard let urls = block.packages else {
+                // Nothing to say when Package.swift names no package at all.
+                if original?.contains(".package(") == true { unrecordedPackages.append(name) }
+                continue
+            }
+            for url in urls where !seen.contains(where: { Lockfile.Package.key($0) == Lockfile.Package.key(url) }) {
+                seen.append(url)
+                packages.append(PackageDecision(url: url, keptBecause: packageKeptBecause(url, manifest: &manifest)))
+            }
+        }
+        if let manifest, manifest != original { manifestEdit = manifest }
+    }
+
+    /// Why the package stays, or nil when it goes (and `manifest` is edited without it).
+    mutating func packageKeptBecause(_ url: String, manifest: inout String?) -> String? {
+        let users = newLock.blocks.keys.sorted().filter { key in newLock.blocks[key]?.packages?.contains { Lockfile.Package.key($0) == Lockfile.Package.key(url) } == true }
+        if !users.isEmpty { return "still used by " + users.joined(separator: ", ") }
+        let unknown = newLock.blocks.keys.sorted().filter { newLock.blocks[$0]?.packages == nil }
+        if !unknown.isEmpty {
+            return "blocks.lock does not say whether " + unknown.joined(separator: ", ") + " (added by an older blocks) " + (unknown.count == 1 ? "needs" : "need") + " it"
+        }
+        let record = newLock.package(url)
+        newLock.setPackage(url, nil)
+        guard let record else {
+            return "blocks.lock does not record that blocks added it, so it may be yours; remove it by hand if nothing uses it"
+        }
+        guard record.added else { return "it was in Package.swift before blocks added \(record.block)" }
+        guard let text = manifest else { return "there is no Package.swift to edit" }
+        switch PackageManifestEditor.removing(record, removePackage: true, from: text) {
+        case .success(let edited):
+            manifest = edited
+            return nil
+        case .failure(let refusal):
+            let products = record.products.map { " and .product(name: \"\($0.name)\", package: \"\(record.identity)\") from the target \($0.target)" }.joined()
+            return "blocks could not edit Package.swift safely (\(refusal.reason)); remove .package(url: \"\(record.url)\", …)\(products) by hand"
+        }
     }
 
     /// Which of `names` may go, given what depends on what (`requiredBy`): a block another
@@ -120,6 +185,11 @@ public struct BlockRemoval: Sendable, Equatable {
         if let edit = XcodeProjects.projectFile(removing: blockFolders, root: root) {
             try StagingArea.writeAtomically(edit.new, to: edit.url, root: root, displayPath: ProjectPaths.relative(edit.url, to: root) ?? edit.url.path)
         }
+        // Package.swift without the packages blocks added that nothing needs now, in one rename.
+        if let manifestEdit {
+            try StagingArea.writeAtomically(
+                Data(manifestEdit.utf8), to: root.appendingPathComponent("Package.swift"), root: root, displayPath: "Package.swift")
+        }
         var failed: [String: String] = [:]
         for path in results.flatMap(\.deleted) {
             if unlink(root.appendingPathComponent(path).path) != 0 && errno != ENOENT {
@@ -152,7 +222,8 @@ public struct BlockRemoval: Sendable, Equatable {
             var block =
                 lock.blocks[name]
                 ?? Lockfile.Block(
-                    registry: old.registry, version: old.version, folder: old.folder, createdFolders: old.createdFolders, files: [])
+                    registry: old.registry, version: old.version, folder: old.folder, createdFolders: old.createdFolders, files: [],
+                    packages: old.packages)
             block.files = (block.files + files).sorted { $0.path < $1.path }
             block.createdFolders = Array(Set(block.createdFolders + old.createdFolders)).sorted()
             lock.blocks[name] = block

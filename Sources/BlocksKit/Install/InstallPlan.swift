@@ -205,7 +205,8 @@ public struct InstallPlan: Sendable {
             lock.blocks[key] = Lockfile.Block(
                 registry: block.registry, version: block.manifest.version, folder: block.folder,
                 createdFolders: Array(created), files: files, namespace: block.reference.namespace,
-                requiredBy: block.requiredBy, requested: block.requested)
+                requiredBy: block.requiredBy, requested: block.requested,
+                packages: block.manifest.dependencies?.packages.map(\.url) ?? [])
         }
         for (key, former) in lockReleasedBy {
             guard var block = lock.blocks[key] else { continue }

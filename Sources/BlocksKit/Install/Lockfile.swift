@@ -25,11 +25,15 @@ public struct Lockfile: Codable, Sendable, Equatable {
         /// Folders `add` created for this block, so `remove` can delete them when empty.
         public var createdFolders: [String]
         public var files: [File]
+        /// The URLs of the Swift packages the block declares, as `add` saw them; nil in a
+        /// lock written before blocks recorded them, when `remove` cannot tell.
+        public var packages: [String]?
 
         public init(
             registry: String, version: String, folder: String, createdFolders: [String], files: [File],
-            namespace: String? = nil, requiredBy: [String] = [], requested: Bool = true
+            namespace: String? = nil, requiredBy: [String] = [], requested: Bool = true, packages: [String]? = nil
         ) {
+            self.packages = packages.map { Array(Set($0)).sorted() }
             self.registry = registry
             self.namespace = namespace
             self.requiredBy = Array(Set(requiredBy)).sorted()
@@ -42,7 +46,7 @@ public struct Lockfile: Codable, Sendable, Equatable {
 
         public func file(at path: String) -> File? { files.first { $0.path == path } }
 
-        enum Keys: String, CodingKey { case registry, namespace, requiredBy, requested, version, folder, createdFolders, files }
+        enum Keys: String, CodingKey { case registry, namespace, requiredBy, requested, version, folder, createdFolders, files, packages }
 
         /// Reads version 1 locks too, which have no namespace, requiredBy or requested.
         public init(from decoder: Decoder) throws {
@@ -52,7 +56,8 @@ public struct Lockfile: Codable, Sendable, Equatable {
                 folder: try object.decode(String.self, forKey: .folder), createdFolders: try object.decode([String].self, forKey: .createdFolders),
                 files: try object.decode([File].self, forKey: .files), namespace: try object.decodeIfPresent(String.self, forKey: .namespace),
                 requiredBy: try object.decodeIfPresent([String].self, forKey: .requiredBy) ?? [],
-                requested: try object.decodeIfPresent(Bool.self, forKey: .requested) ?? true)
+                requested: try object.decodeIfPresent(Bool.self, forKey: .requested) ?? true,
+                packages: try object.decodeIfPresent([String].self, forKey: .packages))
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -65,6 +70,54 @@ public struct Lockfile: Codable, Sendable, Equatable {
             try object.encode(folder, forKey: .folder)
             try object.encode(createdFolders, forKey: .createdFolders)
             try object.encode(files, forKey: .files)
+            try object.encodeIfPresent(packages, forKey: .packages)
+        }
+    }
+
+    /// A Swift package dependency blocks found or put in Package.swift, so that `remove`
+    /// takes out only what blocks added. Written after SwiftPM's commands succeed; a
+    /// package with no record is never removed.
+    public struct Package: Codable, Sendable, Equatable {
+        public var url: String
+        /// The block whose `add` recorded it.
+        public var block: String
+        /// Whether blocks put the `.package(url:)` entry there (false: it was there before).
+        public var added: Bool
+        /// Whether blocks made the package's `dependencies:` list to hold it.
+        public var createdList: Bool
+        /// The products blocks added to a target's dependencies, with that package.
+        public var products: [Product]
+
+        public struct Product: Codable, Sendable, Equatable {
+            public var name: String
+            public var target: String
+            /// Whether blocks made the target's `dependencies:` list to hold it.
+            public var createdList: Bool
+
+            public init(name: String, target: String, createdList: Bool) {
+                self.name = name
+                self.target = target
+                self.createdList = createdList
+            }
+        }
+
+        public init(url: String, block: String, added: Bool, createdList: Bool = false, products: [Product] = []) {
+            self.url = url
+            self.block = block
+            self.added = added
+            self.createdList = createdList
+            self.products = products
+        }
+
+        /// The name SwiftPM gives it.
+        public var identity: String { PackageValueGrammar.identity(of: url) }
+
+        /// Whether `other` names the same package (with or without `.git`, any case).
+        public func matches(_ other: String) -> Bool { Self.key(url) == Self.key(other) }
+
+        static func key(_ url: String) -> String {
+            let lower = url.lowercased()
+            return lower.hasSuffix(".git") ? String(lower.dropLast(4)) : lower
         }
     }
 
@@ -85,13 +138,43 @@ public struct Lockfile: Codable, Sendable, Equatable {
     /// default registry that were each asked for by name.
     public var lockVersion: Int
     public var blocks: [String: Block]
+    /// The Swift packages blocks found or put in Package.swift, sorted by URL. Version 2
+    /// locks without it are still version 2: an older blocks ignores it.
+    public var packages: [Package]
+
+    enum Keys: String, CodingKey { case lockVersion, blocks, packages }
+
+    public init(from decoder: Decoder) throws {
+        let object = try decoder.container(keyedBy: Keys.self)
+        lockVersion = try object.decode(Int.self, forKey: .lockVersion)
+        blocks = try object.decode([String: Block].self, forKey: .blocks)
+        packages = try object.decodeIfPresent([Package].self, forKey: .packages) ?? []
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: Keys.self)
+        try object.encode(lockVersion, forKey: .lockVersion)
+        try object.encode(blocks, forKey: .blocks)
+        if !packages.isEmpty { try object.encode(packages, forKey: .packages) }
+    }
+
+    /// The record of a package, by its URL.
+    public func package(_ url: String) -> Package? { packages.first { $0.matches(url) } }
+
+    /// Sets (or with nil removes) the record of a package, keeping them sorted.
+    public mutating func setPackage(_ url: String, _ record: Package?) {
+        packages.removeAll { $0.matches(url) }
+        if let record { packages.append(record) }
+        packages.sort { $0.url < $1.url }
+    }
 
     /// The version this build writes, and the newest it reads.
     public static let currentVersion = 2
 
-    public init(blocks: [String: Block] = [:]) {
+    public init(blocks: [String: Block] = [:], packages: [Package] = []) {
         self.lockVersion = Self.currentVersion
         self.blocks = blocks
+        self.packages = packages.sorted { $0.url < $1.url }
     }
 
     /// The lock in a project root, or an empty one when there is none yet. A lock is
@@ -153,7 +236,7 @@ public struct Lockfile: Codable, Sendable, Equatable {
     }
 
     var jsonValue: JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "lockVersion": .int(lockVersion),
             "blocks": .object(
                 blocks.mapValues { block in
@@ -164,9 +247,24 @@ public struct Lockfile: Codable, Sendable, Equatable {
                         "files": .array(block.files.map { .object(["path": .string($0.path), "sha256": .string($0.sha256)]) }),
                     ]
                     if let namespace = block.namespace { members["namespace"] = .string(namespace) }
+                    if let packages = block.packages { members["packages"] = .array(packages.map { .string($0) }) }
                     return .object(members)
                 }),
-        ])
+        ]
+        if !packages.isEmpty {
+            members["packages"] = .array(
+                packages.map { package in
+                    .object([
+                        "url": .string(package.url), "block": .string(package.block), "added": .bool(package.added),
+                        "createdList": .bool(package.createdList),
+                        "products": .array(
+                            package.products.map {
+                                .object(["name": .string($0.name), "target": .string($0.target), "createdList": .bool($0.createdList)])
+                            }),
+                    ])
+                })
+        }
+        return .object(members)
     }
 
     private static func summary(of error: DecodingError) -> String {

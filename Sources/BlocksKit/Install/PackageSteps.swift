@@ -13,6 +13,11 @@ public struct PackageSteps: Sendable, Equatable {
         public var arguments: [String]
         /// The block that needs it, for messages.
         public var requiredBy: String
+        /// The package's URL, for the lock's record of what blocks added.
+        public var url: String? = nil
+        /// For `add-target-dependency`: the product and the target it goes to.
+        public var product: String? = nil
+        public var target: String? = nil
 
         public var text: String { (["swift"] + arguments).map(Self.quoted).joined(separator: " ") }
 
@@ -55,17 +60,50 @@ public struct PackageSteps: Sendable, Equatable {
             }
             let known = Self.mentions(manifest, url: package.url)
             if !known, addedURLs.insert(Self.normalized(package.url)).inserted {
-                commands.append(Command(arguments: ["package", "add-dependency"] + requirement + ["--", package.url], requiredBy: requiredBy))
+                commands.append(
+                    Command(arguments: ["package", "add-dependency"] + requirement + ["--", package.url], requiredBy: requiredBy, url: package.url))
             }
             for product in package.products {
                 let already = known && manifest.contains("\"\(product)\"")
                 guard !already, addedProducts.insert(package.identity + "/" + product).inserted else { continue }
                 commands.append(
                     Command(
-                        arguments: ["package", "add-target-dependency", "--package", package.identity, "--", product, target], requiredBy: requiredBy))
+                        arguments: ["package", "add-target-dependency", "--package", package.identity, "--", product, target], requiredBy: requiredBy,
+                        url: package.url, product: product, target: target))
             }
         }
         return PackageSteps(commands: commands, manual: manual)
+    }
+
+    /// The lock with a record of each package: what `succeeded` (the commands that ran,
+    /// in order, on `manifest`, the Package.swift from before them) put in, and, for a
+    /// package Package.swift already named, that it was there before blocks (the user's).
+    /// A package with a record keeps it; one with no record was never added by blocks here
+    /// (SwiftPM failed, or a person adds it), and `remove` leaves it alone.
+    public static func recording(
+        _ packages: [(package: PackageDependency, requiredBy: String)], succeeded: [Command], manifest: String?, in lock: Lockfile
+    ) -> Lockfile {
+        guard let manifest else { return lock }
+        var lock = lock
+        for (package, requiredBy) in packages where lock.package(package.url) == nil && mentions(manifest, url: package.url) {
+            lock.setPackage(package.url, Lockfile.Package(url: package.url, block: requiredBy, added: false))
+        }
+        var packageList = PackageManifestEditor.hasDependencyList(manifest)
+        var targetLists: [String: Bool] = [:]
+        for command in succeeded {
+            guard let url = command.url else { continue }
+            if let product = command.product, let target = command.target {
+                guard var record = lock.package(url), record.added else { continue }
+                let hadList = targetLists[target] ?? PackageManifestEditor.hasDependencyList(manifest, target: target)
+                targetLists[target] = true
+                record.products.append(Lockfile.Package.Product(name: product, target: target, createdList: !hadList))
+                lock.setPackage(url, record)
+            } else {
+                lock.setPackage(url, Lockfile.Package(url: url, block: command.requiredBy, added: true, createdList: !packageList))
+                packageList = true
+            }
+        }
+        return lock
     }
 
     /// `Sources/App/Blocks` is in the target `App`.
