@@ -26,7 +26,7 @@ public enum HelpFormatter {
             lines += spec.arguments.map { row("<\($0.name)>" + ($0.isVariadic ? " ..." : ""), $0.help, width: width) }
         }
         lines += ["", "OPTIONS:"]
-        lines += (spec.options + GlobalOptions.specs).map { row(optionLabel($0), $0.help, width: width) }
+        lines += (spec.options + GlobalOptions.specs).filter { !$0.isHidden }.map { row(optionLabel($0), $0.help, width: width) }
         return lines.joined(separator: "\n")
     }
 
@@ -62,7 +62,7 @@ public enum HelpFormatter {
             if argument.isOptional { text = "[\(text)]" }
             parts.append(text)
         }
-        for option in spec.options {
+        for option in spec.options where !option.isHidden {
             parts.append("[--\(option.long)" + (option.valueName.map { " <\($0)>" } ?? "") + "]")
         }
         return parts

@@ -18,7 +18,7 @@ public enum AddCommand: Command {
                 "name",
                 help:
                     "The blocks to add, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @acme/pager (a registry of blocks.json), or an exported archive's path or URL. The blocks they depend on come along.",
-                variadic: true)
+                variadic: true, completion: .blockNames)
         ],
         options: [
             OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project."),

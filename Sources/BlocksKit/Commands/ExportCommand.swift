@@ -3,9 +3,9 @@ public enum ExportCommand: Command {
     public static let spec = CommandSpec(
         name: "export",
         abstract: "Write one archive of the chosen blocks, with headers, a LICENSE and a checksummed manifest.",
-        arguments: [ArgumentSpec("names", help: "The blocks to export.", variadic: true)],
+        arguments: [ArgumentSpec("names", help: "The blocks to export.", variadic: true, completion: .blockNames)],
         options: [
-            OptionSpec("format", value: "format", help: "tar.gz or zip (default: from the file name)."),
+            OptionSpec("format", value: "format", help: "tar.gz or zip (default: from the file name).", completion: .choices(["tar.gz", "zip"])),
             OptionSpec("output", short: "o", value: "file", help: "The archive to write (required)."),
             OptionSpec("force", help: "Replace the file if it exists, without asking."),
         ])

@@ -6,8 +6,8 @@ public enum InfoCommand: Command {
         arguments: [
             ArgumentSpec(
                 "name",
-                help: "The block's name, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @namespace/name for a registry of blocks.json."
-            )
+                help: "The block's name, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @namespace/name for a registry of blocks.json.",
+                completion: .blockNames)
         ],
         options: [OptionSpec("source", help: "Also print the code of every file.")])
 
