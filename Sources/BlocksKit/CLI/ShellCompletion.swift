@@ -45,13 +45,26 @@ public enum ShellCompletion {
     /// `@namespace/name`), for `--names`. A registry that cannot be read (nothing cached,
     /// offline) adds none.
     public static func blockNames(context: CommandContext) -> [String] {
-        guard let registries = try? context.registrySet() else { return [] }
         var names: [String] = []
-        for member in registries.members {
+        for member in (try? context.registrySet().members) ?? separately(context) {
             guard let manifests = try? member.source.manifests() else { continue }
             names += manifests.map { member.reference($0.name).description }
         }
         return names
+    }
+
+    /// Each registry opened on its own, when opening them together failed (a namespace's
+    /// folder is gone, nothing of it is cached): one unreadable registry hides no other's names.
+    static func separately(_ context: CommandContext) -> [RegistrySet.Member] {
+        let narrowed = context.registry?.hasPrefix("@") == true
+        var members: [RegistrySet.Member] = []
+        if !narrowed, let source = try? context.registrySource() { members.append(RegistrySet.Member(namespace: nil, source: source)) }
+        let root = ProjectLocator.markedRoot(from: context.workingDirectory)
+        let namespaced = (try? root.flatMap { root in try ProjectConfig.read(root: root)?.namespacedRegistries(root: root) }) ?? []
+        for registry in namespaced where !narrowed || registry.namespace == context.registry {
+            if let member = try? RegistrySet.open(registry, access: context.registryAccess) { members.append(member) }
+        }
+        return members
     }
 
     /// The `@namespace`s of the project's blocks.json, for `--namespaces`.

@@ -214,8 +214,8 @@ import Testing
 
     /// zsh completes only inside its line editor, so an interactive zsh runs on a pseudo
     /// terminal (zsh/zpty) with compinit and the script in $fpath; TAB after a partial word
-    /// must put the whole word on the line.
-    @Test func zshCompletesASubcommandOnItsLineEditor() throws {
+    /// must put the whole word on the line: a subcommand, a shell name, a block name.
+    @Test func zshCompletesOnItsLineEditor() throws {
         let folder = try TemporaryFolder("completion-zsh")
         defer { folder.cleanUp() }
         try FileManager.default.createDirectory(at: folder.path("functions"), withIntermediateDirectories: true)
@@ -230,6 +230,8 @@ import Testing
             zpty -r -m z out '*blocks search*' || exit 5
             zpty -w -n z $'\\C-u blocks completion z\\t'
             zpty -r -m z out '*blocks completion zsh*' || exit 6
+            zpty -w -n z $'\\C-u blocks add to\\t'
+            zpty -r -m z out '*top-tabs*' || exit 7
             zpty -d z
             print DONE
             """
