@@ -33,6 +33,7 @@ public enum BlocksCLI {
         SearchCommand.self, ListCommand.self, InfoCommand.self, ViewCommand.self,
         AddCommand.self, StatusCommand.self, UpdateCommand.self, DiffCommand.self, RemoveCommand.self, InitCommand.self, RegistryCommand.self,
         ExportCommand.self, BuildCommand.self, KeygenCommand.self, LintCommand.self, NewCommand.self, MirrorCommand.self, MCPCommand.self,
+        CompletionCommand.self,
     ]}
 
     /// Runs the process's command line and exits.

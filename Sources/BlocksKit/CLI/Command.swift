@@ -8,7 +8,8 @@ public protocol Command {
 /// Options every command accepts, before or after its name.
 public enum GlobalOptions {
     public static let specs: [OptionSpec] = [
-        OptionSpec("registry", value: "url-or-path", help: "The registry to use (default: $BLOCKS_REGISTRY, else the built-in catalog)."),
+        OptionSpec(
+            "registry", value: "url-or-path", help: "The registry to use (default: $BLOCKS_REGISTRY, else the built-in catalog).", completion: .registries),
         OptionSpec("key", value: "pubkey", help: "Require the registry to be signed by this minisign public key; repeatable."),
         OptionSpec("allow-expired", help: "Accept a signed registry past its expiry (an air-gapped mirror), with a warning."),
         OptionSpec("offline", help: "Use only cached registry data; never touch the network."),

@@ -41,18 +41,47 @@ public struct CommandSpec: Sendable {
     }
 }
 
+/// What a shell may offer for an argument or an option's value (`ShellCompletion`). It is
+/// declared beside the argument so that the completion scripts follow the specs, with no
+/// list of their own to keep up to date.
+public enum ValueCompletion: Sendable, Equatable {
+    /// Nothing to offer: free text such as a query or a version.
+    case anything
+    case files
+    case folders
+    /// One of these words.
+    case choices([String])
+    /// The names of the blocks in the project's registries (`@namespace/name` for a
+    /// namespaced one), asked of the binary when completing.
+    case blockNames
+    /// A registry: `@namespace` from blocks.json, else a folder.
+    case registries
+
+    /// The usual values of an option's value name: `dir` is a folder, `file` a file.
+    static func inferred(valueName: String?) -> ValueCompletion {
+        switch valueName {
+        case "dir", "dest": .folders
+        case "file", "keyfile": .files
+        default: .anything
+        }
+    }
+}
+
 /// A positional argument.
 public struct ArgumentSpec: Sendable {
     public var name: String
     public var help: String
     public var isOptional: Bool
     public var isVariadic: Bool
+    /// What shell completion offers here.
+    public var completion: ValueCompletion
 
-    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
+    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false, completion: ValueCompletion = .anything) {
         self.name = name
         self.help = help
         self.isOptional = optional
         self.isVariadic = variadic
+        self.completion = completion
     }
 }
 
@@ -69,9 +98,15 @@ public struct OptionSpec: Sendable {
     public var aliases: [String]
     /// Shown in the usage line without brackets; the command itself says why it is needed.
     public var isRequired: Bool
+    /// What shell completion offers for the value (by default from the value name).
+    public var completion: ValueCompletion
+    /// Left out of help and of completion: for the completion scripts' own calls back
+    /// into the binary, which people never type.
+    public var isHidden: Bool
 
     public init(
-        _ long: String, short: Character? = nil, value: String? = nil, help: String, aliases: [String] = [], required: Bool = false
+        _ long: String, short: Character? = nil, value: String? = nil, help: String, aliases: [String] = [], required: Bool = false,
+        completion: ValueCompletion? = nil, hidden: Bool = false
     ) {
         self.long = long
         self.short = short
@@ -79,6 +114,8 @@ public struct OptionSpec: Sendable {
         self.help = help
         self.aliases = aliases
         self.isRequired = required
+        self.completion = completion ?? .inferred(valueName: value)
+        self.isHidden = hidden
     }
 
     public var isFlag: Bool { valueName == nil }

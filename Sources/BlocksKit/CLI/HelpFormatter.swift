@@ -28,7 +28,7 @@ public enum HelpFormatter {
             lines += spec.arguments.map { row("<\($0.name)>" + ($0.isVariadic ? " ..." : ""), $0.help, width: width) }
         }
         lines += ["", "OPTIONS:"]
-        lines += (spec.options + GlobalOptions.specs.filter { $0.long == "help" }).map { row(optionLabel($0), $0.help, width: width) }
+        lines += (spec.options + GlobalOptions.specs.filter { $0.long == "help" }).filter { !$0.isHidden }.map { row(optionLabel($0), $0.help, width: width) }
         lines += ["", hanging(indent, globalOptionsPointer, width: width)]
         lines += examples(spec.examples, width: width)
         return lines.joined(separator: "\n")
@@ -88,7 +88,8 @@ public enum HelpFormatter {
             parts.append(text)
         }
         // Required options first and bare; the rest in brackets.
-        for option in spec.options.filter(\.isRequired) + spec.options.filter({ !$0.isRequired }) {
+        let shown = spec.options.filter { !$0.isHidden }
+        for option in shown.filter(\.isRequired) + shown.filter({ !$0.isRequired }) {
             let text = "--\(option.long)" + (option.valueName.map { " <\($0)>" } ?? "")
             parts.append(option.isRequired ? text : "[\(text)]")
         }

@@ -18,7 +18,7 @@ public enum AddCommand: Command {
                 "name",
                 help:
                     "The blocks to add, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @acme/pager (a namespaced registry of blocks.json), or an exported archive's path or URL. The blocks they depend on come along. On a terminal, leave them out to pick from a list.",
-                optional: true, variadic: true)
+                optional: true, variadic: true, completion: .blockNames)
         ],
         options: [
             OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project."),

@@ -10,7 +10,7 @@ public enum DiffCommand: Command {
             The base is exactly what 'blocks add' (or the last 'blocks update') wrote. Exits 0
             when there are no differences, 1 when there are, and 2 when it fails.
             """,
-        arguments: [ArgumentSpec("name", help: "The blocks to compare (default: every added block).", optional: true, variadic: true)],
+        arguments: [ArgumentSpec("name", help: "The blocks to compare (default: every added block).", optional: true, variadic: true, completion: .blockNames)],
         options: [
             OptionSpec("upstream", help: "Compare the base with the registry's newest version instead of your files."),
             OptionSpec("to", value: "version", help: "With --upstream, compare with this published version of one block instead of the newest."),

@@ -3,7 +3,7 @@ public enum ExportCommand: Command {
     public static let spec = CommandSpec(
         name: "export",
         abstract: "Write one archive of the chosen blocks, with headers, a LICENSE and a checksummed manifest.",
-        arguments: [ArgumentSpec("names", help: "The blocks to export.", variadic: true)],
+        arguments: [ArgumentSpec("names", help: "The blocks to export.", variadic: true, completion: .blockNames)],
         options: [outputOption, formatOption, overwriteOption, yesOption],
         examples: [
             .init("blocks export top-tabs pager -o tabs.zip", "Write top-tabs and pager, with their dependencies' code, into tabs.zip."),
@@ -11,7 +11,7 @@ public enum ExportCommand: Command {
         ])
 
     static let outputOption = SharedOptions.output(value: "file", help: "The archive to write.", required: true)
-    static let formatOption = OptionSpec("format", value: "format", help: "tar.gz or zip (default: from the file name).")
+    static let formatOption = OptionSpec("format", value: "format", help: "tar.gz or zip (default: from the file name).", completion: .choices(["tar.gz", "zip"]))
     static let overwriteOption = SharedOptions.overwrite(help: "Replace the file if it exists, without asking.")
     static let yesOption = SharedOptions.yes(help: "Ask nothing: an existing file is kept (and export fails) unless --overwrite.")
 

@@ -7,7 +7,7 @@ public enum InfoCommand: Command {
             ArgumentSpec(
                 "name",
                 help: "The block's name, e.g. scrolling-strip, pager@1.0.0 (a published version; the newest without one) or @namespace/name for a namespaced registry of blocks.json. On a terminal, leave it out to pick from a list.",
-                optional: true)
+                optional: true, completion: .blockNames)
         ],
         options: [OptionSpec("source", help: "Also print the code of every file (as 'blocks view' does).")],
         examples: [

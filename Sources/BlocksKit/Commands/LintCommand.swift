@@ -4,7 +4,7 @@ public enum LintCommand: Command {
     public static let spec = CommandSpec(
         name: "lint",
         abstract: "Validate a catalog: manifests, listed files, and that every Swift file parses.",
-        arguments: [ArgumentSpec("dir", help: "The catalog folder (default: ./Catalog).", optional: true)],
+        arguments: [ArgumentSpec("dir", help: "The catalog folder (default: ./Catalog).", optional: true, completion: .folders)],
         options: [
             SharedOptions.catalog(help: "The catalog folder, as build and new name it (the same as <dir>)."),
             OptionSpec("no-parse", help: "Skip the swiftc -parse check."),

@@ -13,9 +13,10 @@ public enum MCPCommand: Command {
             with claude-code, claude-desktop, cursor or vscode; --write merges it into that
             client's config file, keeping everything else in it.
             """,
-        arguments: [ArgumentSpec("action", help: "Leave it out to serve over standard input and output, or 'config' to print a client's entry.", optional: true)],
+        arguments: [ArgumentSpec("action", help: "Leave it out to serve over standard input and output, or 'config' to print a client's entry.", optional: true, completion: .choices(["config"]))],
         options: [
-            OptionSpec("client", value: "name", help: "With config: claude-code, claude-desktop, cursor or vscode."),
+            OptionSpec("client", value: "name", help: "With config: claude-code, claude-desktop, cursor or vscode.",
+                completion: .choices(["claude-code", "claude-desktop", "cursor", "vscode"])),
             OptionSpec("write", help: "With config: merge the entry into the client's config file."),
         ],
         examples: [

@@ -7,8 +7,9 @@ public enum MirrorCommand: Command {
             "Parallel, incremental, resumable and atomic: the mirror is a consistent registry at every moment. A signed registry's index.json.minisig is copied byte for byte; with --key it is checked first, and the mirror never signs.",
         arguments: [
             ArgumentSpec(
-                "source", help: "An http(s) registry URL, a registry folder, or a namespace of blocks.json (@acme), read through its headers.", optional: true),
-            ArgumentSpec("dest", help: "The mirror folder.", optional: true),
+                "source", help: "An http(s) registry URL, a registry folder, or a namespace of blocks.json (@acme), read through its headers.", optional: true,
+                completion: .registries),
+            ArgumentSpec("dest", help: "The mirror folder.", optional: true, completion: .folders),
         ],
         options: [
             OptionSpec("jobs", short: "j", value: "n", help: "Downloads in flight at once (default: 8)."),

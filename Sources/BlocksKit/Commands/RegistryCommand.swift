@@ -11,8 +11,8 @@ public enum RegistryCommand: Command {
             registry's origin; blocks.json keeps it as written, and blocks never prints it expanded.
             """,
         arguments: [
-            ArgumentSpec("action", help: "add, list or remove."),
-            ArgumentSpec("namespace", help: "@ and a name, e.g. @acme.", optional: true),
+            ArgumentSpec("action", help: "add, list or remove.", completion: .choices(["add", "list", "remove"])),
+            ArgumentSpec("namespace", help: "@ and a name, e.g. @acme.", optional: true, completion: .registries),
             ArgumentSpec("url", help: "For add: the registry's URL or folder.", optional: true),
         ],
         options: [

@@ -7,7 +7,7 @@ public enum SearchCommand: Command {
         arguments: [ArgumentSpec("query", help: "Words to look for; every word must match.", optional: true, variadic: true)],
         options: [
             OptionSpec("platform", value: "platform", help: "Only blocks that run there, e.g. ios18, 'iOS 18', ios18.0."),
-            OptionSpec("level", value: "level", help: "beginner, intermediate or advanced."),
+            OptionSpec("level", value: "level", help: "beginner, intermediate or advanced.", completion: .choices(["beginner", "intermediate", "advanced"])),
             OptionSpec("category", value: "category", help: "Only blocks of this category, e.g. tabs."),
             OptionSpec("tag", value: "tag", help: "Only blocks with this tag, in any language."),
             OptionSpec("limit", value: "n", help: "Show at most <n> results."),

@@ -11,7 +11,7 @@ public enum UpdateCommand: Command {
             version from the version you added. A conflict is written with git's markers and
             the command exits 1; settle it by editing, or run again with --theirs or --ours.
             """,
-        arguments: [ArgumentSpec("name", help: "The blocks to update (default: every added block, as with --all).", optional: true, variadic: true)],
+        arguments: [ArgumentSpec("name", help: "The blocks to update (default: every added block, as with --all).", optional: true, variadic: true, completion: .blockNames)],
         options: [
             OptionSpec("all", help: "Update every added block."),
             OptionSpec("to", value: "version", help: "Update one block to this published version instead of the newest."),

@@ -7,7 +7,7 @@ public enum ViewCommand: Command {
         arguments: [
             ArgumentSpec(
                 "name", help: "The block, as 'add' takes it: top-tabs, pager@1.0.0 or @acme/pager. On a terminal, leave it out to pick from a list.",
-                optional: true)
+                optional: true, completion: .blockNames)
         ],
         examples: [
             .init("blocks view top-tabs", "Read top-tabs' code before adding it."),

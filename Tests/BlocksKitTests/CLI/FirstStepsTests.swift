@@ -202,9 +202,15 @@ import Testing
 }
 
 /// Splits an example's command line into words as a shell would for the simple quoting
-/// examples use: single or double quotes around words with spaces.
+/// examples use: single or double quotes around words with spaces. A redirection or a
+/// pipe (`> file`, `| head`) ends the command's own words.
 enum ShellWords {
     static func split(_ line: String) -> [String]? {
+        guard let words = splitAll(line) else { return nil }
+        return Array(words.prefix { $0 != ">" && $0 != "|" })
+    }
+
+    private static func splitAll(_ line: String) -> [String]? {
         var words: [String] = []
         var current = ""
         var quote: Character?
