@@ -494,9 +494,13 @@ public final class CurlTransport: HTTPTransport, Sendable {
             return .done(.success(HTTPResponse(status: status, etag: etag, body: sink.body)))
         }
         let actual = sink.finishDigest() ?? ""
-        if let expected = job.expectedSHA256, expected.lowercased() != actual {
-            sink.discard()
-            return .done(.failure(.checksumMismatch(url: url, expected: expected.lowercased(), actual: actual)))
+        if let expected = job.expectedSHA256 {
+            do {
+                try SHA256.verify(digest: actual, expected: expected) { HTTPError.checksumMismatch(url: url, expected: expected.lowercased(), actual: $0) }
+            } catch {
+                sink.discard()
+                return .done(.failure(error))
+            }
         }
         if rename(part.path, destination.path) != 0 {
             let reason = String(cString: strerror(errno))

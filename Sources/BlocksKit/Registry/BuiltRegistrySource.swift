@@ -166,9 +166,8 @@ public struct BuiltRegistrySource: RegistrySource {
                 guard FileManager.default.fileExists(atPath: file.path) else {
                     throw RegistryError.unreadable(location: location, reason: "\(archive.path) is missing")
                 }
-                let actual = try SHA256.hex(fileAt: file)
-                guard actual == archive.sha256 else {
-                    throw HTTPError.checksumMismatch(url: file.path, expected: archive.sha256, actual: actual)
+                try SHA256.verify(digest: SHA256.hex(fileAt: file), expected: archive.sha256) {
+                    HTTPError.checksumMismatch(url: file.path, expected: archive.sha256, actual: $0)
                 }
             }
         case .remote(let base):
