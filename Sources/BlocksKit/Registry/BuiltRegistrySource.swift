@@ -270,7 +270,7 @@ public struct BuiltRegistrySource: RegistrySource {
                 throw RegistryError.invalidIndex(location: location, reason: "blocks/\(name).json is not valid block metadata (\(error.reason))")
             }
             let archives = metadata.entry.archives.values + metadata.versions.flatMap(\.archives.values)
-            guard metadata.entry.manifest.name == name, archives.allSatisfy({ RegistryArchive.isSafeRelativePath($0.path) }) else {
+            guard metadata.entry.manifest.name == name, archives.allSatisfy({ RelativePath.isSafe($0.path) }) else {
                 throw RegistryError.invalidIndex(location: location, reason: "blocks/\(name).json describes another block or leaves the registry")
             }
             return metadata

@@ -47,7 +47,7 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
             return true
         }
         for entry in index.blocks {
-            for archive in entry.archives.values where !RegistryArchive.isSafeRelativePath(archive.path) {
+            for archive in entry.archives.values where !RelativePath.isSafe(archive.path) {
                 throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")
             }
         }
@@ -327,12 +327,6 @@ public struct RegistryArchive: Codable, Sendable, Equatable {
         self.path = path
         self.sha256 = sha256
         self.size = size
-    }
-
-    /// Paths in an index must stay inside the registry: relative, no `..`, no backslashes.
-    static func isSafeRelativePath(_ path: String) -> Bool {
-        !path.isEmpty && !path.hasPrefix("/") && !path.contains("\\") && !path.contains(":")
-            && !path.split(separator: "/").contains { $0 == ".." || $0 == "." }
     }
 
     var format: ArchiveFormat? { ArchiveFormat.forFile(path) }
