@@ -587,7 +587,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     }
 
     private func containsControlCharacter(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        TerminalText.firstControl(in: text) != nil
     }
 
     // MARK: - Keeping the token secret
