@@ -262,10 +262,7 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         "registry \(location) lists a block named '\(name.debugDescription.dropFirst().dropLast())', which is not a block name (lowercase letters, digits and single dashes); it is skipped"
     }
 
-    /// The preferred archive: tar.gz, else whatever there is.
-    public var preferredArchive: RegistryArchive? {
-        archives[ArchiveFormat.tarGzip.rawValue] ?? archives.values.sorted { $0.path < $1.path }.first
-    }
+    public var preferredArchive: RegistryArchive? { RegistryArchive.preferred(in: archives) }
 }
 
 /// Why a metadata file or index entry could not be read: not JSON, or JSON of the
@@ -330,6 +327,12 @@ public struct RegistryArchive: Codable, Sendable, Equatable {
     }
 
     var format: ArchiveFormat? { ArchiveFormat.forFile(path) }
+
+    /// The archive a client fetches from an `archives` object: the preferred format's
+    /// (`ArchiveFormat.preferred`), else the first by path.
+    static func preferred(in archives: [String: RegistryArchive]) -> RegistryArchive? {
+        archives[ArchiveFormat.preferred.rawValue] ?? archives.values.sorted { $0.path < $1.path }.first
+    }
 
     /// The `archives` object of an index entry or a published version.
     static func archives(in fields: JSONFields) throws(JSONFields.Problem) -> [String: RegistryArchive] {
