@@ -247,8 +247,7 @@ public enum AddCommand: Command {
         let url = context.resolve(first)
         guard PathKind(url.path) != .missing else { throw AddArgumentError.missingArchive(typed: first, path: url.path) }
         if let checksum = arguments.value("sha256") {
-            let actual = try SHA256.hex(fileAt: url)
-            guard actual == checksum.lowercased() else { throw HTTPError.checksumMismatch(url: url.path, expected: checksum, actual: actual) }
+            try SHA256.verify(digest: SHA256.hex(fileAt: url), expected: checksum) { HTTPError.checksumMismatch(url: url.path, expected: checksum, actual: $0) }
         }
         return try ArchiveFileSource(url: url)
     }
