@@ -40,7 +40,13 @@ public enum AddCommand: Command {
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         context.protectFromInterruption("the project was not changed; run the same 'blocks add' again to add the blocks")
-        let result = try perform(arguments, context: context)
+        let result: Result
+        do {
+            result = try perform(arguments, context: context)
+        } catch is NothingChosen {
+            context.note("Nothing added.")
+            return 0
+        }
         report(
             result.plan, outcome: result.outcome, target: result.target, warnings: result.warnings, dryRun: result.dryRun,
             packages: result.packages, context: context)
@@ -85,6 +91,7 @@ public enum AddCommand: Command {
         let registries = archive == nil ? try RegistrySet.forProject(option: context.registry, access: context.registryAccess) : nil
         if let registries, requests.isEmpty {
             requests = try validatedRequests(try namesToAdd(arguments, registries: registries, context: context))
+            if requests.isEmpty { throw NothingChosen() }
         }
         registries?.prepareToInstall()
         let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
@@ -336,10 +343,8 @@ public enum AddCommand: Command {
             throw UsageError.missingArgument("name", example: example, hint: "'blocks list' shows every name; --all adds them all")
         }
         let listed = try Prompt.blockChoices(in: registries)
-        guard let picked = Prompt.chooseSeveral("Which blocks?", options: listed.map(\.label), names: listed.map(\.name), context: context),
-            !picked.isEmpty
-        else { throw UsageError.missingArgument("name", example: example) }
-        return picked
+        // Choosing none is an answer, not a mistake: `add` then adds nothing (`namesToAdd` is empty).
+        return Prompt.chooseSeveral("Which blocks?", options: listed.map(\.label), names: listed.map(\.name), context: context) ?? []
     }
 
     /// Applies `--overwrite`, asks on a terminal, or fails listing the changed files.
@@ -475,6 +480,9 @@ public enum AddCommand: Command {
 }
 
 /// What is wrong with the archive `add` was given, and what to do instead.
+/// The person picked no block from the list: an answer, so `add` ends quietly with 0.
+struct NothingChosen: Error {}
+
 enum AddArgumentError: Error, CustomStringConvertible {
     /// A path that names no file.
     case missingArchive(typed: String, path: String)

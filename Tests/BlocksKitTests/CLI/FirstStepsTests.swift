@@ -42,9 +42,13 @@ import Testing
         let first = try #require(try CatalogSource.embedded.manifests().first?.name)
         let lock = try project.lock()
         #expect(lock.blocks[first] != nil && lock.blocks["top-tabs"] != nil, "\(lock.blocks.keys.sorted())")
-        // An empty answer adds nothing and says how to name blocks.
-        let none = project.run(["add"], interactive: true, answers: [""])
-        #expect(none.code == 64 && none.errors.contains("missing argument <name>"), "\(none.errors)")
+        // An empty answer (or end of input) is a choice: nothing is added, no error.
+        let before = try project.treeHash()
+        for answers in [[""], []] {
+            let none = project.run(["add"], interactive: true, answers: answers)
+            #expect(none.code == 0 && none.errors.contains("Nothing added.") && !none.errors.contains("error:"), "\(none.errors)")
+        }
+        #expect(try project.treeHash() == before)
     }
 
     @Test func infoOnATerminalOffersAListToPickFrom() throws {
