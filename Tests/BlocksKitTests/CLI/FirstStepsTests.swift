@@ -181,6 +181,26 @@ import Testing
 
     // MARK: Messages wrap between words on a terminal
 
+    /// Questions wrap too: export's replace question at 50 columns keeps `[y/N]` whole.
+    @Test func promptsWrapBetweenWords() throws {
+        let project = try TestProject.makeEmpty()
+        defer { project.delete() }
+        let name = "a-long-archive-name-that-fills-the-line.zip"
+        try project.write(name, "old\n")
+        var (context, _, errors) = makeContext(directory: project.root, environment: ["COLUMNS": "50", "NO_COLOR": "1"], terminal: true)
+        context.isInteractive = true
+        context.readLine = { "n" }
+        let code = BlocksCLI.run(["export", "pager", "-o", name], context: &context)
+        #expect(code == 1)
+        // The answer's newline is the person's typing, not ours: end the prompt there.
+        let lines = errors.text.replacingOccurrences(of: "[y/N] ", with: "[y/N]\n").split(separator: "\n")
+        #expect(lines.contains { $0.hasSuffix("Replace it? [y/N]") }, "\(errors.text)")
+        for line in lines {
+            let words = line.split(separator: " ")
+            #expect(line.count <= 50 || words.count == 1, "'\(line)'")
+        }
+    }
+
     @Test func errorsWrapBetweenWordsToTheTerminal() throws {
         let folder = try TestProject.makeEmpty()
         defer { folder.delete() }
