@@ -1,14 +1,22 @@
 /// The plugins a project can use: those declared in blocks.json's `"plugins"` (first),
-/// then every `blocks-plugin-NAME` executable on PATH (the first of a name wins).
+/// then the built-in transforms, then every `blocks-plugin-NAME` executable on PATH (the
+/// first of a name wins).
 /// Declared ones look like `"plugins": {"NAME": {"command": ["python3", "tools/fmt.py"],
 /// "options": {…}, "environment": ["VARIABLE"]}}`.
 public enum PluginCatalog {
     static let executablePrefix = "blocks-plugin-"
 
+    /// The transforms shipped inside the binary.
+    static let builtIns: [any BuiltInTransform] = [AccessLevelTransform(), PrefixTransform(), SwiftFormatTransform()]
+
     /// Every plugin, declared ones first, each name once.
-    public static func all(declared: [String: JSONValue]?, environment: [String: String]) throws(PluginError) -> [ExternalPlugin] {
-        var found = try declarations(declared)
+    public static func all(declared: [String: JSONValue]?, environment: [String: String]) throws(PluginError) -> [AnyPlugin] {
+        var found = try declarations(declared).map(AnyPlugin.external)
         var names = Set(found.map(\.name))
+        for builtIn in builtIns where !names.contains(builtIn.name) {
+            names.insert(builtIn.name)
+            found.append(AnyPlugin(body: .builtIn(builtIn)))
+        }
         for folder in (environment["PATH"] ?? "").split(separator: ":").map(String.init) where !folder.isEmpty {
             guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
             for file in files.sorted() where file.hasPrefix(executablePrefix) {
@@ -16,14 +24,14 @@ public enum PluginCatalog {
                 let path = folder + "/" + file
                 guard !name.isEmpty, !names.contains(name), FileManager.default.isExecutableFile(atPath: path) else { continue }
                 names.insert(name)
-                found.append(ExternalPlugin(name: name, command: [path], origin: "PATH"))
+                found.append(.external(ExternalPlugin(name: name, command: [path], origin: "PATH")))
             }
         }
         return found
     }
 
     /// The plugin called `name`, or an error naming where it was looked for.
-    public static func find(_ name: String, declared: [String: JSONValue]?, environment: [String: String]) throws(PluginError) -> ExternalPlugin {
+    public static func find(_ name: String, declared: [String: JSONValue]?, environment: [String: String]) throws(PluginError) -> AnyPlugin {
         if let plugin = try all(declared: declared, environment: environment).first(where: { $0.name == name }) { return plugin }
         throw .notFound(name: name, searched: "PATH=\(environment["PATH"] ?? "")")
     }
@@ -44,10 +52,13 @@ public enum PluginCatalog {
 
     /// What one plugin offers, from its `capabilities` answer.
     public static func capabilities(
-        of plugin: ExternalPlugin, environment: [String: String], workingDirectory: URL
+        of plugin: AnyPlugin, environment: [String: String], workingDirectory: URL
     ) throws(PluginError) -> [PluginProtocol.Capability] {
         var asked = plugin
-        asked.timeout = min(plugin.timeout, 10)
+        if case .external(var external) = plugin.body {
+            external.timeout = min(external.timeout, 10)
+            asked = .external(external)
+        }
         let answer = try asked.ask(PluginProtocol.capabilitiesRequest(), environment: environment, workingDirectory: workingDirectory)
         return try PluginProtocol.capabilities(in: answer, plugin: plugin.name)
     }
@@ -61,10 +72,10 @@ public enum PluginCatalog {
 /// the MIT header.
 public struct TransformChain: Sendable {
     public struct Step: Sendable {
-        public var plugin: ExternalPlugin
+        public var plugin: AnyPlugin
         public var options: JSONValue
 
-        public init(plugin: ExternalPlugin, options: JSONValue = .object([:])) {
+        public init(plugin: AnyPlugin, options: JSONValue = .object([:])) {
             self.plugin = plugin
             self.options = options
         }
@@ -109,6 +120,55 @@ public struct TransformChain: Sendable {
             if file.path.hasSuffix(".swift"), !LicenseHeader.hasHeader(String(decoding: file.content, as: UTF8.self)) {
                 throw .brokeRule(plugin: plugin, rule: "dropped the MIT license header of \(file.path)")
             }
+        }
+    }
+}
+
+/// A plugin of either kind, as the chain and `blocks plugin list` use it: a program the
+/// user installed, or a transform built into blocks, asked through the same protocol.
+public struct AnyPlugin: Sendable {
+    enum Body: Sendable {
+        case external(ExternalPlugin)
+        case builtIn(any BuiltInTransform)
+    }
+
+    let body: Body
+
+    public static func external(_ plugin: ExternalPlugin) -> AnyPlugin { AnyPlugin(body: .external(plugin)) }
+
+    public var name: String {
+        switch body {
+        case .external(let plugin): plugin.name
+        case .builtIn(let transform): transform.name
+        }
+    }
+
+    /// Where it was found: `blocks.json`, `PATH` or `built-in`.
+    public var origin: String {
+        if case .external(let plugin) = body { return plugin.origin }
+        return "built-in"
+    }
+
+    /// The program and its arguments; empty for a built-in transform.
+    public var command: [String] {
+        if case .external(let plugin) = body { return plugin.command }
+        return []
+    }
+
+    /// blocks.json's options for it, under those a chain's step gives.
+    var defaultOptions: [String: JSONValue] {
+        if case .external(let plugin) = body { return plugin.defaultOptions }
+        return [:]
+    }
+
+    /// The answer's members to `request`, after the protocol's checks.
+    func ask(_ request: JSONValue, environment: [String: String], workingDirectory: URL) throws(PluginError) -> [String: JSONValue] {
+        switch body {
+        case .external(let plugin):
+            return try plugin.ask(request, environment: environment, workingDirectory: workingDirectory)
+        case .builtIn(let transform):
+            let answer = transform.answer(request, place: PluginPlace(environment: environment, workingDirectory: workingDirectory))
+            return try PluginProtocol.members(of: StableJSONWriter.line(answer), plugin: transform.name)
         }
     }
 }

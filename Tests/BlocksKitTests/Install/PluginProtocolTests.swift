@@ -80,7 +80,7 @@ import Testing
         let plugins = try Plugins()
         defer { plugins.folder.cleanUp() }
         let input = try Self.input()
-        let chain = TransformChain(steps: [.init(plugin: plugins.shell), .init(plugin: plugins.python)])
+        let chain = TransformChain(steps: [.init(plugin: .external(plugins.shell)), .init(plugin: .external(plugins.python))])
         let output = try chain.apply(input, environment: plugins.environment, workingDirectory: plugins.folder.url)
         // The shell's rename reaches the paths too: a transform may rename its files.
         #expect(output.map(\.path) == input.files.map { $0.path.replacingOccurrences(of: "TopTabs", with: "BKTopTabs") })
@@ -95,12 +95,12 @@ import Testing
     @Test func theHandshakeListsWhatAPluginOffers() throws {
         let plugins = try Plugins()
         defer { plugins.folder.cleanUp() }
-        #expect(try PluginCatalog.capabilities(of: plugins.python, environment: plugins.environment, workingDirectory: plugins.folder.url) == [.transform])
+        #expect(try PluginCatalog.capabilities(of: .external(plugins.python), environment: plugins.environment, workingDirectory: plugins.folder.url) == [.transform])
         // Found on PATH by name, and a blocks.json declaration comes first.
         let declared: [String: JSONValue] = ["mine": .object(["command": .array([.string("python3"), .string(plugins.python.command[0])])])]
         let all = try PluginCatalog.all(declared: declared, environment: plugins.environment)
-        #expect(all.map(\.name) == ["mine", "py", "sh"])
-        #expect(all.map(\.origin) == ["blocks.json", "PATH", "PATH"])
+        #expect(all.map(\.name) == ["mine", "access-level", "prefix", "swift-format", "py", "sh"])
+        #expect(all.map(\.origin) == ["blocks.json", "built-in", "built-in", "built-in", "PATH", "PATH"])
         #expect(throws: PluginError.self) { try PluginCatalog.find("nope", declared: nil, environment: plugins.environment) }
     }
 
@@ -111,7 +111,7 @@ import Testing
         plugins.python.timeout = 2
         let input = try Self.input()
         func run(_ hostile: String) -> PluginError? {
-            let chain = TransformChain(steps: [.init(plugin: plugins.python, options: .object(["hostile": .string(hostile)]))])
+            let chain = TransformChain(steps: [.init(plugin: .external(plugins.python), options: .object(["hostile": .string(hostile)]))])
             do {
                 _ = try chain.apply(input, environment: plugins.environment, workingDirectory: plugins.folder.url)
                 return nil
@@ -134,7 +134,7 @@ import Testing
     @Test func aTransformThatChangesBetweenRunsIsCaught() throws {
         let plugins = try Plugins()
         defer { plugins.folder.cleanUp() }
-        let chain = TransformChain(steps: [.init(plugin: plugins.python, options: .object(["hostile": .string("random")]))])
+        let chain = TransformChain(steps: [.init(plugin: .external(plugins.python), options: .object(["hostile": .string("random")]))])
         #expect(throws: PluginError.self) {
             try chain.checkDeterministic(try Self.input(), environment: plugins.environment, workingDirectory: plugins.folder.url)
         }
@@ -145,12 +145,12 @@ import Testing
         defer { plugins.folder.cleanUp() }
         let input = try Self.input()
         let options: JSONValue = .object(["hostile": .string("environment")])
-        let seen = try TransformChain(steps: [.init(plugin: plugins.python, options: options)])
+        let seen = try TransformChain(steps: [.init(plugin: .external(plugins.python), options: options)])
             .apply(input, environment: plugins.environment, workingDirectory: plugins.folder.url)
         let names = String(decoding: seen[0].content, as: UTF8.self)
         #expect(names.contains("PATH") && !names.contains("BLOCKS_TOKEN"), "\(names.suffix(200))")
         plugins.python.passedEnvironment = ["BLOCKS_TOKEN"]
-        let passed = try TransformChain(steps: [.init(plugin: plugins.python, options: options)])
+        let passed = try TransformChain(steps: [.init(plugin: .external(plugins.python), options: options)])
             .apply(input, environment: plugins.environment, workingDirectory: plugins.folder.url)
         #expect(String(decoding: passed[0].content, as: UTF8.self).contains("BLOCKS_TOKEN"))
     }
@@ -168,8 +168,8 @@ import Testing
         let json = project.run(["plugin", "list", "--json"], environment: plugins.environment)
         let object = try #require(CommandLineContractTests.json(json.output))
         let entries = try #require(object["plugins"] as? [[String: Any]])
-        #expect(entries.compactMap { $0["name"] as? String } == ["broken", "py", "sh"])
-        #expect(entries[1]["capabilities"] as? [String] == ["transform"])
+        #expect(entries.compactMap { $0["name"] as? String } == ["broken", "access-level", "prefix", "swift-format", "py", "sh"])
+        #expect(entries[1]["capabilities"] as? [String] == ["transform"] && entries[4]["capabilities"] as? [String] == ["transform"])
         #expect(entries[0]["error"] is String)
         // A transform plugin is no command: `blocks --help` does not list it as one.
         let help = project.run(["--help"], environment: plugins.environment).output
@@ -181,8 +181,8 @@ import Testing
     @Test func messagesMatchTheirSchemas() throws {
         let plugins = try Plugins()
         defer { plugins.folder.cleanUp() }
-        _ = try PluginCatalog.capabilities(of: plugins.python, environment: plugins.environment, workingDirectory: plugins.folder.url)
-        let files = try TransformChain(steps: [.init(plugin: plugins.python)])
+        _ = try PluginCatalog.capabilities(of: .external(plugins.python), environment: plugins.environment, workingDirectory: plugins.folder.url)
+        let files = try TransformChain(steps: [.init(plugin: .external(plugins.python))])
             .apply(try Self.input(), environment: plugins.environment, workingDirectory: plugins.folder.url)
         let schemas = SchemaFilesTests()
         for request in ["capabilities", "transform"] {
