@@ -22,6 +22,13 @@ import Testing
         #expect(project.run(["add", "--yes"], interactive: true).code == 64)
     }
 
+    @Test func removeAndExportWithoutANameSayWhereNamesAre() {
+        let remove = runBlocks(["remove"])
+        #expect(remove.code == 64 && remove.err.contains("'blocks status' lists the blocks you added"), "\(remove.err)")
+        let export = runBlocks(["export", "-o", "x.zip"])
+        #expect(export.code == 64 && export.err.contains("'blocks list' shows every name"), "\(export.err)")
+    }
+
     @Test func infoAndViewWithoutANameShowAnExample() throws {
         for command in ["info", "view"] {
             let result = runBlocks([command])
