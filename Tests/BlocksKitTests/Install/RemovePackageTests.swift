@@ -223,6 +223,40 @@ import Testing
         #expect(try PackageManifestEditor.removing(record, removePackage: true, from: text).get() == expected)
     }
 
+    /// Read with the one Swift lexer: a block comment nests, so an entry commented out
+    /// inside `/* /* */ */` is no code, and a raw string `#"…"#` is a name. The editor's
+    /// old character scanner ended the comment at the first `*/` and took out the
+    /// commented-out entry instead of the real one, and it never saw the raw name.
+    @Test func readsNestedCommentsAndRawStringsAsSwiftDoes() throws {
+        var record = Self.record
+        record.createdList = false
+        record.products[0].createdList = false
+        let text = """
+            let package = Package(
+                name: "App",
+                dependencies: [
+                    /* Pinned before 1.1:
+                    /* see #12 */ .package(url: "https://github.com/apple/swift-collections.git", exact: "1.0.4"),
+                    */
+                    .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+                ],
+                targets: [.target(name: "App", dependencies: [.product(name: #"OrderedCollections"#, package: "swift-collections")])]
+            )
+            """
+        let expected = """
+            let package = Package(
+                name: "App",
+                dependencies: [
+                    /* Pinned before 1.1:
+                    /* see #12 */ .package(url: "https://github.com/apple/swift-collections.git", exact: "1.0.4"),
+                    */
+                ],
+                targets: [.target(name: "App", dependencies: [])]
+            )
+            """
+        #expect(try PackageManifestEditor.removing(record, removePackage: true, from: text).get() == expected)
+    }
+
     @Test func refusesWhatItCannotFindExactlyOnce() {
         let twice = Self.after.replacing(
             #"        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),"#,
