@@ -65,8 +65,9 @@ public enum AddCommand: Command {
     /// settled and before the first write: the MCP server stops a cancelled call there.
     static func perform(_ arguments: ParsedArguments, context: CommandContext, beforeWriting: () throws -> Void = {}) throws -> Result {
         let dryRun = arguments.flag("dry-run")
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
-        let config = try ProjectConfig.read(root: root)
+        let project = context.project()
+        let root = project.root
+        let config = try project.config
         var items: [InstallPlan.Item] = []
         var resolution: BlockResolution.Outcome?
         let archive = try archiveSource(arguments, context: context)
@@ -77,12 +78,12 @@ public enum AddCommand: Command {
         var requests = archive == nil ? try validatedRequests(arguments.positionals) : []
         // Outside a project, a folder of blocks would sit where nothing builds it: refused,
         // unless the user named the folder.
-        if arguments.value("path") == nil, !ProjectLocator.isInsideProject(context.workingDirectory) {
+        if arguments.value("path") == nil, !project.isInsideProject {
             throw InstallError.notAProject(folder: context.workingDirectory.standardizedFileURL.path)
         }
         // Opened before the project's lock and files are read, so a remote registry's
         // libraries load on the other core meanwhile.
-        let registries = archive == nil ? try RegistrySet.forProject(option: context.registry, access: context.registryAccess) : nil
+        let registries = archive == nil ? try project.registries(option: context.registry, access: context.registryAccess) : nil
         if let registries, requests.isEmpty {
             requests = try validatedRequests(try namesToAdd(arguments, registries: registries, context: context))
         }
@@ -91,7 +92,7 @@ public enum AddCommand: Command {
         defer { mutex?.release() }
         let leftovers = dryRun ? StagingArea.Leftovers() : StagingArea.removeLeftovers(root: root)
         defer { leftovers.carrier?.remove() }
-        let lock = try Lockfile.read(root: root)
+        let lock = try project.readLock()
         if let archive {
             items = try archive.contents(of: try archive.manifests().map(\.name)).map {
                 InstallPlan.Item(content: $0, reference: BlockReference(namespace: nil, name: $0.manifest.name), registry: archive.location)

@@ -32,8 +32,9 @@ public enum DiffCommand: Command {
     }
 
     static func compare(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
-        let lock = try Lockfile.read(root: root)
+        let project = context.project()
+        let root = project.root
+        let lock = try project.readLock()
         let names = try UpdateCommand.chosenNames(arguments, lock: lock)
         let bases = BaseStore(cacheDirectory: context.cacheDirectory)
         let version = try UpdateCommand.targetVersion(arguments, names: names)

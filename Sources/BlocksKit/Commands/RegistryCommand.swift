@@ -33,7 +33,7 @@ public enum RegistryCommand: Command {
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let positionals = arguments.positionals
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
+        let root = context.project().root
         let action = positionals[0]
         let expected: Int
         switch action {
@@ -56,6 +56,7 @@ public enum RegistryCommand: Command {
         let mutex = try ProjectMutex(root: root, notices: context.notices)
         defer { mutex.release() }
         StagingArea.removeLeftovers(root: root)
+        // Read again under the mutex: this command changes the file.
         var config = try ProjectConfig.read(root: root) ?? ProjectConfig()
         var registries = config.registries ?? [:]
         if action == "add" {
@@ -108,7 +109,7 @@ public enum RegistryCommand: Command {
     /// The default registry and each namespaced one, with the names of their headers and
     /// the variables those use, never a value.
     static func list(root: URL, context: CommandContext) throws -> Int32 {
-        let config = try ProjectLocator.markedRoot(from: context.workingDirectory).flatMap { try ProjectConfig.read(root: $0) }
+        let config = try context.project().config
         if context.json {
             context.print(
                 try JSONOutput.encode([

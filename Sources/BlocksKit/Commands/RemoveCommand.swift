@@ -17,7 +17,7 @@ public enum RemoveCommand: Command {
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         var names: [String] = []
         for name in arguments.positionals where !names.contains(name) { names.append(name) }
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
+        let root = context.project().root
         let mutex = try ProjectMutex(root: root, notices: context.notices)
         defer { mutex.release() }
         StagingArea.removeLeftovers(root: root)

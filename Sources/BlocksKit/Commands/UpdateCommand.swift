@@ -55,21 +55,22 @@ public enum UpdateCommand: Command {
         }
         let settle: ThreeWayMerge.Side? = arguments.flag("theirs") ? .theirs : arguments.flag("ours") ? .ours : nil
         let dryRun = arguments.flag("dry-run")
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
+        let project = context.project()
+        let root = project.root
         let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
         defer { mutex?.release() }
         let leftovers = dryRun ? StagingArea.Leftovers() : StagingArea.removeLeftovers(root: root)
         defer { leftovers.carrier?.remove() }
-        let lock = try Lockfile.read(root: root)
+        let lock = try project.readLock()
         let names = try chosenNames(arguments, lock: lock)
         let version = try targetVersion(arguments, names: names)
-        let (registries, members) = try sources(names: names, lock: lock, root: root, context: context)
+        let (registries, members) = try sources(names: names, lock: lock, project: project, context: context)
         let roots = names.map { name in
             BlockResolution.Root(name: BlockReference(name)?.name ?? name, member: members[name]!, version: version, requested: false)
         }
         let resolution = try BlockResolution.resolve(roots: roots, in: registries, lock: lock)
         let bases = BaseStore(cacheDirectory: context.cacheDirectory)
-        let config = try ProjectConfig.read(root: root)
+        let config = try project.config
         var plan = try UpdatePlan.make(
             items: resolution.items, root: root, lock: lock, year: try TemplateText.currentYear(environment: context.environment),
             bases: bases, settle: settle,
@@ -102,10 +103,10 @@ public enum UpdateCommand: Command {
     /// `blocks.json` configures, read through its headers; for a block of the default
     /// namespace, the registry on the command line (or in `blocks.json`), else the one
     /// its lock entry names. Also every registry of the project, for the dependencies.
-    static func sources(names: [String], lock: Lockfile, root: URL, context: CommandContext) throws -> (RegistrySet, [String: RegistrySet.Member]) {
-        let registries = try RegistrySet.forProject(option: context.registry, access: context.registryAccess)
+    static func sources(names: [String], lock: Lockfile, project: Project, context: CommandContext) throws -> (RegistrySet, [String: RegistrySet.Member]) {
+        let registries = try project.registries(option: context.registry, access: context.registryAccess)
         let option = context.registry.flatMap { $0.hasPrefix("@") ? nil : $0 }
-        let config = try ProjectConfig.read(root: root)
+        let (config, root) = (try project.config, project.root)
         let override = option ?? config?.registryLocation(root: root)
         let defaultMember = registries.members.first { $0.namespace == nil }
         var opened: [String: RegistrySet.Member] = [:]
@@ -184,7 +185,7 @@ public enum UpdateCommand: Command {
     /// The newest content of each named block (or, with `version`, the one named block at
     /// that published version), each from the registry `sources` chooses for it.
     static func upstream(names: [String], lock: Lockfile, root: URL, context: CommandContext, version: String? = nil) throws -> [InstallPlan.Item] {
-        let (_, members) = try sources(names: names, lock: lock, root: root, context: context)
+        let (_, members) = try sources(names: names, lock: lock, project: context.project(), context: context)
         var items: [String: InstallPlan.Item] = [:]
         // One batch per registry.
         let groups = Dictionary(grouping: names) { (members[$0]!.namespace ?? "") + " " + members[$0]!.source.location }

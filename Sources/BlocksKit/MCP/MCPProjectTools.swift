@@ -124,8 +124,9 @@ enum MCPProjectTools {
         readOnly: true
     ) { call in
         let (context, _) = call.commandContext(workingDirectory: try projectFolder(call))
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
-        let lock = try Lockfile.read(root: root)
+        let project = context.project()
+        let root = project.root
+        let lock = try project.readLock()
         let names = try UpdateCommand.chosenNames(ParsedArguments(positionals: call.strings("names")), lock: lock)
         let bases = BaseStore(cacheDirectory: context.cacheDirectory)
         let upstream = call.flag("upstream")
@@ -250,8 +251,8 @@ enum MCPProjectTools {
         free(resolved)
         guard PathKind(path) == .folder else { throw MCPToolError(message: "projectPath \(given) is not a folder") }
         let folder = URL(fileURLWithPath: path, isDirectory: true)
-        let root = ProjectLocator.projectRoot(from: folder)
-        guard root.path != "/", isMarked(root) else {
+        let project = Project.locate(from: folder)
+        guard project.root.path != "/", isMarked(project.root) else {
             throw MCPToolError(
                 message: "projectPath \(given) is not in a project: neither it nor a folder above it has "
                     + ProjectLocator.markers.joined(separator: ", ") + " or an .xcodeproj; run 'blocks init' there first if it is one")
