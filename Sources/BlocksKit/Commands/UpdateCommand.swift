@@ -95,7 +95,7 @@ public enum UpdateCommand: Command {
                     plan.install, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), projectFile: projectFile)
             }
         }
-        let (packages, packageFailure) = try AddCommand.packageSteps(resolution.packages, plan: plan.install, dryRun: dryRun, context: context)
+        let (packages, packageFailure) = try AddOperation.packageSteps(resolution.packages, plan: plan.install, dryRun: dryRun, environment: context.environment)
         return Result(plan: plan, outcome: outcome, packages: packages, packageFailure: packageFailure)
     }
 
