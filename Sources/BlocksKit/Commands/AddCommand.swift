@@ -159,7 +159,7 @@ public enum AddCommand: Command {
             let at = argument[searchFrom...].firstIndex(of: "@")
             let name = String(argument[..<(at ?? argument.endIndex)])
             let version = at.map { String(argument[argument.index(after: $0)...]) }
-            if let version, !isPlausibleVersion(version) {
+            if let version, !BlockResolution.isPlausibleVersion(version) {
                 throw UsageError.invalidValue(option: "<name>", value: argument, expected: "NAME or NAME@VERSION, such as 'pager@1.0.0'")
             }
             let checked = try validatedReferences([name])[0]
@@ -172,12 +172,6 @@ public enum AddCommand: Command {
             requests.append(BlockResolution.Request(reference: checked, version: version))
         }
         return requests
-    }
-
-    /// Whether text can name a published version: not empty, no spaces or control
-    /// characters. Whether the registry has it is the registry's answer.
-    static func isPlausibleVersion(_ version: String) -> Bool {
-        !version.isEmpty && !version.contains { $0.isWhitespace || $0.isASCII && $0.asciiValue! < 32 }
     }
 
     /// Plain block names (no namespace), each once: what the MCP tools accept.

@@ -127,7 +127,7 @@ enum MCPProjectTools {
         let project = context.project()
         let root = project.root
         let lock = try project.readLock()
-        let names = try UpdateCommand.chosenNames(ParsedArguments(positionals: call.strings("names")), lock: lock)
+        let names = try UpdateOperation.chosenNames(call.strings("names"), all: false, lock: lock)
         let bases = BaseStore(cacheDirectory: context.cacheDirectory)
         let upstream = call.flag("upstream")
         let entries =
@@ -170,10 +170,11 @@ enum MCPProjectTools {
             ], required: ["dryRun", "blocks", "files", "conflicts", "removed"]),
         readOnly: false, destructive: false, idempotent: true
     ) { call in
-        var parsed = ParsedArguments(positionals: call.strings("names"))
-        if let settle = call.string("settle") { parsed.flags.insert(settle) }
         let (context, _) = call.commandContext(workingDirectory: try projectFolder(call))
-        let outcome = try UpdateCommand.perform(parsed, context: context) { try call.cancellation.check() }
+        var request = UpdateOperation.Request(
+            project: context.project(), names: call.strings("names"), registryOption: context.registry, access: context.registryAccess)
+        request.settle = call.string("settle") == "theirs" ? .theirs : call.string("settle") == "ours" ? .ours : nil
+        let outcome = try UpdateOperation.perform(request, beforeWriting: { try call.cancellation.check() })
         let object = UpdateCommand.json(outcome, dryRun: false)
         let plan = outcome.plan
         guard plan.conflicts.isEmpty else {
