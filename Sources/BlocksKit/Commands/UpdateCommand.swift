@@ -90,6 +90,32 @@ public enum UpdateCommand: Command {
         ]
     }
 
+    /// After a real run: each block updated, settled, added or up to date.
+    static func printSummary(_ result: UpdateOperation.Outcome, context: CommandContext) {
+        let (plan, outcome) = (result.plan, result.transaction)
+        if plan.install.blocks.isEmpty {
+            context.print("Nothing to update: no blocks have been added here yet; add one with 'blocks add NAME'.")
+        }
+        var changed = false
+        for block in plan.install.blocks {
+            let name = block.reference.description
+            guard let old = plan.install.previousLock.blocks[name]?.version else {
+                changed = true
+                context.print("Added \(name) \(block.manifest.version) in \(block.folder) (needed by \(block.requiredBy.joined(separator: ", ")))")
+                continue
+            }
+            let wrote = block.files.contains { $0.action.writes }
+            changed = changed || wrote || old != block.manifest.version
+            context.print(
+                old != block.manifest.version
+                    ? "Updated \(name) \(old) -> \(block.manifest.version)"
+                    : wrote ? "Settled \(name) \(old)" : "Up to date: \(name) \(old)")
+        }
+        if plan.install.blocks.count > 0, !changed, plan.conflicts.isEmpty, outcome.deletedStale.isEmpty {
+            context.print("Everything is up to date.")
+        }
+    }
+
     static func report(_ result: UpdateOperation.Outcome, dryRun: Bool, context: CommandContext) {
         let (plan, outcome) = (result.plan, result.transaction)
         let conflicted = Dictionary(plan.conflicts.map { ($0.path, $0.kind) }, uniquingKeysWith: { first, _ in first })
@@ -132,27 +158,7 @@ public enum UpdateCommand: Command {
             }
             context.print("Dry run: nothing was written.")
         } else {
-            if plan.install.blocks.isEmpty {
-                context.print("Nothing to update: no blocks have been added here yet; add one with 'blocks add NAME'.")
-            }
-            var changed = false
-            for block in plan.install.blocks {
-                let name = block.reference.description
-                guard let old = plan.install.previousLock.blocks[name]?.version else {
-                    changed = true
-                    context.print("Added \(name) \(block.manifest.version) in \(block.folder) (needed by \(block.requiredBy.joined(separator: ", ")))")
-                    continue
-                }
-                let wrote = block.files.contains { $0.action.writes }
-                changed = changed || wrote || old != block.manifest.version
-                context.print(
-                    old != block.manifest.version
-                        ? "Updated \(name) \(old) -> \(block.manifest.version)"
-                        : wrote ? "Settled \(name) \(old)" : "Up to date: \(name) \(old)")
-            }
-            if plan.install.blocks.count > 0, !changed, plan.conflicts.isEmpty, outcome.deletedStale.isEmpty {
-                context.print("Everything is up to date.")
-            }
+            printSummary(result, context: context)
         }
         if !plan.conflicts.isEmpty {
             let count = plan.conflicts.count
