@@ -95,7 +95,7 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
             return "archive \(archive) could not be written: \(message). "
                 + "Check that the folder exists, is writable and has free space"
         case .outputExists(let archive):
-            return "\(archive) already exists and was kept; give --force to replace it, or choose another name with -o"
+            return "\(archive) already exists and was kept; give --overwrite to replace it, or choose another name with -o"
         }
     }
 

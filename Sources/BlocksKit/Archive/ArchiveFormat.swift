@@ -3,12 +3,30 @@ public enum ArchiveFormat: String, Sendable, CaseIterable, Codable {
     case tarGzip = "tar.gz"
     case zip
 
+    /// The file name endings of each format, in any case; the first is the one written.
+    public var suffixes: [String] {
+        switch self {
+        case .tarGzip: [".tar.gz", ".tgz"]
+        case .zip: [".zip"]
+        }
+    }
+
+    /// The format a registry prefers when a block has several: tar.gz.
+    static let preferred = ArchiveFormat.tarGzip
+
     /// The format a file name's extension says, or nil.
     public static func forFile(_ path: String) -> ArchiveFormat? {
         let lower = path.lowercased()
-        if lower.hasSuffix(".tar.gz") || lower.hasSuffix(".tgz") { return .tarGzip }
-        if lower.hasSuffix(".zip") { return .zip }
-        return nil
+        return allCases.first { format in format.suffixes.contains { lower.hasSuffix($0) } }
+    }
+
+    /// A file name without its archive endings (`tabs.tar.gz` gives `tabs`).
+    static func strippingSuffixes(_ name: String) -> String {
+        var name = name
+        for suffix in allCases.flatMap(\.suffixes) where name.lowercased().hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+        }
+        return name
     }
 
     public var fileExtension: String { rawValue }

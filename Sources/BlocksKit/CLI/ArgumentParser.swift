@@ -80,7 +80,8 @@ public enum ArgumentParser {
     private static func checkPositionals(_ positionals: [String], spec: CommandSpec) throws {
         let required = spec.arguments.filter { !$0.isOptional }
         if positionals.count < required.count {
-            throw UsageError.missingArgument(required[positionals.count].name, example: spec.examples.first?.commandLine)
+            throw UsageError.missingArgument(
+                required[positionals.count].name, example: spec.examples.first?.commandLine, hint: required[positionals.count].whereToFind)
         }
         let acceptsMany = spec.arguments.contains { $0.isVariadic }
         if !acceptsMany && positionals.count > spec.arguments.count {

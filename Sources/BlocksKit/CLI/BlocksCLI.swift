@@ -32,7 +32,7 @@ public enum BlocksCLI {
     public static var commands: [any Command.Type] {[
         SearchCommand.self, ListCommand.self, InfoCommand.self, ViewCommand.self,
         AddCommand.self, StatusCommand.self, UpdateCommand.self, DiffCommand.self, RemoveCommand.self, InitCommand.self, RegistryCommand.self,
-        ExportCommand.self, BuildCommand.self, KeygenCommand.self, LintCommand.self, NewCommand.self, MirrorCommand.self, MCPCommand.self,
+        ExportCommand.self, BuildCommand.self, KeygenCommand.self, LintCommand.self, NewCommand.self, MirrorCommand.self, MCPCommand.self, PluginCommand.self,
         CompletionCommand.self,
     ]}
 

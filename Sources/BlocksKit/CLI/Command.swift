@@ -5,18 +5,19 @@ public protocol Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32
 }
 
-/// Options every command accepts, before or after its name.
+/// Options every command accepts, before or after its name, in the order `blocks --help`
+/// lists them: the everyday ones first, the signing ones after.
 public enum GlobalOptions {
     public static let specs: [OptionSpec] = [
         OptionSpec(
             "registry", value: "url-or-path", help: "The registry to use (default: $BLOCKS_REGISTRY, else the built-in catalog).", completion: .registries),
-        OptionSpec("key", value: "pubkey", help: "Require the registry to be signed by this minisign public key; repeatable."),
-        OptionSpec("allow-expired", help: "Accept a signed registry past its expiry (an air-gapped mirror), with a warning."),
         OptionSpec("offline", help: "Use only cached registry data; never touch the network."),
         OptionSpec("json", help: "Print one JSON object, a stable contract for scripts."),
-        OptionSpec("no-color", help: "Never color output (also NO_COLOR)."),
         OptionSpec("quiet", short: "q", help: "Print no progress or notes on stderr."),
+        OptionSpec("no-color", help: "Never color output (also NO_COLOR)."),
         OptionSpec("directory", short: "C", value: "dir", help: "Run as if started in <dir>."),
+        OptionSpec("key", value: "pubkey", help: "Require the registry to be signed by this minisign public key; repeatable."),
+        OptionSpec("allow-expired", help: "Accept a signed registry past its expiry (an air-gapped mirror), with a warning."),
         OptionSpec("help", short: "h", help: "Show help information."),
     ]
 }

@@ -75,13 +75,19 @@ public struct ArgumentSpec: Sendable {
     public var isVariadic: Bool
     /// What shell completion offers here.
     public var completion: ValueCompletion
+    /// Where to find its values, said when it is missing: "'blocks status' lists …".
+    public var whereToFind: String?
 
-    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false, completion: ValueCompletion = .anything) {
+    public init(
+        _ name: String, help: String, optional: Bool = false, variadic: Bool = false, completion: ValueCompletion = .anything,
+        whereToFind: String? = nil
+    ) {
         self.name = name
         self.help = help
         self.isOptional = optional
         self.isVariadic = variadic
         self.completion = completion
+        self.whereToFind = whereToFind
     }
 }
 

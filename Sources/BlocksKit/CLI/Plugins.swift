@@ -15,7 +15,8 @@ public enum Plugins {
         var found: [String: Plugin] = [:]
         for folder in searchPath(environment) {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
-            for file in names where file.hasPrefix("blocks-") {
+            // `blocks-plugin-NAME` is a transform or source plugin (PluginCatalog), not a command.
+            for file in names where file.hasPrefix("blocks-") && !file.hasPrefix(PluginCatalog.executablePrefix) {
                 let name = String(file.dropFirst("blocks-".count))
                 let path = folder + "/" + file
                 if found[name] == nil, !name.isEmpty, FileManager.default.isExecutableFile(atPath: path) {
@@ -27,7 +28,7 @@ public enum Plugins {
     }
 
     public static func find(_ name: String, environment: [String: String]) -> Plugin? {
-        guard !name.contains("/") else { return nil }
+        guard !name.contains("/"), !("blocks-" + name).hasPrefix(PluginCatalog.executablePrefix) else { return nil }
         for folder in searchPath(environment) {
             let path = folder + "/blocks-" + name
             if FileManager.default.isExecutableFile(atPath: path) { return Plugin(name: name, path: path) }

@@ -9,7 +9,7 @@ public enum Prompt {
     public static func letter(_ question: String, letters: [Character], defaultLetter: Character, context: CommandContext) -> Character {
         let hint = "[" + letters.map { $0 == defaultLetter ? String($0).uppercased() : String($0) }.joined(separator: "/") + "]"
         for _ in 0..<attempts {
-            context.standardError.write("\(question) \(hint) ")
+            context.standardError.write(context.diagnostic(prefix: "", "\(question) \(hint)") + " ")
             guard let line = context.readLine() else {
                 // The prompt's line ends before whatever follows.
                 context.standardError.write("\n")
@@ -20,7 +20,7 @@ public enum Prompt {
             if let first = answer.first, answer.count == 1 || answer == "yes" || answer == "no", letters.contains(first) {
                 return first
             }
-            context.standardError.write("Please answer one of \(hint).\n")
+            context.standardError.write(context.diagnostic(prefix: "", "Please answer one of \(hint).") + "\n")
         }
         return defaultLetter
     }
@@ -32,12 +32,12 @@ public enum Prompt {
     /// line is ended first, so what follows (an error) starts a line of its own.
     public static func choose(_ question: String, options: [String], names: [String]? = nil, context: CommandContext) -> Int? {
         let names = names ?? options.map(name(ofLabel:))
-        context.standardError.write(question + "\n")
+        context.standardError.write(context.diagnostic(prefix: "", question) + "\n")
         for (index, option) in options.enumerated() {
-            context.standardError.write("  \(index + 1)) \(option)\n")
+            context.standardError.write(context.diagnostic(prefix: "  \(index + 1)) ", option) + "\n")
         }
         for _ in 0..<attempts {
-            context.standardError.write("Number or name (1-\(options.count)): ")
+            context.standardError.write(context.diagnostic(prefix: "", "Number or name (1-\(options.count)); Ctrl-D to quit:") + " ")
             guard let line = context.readLine() else {
                 context.standardError.write("\n")
                 return nil
@@ -45,11 +45,12 @@ public enum Prompt {
             let answer = line.trimmingWhitespace()
             if let index = match(answer, names: names) { return index }
             if answer.isEmpty || Int(answer) != nil {
-                context.standardError.write("Please type a number from 1 to \(options.count), or a name.\n")
+                context.standardError.write(context.diagnostic(prefix: "", "Please type a number from 1 to \(options.count), or a name.") + "\n")
             } else {
                 let matching = names.filter { $0.lowercased() == answer.lowercased() }
                 let reason = matching.count > 1 ? "matches \(matching.joined(separator: " and ")); type it exactly" : "is none of them"
-                context.standardError.write(TerminalText.escaped("'\(answer)' \(reason).") + " Please type a number from 1 to \(options.count), or a name.\n")
+                context.standardError.write(
+                    context.diagnostic(prefix: "", TerminalText.escaped("'\(answer)' \(reason).") + " Please type a number from 1 to \(options.count), or a name.") + "\n")
             }
         }
         return nil
@@ -63,16 +64,17 @@ public enum Prompt {
     /// order typed, or nil on an empty answer, at end of input, or after too many tries.
     /// A long list shows its first `longestList` entries; any name of it may still be typed.
     public static func chooseSeveral(_ question: String, options: [String], names: [String], context: CommandContext) -> [String]? {
-        context.standardError.write(question + "\n")
+        context.standardError.write(context.diagnostic(prefix: "", question) + "\n")
         for (index, option) in options.prefix(longestList).enumerated() {
-            context.standardError.write("  \(index + 1)) \(TerminalText.escaped(option))\n")
+            context.standardError.write(context.diagnostic(prefix: "  \(index + 1)) ", TerminalText.escaped(option)) + "\n")
         }
         if options.count > longestList {
-            context.standardError.write("  … and \(options.count - longestList) more ('blocks search WORDS' finds them; type their names)\n")
+            context.standardError.write(
+                context.diagnostic(prefix: "  ", "… and \(options.count - longestList) more ('blocks search WORDS' finds them; type their names)") + "\n")
         }
         let shown = min(options.count, longestList)
         for _ in 0..<attempts {
-            context.standardError.write("Numbers or names, separated by spaces (1-\(shown)); Enter for none: ")
+            context.standardError.write(context.diagnostic(prefix: "", "Numbers or names, separated by spaces (1-\(shown)); Enter for none:") + " ")
             guard let line = context.readLine() else {
                 context.standardError.write("\n")
                 return nil
@@ -84,7 +86,8 @@ public enum Prompt {
                 return match(answer, names: names)
             }
             if let unknown = zip(answers, picked).first(where: { $0.1 == nil })?.0 {
-                context.standardError.write(TerminalText.escaped("'\(unknown)' is not one of them.") + " Please type numbers from 1 to \(shown), or names.\n")
+                context.standardError.write(
+                    context.diagnostic(prefix: "", TerminalText.escaped("'\(unknown)' is not one of them.") + " Please type numbers from 1 to \(shown), or names.") + "\n")
                 continue
             }
             var chosen: [String] = []

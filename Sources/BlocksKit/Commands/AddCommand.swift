@@ -39,7 +39,13 @@ public enum AddCommand: Command {
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         context.protectFromInterruption("the project was not changed; run the same 'blocks add' again to add the blocks")
-        let result = try perform(arguments, context: context)
+        let result: AddOperation.Outcome
+        do {
+            result = try perform(arguments, context: context)
+        } catch is NothingChosen {
+            context.note("Nothing added.")
+            return 0
+        }
         report(result, context: context)
         if let failure = result.packageFailure { context.warn(failure) }
         return 0
@@ -71,7 +77,9 @@ public enum AddCommand: Command {
     /// which target, whether to save that choice, whether to overwrite a changed file.
     static func questions(all: Bool, interactive: Bool, context: CommandContext) -> AddOperation.Questions {
         var questions = AddOperation.Questions { registries in
-            try validatedRequests(try namesToAdd(all: all, interactive: interactive, registries: registries, context: context))
+            let requests = try validatedRequests(try namesToAdd(all: all, interactive: interactive, registries: registries, context: context))
+            if requests.isEmpty { throw NothingChosen() }
+            return requests
         }
         questions.chooser = context.chooser(allowPrompt: interactive)
         questions.saveChoice = {
@@ -130,8 +138,7 @@ public enum AddCommand: Command {
         let url = context.resolve(first)
         guard PathKind(url.path) != .missing else { throw AddArgumentError.missingArchive(typed: first, path: url.path) }
         if let checksum = arguments.value(sha256Option) {
-            let actual = try SHA256.hex(fileAt: url)
-            guard actual == checksum.lowercased() else { throw HTTPError.checksumMismatch(url: url.path, expected: checksum, actual: actual) }
+            try SHA256.verify(digest: SHA256.hex(fileAt: url), expected: checksum) { HTTPError.checksumMismatch(url: url.path, expected: checksum, actual: $0) }
         }
         return try ArchiveFileSource(url: url)
     }
@@ -214,10 +221,8 @@ public enum AddCommand: Command {
             throw UsageError.missingArgument("name", example: example, hint: "'blocks list' shows every name; --all adds them all")
         }
         let listed = try Prompt.blockChoices(in: registries)
-        guard let picked = Prompt.chooseSeveral("Which blocks?", options: listed.map(\.label), names: listed.map(\.name), context: context),
-            !picked.isEmpty
-        else { throw UsageError.missingArgument("name", example: example) }
-        return picked
+        // Choosing none is an answer, not a mistake: `add` then adds nothing (`namesToAdd` is empty).
+        return Prompt.chooseSeveral("Which blocks?", options: listed.map(\.label), names: listed.map(\.name), context: context) ?? []
     }
 
     static func askOverwrite(_ file: InstallPlan.File, context: CommandContext) -> Bool {
@@ -333,6 +338,9 @@ public enum AddCommand: Command {
 }
 
 /// What is wrong with the archive `add` was given, and what to do instead.
+/// The person picked no block from the list: an answer, so `add` ends quietly with 0.
+struct NothingChosen: Error {}
+
 enum AddArgumentError: Error, CustomStringConvertible {
     /// A path that names no file.
     case missingArchive(typed: String, path: String)

@@ -76,6 +76,7 @@ public enum BuildCommand: Command {
                     "Site: \(site.written) file\(site.written == 1 ? "" : "s") written, \(site.unchanged) unchanged; open \(output.joining(SiteBuilder.indexPath).path)"
                 )
             }
+            context.note("Next: serve \(output.path) with any static web server, then 'blocks init --registry URL' in a project uses it.")
         }
         return 0
     }

@@ -3,7 +3,7 @@ public enum ExportCommand: Command {
     public static let spec = CommandSpec(
         name: "export",
         abstract: "Write one archive of the chosen blocks, with headers, a LICENSE and a checksummed manifest.",
-        arguments: [ArgumentSpec("names", help: "The blocks to export.", variadic: true, completion: .blockNames)],
+        arguments: [ArgumentSpec("names", help: "The blocks to export.", variadic: true, completion: .blockNames, whereToFind: "'blocks list' shows every name")],
         options: [outputOption, formatOption, overwriteOption, yesOption],
         examples: [
             .init("blocks export top-tabs pager -o tabs.zip", "Write top-tabs and pager, with their dependencies' code, into tabs.zip."),

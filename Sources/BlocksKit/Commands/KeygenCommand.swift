@@ -37,6 +37,7 @@ public enum KeygenCommand: Command {
         } else {
             context.print("Wrote \(secretURL.path) (secret, mode 0600) and \(publicURL.path).")
             context.print("Public key \(key.publicKey.id): \(key.publicKey.base64)")
+            context.note("Next: sign a build with 'blocks build -o DIR --sign \(secretURL.path)'; clients pin the key with 'blocks init --registry URL --key \(key.publicKey.base64)'.")
         }
         return 0
     }

@@ -52,7 +52,8 @@ public enum MCPCommand: Command {
         let processOutput = (context.standardOutput as? WatchedSink)?.watched ?? context.standardOutput
         let inProcess = processOutput !== FileDescriptorSink.standardOutput
         if inProcess ? context.isInteractive : isatty(STDIN_FILENO) == 1 {
-            context.standardError.write(terminalNotice)
+            // Wrapped between words to the terminal, as every message (`CommandContext.note`).
+            context.note(terminalNotice)
         }
         serverContext.isInteractive = false
         guard !inProcess else {
@@ -91,13 +92,11 @@ public enum MCPCommand: Command {
     }
 
     /// What `blocks mcp` says when started from a terminal.
-    static let terminalNotice = """
-        blocks mcp speaks the Model Context Protocol on standard input and output: a coding
-        assistant starts it and talks to it; typing here does nothing useful.
-        To register it with a client, run 'blocks mcp config --client NAME' (\(MCPClientConfig.all.map(\.name).joined(separator: ", "))),
-        and add --write to save the entry in the client's config file. Press Ctrl-D to quit.
-
-        """
+    static let terminalNotice =
+        "blocks mcp speaks the Model Context Protocol on standard input and output: a coding assistant starts it and talks to it;"
+        + " typing here does nothing useful.\nTo register it with a client, run 'blocks mcp config --client NAME'"
+        + " (\(MCPClientConfig.all.map(\.name).joined(separator: ", "))), and add --write to save the entry in the client's config file."
+        + " Press Ctrl-D to quit.\n"
 
     static func config(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         guard let name = arguments.value("client") else {

@@ -4,7 +4,7 @@ public enum RemoveCommand: Command {
     public static let spec = CommandSpec(
         name: "remove",
         abstract: "Remove added blocks: delete their unchanged files and update blocks.lock.",
-        arguments: [ArgumentSpec("name", help: "The blocks to remove.", variadic: true, completion: .blockNames)],
+        arguments: [ArgumentSpec("name", help: "The blocks to remove.", variadic: true, completion: .blockNames, whereToFind: "'blocks status' lists the blocks you added")],
         options: [forceOption, withDependenciesOption],
         examples: [
             .init("blocks remove pager", "Delete pager's unchanged files; a file you edited stays, and remove says so."),

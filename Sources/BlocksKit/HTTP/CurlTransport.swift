@@ -495,9 +495,13 @@ public final class CurlTransport: HTTPTransport, Sendable {
             return .done(.success(HTTPResponse(status: status, etag: etag, body: sink.body)))
         }
         let actual = sink.finishDigest() ?? ""
-        if let expected = job.expectedSHA256, expected.lowercased() != actual {
-            sink.discard()
-            return .done(.failure(.checksumMismatch(url: url, expected: expected.lowercased(), actual: actual)))
+        if let expected = job.expectedSHA256 {
+            do {
+                try SHA256.verify(digest: actual, expected: expected) { HTTPError.checksumMismatch(url: url, expected: expected.lowercased(), actual: $0) }
+            } catch {
+                sink.discard()
+                return .done(.failure(error))
+            }
         }
         if rename(part.path, destination.path) != 0 {
             let reason = String(cString: strerror(errno))
@@ -605,7 +609,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
     }
 
     private func containsControlCharacter(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        TerminalText.firstControl(in: text) != nil
     }
 
     // MARK: - Keeping the token secret

@@ -187,7 +187,7 @@ public enum AddOperation {
                 PlatformCheck.gaps(block: block.manifest.platforms, project: project).map { gap in
                     "\(block.reference) needs \(gap.platform) \(gap.blockMinimum), but Package.swift targets \(gap.platform) \(gap.projectMinimum). "
                         + "Its types are marked @available(\(gap.platform) \(gap.blockMinimum), *), so gate their use at the call site with "
-                        + "'if #available(\(gap.platform) \(gap.blockMinimum), *)'. The block is added all the same."
+                        + "'if #available(\(gap.platform) \(gap.blockMinimum), *)'. This does not stop the add."
                 }
             }
     }

@@ -126,7 +126,7 @@ public struct InstallPlan: Sendable {
             var folders: [String] = []
             let holders = TemplateText.holders(manifest.authors)
             for entry in manifest.files where includeDemo || entry.role != .demo {
-                guard ProjectPaths.isSafeRelativeFile(entry.path), let body = content.files[entry.path] else {
+                guard RelativePath.isSafe(entry.path), let body = content.files[entry.path] else {
                     throw InstallError.unsafeBlockFile(block: manifest.name, path: entry.path)
                 }
                 let path = folder + "/" + entry.path

@@ -210,7 +210,7 @@ public struct Lockfile: Codable, Sendable, Equatable {
         for (name, block) in blocks.sorted(by: { $0.key < $1.key }) {
             let folder = block.folder
             func check(_ path: String, kind: String, onPath: Bool) throws {
-                guard onPath, ProjectPaths.isSafeRelativeFile(path) else {
+                guard onPath, RelativePath.isSafe(path) else {
                     throw InstallError.unsafeLockEntry(block: name, kind: kind, path: path, folder: folder)
                 }
                 guard paths.admits(path) else { throw InstallError.pathEscapesProject(path: path, root: root.path) }

@@ -26,7 +26,7 @@ public enum PackageManifestEditor {
             let removed = removeElement(
                 &characters, code: code, call: call, createdList: product.createdList,
                 matching: { element in
-                    let fields = PackageManifestScanner.topLevelStrings(code, from: element.open + 1, to: element.close)
+                    let fields = ManifestCharacters.topLevelStrings(code, from: element.open + 1, to: element.close)
                     return element.name == "product" && fields["name"] == product.name && fields["package"] == record.identity
                 })
             if let refusal = removed.refusal { return .failure(Refusal("the target \(product.target) \(refusal) .product(name: \"\(product.name)\", package: \"\(record.identity)\")")) }
@@ -37,7 +37,7 @@ public enum PackageManifestEditor {
             let removed = removeElement(
                 &characters, code: code, call: call, createdList: record.createdList,
                 matching: { element in
-                    let fields = PackageManifestScanner.topLevelStrings(code, from: element.open + 1, to: element.close)
+                    let fields = ManifestCharacters.topLevelStrings(code, from: element.open + 1, to: element.close)
                     return element.name == "package" && fields["url"].map(record.matches) == true
                 })
             if let refusal = removed.refusal { return .failure(Refusal("its package dependencies \(refusal) .package(url: \"\(record.url)\")")) }
@@ -150,7 +150,7 @@ public enum PackageManifestEditor {
             var index = start + 1
             while index < end, code[index].isLetter || code[index].isNumber || code[index] == "_" { index += 1 }
             guard index < end, code[index] == "(" else { return nil }
-            let close = PackageManifestScanner.matchingClose(code, from: index)
+            let close = ManifestCharacters.matchingClose(code, from: index)
             guard close == end - 1 else { return nil }
             return Element(name: String(code[(start + 1)..<index]), start: start, open: index, close: close)
         }
@@ -172,10 +172,10 @@ public enum PackageManifestEditor {
         while index < end {
             switch code[index] {
             case "\"":
-                index = PackageManifestScanner.endOfString(code, from: index)
+                index = ManifestCharacters.endOfString(code, from: index)
                 continue
             case "(", "[", "{":
-                index = PackageManifestScanner.matchingClose(code, from: index) + 1
+                index = ManifestCharacters.matchingClose(code, from: index) + 1
                 continue
             case ",":
                 close(at: index)
@@ -194,12 +194,12 @@ public enum PackageManifestEditor {
         var index = 0
         while index + word.count < code.count {
             if code[index] == "\"" {
-                index = PackageManifestScanner.endOfString(code, from: index)
+                index = ManifestCharacters.endOfString(code, from: index)
                 continue
             }
             if Array(code[index..<(index + word.count)]) == word, index == 0 || !(code[index - 1].isLetter || code[index - 1].isNumber || code[index - 1] == "_" || code[index - 1] == ".") {
                 let open = skipBlanks(code, from: index + word.count)
-                if open < code.count, code[open] == "(" { return (open, PackageManifestScanner.matchingClose(code, from: open)) }
+                if open < code.count, code[open] == "(" { return (open, ManifestCharacters.matchingClose(code, from: open)) }
             }
             index += 1
         }
@@ -212,15 +212,15 @@ public enum PackageManifestEditor {
         var index = 0
         while index < code.count {
             if code[index] == "\"" {
-                index = PackageManifestScanner.endOfString(code, from: index)
+                index = ManifestCharacters.endOfString(code, from: index)
                 continue
             }
-            guard let (kind, open) = PackageManifestScanner.declarationOpenParen(code, at: index) else {
+            guard let (kind, open) = ManifestCharacters.declarationOpenParen(code, at: index) else {
                 index += 1
                 continue
             }
-            let close = PackageManifestScanner.matchingClose(code, from: open)
-            if PackageManifestScanner.sourceKinds.contains(kind), PackageManifestScanner.topLevelStrings(code, from: open + 1, to: close)["name"] == name {
+            let close = ManifestCharacters.matchingClose(code, from: open)
+            if PackageManifestScanner.sourceKinds.contains(kind), ManifestCharacters.topLevelStrings(code, from: open + 1, to: close)["name"] == name {
                 found.append((open, close))
             }
             index = close + 1
@@ -238,7 +238,7 @@ public enum PackageManifestEditor {
         while index < characters.count {
             let next: Character? = index + 1 < characters.count ? characters[index + 1] : nil
             if characters[index] == "\"" {
-                index = PackageManifestScanner.endOfString(characters, from: index)
+                index = ManifestCharacters.endOfString(characters, from: index)
             } else if characters[index] == "/", next == "/" {
                 while index < characters.count, characters[index] != "\n" {
                     output[index] = " "
@@ -255,5 +255,92 @@ public enum PackageManifestEditor {
             }
         }
         return output
+    }
+}
+
+/// The character-level reading the editor needs to find whole elements and their commas.
+/// It predates `SwiftLexer`, which the scanner now reads; moving the editor onto the
+/// lexer's tokens is the remaining step of issue 33's "one lexer".
+enum ManifestCharacters {
+    /// When a target declaration such as `.target(` starts at `index`: its kind and the index of its `(`.
+    static func declarationOpenParen(_ code: [Character], at index: Int) -> (String, Int)? {
+        guard code[index] == ".", index == 0 || !(code[index - 1].isLetter || code[index - 1].isNumber) else { return nil }
+        for word in PackageManifestScanner.declarations {
+            let letters = Array(word)
+            let end = index + 1 + letters.count
+            guard end < code.count, Array(code[(index + 1)..<end]) == letters else { continue }
+            var open = end
+            while open < code.count, code[open].isWhitespace { open += 1 }
+            if open < code.count, code[open] == "(" { return (word, open) }
+        }
+        return nil
+    }
+
+    /// The index just past the string literal that starts at `start`.
+    static func endOfString(_ code: [Character], from start: Int) -> Int {
+        var index = start + 1
+        while index < code.count {
+            if code[index] == "\\" {
+                index += 2
+                continue
+            }
+            if code[index] == "\"" || code[index] == "\n" { return index + 1 }
+            index += 1
+        }
+        return code.count
+    }
+
+    /// The index of the bracket closing the one at `open`, or the end of the text.
+    static func matchingClose(_ code: [Character], from open: Int) -> Int {
+        var depth = 0
+        var index = open
+        while index < code.count {
+            switch code[index] {
+            case "\"":
+                index = endOfString(code, from: index)
+                continue
+            case "(", "[", "{": depth += 1
+            case ")", "]", "}":
+                depth -= 1
+                if depth == 0 { return index }
+            default: break
+            }
+            index += 1
+        }
+        return code.count
+    }
+
+    /// `label: "string"` arguments at the top level of a call's argument list.
+    static func topLevelStrings(_ code: [Character], from start: Int, to end: Int) -> [String: String] {
+        var result: [String: String] = [:]
+        var depth = 0
+        var index = start
+        var word = ""
+        var label: String?
+        while index < end {
+            let character = code[index]
+            if character == "\"" {
+                let stop = endOfString(code, from: index)
+                if depth == 0, let label, result[label] == nil {
+                    result[label] = String(code[(index + 1)..<max(index + 1, stop - 1)])
+                }
+                label = nil
+                index = stop
+                continue
+            }
+            if character.isLetter || character.isNumber || character == "_" {
+                if index > start, code[index - 1].isWhitespace { word = "" }
+                word.append(character)
+            } else if character.isWhitespace {
+                // A label may be followed by spaces before its colon.
+            } else {
+                if character == ":" && depth == 0 { label = word } else if !character.isWhitespace { label = nil }
+                if "([{".contains(character) { depth += 1 }
+                if ")]}".contains(character) { depth -= 1 }
+                word = ""
+            }
+            index += 1
+        }
+        return result
     }
 }

@@ -12,21 +12,17 @@ public enum PackageManifestScanner {
     /// The declared source targets, in file order. Test, plugin, macro and system
     /// library targets are left out, and `.target(name:)` dependencies are not counted.
     public static func targets(in text: String) -> [Target] {
-        let code = Array(withoutComments(text))
+        let code = ManifestCode(text)
         var found: [Target] = []
         var index = 0
-        while index < code.count {
-            if code[index] == "\"" {
-                index = endOfString(code, from: index)
-                continue
-            }
+        while index < code.tokens.count {
             guard let (kind, open) = declarationOpenParen(code, at: index) else {
                 index += 1
                 continue
             }
             // The whole declaration is skipped, so `.target(name:)` dependencies inside
             // it (of a test target, say) are never taken for targets.
-            let close = matchingClose(code, from: open)
+            let close = code.matchingClose(from: open)
             let arguments = topLevelStrings(code, from: open + 1, to: close)
             if sourceKinds.contains(kind), let name = arguments["name"], !found.contains(where: { $0.name == name }) {
                 found.append(Target(name: name, path: arguments["path"] ?? "Sources/\(name)"))
@@ -40,12 +36,17 @@ public enum PackageManifestScanner {
     /// (`iOS`, `macOS`, ...): `.iOS(.v17)` gives "17", `.macOS(.v10_15)` gives "10.15",
     /// `.iOS("17.4")` gives "17.4".
     public static func platforms(in text: String) -> [String: String] {
-        let code = withoutComments(text)
-        guard let label = code.firstRange(of: "platforms:") else { return [:] }
-        let characters = Array(code[label.upperBound...])
-        guard let open = characters.firstIndex(of: "[") else { return [:] }
-        let close = matchingClose(characters, from: open)
-        return platformEntries(in: String(characters[open..<close]))
+        let code = ManifestCode(text)
+        let tokens = code.tokens
+        guard
+            let label = tokens.indices.first(where: { index in
+                tokens[index].kind == .identifier && code.text(index) == "platforms" && code.isPunctuation(index + 1, ":")
+            }),
+            let open = tokens.indices[(label + 2)...].first(where: { code.isPunctuation($0, "[") })
+        else { return [:] }
+        let close = code.matchingClose(from: open)
+        let end = close < tokens.count ? tokens[close].range.lowerBound : code.bytes.count
+        return platformEntries(in: code.textWithoutComments(tokens[open].range.lowerBound..<end))
     }
 
     /// Every `.name(.v1_2)` or `.name("1.2")` in the text, as the regular expression
@@ -121,116 +122,109 @@ public enum PackageManifestScanner {
         scalar.isASCII ? ("0"..."9").contains(scalar) : scalar.properties.generalCategory == .decimalNumber
     }
 
-    // MARK: - A small scanner that knows strings, comments and brackets.
+    // MARK: - The manifest's code, as `SwiftLexer` reads it.
 
     /// Every kind of target declaration, and the kinds that hold the app's own sources.
-    static let declarations = ["target", "executableTarget", "testTarget", "systemLibrary", "binaryTarget", "plugin", "macro"]
+    static let declarations: Set<String> = ["target", "executableTarget", "testTarget", "systemLibrary", "binaryTarget", "plugin", "macro"]
     static let sourceKinds: Set<String> = ["target", "executableTarget"]
 
-    /// When a target declaration such as `.target(` starts at `index`: its kind and the index of its `(`.
-    static func declarationOpenParen(_ code: [Character], at index: Int) -> (String, Int)? {
-        guard code[index] == ".", index == 0 || !(code[index - 1].isLetter || code[index - 1].isNumber) else { return nil }
-        for word in declarations {
-            let letters = Array(word)
-            let end = index + 1 + letters.count
-            guard end < code.count, Array(code[(index + 1)..<end]) == letters else { continue }
-            var open = end
-            while open < code.count, code[open].isWhitespace { open += 1 }
-            if open < code.count, code[open] == "(" { return (word, open) }
-        }
-        return nil
-    }
+    /// The tokens of a manifest's own code: comments, line ends and the code inside string
+    /// interpolations left out, so brackets and strings are where Swift sees them.
+    struct ManifestCode {
+        let bytes: [UInt8]
+        let tokens: [SwiftLexer.Token]
+        let comments: [Range<Int>]
 
-    /// The text with `//` and `/* */` comments blanked out, strings kept.
-    static func withoutComments(_ text: String) -> String {
-        let characters = Array(text)
-        var output: [Character] = []
-        output.reserveCapacity(characters.count)
-        var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            let next: Character? = index + 1 < characters.count ? characters[index + 1] : nil
-            if character == "\"" {
-                let end = endOfString(characters, from: index)
-                output.append(contentsOf: characters[index..<end])
-                index = end
-            } else if character == "/", next == "/" {
-                while index < characters.count, characters[index] != "\n" { index += 1 }
-            } else if character == "/", next == "*" {
-                index += 2
-                while index + 1 < characters.count, !(characters[index] == "*" && characters[index + 1] == "/") { index += 1 }
-                index += 2
-                output.append(" ")
-            } else {
-                output.append(character)
-                index += 1
+        init(_ text: String) {
+            bytes = Array(text.utf8)
+            let all = SwiftLexer.tokens(bytes).filter { $0.depth == 0 }
+            tokens = all.filter { $0.kind != .lineComment && $0.kind != .blockComment && $0.kind != .newline }
+            comments = all.filter { $0.kind == .lineComment || $0.kind == .blockComment }.map(\.range)
+        }
+
+        func text(_ index: Int) -> String { String(decoding: bytes[tokens[index].range], as: UTF8.self) }
+
+        func isPunctuation(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+            index < tokens.count && tokens[index].kind == .punctuation && bytes[tokens[index].range.lowerBound] == UInt8(ascii: character)
+        }
+
+        /// The index of the token closing the bracket at `open`, or `tokens.count`.
+        func matchingClose(from open: Int) -> Int {
+            var depth = 0
+            for index in open..<tokens.count where tokens[index].kind == .punctuation {
+                switch bytes[tokens[index].range.lowerBound] {
+                case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+                case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    depth -= 1
+                    if depth == 0 { return index }
+                default: break
+                }
             }
+            return tokens.count
         }
-        return String(output)
-    }
 
-    /// The index just past the string literal that starts at `start`.
-    static func endOfString(_ code: [Character], from start: Int) -> Int {
-        var index = start + 1
-        while index < code.count {
-            if code[index] == "\\" {
-                index += 2
-                continue
+        /// A string literal's text between its delimiters, as written (`#"Core"#` gives `Core`).
+        func stringContents(_ index: Int) -> String {
+            let range = tokens[index].range
+            var hashes = 0
+            while range.lowerBound + hashes < range.upperBound, bytes[range.lowerBound + hashes] == UInt8(ascii: "#") { hashes += 1 }
+            let quotes = bytes[range].dropFirst(hashes).prefix(3).elementsEqual("\"\"\"".utf8) ? 3 : 1
+            let start = min(range.lowerBound + hashes + quotes, range.upperBound)
+            let closing = Array(String(repeating: "\"", count: quotes).utf8) + Array(String(repeating: "#", count: hashes).utf8)
+            let closed = range.upperBound - start >= closing.count && bytes[(range.upperBound - closing.count)..<range.upperBound].elementsEqual(closing)
+            return String(decoding: bytes[start..<(closed ? range.upperBound - closing.count : range.upperBound)], as: UTF8.self)
+        }
+
+        /// The source in `range` with each block comment one space and each line comment gone.
+        func textWithoutComments(_ range: Range<Int>) -> String {
+            var output: [UInt8] = []
+            var position = range.lowerBound
+            for comment in comments where comment.lowerBound >= range.lowerBound && comment.lowerBound < range.upperBound {
+                output += bytes[position..<comment.lowerBound]
+                if bytes[comment.lowerBound + 1] == UInt8(ascii: "*") { output.append(UInt8(ascii: " ")) }
+                position = min(comment.upperBound, range.upperBound)
             }
-            if code[index] == "\"" || code[index] == "\n" { return index + 1 }
-            index += 1
+            output += bytes[position..<range.upperBound]
+            return String(decoding: output, as: UTF8.self)
         }
-        return code.count
     }
 
-    /// The index of the bracket closing the one at `open`, or the end of the text.
-    static func matchingClose(_ code: [Character], from open: Int) -> Int {
-        var depth = 0
-        var index = open
-        while index < code.count {
-            switch code[index] {
-            case "\"":
-                index = endOfString(code, from: index)
-                continue
-            case "(", "[", "{": depth += 1
-            case ")", "]", "}":
-                depth -= 1
-                if depth == 0 { return index }
-            default: break
-            }
-            index += 1
-        }
-        return code.count
+    /// When a target declaration such as `.target(` starts at token `index`: its kind and
+    /// the index of its `(`.
+    static func declarationOpenParen(_ code: ManifestCode, at index: Int) -> (String, Int)? {
+        guard code.isPunctuation(index, "."), index + 2 < code.tokens.count else { return nil }
+        let dot = code.tokens[index].range
+        guard dot.lowerBound == 0 || !SwiftLexer.isIdentifierPart(code.bytes[dot.lowerBound - 1]) else { return nil }
+        let name = code.tokens[index + 1]
+        guard name.kind == .identifier, name.range.lowerBound == dot.upperBound, code.isPunctuation(index + 2, "(") else { return nil }
+        let word = code.text(index + 1)
+        return declarations.contains(word) ? (word, index + 2) : nil
     }
 
-    /// `label: "string"` arguments at the top level of a call's argument list.
-    static func topLevelStrings(_ code: [Character], from start: Int, to end: Int) -> [String: String] {
+    /// `label: "string"` arguments at the top level of a call's argument list, the tokens
+    /// from `start` up to `end`.
+    static func topLevelStrings(_ code: ManifestCode, from start: Int, to end: Int) -> [String: String] {
         var result: [String: String] = [:]
         var depth = 0
-        var index = start
-        var word = ""
         var label: String?
+        var index = start
         while index < end {
-            let character = code[index]
-            if character == "\"" {
-                let stop = endOfString(code, from: index)
-                if depth == 0, let label, result[label] == nil {
-                    result[label] = String(code[(index + 1)..<max(index + 1, stop - 1)])
-                }
-                label = nil
-                index = stop
+            let token = code.tokens[index]
+            if token.kind == .identifier, depth == 0, index + 1 < end, code.isPunctuation(index + 1, ":") {
+                label = code.text(index)
+                index += 2
                 continue
             }
-            if character.isLetter || character.isNumber || character == "_" {
-                if index > start, code[index - 1].isWhitespace { word = "" }
-                word.append(character)
-            } else if character.isWhitespace {
-                // A label may be followed by spaces before its colon.
-            } else {
-                if character == ":" && depth == 0 { label = word } else if !character.isWhitespace { label = nil }
-                if "([{".contains(character) { depth += 1 }
-                if ")]}".contains(character) { depth -= 1 }
-                word = ""
+            if token.kind == .string, depth == 0, let label, result[label] == nil {
+                result[label] = code.stringContents(index)
+            }
+            label = nil
+            if token.kind == .punctuation {
+                switch code.bytes[token.range.lowerBound] {
+                case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+                case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+                default: break
+                }
             }
             index += 1
         }

@@ -42,7 +42,7 @@ public enum PlatformSupport {
             return unsupported(block: platforms, project: project).map { platform in
                 "\(block.manifest.name) supports \(supported) only, but Package.swift also targets \(platform). "
                     + "Its code is not written or checked for \(platform), so use it only under '#if \(condition(for: platforms))'. "
-                    + "The block is added all the same."
+                    + "This does not stop the add."
             }
         }
     }

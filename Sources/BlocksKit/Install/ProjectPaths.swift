@@ -16,15 +16,6 @@ public enum ProjectPaths {
         PathResolver(root: root).staysInside(url)
     }
 
-    /// A file path from a manifest that stays inside the block's folder: relative,
-    /// no `..` or `.` parts, no empty parts, no backslashes.
-    public static func isSafeRelativeFile(_ path: String) -> Bool {
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0") else { return false }
-        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
-            !part.isEmpty && part != "." && part != ".."
-        }
-    }
-
     /// A relative path with its `.` and `..` parts resolved lexically ("" for the folder
     /// itself), or nil when it is absolute or climbs above the folder it is relative to.
     public static func normalizedRelative(_ path: String) -> String? {
@@ -94,12 +85,12 @@ final class PathResolver {
 
     /// The one guard for a path that blocks writes or deletes, shared by `add` (each file
     /// it plans), `remove` and the lock reader (every path a lock names): `relative` is a
-    /// plain path inside the root (`ProjectPaths.isSafeRelativeFile`: not absolute, no `..`)
+    /// plain path inside the root (`RelativePath.isSafe`: not absolute, no `..`)
     /// and the folder holding it, with every symbolic link resolved, is inside the root too.
     /// The entry itself is not followed: rename, unlink and rmdir act on a link, never on
     /// what it points to, so a link there cannot lead a write or a delete outside.
     func admits(_ relative: String) -> Bool {
-        guard ProjectPaths.isSafeRelativeFile(relative) else { return false }
+        guard RelativePath.isSafe(relative) else { return false }
         let parent = relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
         if let known = admittedParents[parent] { return known }
         let base = root.standardizedFileURL.path

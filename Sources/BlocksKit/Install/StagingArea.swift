@@ -88,7 +88,7 @@ public struct StagingArea {
             let note = root.appendingPathComponent(name).appendingPathComponent(foldersNote)
             if let data = FileManager.default.contents(atPath: note.path), data.count <= 1 << 20 {
                 for line in String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-                where ProjectPaths.isSafeRelativeFile(line) && !noted.contains(line) {
+                where RelativePath.isSafe(line) && !noted.contains(line) {
                     noted.append(line)
                 }
             }

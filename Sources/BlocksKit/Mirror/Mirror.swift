@@ -338,7 +338,7 @@ public struct Mirror {
                 continue
             }
             for archive in archives {
-                guard RegistryArchive.isSafeRelativePath(archive.path) else {
+                guard RelativePath.isSafe(archive.path) else {
                     throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")
                 }
                 checked += 1

@@ -55,7 +55,7 @@ struct MirrorPlan {
                 Result {
                     let entry = try MirrorIndexReader.entry(from: indexData, range: ranges[position], position: position, location: location)
                     let held =
-                        trustingDest && entry.hasValidName && RegistryArchive.isSafeRelativePath(entry.metadata)
+                        trustingDest && entry.hasValidName && RelativePath.isSafe(entry.metadata)
                         ? Self.heldMetadata(of: entry, inFolder: destinationPath) : nil
                     return (entry, held)
                 }
@@ -67,7 +67,7 @@ struct MirrorPlan {
                     continue
                 }
                 try plan.addArchives(of: entry.archives, location: location)
-                guard RegistryArchive.isSafeRelativePath(entry.metadata) else { continue }
+                guard RelativePath.isSafe(entry.metadata) else { continue }
                 plan.metadata.insert(entry.metadata)
                 guard let held else {
                     plan.pending.append(PendingMetadata(path: entry.metadata, name: entry.manifest.name, entrySHA256: SHA256.hex(entry.stableJSON)))
@@ -90,7 +90,7 @@ struct MirrorPlan {
     /// Adds archives to fetch, each path once, refusing one that leaves the registry.
     mutating func addArchives(of archives: [String: RegistryArchive], location: String) throws {
         for archive in archives.values.sorted(by: { $0.path < $1.path }) {
-            guard RegistryArchive.isSafeRelativePath(archive.path) else {
+            guard RelativePath.isSafe(archive.path) else {
                 throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")
             }
             if archivePaths.insert(archive.path).inserted { self.archives.append((archive.path, archive.sha256)) }

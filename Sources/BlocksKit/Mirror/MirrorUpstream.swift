@@ -89,8 +89,11 @@ struct FolderMirrorUpstream: MirrorUpstream {
             return .failure(.file(path: source.path, reason: "missing from the source registry"))
         }
         if let expected = download.expectedSHA256 {
-            let actual = SHA256.hex(data)
-            guard actual == expected else { return .failure(.checksumMismatch(url: source.path, expected: expected, actual: actual)) }
+            do {
+                try SHA256.verify(data, expected: expected) { HTTPError.checksumMismatch(url: source.path, expected: expected, actual: $0) }
+            } catch {
+                return .failure(error)
+            }
         }
         do {
             try FileManager.default.createDirectory(at: part.deletingLastPathComponent(), withIntermediateDirectories: true)

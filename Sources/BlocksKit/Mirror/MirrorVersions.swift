@@ -72,7 +72,7 @@ extension MirrorPlan {
                 location: location,
                 reason: "\(wanted.path) does not describe the \(wanted.name) entry index.json lists (was the registry being published? run the mirror again)")
         }
-        for archive in metadata.versions.flatMap(\.archives.values) where !RegistryArchive.isSafeRelativePath(archive.path) {
+        for archive in metadata.versions.flatMap(\.archives.values) where !RelativePath.isSafe(archive.path) {
             throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")
         }
         guard latestOnly else { return (metadata, data) }

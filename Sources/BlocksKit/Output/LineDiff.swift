@@ -1,7 +1,6 @@
-/// A unified line diff, as `diff -u` prints it, for `add --dry-run` and conflict
-/// prompts. Small files only: the common prefix and suffix are trimmed, and the middle
-/// is compared by longest common subsequence, falling back to "replace everything"
-/// when the middle is too large to compare cheaply.
+/// A unified line diff, as `diff -u` prints it, for `add --dry-run`, `blocks diff` and
+/// conflict prompts, over the hunks of the merge's own diff (`MergeDiff`, git's Myers
+/// diff), so what is shown is what `update` merges.
 public enum LineDiff {
     enum Edit: Equatable {
         case same(Int, Int)
@@ -10,7 +9,6 @@ public enum LineDiff {
     }
 
     static let contextLines = 3
-    static let maximumCells = 4_000_000
 
     /// The unified diff from `old` to `new`, or "" when they are equal.
     public static func unified(old: String, new: String, oldName: String, newName: String) -> String {
@@ -39,77 +37,36 @@ public enum LineDiff {
         return parts
     }
 
-    /// The edit script: every line of both sides, in order, as kept, deleted or inserted.
+    /// The edit script: every line of both sides, in order, as kept, deleted or inserted,
+    /// from the merge's diff (`MergeDiff`), each change's deletions before its insertions.
     static func script(_ before: [String], _ after: [String]) -> [Edit] {
-        var prefix = 0
-        while prefix < before.count, prefix < after.count, before[prefix] == after[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < before.count - prefix, suffix < after.count - prefix,
-            before[before.count - 1 - suffix] == after[after.count - 1 - suffix]
-        { suffix += 1 }
-        var edits = (0..<prefix).map { Edit.same($0, $0) }
-        edits += middle(before, after, oldRange: prefix..<(before.count - suffix), newRange: prefix..<(after.count - suffix))
-        edits += (0..<suffix).map { Edit.same(before.count - suffix + $0, after.count - suffix + $0) }
-        return edits
-    }
-
-    static func middle(_ before: [String], _ after: [String], oldRange: Range<Int>, newRange: Range<Int>) -> [Edit] {
-        let rows = oldRange.count
-        let columns = newRange.count
-        if rows == 0 || columns == 0 || rows * columns > maximumCells {
-            return oldRange.map { Edit.delete($0) } + newRange.map { Edit.insert($0) }
+        var numbers: [String: Int] = [:]
+        func number(_ line: String) -> Int {
+            if let known = numbers[line] { return known }
+            numbers[line] = numbers.count
+            return numbers.count - 1
         }
-        // lengths[i][j]: the longest common subsequence of the suffixes from i and j.
-        let width = columns + 1
-        var lengths = [Int32](repeating: 0, count: (rows + 1) * width)
-        for i in stride(from: rows - 1, through: 0, by: -1) {
-            for j in stride(from: columns - 1, through: 0, by: -1) {
-                lengths[i * width + j] =
-                    before[oldRange.lowerBound + i] == after[newRange.lowerBound + j]
-                    ? lengths[(i + 1) * width + j + 1] + 1
-                    : max(lengths[(i + 1) * width + j], lengths[i * width + j + 1])
-            }
-        }
+        let old = before.map(number)
+        let new = after.map(number)
         var edits: [Edit] = []
         var i = 0
         var j = 0
-        while i < rows || j < columns {
-            if i < rows, j < columns, before[oldRange.lowerBound + i] == after[newRange.lowerBound + j] {
-                edits.append(.same(oldRange.lowerBound + i, newRange.lowerBound + j))
+        for hunk in MergeDiff.hunks(old, new) {
+            while i < hunk.base.lowerBound {
+                edits.append(.same(i, j))
                 i += 1
                 j += 1
-            } else if j < columns, i == rows || lengths[i * width + j + 1] >= lengths[(i + 1) * width + j] {
-                edits.append(.insert(newRange.lowerBound + j))
-                j += 1
-            } else {
-                edits.append(.delete(oldRange.lowerBound + i))
-                i += 1
             }
+            edits += hunk.base.map { Edit.delete($0) } + hunk.side.map { Edit.insert($0) }
+            i = hunk.base.upperBound
+            j = hunk.side.upperBound
         }
-        // Deletions read better before insertions within a changed run.
-        return reorderRuns(edits)
-    }
-
-    static func reorderRuns(_ edits: [Edit]) -> [Edit] {
-        var result: [Edit] = []
-        var deletes: [Edit] = []
-        var inserts: [Edit] = []
-        func flush() {
-            result += deletes + inserts
-            deletes = []
-            inserts = []
+        while i < before.count {
+            edits.append(.same(i, j))
+            i += 1
+            j += 1
         }
-        for edit in edits {
-            switch edit {
-            case .same:
-                flush()
-                result.append(edit)
-            case .delete: deletes.append(edit)
-            case .insert: inserts.append(edit)
-            }
-        }
-        flush()
-        return result
+        return edits
     }
 
     /// Ranges of the edit script to print: each change with up to three lines of

@@ -33,12 +33,7 @@ enum ChildProcess {
             executable = String(cString: cwd) + "/" + executable
             free(cwd)
         }
-        // glibc's file actions are a struct; Darwin's are a pointer that init allocates.
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
+        var actions = newSpawnActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if discardOutput { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
@@ -51,6 +46,145 @@ enum ChildProcess {
         }
         defer { for end in errorPipe where end >= 0 { close(end) } }
 
+        let child = try spawn(executable, arguments: arguments, environment: environment, workingDirectory: workingDirectory, actions: &actions)
+
+        var captured: [UInt8] = []
+        if captureErrors {
+            close(errorPipe[1])
+            errorPipe[1] = -1
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(errorPipe[0], &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                captured += buffer[0..<count]
+            }
+        }
+        var waitStatus: Int32 = 0
+        while waitpid(child, &waitStatus, 0) < 0 {
+            guard errno == EINTR else { throw failure(executable, errno) }
+        }
+        let signal = waitStatus & 0x7f
+        let exitCode = signal == 0 ? (waitStatus >> 8) & 0xff : 128 + signal
+        return Outcome(exitCode: exitCode, standardError: String(decoding: captured, as: UTF8.self))
+    }
+
+    /// What a program answered through `exchange`.
+    struct Exchange: Equatable {
+        var exitCode: Int32
+        var output: [UInt8]
+        var errors: [UInt8]
+        /// Why it was killed before it finished, if it was.
+        var stopped: StopReason?
+
+        enum StopReason: Equatable { case timedOut, outputTooLarge }
+    }
+
+    /// Runs `executable` with `input` on its standard input and reads its standard output
+    /// and error while it runs: a plugin's one request and one answer. It is killed
+    /// (SIGKILL) past `timeout` seconds or once it wrote more than `outputLimit` bytes, so a
+    /// plugin that never answers or floods cannot hang or exhaust the tool; standard error
+    /// is kept up to `errorLimit` bytes and the rest read and dropped. A plugin that exits
+    /// without reading its input is no failure of ours: SIGPIPE is ignored and the write ends.
+    static func exchange(
+        _ executable: String, arguments: [String], input: [UInt8], environment: [String: String], workingDirectory: String?,
+        timeout: Double, outputLimit: Int, errorLimit: Int
+    ) throws -> Exchange {
+        signal(SIGPIPE, SIG_IGN)
+        var pipes: [[Int32]] = [[-1, -1], [-1, -1], [-1, -1]]
+        for index in pipes.indices {
+            guard pipe(&pipes[index]) == 0 else { throw failure(executable, errno) }
+        }
+        defer { for end in pipes.joined() where end >= 0 { close(end) } }
+        for end in pipes.joined() { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = newSpawnActions()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipes[0][0], 0)
+        posix_spawn_file_actions_adddup2(&actions, pipes[1][1], 1)
+        posix_spawn_file_actions_adddup2(&actions, pipes[2][1], 2)
+        let child = try spawn(executable, arguments: arguments, environment: environment, workingDirectory: workingDirectory, actions: &actions)
+        // The child's ends belong to the child now.
+        for (index, side) in [(0, 0), (1, 1), (2, 1)] {
+            close(pipes[index][side])
+            pipes[index][side] = -1
+        }
+        for end in [pipes[0][1], pipes[1][0], pipes[2][0]] { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+        var result = Exchange(exitCode: 0, output: [], errors: [], stopped: nil)
+        result.stopped = pump(
+            input: input, to: &pipes[0][1], output: pipes[1][0], errors: pipes[2][0], into: &result,
+            deadline: Date().addingTimeInterval(timeout), outputLimit: outputLimit, errorLimit: errorLimit)
+        if result.stopped != nil { kill(child, SIGKILL) }
+        var waitStatus: Int32 = 0
+        while waitpid(child, &waitStatus, 0) < 0 {
+            guard errno == EINTR else { throw failure(executable, errno) }
+        }
+        let signal = waitStatus & 0x7f
+        result.exitCode = signal == 0 ? (waitStatus >> 8) & 0xff : 128 + signal
+        return result
+    }
+
+    /// Moves bytes until both output pipes end, or the deadline or the output limit is
+    /// passed (the reason is returned).
+    private static func pump(
+        input: [UInt8], to inputEnd: inout Int32, output: Int32, errors: Int32, into result: inout Exchange,
+        deadline: Date, outputLimit: Int, errorLimit: Int
+    ) -> Exchange.StopReason? {
+        var written = 0
+        var open: Set<Int32> = [output, errors]
+        if input.isEmpty {
+            close(inputEnd)
+            inputEnd = -1
+        }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !open.isEmpty {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return .timedOut }
+            var watched = open.sorted().map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if inputEnd >= 0 { watched.append(pollfd(fd: inputEnd, events: Int16(POLLOUT), revents: 0)) }
+            let ready = poll(&watched, nfds_t(watched.count), Int32(min(remaining * 1000, 1000).rounded(.up)))
+            if ready < 0 && errno != EINTR { return .timedOut }
+            for entry in watched where entry.revents != 0 {
+                if entry.fd == inputEnd {
+                    let count = input[written...].withUnsafeBytes { write(inputEnd, $0.baseAddress, $0.count) }
+                    if count > 0 { written += count }
+                    if count < 0 && errno != EAGAIN && errno != EINTR || written == input.count {
+                        close(inputEnd)
+                        inputEnd = -1
+                    }
+                    continue
+                }
+                let count = read(entry.fd, &buffer, buffer.count)
+                if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+                if count <= 0 {
+                    open.remove(entry.fd)
+                    continue
+                }
+                if entry.fd == output {
+                    result.output += buffer[0..<count]
+                    if result.output.count > outputLimit { return .outputTooLarge }
+                } else if result.errors.count < errorLimit {
+                    result.errors += buffer[0..<min(count, errorLimit - result.errors.count)]
+                }
+            }
+        }
+        return nil
+    }
+
+    /// glibc's file actions are a struct; Darwin's are a pointer that init allocates.
+    #if canImport(Darwin)
+    typealias SpawnActions = posix_spawn_file_actions_t?
+    static func newSpawnActions() -> SpawnActions { nil }
+    #else
+    typealias SpawnActions = posix_spawn_file_actions_t
+    static func newSpawnActions() -> SpawnActions { posix_spawn_file_actions_t() }
+    #endif
+
+    /// Starts `executable` (an absolute path) with `actions` applied to its descriptors,
+    /// in `workingDirectory`, and returns its process id.
+    private static func spawn(
+        _ executable: String, arguments: [String], environment: [String: String]?, workingDirectory: String?, actions: inout SpawnActions
+    ) throws -> pid_t {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer {
@@ -83,26 +217,7 @@ enum ChildProcess {
             close(savedDirectory)
         }
         guard status == 0 else { throw failure(executable, status) }
-
-        var captured: [UInt8] = []
-        if captureErrors {
-            close(errorPipe[1])
-            errorPipe[1] = -1
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = read(errorPipe[0], &buffer, buffer.count)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
-                captured += buffer[0..<count]
-            }
-        }
-        var waitStatus: Int32 = 0
-        while waitpid(child, &waitStatus, 0) < 0 {
-            guard errno == EINTR else { throw failure(executable, errno) }
-        }
-        let signal = waitStatus & 0x7f
-        let exitCode = signal == 0 ? (waitStatus >> 8) & 0xff : 128 + signal
-        return Outcome(exitCode: exitCode, standardError: String(decoding: captured, as: UTF8.self))
+        return child
     }
 
     /// How often a spawn is tried while the program file is busy: about two seconds in all.

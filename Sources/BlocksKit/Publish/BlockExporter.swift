@@ -7,10 +7,7 @@ public struct BlockExporter: Sendable {
 
     /// The archive's top folder: the file name without its archive extension.
     public static func folderName(for url: URL) -> String {
-        var name = url.lastPathComponent
-        for suffix in [".tar.gz", ".tgz", ".zip"] where name.lowercased().hasSuffix(suffix) {
-            name = String(name.dropLast(suffix.count))
-        }
+        let name = ArchiveFormat.strippingSuffixes(url.lastPathComponent)
         let cleaned = name.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
         return cleaned.isEmpty || cleaned.hasPrefix(".") ? "blocks" : cleaned
     }

@@ -90,9 +90,8 @@ public struct ArchiveFileSource: RegistrySource {
             guard let expected = hashes[path] else {
                 throw RegistryError.invalidIndex(location: location, reason: "\(exportManifest) does not list \(path)")
             }
-            let actual = SHA256.hex(files[path] ?? Data())
-            guard actual == expected.lowercased() else {
-                throw HTTPError.checksumMismatch(url: "\(location): \(path)", expected: expected, actual: actual)
+            try SHA256.verify(files[path] ?? Data(), expected: expected) {
+                HTTPError.checksumMismatch(url: "\(location): \(path)", expected: expected, actual: $0)
             }
         }
     }

@@ -28,10 +28,7 @@ public struct PublishedVersion: Sendable, Equatable {
         return .object(members)
     }
 
-    /// The preferred archive: tar.gz, else whatever there is.
-    public var preferredArchive: RegistryArchive? {
-        archives[ArchiveFormat.tarGzip.rawValue] ?? archives.values.sorted { $0.path < $1.path }.first
-    }
+    public var preferredArchive: RegistryArchive? { RegistryArchive.preferred(in: archives) }
 }
 
 /// A block's metadata file, `blocks/<name>.json`: the newest version's entry, exactly as

@@ -166,9 +166,8 @@ public struct BuiltRegistrySource: RegistrySource {
                 guard FileManager.default.fileExists(atPath: file.path) else {
                     throw RegistryError.unreadable(location: location, reason: "\(archive.path) is missing")
                 }
-                let actual = try SHA256.hex(fileAt: file)
-                guard actual == archive.sha256 else {
-                    throw HTTPError.checksumMismatch(url: file.path, expected: archive.sha256, actual: actual)
+                try SHA256.verify(digest: SHA256.hex(fileAt: file), expected: archive.sha256) {
+                    HTTPError.checksumMismatch(url: file.path, expected: archive.sha256, actual: $0)
                 }
             }
         case .remote(let base):
@@ -271,7 +270,7 @@ public struct BuiltRegistrySource: RegistrySource {
                 throw RegistryError.invalidIndex(location: location, reason: "blocks/\(name).json is not valid block metadata (\(error.reason))")
             }
             let archives = metadata.entry.archives.values + metadata.versions.flatMap(\.archives.values)
-            guard metadata.entry.manifest.name == name, archives.allSatisfy({ RegistryArchive.isSafeRelativePath($0.path) }) else {
+            guard metadata.entry.manifest.name == name, archives.allSatisfy({ RelativePath.isSafe($0.path) }) else {
                 throw RegistryError.invalidIndex(location: location, reason: "blocks/\(name).json describes another block or leaves the registry")
             }
             return metadata

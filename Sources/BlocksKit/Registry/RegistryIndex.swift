@@ -47,7 +47,7 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
             return true
         }
         for entry in index.blocks {
-            for archive in entry.archives.values where !RegistryArchive.isSafeRelativePath(archive.path) {
+            for archive in entry.archives.values where !RelativePath.isSafe(archive.path) {
                 throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")
             }
         }
@@ -262,10 +262,7 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         "registry \(location) lists a block named '\(name.debugDescription.dropFirst().dropLast())', which is not a block name (lowercase letters, digits and single dashes); it is skipped"
     }
 
-    /// The preferred archive: tar.gz, else whatever there is.
-    public var preferredArchive: RegistryArchive? {
-        archives[ArchiveFormat.tarGzip.rawValue] ?? archives.values.sorted { $0.path < $1.path }.first
-    }
+    public var preferredArchive: RegistryArchive? { RegistryArchive.preferred(in: archives) }
 }
 
 /// Why a metadata file or index entry could not be read: not JSON, or JSON of the
@@ -329,13 +326,13 @@ public struct RegistryArchive: Codable, Sendable, Equatable {
         self.size = size
     }
 
-    /// Paths in an index must stay inside the registry: relative, no `..`, no backslashes.
-    static func isSafeRelativePath(_ path: String) -> Bool {
-        !path.isEmpty && !path.hasPrefix("/") && !path.contains("\\") && !path.contains(":")
-            && !path.split(separator: "/").contains { $0 == ".." || $0 == "." }
-    }
-
     var format: ArchiveFormat? { ArchiveFormat.forFile(path) }
+
+    /// The archive a client fetches from an `archives` object: the preferred format's
+    /// (`ArchiveFormat.preferred`), else the first by path.
+    static func preferred(in archives: [String: RegistryArchive]) -> RegistryArchive? {
+        archives[ArchiveFormat.preferred.rawValue] ?? archives.values.sorted { $0.path < $1.path }.first
+    }
 
     /// The `archives` object of an index entry or a published version.
     static func archives(in fields: JSONFields) throws(JSONFields.Problem) -> [String: RegistryArchive] {

@@ -1,7 +1,8 @@
 /// An exclusive `flock`, taken at once or not at all, that the kernel drops when its holder
 /// dies: a lock left by a killed run never blocks the next one. The mirror locks a file in
 /// DEST (and writes its pid there, for the message); a build locks its output folder
-/// itself, so a published registry holds no lock file.
+/// itself, so a published registry holds no lock file, and `ProjectMutex` the project's
+/// root folder, waiting a little for another command.
 ///
 /// A lock file that is a symbolic link is refused, never followed: opening it would create
 /// or truncate a file outside the folder. A locked folder may be a link: it is the folder

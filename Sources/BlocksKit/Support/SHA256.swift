@@ -11,6 +11,20 @@ public enum SHA256 {
 
     public static func hex(_ text: String) -> String { hex(Data(text.utf8)) }
 
+    /// The one checksum check: `actual`, a digest as `hex` or `Digest.finish` gives it,
+    /// against the `expected` one in either case. On a mismatch it throws the caller's own
+    /// error, which `mismatch` makes from the actual digest.
+    static func verify<Failure: Error>(
+        digest actual: String, expected: String, else mismatch: (_ actual: String) -> Failure
+    ) throws(Failure) {
+        guard actual == expected.lowercased() else { throw mismatch(actual) }
+    }
+
+    /// Checks some bytes against the `expected` digest; see `verify(digest:expected:else:)`.
+    static func verify<Failure: Error>(_ data: Data, expected: String, else mismatch: (_ actual: String) -> Failure) throws(Failure) {
+        try verify(digest: hex(data), expected: expected, else: mismatch)
+    }
+
     /// Whether the system's SHA-256 can run (on Linux, whether libnettle loaded with every
     /// function used, loading it if needed).
     static var isLibraryAvailable: Bool { SystemSHA256.isAvailable }

@@ -67,7 +67,7 @@ public struct XcodeProject: Sendable {
         for id in project["targets"]?.strings ?? [] {
             guard let node = objects[id], node["isa"]?.string == "PBXNativeTarget" else { continue }
             let targetName = node["name"]?.string ?? id
-            guard !targetName.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            guard TerminalText.firstControl(in: targetName) == nil else {
                 throw .unreadable(project: name, reason: "a target's name holds control characters")
             }
             let phase = (node["buildPhases"]?.strings ?? []).first { objects[$0]?["isa"]?.string == "PBXSourcesBuildPhase" }

@@ -26,7 +26,7 @@ import Testing
         try project.write("tabs.tar.gz", "my only copy\n")
         let refused = try project.runBinary(["export", "pager", "-o", "tabs.tar.gz"])
         #expect(refused.code == 1)
-        #expect(refused.errors.contains("already exists and was kept; give --force"), "\(refused.errors)")
+        #expect(refused.errors.contains("already exists and was kept; give --overwrite"), "\(refused.errors)")
         #expect(project.read("tabs.tar.gz") == "my only copy\n")
 
         let forced = try project.runBinary(["export", "pager", "-o", "tabs.tar.gz", "--force"])

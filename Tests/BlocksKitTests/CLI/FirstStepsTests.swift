@@ -22,6 +22,13 @@ import Testing
         #expect(project.run(["add", "--yes"], interactive: true).code == 64)
     }
 
+    @Test func removeAndExportWithoutANameSayWhereNamesAre() {
+        let remove = runBlocks(["remove"])
+        #expect(remove.code == 64 && remove.err.contains("'blocks status' lists the blocks you added"), "\(remove.err)")
+        let export = runBlocks(["export", "-o", "x.zip"])
+        #expect(export.code == 64 && export.err.contains("'blocks list' shows every name"), "\(export.err)")
+    }
+
     @Test func infoAndViewWithoutANameShowAnExample() throws {
         for command in ["info", "view"] {
             let result = runBlocks([command])
@@ -42,9 +49,13 @@ import Testing
         let first = try #require(try CatalogSource.embedded.manifests().first?.name)
         let lock = try project.lock()
         #expect(lock.blocks[first] != nil && lock.blocks["top-tabs"] != nil, "\(lock.blocks.keys.sorted())")
-        // An empty answer adds nothing and says how to name blocks.
-        let none = project.run(["add"], interactive: true, answers: [""])
-        #expect(none.code == 64 && none.errors.contains("missing argument <name>"), "\(none.errors)")
+        // An empty answer (or end of input) is a choice: nothing is added, no error.
+        let before = try project.treeHash()
+        for answers in [[""], []] {
+            let none = project.run(["add"], interactive: true, answers: answers)
+            #expect(none.code == 0 && none.errors.contains("Nothing added.") && !none.errors.contains("error:"), "\(none.errors)")
+        }
+        #expect(try project.treeHash() == before)
     }
 
     @Test func infoOnATerminalOffersAListToPickFrom() throws {
@@ -176,6 +187,26 @@ import Testing
     }
 
     // MARK: Messages wrap between words on a terminal
+
+    /// Questions wrap too: export's replace question at 50 columns keeps `[y/N]` whole.
+    @Test func promptsWrapBetweenWords() throws {
+        let project = try TestProject.makeEmpty()
+        defer { project.delete() }
+        let name = "a-long-archive-name-that-fills-the-line.zip"
+        try project.write(name, "old\n")
+        var (context, _, errors) = makeContext(directory: project.root, environment: ["COLUMNS": "50", "NO_COLOR": "1"], terminal: true)
+        context.isInteractive = true
+        context.readLine = { "n" }
+        let code = BlocksCLI.run(["export", "pager", "-o", name], context: &context)
+        #expect(code == 1)
+        // The answer's newline is the person's typing, not ours: end the prompt there.
+        let lines = errors.text.replacingOccurrences(of: "[y/N] ", with: "[y/N]\n").split(separator: "\n")
+        #expect(lines.contains { $0.hasSuffix("Replace it? [y/N]") }, "\(errors.text)")
+        for line in lines {
+            let words = line.split(separator: " ")
+            #expect(line.count <= 50 || words.count == 1, "'\(line)'")
+        }
+    }
 
     @Test func errorsWrapBetweenWordsToTheTerminal() throws {
         let folder = try TestProject.makeEmpty()

@@ -51,7 +51,7 @@ import Testing
         #expect(
             result.errors.contains(
                 "warning: strip supports iOS 18.0 only, but Package.swift also targets macOS. "
-                    + "Its code is not written or checked for macOS, so use it only under '#if os(iOS)'. The block is added all the same."),
+                    + "Its code is not written or checked for macOS, so use it only under '#if os(iOS)'. This does not stop the add."),
             "\(result.errors)")
         #expect(project.exists("Sources/App/Blocks/strip/Strip.swift"))
     }

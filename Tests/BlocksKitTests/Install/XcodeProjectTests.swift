@@ -427,6 +427,18 @@ import Testing
         #expect(result.err.contains("control characters") && !result.err.contains("\u{1B}"), "\(result.err)")
     }
 
+    /// The one rule for control characters (`TerminalText`) counts C1 too: a name holding
+    /// U+009B, a one-character CSI to some terminals, is refused like ESC.
+    @Test func aTargetNamedWithAC1ControlCharacterIsRefused() throws {
+        let copy = try Copy("Classic")
+        defer { copy.folder.cleanUp() }
+        let text = try String(contentsOf: copy.projectFile, encoding: .utf8).replacingOccurrences(of: "\t\t\tname = MyWidget;", with: "\t\t\tname = \"My\u{9B}31mWidget\";")
+        try Data(text.utf8).write(to: copy.projectFile)
+        let result = copy.run(["add", "pager"])
+        #expect(result.code == 1)
+        #expect(result.err.contains("control characters") && !result.err.contains("\u{9B}"), "\(result.err)")
+    }
+
     @Test func theReaderReadsEveryFormOfTheFormat() throws {
         let text = #"""
             // !$*UTF8*$!

@@ -17,21 +17,23 @@ import Testing
         ("Output", ["HTTP", "Support", "Platform"]),
         ("Templates", ["Output", "Support", "Platform"]),
         ("Catalog", ["Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
-        ("Registry", ["Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
-        ("Search", ["Registry", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
-        ("Publish", ["Search", "Registry", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
+        // Plugins transform a block's files and, later, fetch registries: below Registry.
+        ("Plugins", ["Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
+        ("Registry", ["Plugins", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
+        ("Search", ["Registry", "Plugins", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
+        ("Publish", ["Search", "Registry", "Plugins", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
         // A mirror rebuilds the registry it copies (its index, signature and site).
-        ("Mirror", ["Publish", "Search", "Registry", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
+        ("Mirror", ["Publish", "Search", "Registry", "Plugins", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
         // Xcode membership is a step of `add` and `remove`: it reads the install plan, the
         // lock, the target folder and the project paths. Install and Xcode are one layer in
         // two folders; splitting them is a refactor of its own.
-        ("Xcode", ["Install", "Search", "Registry", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
-        ("Install", ["Xcode", "Search", "Registry", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
+        ("Xcode", ["Install", "Search", "Registry", "Plugins", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
+        ("Install", ["Xcode", "Search", "Registry", "Plugins", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
         // The front ends: the entry point lists the commands, the commands use its parser
         // and context, and `blocks mcp` runs the commands in-process.
-        ("MCP", ["CLI", "Commands", "Install", "Xcode", "Mirror", "Publish", "Search", "Registry", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
-        ("Commands", ["CLI", "MCP", "Install", "Xcode", "Mirror", "Publish", "Search", "Registry", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
-        ("CLI", ["Commands", "MCP", "Install", "Xcode", "Mirror", "Publish", "Search", "Registry", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
+        ("MCP", ["CLI", "Commands", "Install", "Xcode", "Mirror", "Publish", "Search", "Registry", "Plugins", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
+        ("Commands", ["CLI", "MCP", "Install", "Xcode", "Mirror", "Publish", "Search", "Registry", "Plugins", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
+        ("CLI", ["Commands", "MCP", "Install", "Xcode", "Mirror", "Publish", "Search", "Registry", "Plugins", "Catalog", "Templates", "Output", "Archive", "HTTP", "Support", "Platform"]),
     ]
 
     /// One type a folder uses against the table, with why. Each must still be used

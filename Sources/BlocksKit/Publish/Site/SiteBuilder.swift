@@ -186,7 +186,7 @@ final class SiteBuilder: @unchecked Sendable {
         var files: [SiteFile] = []
         for item in items {
             guard let path = item["path"]?.string, let sha256 = item["sha256"]?.string,
-                case .int(let size)? = item["size"], RegistryArchive.isSafeRelativePath(path)
+                case .int(let size)? = item["size"], RelativePath.isSafe(path)
             else { return nil }
             files.append(SiteFile(path: path, sha256: sha256, size: Int64(size)))
         }

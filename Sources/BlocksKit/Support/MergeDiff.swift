@@ -1,11 +1,11 @@
-/// The line diff under ThreeWayMerge. Where a change can be described in several
+/// The one line diff: under ThreeWayMerge, and under LineDiff, so the hunks `--dry-run`
+/// and `blocks diff` print are the ones the merge uses. Where a change can be described in several
 /// equally short ways (a moved block, a repeated `}` or blank line), which one a diff
 /// picks decides whether a merge is clean and where its conflict markers go. To agree
 /// with `git merge-file`, this diff makes git's picks: it follows the steps of git's
 /// default diff (Myers' O(ND) algorithm, searched from both ends at once, on the lines
 /// left after dropping the ones that cannot match, then each run of changes slid as git
-/// slides it). LineDiff's longest-common-subsequence table, which `add --dry-run` prints
-/// from, makes other picks; the oracle test measured the difference (docs/MERGE.md).
+/// slides it).
 enum MergeDiff {
     /// A run of `old` lines that `new` replaces (either range may be empty).
     struct Hunk: Equatable {
