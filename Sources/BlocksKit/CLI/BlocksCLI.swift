@@ -135,14 +135,43 @@ public enum BlocksCLI {
         arguments: [ArgumentSpec("subcommand", help: "The subcommand to explain, e.g. search.", optional: true)])
 
     static func dispatch(_ arguments: [String], context: inout CommandContext) throws -> Int32 {
-        // Global options may come before the command name.
+        let leading = leadingOptions(arguments)
+        if leading.version {
+            printVersion(arguments, context: context)
+            return 0
+        }
+        let globals = try ArgumentParser.parse(leading.options, spec: CommandSpec(name: "blocks", abstract: "", options: GlobalOptions.specs))
+        if let answer = try helpOrVersion(globals: globals, rest: leading.rest, context: &context) {
+            show(answer, arguments: arguments, context: context)
+            return 0
+        }
+        // `helpOrVersion` answered when there is no command name.
+        let name = leading.rest.first ?? ""
+        let commandArguments = Array(leading.rest.dropFirst())
+        guard let command = command(named: name) else {
+            try applyGlobals(globals, to: &context)
+            if let plugin = Plugins.find(name, environment: context.environment) {
+                return try Plugins.run(plugin, arguments: commandArguments, context: context)
+            }
+            let names = commands.map { $0.spec.name } + Plugins.discover(environment: context.environment).map(\.name)
+            throw UsageError.unknownCommand(name, suggestion: EditDistance.closest(to: name, in: names))
+        }
+        var spec = command.spec
+        spec.options += GlobalOptions.specs
+        var parsed = try ArgumentParser.parse(commandArguments, spec: spec)
+        parsed.flags.formUnion(globals.flags)
+        for (key, values) in globals.values where parsed.values[key] == nil { parsed.values[key] = values }
+        try applyGlobals(parsed, to: &context)
+        return try command.run(parsed, context: context)
+    }
+
+    /// The global options before the command name (they may come there too), the rest of
+    /// the line, and whether `--version` came among them.
+    static func leadingOptions(_ arguments: [String]) -> (options: [String], rest: ArraySlice<String>, version: Bool) {
         var rest = arguments[...]
         var leading: [String] = []
         while let first = rest.first, first.hasPrefix("-") {
-            if first == "--version" {
-                printVersion(arguments, context: context)
-                return 0
-            }
+            if first == "--version" { return (leading, rest, true) }
             leading.append(first)
             rest = rest.dropFirst()
             let takesValue = GlobalOptions.specs.contains { spec in
@@ -153,60 +182,62 @@ public enum BlocksCLI {
                 rest = rest.dropFirst()
             }
         }
-        let globalSpec = CommandSpec(name: "blocks", abstract: "", options: GlobalOptions.specs)
-        let globals = try ArgumentParser.parse(leading, spec: globalSpec)
+        return (leading, rest, false)
+    }
+
+    /// What a line that asks for help or the version shows instead of running a command.
+    enum Answer {
+        /// `blocks`, `blocks help`, `blocks --help`: the commands and plugins.
+        case rootHelp
+        /// One command's help (or `help`'s own).
+        case help(CommandSpec)
+        case version
+    }
+
+    /// The one place `--help`, `-h`, `help NAME` and `--version` after the command are
+    /// decided; nil: run the command (or a plugin). Global options apply first where the
+    /// help shown depends on them (`-C`, color).
+    static func helpOrVersion(globals: ParsedArguments, rest: ArraySlice<String>, context: inout CommandContext) throws -> Answer? {
         guard let name = rest.first, name != "help" || rest.count > 1 else {
             try applyGlobals(globals, to: &context)
-            context.print(
-                HelpFormatter.rootHelp(
-                    commands: commands.map { $0.spec }, plugins: Plugins.discover(environment: context.environment), width: context.helpWidth))
-            return 0
+            return .rootHelp
         }
         if globals.flag("help") && name != "help" {
             try applyGlobals(globals, to: &context)
-            if let command = commands.first(where: { $0.spec.name == name }) {
-                context.print(HelpFormatter.help(for: command.spec, width: context.helpWidth))
-                return 0
-            }
+            if let command = command(named: name) { return .help(command.spec) }
         }
-        let commandArguments = Array(rest.dropFirst())
+        let commandArguments = rest.dropFirst()
         if name == "help" {
-            let target = commandArguments[0]
-            if target == "help" || target == "--help" || target == "-h" {
-                context.print(HelpFormatter.help(for: helpSpec, width: context.helpWidth))
-                return 0
-            }
-            guard let command = commands.first(where: { $0.spec.name == target }) else {
+            let target = commandArguments[commandArguments.startIndex]
+            if target == "help" || target == "--help" || target == "-h" { return .help(helpSpec) }
+            guard let command = command(named: target) else {
                 throw UsageError.unknownCommand(target, suggestion: EditDistance.closest(to: target, in: commands.map { $0.spec.name }))
             }
-            context.print(HelpFormatter.help(for: command.spec, width: context.helpWidth))
-            return 0
+            return .help(command.spec)
         }
-        guard let command = commands.first(where: { $0.spec.name == name }) else {
-            try applyGlobals(globals, to: &context)
-            if let plugin = Plugins.find(name, environment: context.environment) {
-                return try Plugins.run(plugin, arguments: commandArguments, context: context)
-            }
-            let names = commands.map { $0.spec.name } + Plugins.discover(environment: context.environment).map(\.name)
-            throw UsageError.unknownCommand(name, suggestion: EditDistance.closest(to: name, in: names))
-        }
-        var spec = command.spec
-        spec.options += GlobalOptions.specs
         // `--help` and `--version` are global options, which may follow the command too.
+        guard let command = command(named: name) else { return nil }
         let options = optionArguments(commandArguments)
-        if options.contains("--help") || options.contains("-h") {
-            context.print(HelpFormatter.help(for: command.spec, width: context.helpWidth))
-            return 0
-        }
-        if options.contains("--version") {
+        if options.contains("--help") || options.contains("-h") { return .help(command.spec) }
+        if options.contains("--version") { return .version }
+        return nil
+    }
+
+    static func show(_ answer: Answer, arguments: [String], context: CommandContext) {
+        switch answer {
+        case .rootHelp:
+            context.print(
+                HelpFormatter.rootHelp(
+                    commands: commands.map { $0.spec }, plugins: Plugins.discover(environment: context.environment), width: context.helpWidth))
+        case .help(let spec):
+            context.print(HelpFormatter.help(for: spec, width: context.helpWidth))
+        case .version:
             printVersion(arguments, context: context)
-            return 0
         }
-        var parsed = try ArgumentParser.parse(commandArguments, spec: spec)
-        parsed.flags.formUnion(globals.flags)
-        for (key, values) in globals.values where parsed.values[key] == nil { parsed.values[key] = values }
-        try applyGlobals(parsed, to: &context)
-        return try command.run(parsed, context: context)
+    }
+
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.spec.name == name }
     }
 
     /// `blocks VERSION`, or with `--json` anywhere among the options `{"version": "…"}`.

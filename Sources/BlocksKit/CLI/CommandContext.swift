@@ -5,7 +5,11 @@ public struct CommandContext: Sendable {
     public var standardError: TextSink
     public var environment: [String: String]
     /// The folder `-C` chose, or the process's working folder.
-    public var workingDirectory: URL
+    public var workingDirectory: URL {
+        didSet { projectSlot = ProjectSlot() }
+    }
+    /// The project, found the first time a command asks (`project()`), once per command.
+    private var projectSlot = ProjectSlot()
     public var transport: HTTPTransport
     /// True when a person can answer questions on standard input.
     public var isInteractive: Bool
@@ -119,23 +123,29 @@ public struct CommandContext: Sendable {
         // Without a token there is nothing to bind, and no need to read blocks.json.
         guard let token = environment["BLOCKS_TOKEN"], !token.trimmingWhitespace().isEmpty else { return nil }
         let option = registry.flatMap { $0.hasPrefix("@") ? nil : $0 }
-        guard let location = try? RegistrySources.chosenLocation(option: option, workingDirectory: workingDirectory),
+        guard let location = try? project().registryLocation(option: option),
             RedirectPolicy.isHTTP(location)
         else { return nil }
         return HTTPOrigin(location)
     }
 
-    /// The registry this command reads (`RegistrySources.forProject`).
+    /// The project this command works in, found once (`Project.locate`) and kept for the
+    /// rest of the command; a new working folder finds it again.
+    public func project() -> Project {
+        projectSlot.project { Project.locate(from: workingDirectory) }
+    }
+
+    /// The registry this command reads (`Project.registrySource`).
     public func registrySource() throws -> RegistrySource {
-        try RegistrySources.forProject(option: registry, access: registryAccess)
+        try project().registrySource(option: registry, access: registryAccess)
     }
 
     /// Every registry this command reads: the default one and blocks.json's namespaced
-    /// ones, or the one `--registry @namespace` names (`RegistrySet.forProject`). A
+    /// ones, or the one `--registry @namespace` names (`Project.registries`). A
     /// namespaced registry whose headers need an unset variable is left out with a warning
     /// (`RegistrySet.skippingUnreadable`): the commands that read every registry do not need it.
     public func registrySet() throws -> RegistrySet {
-        try RegistrySet.forProject(option: registry, access: registryAccess).skippingUnreadable(warn: warn)
+        try project().registries(option: registry, access: registryAccess).skippingUnreadable(warn: warn)
     }
 
     /// The cache folder: `$XDG_CACHE_HOME/blocks`, else `~/.cache/blocks`.
@@ -187,5 +197,21 @@ extension CommandContext {
     func chooser(allowPrompt: Bool) -> TargetFolder.Chooser? {
         guard allowPrompt, isInteractive else { return nil }
         return { question, options in Prompt.choose(question, options: options, context: self) }
+    }
+}
+
+/// Where a command keeps its `Project` once found: shared by the copies of one context,
+/// replaced when the working folder changes.
+final class ProjectSlot: @unchecked Sendable {
+    private let lock = Lock()
+    private var found: Project?
+
+    func project(_ locate: () -> Project) -> Project {
+        lock.withLock {
+            if let found { return found }
+            let project = locate()
+            found = project
+            return project
+        }
     }
 }

@@ -43,20 +43,17 @@ public enum Plugins {
     /// current folder passed off as a project. Returns its exit code.
     public static func run(_ plugin: Plugin, arguments: [String], context: CommandContext) throws -> Int32 {
         var environment = context.environment
-        environment["BLOCKS_REGISTRY"] = try RegistrySources.chosenLocation(option: context.registry, workingDirectory: context.workingDirectory) ?? "embedded"
+        environment["BLOCKS_REGISTRY"] = try context.project().registryLocation(option: context.registry) ?? "embedded"
         environment["BLOCKS_PROJECT_ROOT"] = enclosingProject(of: context.workingDirectory)?.path
         return try ChildProcess.run(
             plugin.path, arguments: arguments, environment: environment, workingDirectory: context.workingDirectory.path
         ).exitCode
     }
 
-    /// The project `folder` is in, or nil outside any. `ProjectLocator.projectRoot` answers
-    /// the folder itself both when it is a project's root and when nothing was found, so
-    /// that answer counts only when the folder holds a project marker.
+    /// The project `folder` is in, or nil outside any: the root `Project.locate` found,
+    /// never the folder itself taken for want of one.
     static func enclosingProject(of folder: URL) -> URL? {
-        let root = ProjectLocator.projectRoot(from: folder)
-        guard root.path == folder.standardizedFileURL.path else { return root }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        return names.contains { ProjectLocator.markers.contains($0) || $0.hasSuffix(".xcodeproj") } ? root : nil
+        let project = Project.locate(from: folder)
+        return project.isFound ? project.root : nil
     }
 }

@@ -59,8 +59,7 @@ public enum ShellCompletion {
         let narrowed = context.registry?.hasPrefix("@") == true
         var members: [RegistrySet.Member] = []
         if !narrowed, let source = try? context.registrySource() { members.append(RegistrySet.Member(namespace: nil, source: source)) }
-        let root = ProjectLocator.markedRoot(from: context.workingDirectory)
-        let namespaced = (try? root.flatMap { root in try ProjectConfig.read(root: root)?.namespacedRegistries(root: root) }) ?? []
+        let namespaced = (try? context.project().namespacedRegistries()) ?? []
         for registry in namespaced where !narrowed || registry.namespace == context.registry {
             if let member = try? RegistrySet.open(registry, access: context.registryAccess) { members.append(member) }
         }
@@ -69,9 +68,7 @@ public enum ShellCompletion {
 
     /// The `@namespace`s of the project's blocks.json, for `--namespaces`.
     public static func namespaces(context: CommandContext) -> [String] {
-        guard let root = ProjectLocator.markedRoot(from: context.workingDirectory),
-            let config = try? ProjectConfig.read(root: root)
-        else { return [] }
+        guard let config = try? context.project().config else { return [] }
         return (config.registries ?? [:]).keys.filter(NamespacedRegistry.isValidNamespace).sorted()
     }
 

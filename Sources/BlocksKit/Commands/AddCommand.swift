@@ -21,212 +21,96 @@ public enum AddCommand: Command {
                 optional: true, variadic: true, completion: .blockNames)
         ],
         options: [
-            OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project."),
-            OptionSpec("target", value: "name", help: "In an Xcode project with several targets, the one the blocks join."),
-            allOption,
-            SharedOptions.dryRun(help: "Print the plan and the diffs; write nothing."),
-            overwriteOption, yesOption,
-            OptionSpec("no-demo", help: "Leave out the demo view."),
-            OptionSpec("sha256", value: "hex", help: "The expected SHA-256 of an archive given by URL."),
+            pathOption, targetOption, allOption, dryRunOption, overwriteOption, yesOption, noDemoOption, sha256Option,
         ],
         examples: [
             .init("blocks add top-tabs", "Copy top-tabs, and the blocks it needs, into the project."),
             .init("blocks add pager@1.0.0 --dry-run", "Show what adding that version would write, and write nothing."),
         ])
 
+    static let pathOption = OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project.")
+    static let targetOption = OptionSpec("target", value: "name", help: "In an Xcode project with several targets, the one the blocks join.")
+    static let dryRunOption = SharedOptions.dryRun(help: "Print the plan and the diffs; write nothing.")
+    static let noDemoOption = OptionSpec("no-demo", help: "Leave out the demo view.")
+    static let sha256Option = OptionSpec("sha256", value: "hex", help: "The expected SHA-256 of an archive given by URL.")
     static let allOption = OptionSpec("all", help: "Add every block of the registry (the default one, or --registry's).")
     static let overwriteOption = SharedOptions.overwrite(help: "Replace files you changed with the block's version.")
     static let yesOption = SharedOptions.yes(help: "Ask nothing; take every choice that loses no work (changed files still need --overwrite).")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         context.protectFromInterruption("the project was not changed; run the same 'blocks add' again to add the blocks")
-        let result: Result
+        let result: AddOperation.Outcome
         do {
             result = try perform(arguments, context: context)
         } catch is NothingChosen {
             context.note("Nothing added.")
             return 0
         }
-        report(
-            result.plan, outcome: result.outcome, target: result.target, warnings: result.warnings, dryRun: result.dryRun,
-            packages: result.packages, context: context)
+        report(result, context: context)
         if let failure = result.packageFailure { context.warn(failure) }
         return 0
     }
 
-    /// What one `add` planned and did: `run` prints it, and the MCP server's tools return it.
-    struct Result {
-        var plan: InstallPlan
-        var outcome: InstallTransaction.Outcome
-        var target: TargetFolder?
-        var warnings: [String]
-        var dryRun: Bool
-        /// The Swift packages the blocks need: commands run (or to run), and what to add by hand.
-        var packages: PackageSteps
-        /// Why running a package command failed, after the blocks were added.
-        var packageFailure: String?
+    /// The typed request the arguments make. Checked in the order a person reads them:
+    /// an archive, its checksum, then the names.
+    static func request(_ arguments: ParsedArguments, context: CommandContext) throws -> AddOperation.Request {
+        let blocks: AddOperation.Blocks
+        if let archive = try archiveSource(arguments, context: context) {
+            blocks = .archive(archive)
+        } else {
+            if arguments.value(sha256Option) != nil {
+                throw UsageError.inapplicableOption(
+                    "--sha256", because: "it checks an archive given by path or URL; a registry's blocks are checked against its index")
+            }
+            blocks = .registry(try validatedRequests(arguments.positionals))
+        }
+        var request = AddOperation.Request(project: context.project(), blocks: blocks, registryOption: context.registry, access: context.registryAccess)
+        request.pathOption = arguments.value(pathOption)
+        request.targetOption = arguments.value(targetOption)
+        request.dryRun = arguments.flag(dryRunOption)
+        request.overwrite = arguments.flag(overwriteOption)
+        request.includeDemo = !arguments.flag(noDemoOption)
+        return request
     }
 
-    /// Everything `add` does but print its report. `beforeWriting` runs once the plan is
-    /// settled and before the first write: the MCP server stops a cancelled call there.
-    static func perform(_ arguments: ParsedArguments, context: CommandContext, beforeWriting: () throws -> Void = {}) throws -> Result {
-        let dryRun = arguments.flag("dry-run")
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
-        let config = try ProjectConfig.read(root: root)
-        var items: [InstallPlan.Item] = []
-        var resolution: BlockResolution.Outcome?
-        let archive = try archiveSource(arguments, context: context)
-        if archive == nil, arguments.value("sha256") != nil {
-            throw UsageError.inapplicableOption(
-                "--sha256", because: "it checks an archive given by path or URL; a registry's blocks are checked against its index")
-        }
-        var requests = archive == nil ? try validatedRequests(arguments.positionals) : []
-        // Outside a project, a folder of blocks would sit where nothing builds it: refused,
-        // unless the user named the folder.
-        if arguments.value("path") == nil, !ProjectLocator.isInsideProject(context.workingDirectory) {
-            throw InstallError.notAProject(folder: context.workingDirectory.standardizedFileURL.path)
-        }
-        // Opened before the project's lock and files are read, so a remote registry's
-        // libraries load on the other core meanwhile.
-        let registries = archive == nil ? try RegistrySet.forProject(option: context.registry, access: context.registryAccess) : nil
-        if let registries, requests.isEmpty {
-            requests = try validatedRequests(try namesToAdd(arguments, registries: registries, context: context))
+    /// What only a person decides, asked on a terminal: which blocks (unless `--all`),
+    /// which target, whether to save that choice, whether to overwrite a changed file.
+    static func questions(all: Bool, interactive: Bool, context: CommandContext) -> AddOperation.Questions {
+        var questions = AddOperation.Questions { registries in
+            let requests = try validatedRequests(try namesToAdd(all: all, interactive: interactive, registries: registries, context: context))
             if requests.isEmpty { throw NothingChosen() }
+            return requests
         }
-        registries?.prepareToInstall()
-        let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
-        defer { mutex?.release() }
-        let leftovers = dryRun ? StagingArea.Leftovers() : StagingArea.removeLeftovers(root: root)
-        defer { leftovers.carrier?.remove() }
-        let lock = try Lockfile.read(root: root)
-        if let archive {
-            items = try archive.contents(of: try archive.manifests().map(\.name)).map {
-                InstallPlan.Item(content: $0, reference: BlockReference(namespace: nil, name: $0.manifest.name), registry: archive.location)
-            }
-        } else if let registries {
-            resolution = try BlockResolution.resolve(requests, in: registries, lock: lock)
-            items = resolution?.items ?? []
+        questions.chooser = context.chooser(allowPrompt: interactive)
+        questions.saveChoice = {
+            Prompt.letter("Save this choice in \(ProjectConfig.fileName)?", letters: ["y", "n"], defaultLetter: "n", context: context) == "y"
         }
-        let names = items.map(\.reference.description)
+        if interactive { questions.overwrite = { askOverwrite($0, context: context) } }
+        return questions
+    }
 
-        let pathOption = arguments.value("path")
-        let interactive = context.isInteractive && !arguments.flag(yesOption)
-        var target: TargetFolder?
-        func chosenTarget() throws -> TargetFolder {
-            if let target { return target }
-            // A choice a person made is offered to be remembered, so the next add need not ask.
-            var answered = false
-            let chooser = context.chooser(allowPrompt: interactive).map { ask -> TargetFolder.Chooser in
-                { question, options in
-                    let index = ask(question, options)
-                    if index != nil { answered = true }
-                    return index
-                }
-            }
-            let resolved = try TargetFolder.resolve(
-                root: root, config: config, pathOption: pathOption, paths: context.paths, notices: context.notices,
-                chooser: chooser, targetOption: arguments.value("target"))
-            target = resolved
-            if answered, !dryRun,
-                Prompt.letter("Save this choice in \(ProjectConfig.fileName)?", letters: ["y", "n"], defaultLetter: "n", context: context) == "y"
-            {
-                try TargetFolder.saveChoice(resolved, root: root)
-                let saved = resolved.xcode.map { "target \($0.target)" } ?? resolved.relativePath
-                context.note("Saved \(saved) in \(ProjectConfig.fileName); change it with 'blocks init --path DIR' or '--target NAME'.")
-            }
-            return resolved
-        }
-        if pathOption != nil, config?.path == nil {
-            for name in names {
-                guard let locked = lock.blocks[name] else { continue }
-                let wanted = try chosenTarget().url.appendingPathComponent(BlockReference(name)?.folderPath ?? name).standardizedFileURL
-                if wanted != root.appendingPathComponent(locked.folder).standardizedFileURL {
-                    throw InstallError.addedElsewhere(block: name, folder: locked.folder)
-                }
-            }
-        }
-        var plan = try InstallPlan.make(
-            items: items, root: root, lock: lock,
-            includeDemo: !arguments.flag("no-demo"), year: try TemplateText.currentYear(environment: context.environment),
-            folderFor: { try chosenTarget().url.joining($0, isDirectory: true) })
-        plan.lockRequiredBy = resolution?.lockRequiredBy ?? [:]
-        plan.adoptFolders(leftovers.folders)
-        // `--quiet` keeps the outcome (and every warning and error), not the details; a
-        // dry run's plan is its outcome.
-        if let target, !context.json, !context.quiet || dryRun {
+    /// What the operation says on the way, shown as `add` always showed it. `--quiet` keeps
+    /// the outcome (and every warning and error), not the details; a dry run's plan is its outcome.
+    static func show(_ event: AddOperation.Event, dryRun: Bool, context: CommandContext) {
+        switch event {
+        case .targetFolder(let target):
+            guard !context.json, !context.quiet || dryRun else { return }
             context.print("Target folder: \(target.relativePath) (\(target.reason))")
             if let membership = target.xcode { context.print("Xcode: " + membership.summary) }
+        case .savedChoice(let saved):
+            context.note("Saved \(saved) in \(ProjectConfig.fileName); change it with 'blocks init --path DIR' or '--target NAME'.")
+        case .warning(let warning):
+            context.warn(warning)
         }
-        let warnings = platformWarnings(plan, root: root)
-        for warning in warnings { context.warn(warning) }
-
-        // A dry run leaves conflicts undecided, unless --overwrite already decided them.
-        if !plan.conflicts.isEmpty && (!dryRun || arguments.flag(overwriteOption)) {
-            try resolveConflicts(&plan, overwrite: arguments.flag(overwriteOption), interactive: interactive, context: context)
-        }
-        // Blocks the lock already placed need no folder, but their references are synced too.
-        var membership = target?.xcode
-        if target == nil, pathOption == nil, config?.path == nil {
-            membership = XcodeProjects.membership(at: root, target: arguments.value("target") ?? config?.target)
-        }
-        if var chosen = membership {
-            chosen.edit = try XcodeProjects.projectFile(after: plan, membership: chosen)
-            membership = chosen
-            target?.xcode = chosen
-        }
-        var outcome = InstallTransaction.Outcome()
-        if !dryRun {
-            try beforeWriting()
-            // Bases before the lock: a run killed after the lock must leave the next update
-            // its bases. Many are written on another thread while the files are staged and
-            // moved, and the lock waits for them; a few are written first, since starting
-            // the thread pool costs more than they do.
-            let bases = BackgroundWrites()
-            defer { bases.wait() }
-            let store = BaseStore(cacheDirectory: context.cacheDirectory)
-            let (planned, newLock) = (plan, plan.lockAfter())
-            bases.start(inline: plan.allFiles.count <= BackgroundWrites.smallBatch) { store.storeBases(of: planned, lock: newLock) }
-            // Ctrl-C waits for the transaction: the project is left before or after, never between.
-            outcome = try Interruption.deferring {
-                try InstallTransaction.apply(
-                    plan, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), beforeLock: bases.wait,
-                    projectFile: membership?.edit)
-            }
-        }
-        let (packages, packageFailure) = try packageSteps(resolution?.packages ?? [], plan: plan, dryRun: dryRun, context: context)
-        return Result(plan: plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages, packageFailure: packageFailure)
     }
 
-    /// The SwiftPM steps for the packages the plan's blocks need, run unless `dryRun`
-    /// (after the blocks are written), and why running one failed: what `add` and
-    /// `update` both do about packages. The lock then records what SwiftPM added and which
-    /// packages were there before, so `remove` takes out only what blocks put in.
-    static func packageSteps(
-        _ packages: [(package: PackageDependency, requiredBy: String)], plan: InstallPlan, dryRun: Bool, context: CommandContext
-    ) throws -> (steps: PackageSteps, failure: String?) {
-        // No package, no need to look for `swift` along the PATH.
-        let swift = packages.isEmpty ? nil : PackageSteps.findSwift(environment: context.environment)
-        let steps = PackageSteps.plan(
-            packages, root: plan.root,
-            targetFolder: plan.blocks.first.flatMap { block in
-                block.folder.hasSuffix("/" + block.reference.folderPath) ? String(block.folder.dropLast(block.reference.folderPath.count + 1)) : nil
-            }, swiftAvailable: swift != nil)
-        guard !dryRun, !packages.isEmpty else { return (steps, nil) }
-        let manifest = try? String(contentsOf: plan.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let failure = steps.commands.isEmpty ? nil : swift.flatMap { steps.run(swift: $0, root: plan.root) }
-        let succeeded = failure.map { steps.commands.dropLast($0.remaining.count + 1) } ?? steps.commands[...]
-        let lock = try Lockfile.read(root: plan.root)
-        let recorded = PackageSteps.recording(packages, succeeded: Array(succeeded), manifest: manifest, in: lock)
-        if recorded != lock, !lock.blocks.isEmpty {
-            try StagingArea.writeAtomically(
-                recorded.encoded(), to: plan.root.appendingPathComponent(Lockfile.fileName), root: plan.root, displayPath: Lockfile.fileName)
-        }
-        guard let failure else { return (steps, nil) }
-        return (
-            steps,
-            "\(failure.failed.text) failed: \(failure.reason); the blocks are added, so run it yourself"
-                + (failure.remaining.isEmpty ? "" : ", then " + failure.remaining.map(\.text).joined(separator: "; "))
-        )
+    /// Everything `add` does but print its report: the typed request, asked through the terminal.
+    static func perform(_ arguments: ParsedArguments, context: CommandContext) throws -> AddOperation.Outcome {
+        let request = try request(arguments, context: context)
+        let interactive = context.isInteractive && !arguments.flag(yesOption)
+        return try AddOperation.perform(
+            request, questions: questions(all: arguments.flag(allOption), interactive: interactive, context: context),
+            events: { show($0, dryRun: request.dryRun, context: context) })
     }
 
     /// `blocks add ./tabs.zip` or `blocks add https://host/tabs.tar.gz --sha256 HEX`: every
@@ -240,7 +124,7 @@ public enum AddCommand: Command {
             if let (name, base) = registryMetadataURL(first) {
                 throw CommandFailure(AddArgumentError.registryFile(url: first, name: name, base: base), exitCode: 64)
             }
-            guard let checksum = arguments.value("sha256") else {
+            guard let checksum = arguments.value(sha256Option) else {
                 throw UsageError.missingOption(
                     "--sha256 <hex>",
                     because: "an archive from a URL is checked against it before anything is written; whoever published it has it"
@@ -253,7 +137,7 @@ public enum AddCommand: Command {
         }
         let url = context.resolve(first)
         guard PathKind(url.path) != .missing else { throw AddArgumentError.missingArchive(typed: first, path: url.path) }
-        if let checksum = arguments.value("sha256") {
+        if let checksum = arguments.value(sha256Option) {
             try SHA256.verify(digest: SHA256.hex(fileAt: url), expected: checksum) { HTTPError.checksumMismatch(url: url.path, expected: checksum, actual: $0) }
         }
         return try ArchiveFileSource(url: url)
@@ -282,7 +166,7 @@ public enum AddCommand: Command {
             let at = argument[searchFrom...].firstIndex(of: "@")
             let name = String(argument[..<(at ?? argument.endIndex)])
             let version = at.map { String(argument[argument.index(after: $0)...]) }
-            if let version, !isPlausibleVersion(version) {
+            if let version, !BlockResolution.isPlausibleVersion(version) {
                 throw UsageError.invalidValue(option: "<name>", value: argument, expected: "NAME or NAME@VERSION, such as 'pager@1.0.0'")
             }
             let checked = try validatedReferences([name])[0]
@@ -295,12 +179,6 @@ public enum AddCommand: Command {
             requests.append(BlockResolution.Request(reference: checked, version: version))
         }
         return requests
-    }
-
-    /// Whether text can name a published version: not empty, no spaces or control
-    /// characters. Whether the registry has it is the registry's answer.
-    static func isPlausibleVersion(_ version: String) -> Bool {
-        !version.isEmpty && !version.contains { $0.isWhitespace || $0.isASCII && $0.asciiValue! < 32 }
     }
 
     /// Plain block names (no namespace), each once: what the MCP tools accept.
@@ -333,29 +211,18 @@ public enum AddCommand: Command {
 
     /// The blocks to add when none were named: `--all`'s, else the ones a person picks on a
     /// terminal, else a usage error with an example (a script must name what it adds).
-    static func namesToAdd(_ arguments: ParsedArguments, registries: RegistrySet, context: CommandContext) throws -> [String] {
+    static func namesToAdd(all: Bool, interactive: Bool, registries: RegistrySet, context: CommandContext) throws -> [String] {
         let example = spec.examples.first?.commandLine
-        if arguments.flag(allOption) {
+        if all {
             let member = registries.members[0]
             return try member.source.manifests().map { member.reference($0.name).description }
         }
-        guard context.isInteractive, !arguments.flag(yesOption), !context.json else {
+        guard interactive, !context.json else {
             throw UsageError.missingArgument("name", example: example, hint: "'blocks list' shows every name; --all adds them all")
         }
         let listed = try Prompt.blockChoices(in: registries)
         // Choosing none is an answer, not a mistake: `add` then adds nothing (`namesToAdd` is empty).
         return Prompt.chooseSeveral("Which blocks?", options: listed.map(\.label), names: listed.map(\.name), context: context) ?? []
-    }
-
-    /// Applies `--overwrite`, asks on a terminal, or fails listing the changed files.
-    static func resolveConflicts(_ plan: inout InstallPlan, overwrite: Bool, interactive: Bool, context: CommandContext) throws {
-        guard overwrite || interactive else { throw InstallError.conflicts(plan.conflicts.map(\.path)) }
-        for blockIndex in plan.blocks.indices {
-            for fileIndex in plan.blocks[blockIndex].files.indices where plan.blocks[blockIndex].files[fileIndex].action == .conflict {
-                let file = plan.blocks[blockIndex].files[fileIndex]
-                plan.blocks[blockIndex].files[fileIndex].action = overwrite || askOverwrite(file, context: context) ? .overwrite : .keep
-            }
-        }
     }
 
     static func askOverwrite(_ file: InstallPlan.File, context: CommandContext) -> Bool {
@@ -376,19 +243,10 @@ public enum AddCommand: Command {
             oldName: "a/" + file.path, newName: "b/" + file.path)
     }
 
-    static func platformWarnings(_ plan: InstallPlan, root: URL) -> [String] {
-        guard let text = try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8) else { return [] }
-        let project = PackageManifestScanner.platforms(in: text)
-        // Said once per version: a re-add of the same version stays quiet.
-        let fresh = plan.blocks.filter { plan.previousLock.blocks[$0.reference.description]?.version != $0.manifest.version }
-        return PlatformSupport.warnings(for: fresh, project: project)
-            + fresh.flatMap { block in
-                PlatformCheck.gaps(block: block.manifest.platforms, project: project).map { gap in
-                    "\(block.reference) needs \(gap.platform) \(gap.blockMinimum), but Package.swift targets \(gap.platform) \(gap.projectMinimum). "
-                        + "Its types are marked @available(\(gap.platform) \(gap.blockMinimum), *), so gate their use at the call site with "
-                        + "'if #available(\(gap.platform) \(gap.blockMinimum), *)'. This does not stop the add."
-                }
-            }
+    static func report(_ result: AddOperation.Outcome, context: CommandContext) {
+        report(
+            result.plan, outcome: result.transaction, target: result.target, warnings: result.warnings, dryRun: result.dryRun,
+            packages: result.packages, context: context)
     }
 
     static func report(

@@ -11,10 +11,7 @@ public enum DiffCommand: Command {
             when there are no differences, 1 when there are, and 2 when it fails.
             """,
         arguments: [ArgumentSpec("name", help: "The blocks to compare (default: every added block).", optional: true, variadic: true, completion: .blockNames)],
-        options: [
-            OptionSpec("upstream", help: "Compare the base with the registry's newest version instead of your files."),
-            OptionSpec("to", value: "version", help: "With --upstream, compare with this published version of one block instead of the newest."),
-        ],
+        options: [upstreamOption, toOption],
         examples: [
             .init("blocks diff pager", "What you changed in pager since add wrote it."),
             .init("blocks diff --upstream", "What the registry changed since then, for every added block."),
@@ -27,28 +24,33 @@ public enum DiffCommand: Command {
         var diff: String
     }
 
+    static let upstreamOption = OptionSpec("upstream", help: "Compare the base with the registry's newest version instead of your files.")
+    static let toOption = OptionSpec(
+        "to", value: "version", help: "With --upstream, compare with this published version of one block instead of the newest.")
+
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try CommandFailure.exiting(with: 2) { try compare(arguments, context: context) }
     }
 
     static func compare(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
-        let lock = try Lockfile.read(root: root)
-        let names = try UpdateCommand.chosenNames(arguments, lock: lock)
+        let project = context.project()
+        let root = project.root
+        let lock = try project.readLock()
+        let names = try UpdateOperation.chosenNames(arguments.positionals, all: false, lock: lock)
         let bases = BaseStore(cacheDirectory: context.cacheDirectory)
-        let version = try UpdateCommand.targetVersion(arguments, names: names)
-        if version != nil && !arguments.flag("upstream") {
+        let version = try UpdateOperation.targetVersion(arguments.value(toOption), all: false, given: arguments.positionals, names: names)
+        if version != nil && !arguments.flag(upstreamOption) {
             throw UsageError.inapplicableOption("--to", because: "without --upstream, diff compares the base with your files, not with a version")
         }
         let entries =
-            arguments.flag("upstream")
+            arguments.flag(upstreamOption)
             ? try upstreamEntries(names: names, lock: lock, root: root, bases: bases, context: context, version: version)
             : localEntries(names: names, lock: lock, root: root, bases: bases)
         let different = entries.contains { $0.state != "unchanged" }
         if context.json {
             context.print(
                 JSONOutput.encode([
-                    "upstream": .bool(arguments.flag("upstream")),
+                    "upstream": .bool(arguments.flag(upstreamOption)),
                     "files": .array(entries.map { .object(["path": .string($0.path), "state": .string($0.state)]) }),
                 ]))
             return different ? 1 : 0
@@ -62,7 +64,7 @@ public enum DiffCommand: Command {
             context.print(
                 lock.blocks.isEmpty
                     ? "No changes: no blocks have been added here yet."
-                    : arguments.flag("upstream")
+                    : arguments.flag(upstreamOption)
                         ? "No changes upstream: the registry's newest version matches what blocks added."
                         : "No changes: your files match what blocks added.")
         }

@@ -14,13 +14,14 @@ public enum InitCommand: Command {
         ])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
-        if !ProjectLocator.isInsideProject(context.workingDirectory) {
+        let project = context.project()
+        let root = project.root
+        if !project.isInsideProject {
             context.warn(
                 "\(context.workingDirectory.standardizedFileURL.path) is not inside a project (\(ProjectLocator.projectDefinition)); "
                     + "the \(ProjectConfig.fileName) written here makes it one for later commands")
         }
-        var config = try ProjectConfig.read(root: root) ?? ProjectConfig()
+        var config = try project.config ?? ProjectConfig()
         if arguments.value("path") != nil || arguments.value("target") != nil || (config.path == nil && config.target == nil) {
             let target = try TargetFolder.resolve(
                 root: root, config: nil, pathOption: arguments.value("path"), paths: context.paths, notices: context.notices,

@@ -105,7 +105,7 @@ public enum MCPCommand: Command {
         }
         let client = try MCPClientConfig.named(name)
         let command = MCPClientConfig.executablePath(fallback: CommandLine.arguments.first ?? "blocks")
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
+        let root = context.project().root
         let file = client.location(projectRoot: root, home: context.homeDirectory)
         if arguments.flag("write") {
             try client.write(command: command, to: file)

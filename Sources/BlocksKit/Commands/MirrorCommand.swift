@@ -57,7 +57,8 @@ public enum MirrorCommand: Command {
                 ? "\(shownDestination) still holds the previous snapshot; run the same 'blocks mirror' again to resume"
                 : "\(shownDestination) holds no snapshot yet; run the same 'blocks mirror' again to resume")
         let (location, access) = try MirrorSource.resolve(
-            arguments.positionals[0], headerLines: arguments.values["header"] ?? [], access: context.registryAccess)
+            arguments.positionals[0], headerLines: arguments.values["header"] ?? [], configured: context.project().namespacedRegistries,
+            access: context.registryAccess)
         var mirror = try Mirror.make(source: location, destination: destination, access: access)
         mirror.jobs = jobs
         mirror.signature = signature(context)

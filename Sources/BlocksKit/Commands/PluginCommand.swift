@@ -16,7 +16,7 @@ public enum PluginCommand: Command {
         guard arguments.positionals[0] == "list" else {
             throw UsageError.invalidValue(option: "<action>", value: arguments.positionals[0], expected: "list")
         }
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
+        let root = context.project().root
         let declared = try declaredPlugins(root: root)
         let plugins = try PluginCatalog.all(declared: declared, environment: context.environment)
         var rows: [[String]] = []

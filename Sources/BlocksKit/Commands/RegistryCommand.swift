@@ -15,9 +15,7 @@ public enum RegistryCommand: Command {
             ArgumentSpec("namespace", help: "@ and a name, e.g. @acme.", optional: true, completion: .registries),
             ArgumentSpec("url", help: "For add: the registry's URL or folder.", optional: true),
         ],
-        options: [
-            OptionSpec("header", value: "Name: value", help: "For add: a header its requests carry, e.g. \"Authorization: Bearer ${ACME_TOKEN}\"; repeatable.")
-        ],
+        options: [headerOption],
         // For add, the global --key pins the registry's public keys (repeatable).
         usage: [
             "blocks registry add <namespace> <url> [--header \"Name: value\"]... [--key PUBKEY]...",
@@ -31,9 +29,27 @@ public enum RegistryCommand: Command {
             .init("blocks registry list", "The namespaced registries of blocks.json."),
         ])
 
+    static let headerOption = OptionSpec(
+        "header", value: "Name: value", help: "For add: a header its requests carry, e.g. \"Authorization: Bearer ${ACME_TOKEN}\"; repeatable.")
+
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let positionals = arguments.positionals
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
+        let root = context.project().root
+        let action = try checkedAction(arguments)
+        if action == "list" { return try list(root: root, context: context) }
+        let namespace = positionals[1]
+        // A malformed value on the command line is a usage error (64), as a bad value of
+        // any option is; the message stays the one that explains the form.
+        guard NamespacedRegistry.isValidNamespace(namespace) else { throw CommandFailure(NamespaceError.invalidNamespace(namespace), exitCode: 64) }
+        if action == "add" {
+            return try add(namespace, url: positionals[2], headerLines: arguments.values[headerOption.long] ?? [], root: root, context: context)
+        }
+        return try remove(namespace, root: root, context: context)
+    }
+
+    /// The action, once the arguments fit it: `list`, `add NAMESPACE URL` or `remove NAMESPACE`.
+    static func checkedAction(_ arguments: ParsedArguments) throws -> String {
+        let positionals = arguments.positionals
         let action = positionals[0]
         let expected: Int
         switch action {
@@ -44,71 +60,89 @@ public enum RegistryCommand: Command {
         }
         if positionals.count > expected { throw UsageError.unexpectedArgument(positionals[expected]) }
         if positionals.count < expected { throw UsageError.missingArgument(expected == 3 && positionals.count == 2 ? "url" : "namespace", example: spec.examples.first?.commandLine) }
-        if action != "add", arguments.values["header"] != nil {
+        if action != "add", arguments.values[headerOption.long] != nil {
             throw UsageError.inapplicableOption("--header", because: "headers are given when a registry is added")
         }
-        if action == "list" { return try list(root: root, context: context) }
+        return action
+    }
 
-        let namespace = positionals[1]
-        // A malformed value on the command line is a usage error (64), as a bad value of
-        // any option is; the message stays the one that explains the form.
-        guard NamespacedRegistry.isValidNamespace(namespace) else { throw CommandFailure(NamespaceError.invalidNamespace(namespace), exitCode: 64) }
-        let mutex = try ProjectMutex(root: root, notices: context.notices)
-        defer { mutex.release() }
-        StagingArea.removeLeftovers(root: root)
-        var config = try ProjectConfig.read(root: root) ?? ProjectConfig()
-        var registries = config.registries ?? [:]
-        if action == "add" {
+    /// `blocks registry add NAMESPACE URL`: the entry, with its headers and `--key`s.
+    static func add(_ namespace: String, url: String, headerLines: [String], root: URL, context: CommandContext) throws -> Int32 {
+        let config = try editConfig(root: root, context: context) { registries in
             if let existing = registries[namespace] { throw NamespaceError.alreadyConfigured(namespace, url: existing.url) }
             var headers: [String: String] = [:]
-            for line in arguments.values["header"] ?? [] {
+            for line in headerLines {
                 guard let header = HeaderTemplate(line: line), (try? HeaderTemplate.pieces(of: header.value)) != nil else {
                     throw CommandFailure(NamespaceError.invalidHeader(line), exitCode: 64)
                 }
                 headers[header.name] = header.value
             }
             // A registry behind headers is checked at its first use, which sends them.
-            let stored = try InitCommand.storedRegistry(positionals[2], root: root, context: context, verifying: headers.isEmpty)
+            let stored = try InitCommand.storedRegistry(url, root: root, context: context, verifying: headers.isEmpty)
             registries[namespace] = ProjectConfig.RegistryEntry(url: stored, headers: headers, keys: context.pinnedKeys.map(\.base64))
             let literal = headers.filter { HeaderTemplate(name: $0.key, value: $0.value).variables.isEmpty }.keys.sorted()
             if !literal.isEmpty {
                 context.warn(
                     "blocks.json keeps the header \(literal.joined(separator: ", ")) as written; put a secret in an environment variable and write ${VARIABLE}")
             }
-        } else {
+        }
+        if context.json {
+            context.print(try JSONOutput.encode(["action": .string("add"), "namespace": .string(namespace), "registries": entriesJSON(config, root: root)]))
+            return 0
+        }
+        let entry = config.registries?[namespace]
+        let names = entry?.headers.keys.sorted() ?? []
+        let keys = context.pinnedKeys.map(\.id)
+        context.print(
+            "Added \(namespace): \(entry?.url ?? "")" + (names.isEmpty ? "" : " (headers: \(names.joined(separator: ", ")))")
+                + (keys.isEmpty ? "" : ", signed by key \(keys.joined(separator: " or "))") + ".")
+        return 0
+    }
+
+    /// `blocks registry remove NAMESPACE`: the entry goes; blocks added from it stay, and
+    /// a note says which.
+    static func remove(_ namespace: String, root: URL, context: CommandContext) throws -> Int32 {
+        let config = try editConfig(root: root, context: context) { registries in
             guard registries.removeValue(forKey: namespace) != nil else {
                 throw NamespaceError.notConfigured(namespace, configured: registries.keys.sorted())
             }
         }
-        config.registries = registries.isEmpty ? nil : registries
-        // Checked as every command will read it, before it is written.
-        _ = try config.namespacedRegistries(root: root)
-        try StagingArea.writeAtomically(
-            try config.encoded(), to: root.appendingPathComponent(ProjectConfig.fileName), root: root, displayPath: ProjectConfig.fileName)
-
         let still = try Lockfile.read(root: root).blocks.filter { $0.value.namespace == namespace }.keys.sorted()
         if context.json {
-            context.print(try JSONOutput.encode(["action": .string(action), "namespace": .string(namespace), "registries": entriesJSON(config, root: root)]))
-        } else if action == "add" {
-            let names = (registries[namespace]?.headers.keys.sorted() ?? [])
-            let keys = context.pinnedKeys.map(\.id)
-            context.print(
-                "Added \(namespace): \(registries[namespace]?.url ?? "")" + (names.isEmpty ? "" : " (headers: \(names.joined(separator: ", ")))")
-                    + (keys.isEmpty ? "" : ", signed by key \(keys.joined(separator: " or "))") + ".")
+            context.print(try JSONOutput.encode(["action": .string("remove"), "namespace": .string(namespace), "registries": entriesJSON(config, root: root)]))
         } else {
             context.print("Removed \(namespace).")
         }
-        if action == "remove", !still.isEmpty {
+        if !still.isEmpty {
             context.note(
                 "note: blocks.lock still has \(still.joined(separator: ", ")) from \(namespace); they stay in the project, and 'blocks remove' removes them")
         }
         return 0
     }
 
+    /// Changes blocks.json's `registries` under the project mutex: read again there (this
+    /// command changes the file), checked as every command will read it, then written
+    /// atomically in the stable layout. Returns the config written.
+    static func editConfig(
+        root: URL, context: CommandContext, change: (inout [String: ProjectConfig.RegistryEntry]) throws -> Void
+    ) throws -> ProjectConfig {
+        let mutex = try ProjectMutex(root: root, notices: context.notices)
+        defer { mutex.release() }
+        StagingArea.removeLeftovers(root: root)
+        var config = try ProjectConfig.read(root: root) ?? ProjectConfig()
+        var registries = config.registries ?? [:]
+        try change(&registries)
+        config.registries = registries.isEmpty ? nil : registries
+        _ = try config.namespacedRegistries(root: root)
+        try StagingArea.writeAtomically(
+            try config.encoded(), to: root.appendingPathComponent(ProjectConfig.fileName), root: root, displayPath: ProjectConfig.fileName)
+        return config
+    }
+
     /// The default registry and each namespaced one, with the names of their headers and
     /// the variables those use, never a value.
     static func list(root: URL, context: CommandContext) throws -> Int32 {
-        let config = try ProjectLocator.markedRoot(from: context.workingDirectory).flatMap { try ProjectConfig.read(root: $0) }
+        let config = try context.project().config
         if context.json {
             context.print(
                 try JSONOutput.encode([

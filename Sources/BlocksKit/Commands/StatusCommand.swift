@@ -7,9 +7,10 @@ public enum StatusCommand: Command {
         examples: [.init("blocks status", "Each added block, its files' state and the update to run, if any.")])
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
-        let lock = try Lockfile.read(root: root)
-        let config = try? ProjectConfig.read(root: root)
+        let project = context.project()
+        let root = project.root
+        let lock = try project.readLock()
+        let config = try? project.config
         var signatures: [(location: String, signature: String)] = []
         let latest = latestVersions(
             lock: lock, override: context.registry ?? config?.registryLocation(root: root), config: config, root: root, context: context,
@@ -79,7 +80,7 @@ public enum StatusCommand: Command {
         var latest: [String: String] = [:]
         // A namespaced block is asked of its namespace, through its headers, by its bare name.
         let namespaced = Dictionary(grouping: lock.blocks.keys.sorted().filter { lock.blocks[$0]?.namespace != nil }) { lock.blocks[$0]!.namespace! }
-        if !namespaced.isEmpty, let registries = try? RegistrySet.forProject(option: nil, access: context.registryAccess) {
+        if !namespaced.isEmpty, let registries = try? context.project().registries(option: nil, access: context.registryAccess) {
             for (namespace, keys) in namespaced.sorted(by: { $0.key < $1.key }) {
                 do {
                     let member = try registries.member(namespace: namespace)

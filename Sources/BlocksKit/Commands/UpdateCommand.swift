@@ -12,179 +12,46 @@ public enum UpdateCommand: Command {
             the command exits 1; settle it by editing, or run again with --theirs or --ours.
             """,
         arguments: [ArgumentSpec("name", help: "The blocks to update (default: every added block, as with --all).", optional: true, variadic: true, completion: .blockNames)],
-        options: [
-            OptionSpec("all", help: "Update every added block."),
-            OptionSpec("to", value: "version", help: "Update one block to this published version instead of the newest."),
-            SharedOptions.dryRun(help: "Print the plan and the merged diffs; write nothing."),
-            OptionSpec("theirs", help: "Settle conflicts by taking the new version's lines."),
-            OptionSpec("ours", help: "Settle conflicts by keeping your lines."),
-        ],
+        options: [allOption, toOption, dryRunOption, theirsOption, oursOption],
         examples: [
             .init("blocks update --dry-run", "Show what updating every added block would change, merges included."),
             .init("blocks update pager --to 1.1.0", "Move pager to one published version, keeping your edits."),
         ])
 
+    static let allOption = OptionSpec("all", help: "Update every added block.")
+    static let toOption = OptionSpec("to", value: "version", help: "Update one block to this published version instead of the newest.")
+    static let dryRunOption = SharedOptions.dryRun(help: "Print the plan and the merged diffs; write nothing.")
+    static let theirsOption = OptionSpec("theirs", help: "Settle conflicts by taking the new version's lines.")
+    static let oursOption = OptionSpec("ours", help: "Settle conflicts by keeping your lines.")
+
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         context.protectFromInterruption("the project was not changed; run the same 'blocks update' again to update the blocks")
-        let result = try perform(arguments, context: context)
-        report(result, dryRun: arguments.flag("dry-run"), context: context)
+        let request = try request(arguments, context: context)
+        let result = try UpdateOperation.perform(request, chooser: context.chooser(allowPrompt: context.isInteractive))
+        report(result, dryRun: request.dryRun, context: context)
         if let failure = result.packageFailure { context.warn(failure) }
         return result.plan.conflicts.isEmpty ? 0 : 1
     }
 
-    /// What one `update` planned and did: `run` prints it, and the MCP server returns it.
-    struct Result {
-        var plan: UpdatePlan
-        var outcome: InstallTransaction.Outcome
-        /// The Swift packages the new versions need: commands run (or to run), and what to add by hand.
-        var packages: PackageSteps
-        /// Why running a package command failed, after the blocks were written.
-        var packageFailure: String?
-    }
-
-    /// Everything `update` does but print its report. `beforeWriting` runs once the plan is
-    /// made and before the first write: the MCP server stops a cancelled call there.
-    ///
-    /// The blocks are resolved as `add` resolves them (`BlockResolution`), each from the
-    /// registry its lock entry names (a namespaced one through its own headers), so a new
-    /// version's new dependencies are added in the same transaction and its packages get
-    /// the same SwiftPM steps.
-    static func perform(_ arguments: ParsedArguments, context: CommandContext, beforeWriting: () throws -> Void = {}) throws -> Result {
-        if arguments.flag("theirs") && arguments.flag("ours") {
+    /// The typed request the arguments make.
+    static func request(_ arguments: ParsedArguments, context: CommandContext) throws -> UpdateOperation.Request {
+        if arguments.flag(theirsOption) && arguments.flag(oursOption) {
             throw UsageError.inapplicableOption("--ours", because: "--theirs already settles every conflict the other way")
         }
-        let settle: ThreeWayMerge.Side? = arguments.flag("theirs") ? .theirs : arguments.flag("ours") ? .ours : nil
-        let dryRun = arguments.flag("dry-run")
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
-        let mutex = dryRun ? nil : try ProjectMutex(root: root, notices: context.notices)
-        defer { mutex?.release() }
-        let leftovers = dryRun ? StagingArea.Leftovers() : StagingArea.removeLeftovers(root: root)
-        defer { leftovers.carrier?.remove() }
-        let lock = try Lockfile.read(root: root)
-        let names = try chosenNames(arguments, lock: lock)
-        let version = try targetVersion(arguments, names: names)
-        let (registries, members) = try sources(names: names, lock: lock, root: root, context: context)
-        let roots = names.map { name in
-            BlockResolution.Root(name: BlockReference(name)?.name ?? name, member: members[name]!, version: version, requested: false)
-        }
-        let resolution = try BlockResolution.resolve(roots: roots, in: registries, lock: lock)
-        let bases = BaseStore(cacheDirectory: context.cacheDirectory)
-        let config = try ProjectConfig.read(root: root)
-        var plan = try UpdatePlan.make(
-            items: resolution.items, root: root, lock: lock, year: try TemplateText.currentYear(environment: context.environment),
-            bases: bases, settle: settle,
-            folderFor: { try dependencyFolder(root: root, config: config, lock: lock, context: context).joining($0, isDirectory: true) })
-        plan.install.lockRequiredBy = resolution.lockRequiredBy
-        plan.install.lockReleasedBy = released(lock: lock, dependencies: resolution.dependencies)
-        plan.install.adoptFolders(leftovers.folders)
-        var outcome = InstallTransaction.Outcome()
-        if !dryRun {
-            try beforeWriting()
-            // Bases first: a run killed after the lock must leave the next update its bases.
-            let newLock = plan.install.lockAfter()
-            if bases.storeBases(of: plan.install, lock: newLock) > 0 {
-                context.warn("could not keep every base in \(bases.folder.path); the next update may need --theirs or --ours")
-            }
-            // In a classic Xcode project, references follow the files a new version adds or drops.
-            let membership = XcodeProjects.membership(at: root, target: config?.target)
-            let projectFile = try membership.flatMap { try XcodeProjects.projectFile(after: plan.install, membership: $0) }
-            // Ctrl-C waits for the transaction: the project is left before or after, never between.
-            outcome = try Interruption.deferring {
-                try InstallTransaction.apply(
-                    plan.install, lock: newLock, pauseBetweenSteps: InstallTransaction.testPause(context.environment), projectFile: projectFile)
-            }
-        }
-        let (packages, packageFailure) = try AddCommand.packageSteps(resolution.packages, plan: plan.install, dryRun: dryRun, context: context)
-        return Result(plan: plan, outcome: outcome, packages: packages, packageFailure: packageFailure)
-    }
-
-    /// The registry that answers each named lock entry: for `@acme/pager`, the namespace
-    /// `blocks.json` configures, read through its headers; for a block of the default
-    /// namespace, the registry on the command line (or in `blocks.json`), else the one
-    /// its lock entry names. Also every registry of the project, for the dependencies.
-    static func sources(names: [String], lock: Lockfile, root: URL, context: CommandContext) throws -> (RegistrySet, [String: RegistrySet.Member]) {
-        let registries = try RegistrySet.forProject(option: context.registry, access: context.registryAccess)
-        let option = context.registry.flatMap { $0.hasPrefix("@") ? nil : $0 }
-        let config = try ProjectConfig.read(root: root)
-        let override = option ?? config?.registryLocation(root: root)
-        let defaultMember = registries.members.first { $0.namespace == nil }
-        var opened: [String: RegistrySet.Member] = [:]
-        if let defaultMember { opened[defaultMember.source.location] = defaultMember }
-        var members: [String: RegistrySet.Member] = [:]
-        for name in names {
-            if let namespace = lock.blocks[name]?.namespace ?? BlockReference(name)?.namespace {
-                members[name] = try registries.member(namespace: namespace)
-                continue
-            }
-            if override != nil, let defaultMember {
-                members[name] = defaultMember
-                continue
-            }
-            let location = override ?? lock.blocks[name]?.registry ?? "embedded"
-            if opened[location] == nil {
-                let access = try RegistrySources.pinning(context.registryAccess, location: location, config: config, root: root)
-                opened[location] = RegistrySet.Member(namespace: nil, source: try RegistrySources.open(location, access: access))
-            }
-            members[name] = opened[location]
-        }
-        return (registries, members)
-    }
-
-    /// Where a block that a new version needs, and the project does not have yet, goes:
-    /// the folder `blocks.json` names, else the one the project's blocks are in already
-    /// (as the lock records them), else where `add` would put it.
-    static func dependencyFolder(root: URL, config: ProjectConfig?, lock: Lockfile, context: CommandContext) throws -> URL {
-        if config?.path == nil {
-            for (key, block) in lock.blocks.sorted(by: { $0.key < $1.key }) {
-                guard let reference = BlockReference(key), block.folder.hasSuffix("/" + reference.folderPath) else { continue }
-                return root.joining(String(block.folder.dropLast(reference.folderPath.count + 1)), isDirectory: true)
-            }
-        }
-        return try TargetFolder.resolve(
-            root: root, config: config, pathOption: nil, paths: context.paths, notices: context.notices,
-            chooser: context.chooser(allowPrompt: context.isInteractive)
-        ).url
-    }
-
-    /// For each lock entry, the blocks updated here whose new version no longer needs it.
-    static func released(lock: Lockfile, dependencies: [String: [String]]) -> [String: [String]] {
-        var released: [String: [String]] = [:]
-        for (key, block) in lock.blocks {
-            let former = block.requiredBy.filter { dependent in dependencies[dependent].map { !$0.contains(key) } ?? false }
-            if !former.isEmpty { released[key] = former }
-        }
-        return released
-    }
-
-    /// The names given, or every locked block with `--all` (or with no names). Each must be in the lock.
-    static func chosenNames(_ arguments: ParsedArguments, lock: Lockfile) throws -> [String] {
-        if arguments.flag("all") || arguments.positionals.isEmpty { return lock.blocks.keys.sorted() }
-        var names: [String] = []
-        for name in arguments.positionals where !names.contains(name) {
-            guard lock.blocks[name] != nil else {
-                throw InstallError.notAdded(name, suggestions: EditDistance.suggestions(for: name, in: lock.blocks.keys.sorted()))
-            }
-            names.append(name)
-        }
-        return names
-    }
-
-    /// `--to VERSION`, which names one block's version, so it needs exactly one NAME.
-    static func targetVersion(_ arguments: ParsedArguments, names: [String]) throws -> String? {
-        guard let version = arguments.value("to") else { return nil }
-        guard !arguments.flag("all"), names.count == 1, arguments.positionals.count == 1 else {
-            throw UsageError.missingOption("one block NAME", because: "--to \(version) names a version of one block")
-        }
-        guard AddCommand.isPlausibleVersion(version) else {
-            throw UsageError.invalidValue(option: "--to", value: version, expected: "a published version, such as 1.1.0")
-        }
-        return version
+        var request = UpdateOperation.Request(
+            project: context.project(), names: arguments.positionals, registryOption: context.registry, access: context.registryAccess)
+        request.all = arguments.flag(allOption)
+        request.version = arguments.value(toOption)
+        request.settle = arguments.flag(theirsOption) ? .theirs : arguments.flag(oursOption) ? .ours : nil
+        request.dryRun = arguments.flag(dryRunOption)
+        return request
     }
 
     /// The newest content of each named block (or, with `version`, the one named block at
     /// that published version), each from the registry `sources` chooses for it.
     static func upstream(names: [String], lock: Lockfile, root: URL, context: CommandContext, version: String? = nil) throws -> [InstallPlan.Item] {
-        let (_, members) = try sources(names: names, lock: lock, root: root, context: context)
+        let (_, members) = try UpdateOperation.sources(
+            names: names, lock: lock, project: context.project(), registryOption: context.registry, access: context.registryAccess)
         var items: [String: InstallPlan.Item] = [:]
         // One batch per registry.
         let groups = Dictionary(grouping: names) { (members[$0]!.namespace ?? "") + " " + members[$0]!.source.location }
@@ -202,7 +69,7 @@ public enum UpdateCommand: Command {
     }
 
     /// The `--json` report, which the MCP server's `update_blocks` returns too.
-    static func json(_ result: Result, dryRun: Bool) -> [String: JSONValue] {
+    static func json(_ result: UpdateOperation.Outcome, dryRun: Bool) -> [String: JSONValue] {
         let plan = result.plan
         return [
             "dryRun": .bool(dryRun),
@@ -223,8 +90,34 @@ public enum UpdateCommand: Command {
         ]
     }
 
-    static func report(_ result: Result, dryRun: Bool, context: CommandContext) {
-        let (plan, outcome) = (result.plan, result.outcome)
+    /// After a real run: each block updated, settled, added or up to date.
+    static func printSummary(_ result: UpdateOperation.Outcome, context: CommandContext) {
+        let (plan, outcome) = (result.plan, result.transaction)
+        if plan.install.blocks.isEmpty {
+            context.print("Nothing to update: no blocks have been added here yet; add one with 'blocks add NAME'.")
+        }
+        var changed = false
+        for block in plan.install.blocks {
+            let name = block.reference.description
+            guard let old = plan.install.previousLock.blocks[name]?.version else {
+                changed = true
+                context.print("Added \(name) \(block.manifest.version) in \(block.folder) (needed by \(block.requiredBy.joined(separator: ", ")))")
+                continue
+            }
+            let wrote = block.files.contains { $0.action.writes }
+            changed = changed || wrote || old != block.manifest.version
+            context.print(
+                old != block.manifest.version
+                    ? "Updated \(name) \(old) -> \(block.manifest.version)"
+                    : wrote ? "Settled \(name) \(old)" : "Up to date: \(name) \(old)")
+        }
+        if plan.install.blocks.count > 0, !changed, plan.conflicts.isEmpty, outcome.deletedStale.isEmpty {
+            context.print("Everything is up to date.")
+        }
+    }
+
+    static func report(_ result: UpdateOperation.Outcome, dryRun: Bool, context: CommandContext) {
+        let (plan, outcome) = (result.plan, result.transaction)
         let conflicted = Dictionary(plan.conflicts.map { ($0.path, $0.kind) }, uniquingKeysWith: { first, _ in first })
         if context.json {
             context.print(JSONOutput.encode(json(result, dryRun: dryRun)))
@@ -265,27 +158,7 @@ public enum UpdateCommand: Command {
             }
             context.print("Dry run: nothing was written.")
         } else {
-            if plan.install.blocks.isEmpty {
-                context.print("Nothing to update: no blocks have been added here yet; add one with 'blocks add NAME'.")
-            }
-            var changed = false
-            for block in plan.install.blocks {
-                let name = block.reference.description
-                guard let old = plan.install.previousLock.blocks[name]?.version else {
-                    changed = true
-                    context.print("Added \(name) \(block.manifest.version) in \(block.folder) (needed by \(block.requiredBy.joined(separator: ", ")))")
-                    continue
-                }
-                let wrote = block.files.contains { $0.action.writes }
-                changed = changed || wrote || old != block.manifest.version
-                context.print(
-                    old != block.manifest.version
-                        ? "Updated \(name) \(old) -> \(block.manifest.version)"
-                        : wrote ? "Settled \(name) \(old)" : "Up to date: \(name) \(old)")
-            }
-            if plan.install.blocks.count > 0, !changed, plan.conflicts.isEmpty, outcome.deletedStale.isEmpty {
-                context.print("Everything is up to date.")
-            }
+            printSummary(result, context: context)
         }
         if !plan.conflicts.isEmpty {
             let count = plan.conflicts.count

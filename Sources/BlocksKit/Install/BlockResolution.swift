@@ -257,3 +257,11 @@ public enum BlockResolution {
         return order
     }
 }
+
+extension BlockResolution {
+    /// Whether text can name a published version: not empty, no spaces or control
+    /// characters. Whether the registry has it is the registry's answer.
+    public static func isPlausibleVersion(_ version: String) -> Bool {
+        !version.isEmpty && !version.contains { $0.isWhitespace || $0.isASCII && $0.asciiValue! < 32 }
+    }
+}

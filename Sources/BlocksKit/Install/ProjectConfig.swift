@@ -94,13 +94,11 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
         // Unreadable, not JSON, or a field of the wrong type: one error for all three, but
         // JSON nested past the reader's limit says so.
         if let data = try? Data(contentsOf: url) {
-            if let known = lastDecoded.config(for: data, path: url.path) { return known }
             let parsed = Result { () throws(JSONReader.Failure) in try JSONReader.parse(data) }
             if case .failure(let failure) = parsed, failure.isTooDeep {
                 throw InstallError.unreadableConfig(path: fileName, reason: "it is \(failure.summary) (at byte \(failure.offset))")
             }
             if let json = try? parsed.get(), let config = ProjectConfig(json: json) {
-                lastDecoded.keep(config, for: data, path: url.path)
                 return config
             }
         }
@@ -157,10 +155,6 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
         return texts.count == members.count ? texts : nil
     }
 
-    /// The last file decoded, with its bytes: `add` reads `blocks.json` for the target
-    /// folder and again for the registries, and decoding it is the costly part.
-    private static let lastDecoded = DecodedConfigMemo()
-
     /// `registries`, checked and in namespace order, each location as `RegistrySources.open`
     /// takes it (a relative folder made absolute from the project root). A bad namespace,
     /// header name or `${...}` stops here, naming it, before any request is made.
@@ -199,20 +193,5 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
             return registry
         }
         return root.appendingPathComponent(registry).standardizedFileURL.path
-    }
-}
-
-/// One decoded `blocks.json`, kept with the path and bytes it came from, so reading the
-/// same bytes again returns it without decoding.
-private final class DecodedConfigMemo: @unchecked Sendable {
-    private let lock = Lock()
-    private var stored: (path: String, data: Data, config: ProjectConfig)?
-
-    func config(for data: Data, path: String) -> ProjectConfig? {
-        lock.withLock { stored.flatMap { $0.path == path && $0.data == data ? $0.config : nil } }
-    }
-
-    func keep(_ config: ProjectConfig, for data: Data, path: String) {
-        lock.withLock { stored = (path, data, config) }
     }
 }

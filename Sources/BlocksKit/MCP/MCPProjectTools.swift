@@ -62,7 +62,7 @@ enum MCPProjectTools {
         readOnly: true
     ) { call in
         let result = try performAdd(call, dryRun: true)
-        var object = AddCommand.json(result.plan, outcome: result.outcome, target: result.target, warnings: result.warnings, dryRun: true)
+        var object = AddCommand.json(result.plan, outcome: result.transaction, target: result.target, warnings: result.warnings, dryRun: true)
         object["diffs"] = .array(
             result.plan.allFiles.filter { $0.existing != nil && $0.action != .skip }.map { file in
                 .object(["path": .string(file.path), "diff": .string(AddCommand.diff(file))])
@@ -84,7 +84,7 @@ enum MCPProjectTools {
     ) { call in
         do {
             let result = try performAdd(call, dryRun: false)
-            return .success(AddCommand.json(result.plan, outcome: result.outcome, target: result.target, warnings: result.warnings, dryRun: false))
+            return .success(AddCommand.json(result.plan, outcome: result.transaction, target: result.target, warnings: result.warnings, dryRun: false))
         } catch InstallError.conflicts(let paths) {
             throw MCPToolError(
                 message: "\(paths.count == 1 ? "1 file differs" : "\(paths.count) files differ") from what blocks would write because the user changed "
@@ -124,9 +124,10 @@ enum MCPProjectTools {
         readOnly: true
     ) { call in
         let (context, _) = call.commandContext(workingDirectory: try projectFolder(call))
-        let root = ProjectLocator.projectRoot(from: context.workingDirectory)
-        let lock = try Lockfile.read(root: root)
-        let names = try UpdateCommand.chosenNames(ParsedArguments(positionals: call.strings("names")), lock: lock)
+        let project = context.project()
+        let root = project.root
+        let lock = try project.readLock()
+        let names = try UpdateOperation.chosenNames(call.strings("names"), all: false, lock: lock)
         let bases = BaseStore(cacheDirectory: context.cacheDirectory)
         let upstream = call.flag("upstream")
         let entries =
@@ -169,10 +170,11 @@ enum MCPProjectTools {
             ], required: ["dryRun", "blocks", "files", "conflicts", "removed"]),
         readOnly: false, destructive: false, idempotent: true
     ) { call in
-        var parsed = ParsedArguments(positionals: call.strings("names"))
-        if let settle = call.string("settle") { parsed.flags.insert(settle) }
         let (context, _) = call.commandContext(workingDirectory: try projectFolder(call))
-        let outcome = try UpdateCommand.perform(parsed, context: context) { try call.cancellation.check() }
+        var request = UpdateOperation.Request(
+            project: context.project(), names: call.strings("names"), registryOption: context.registry, access: context.registryAccess)
+        request.settle = call.string("settle") == "theirs" ? .theirs : call.string("settle") == "ours" ? .ours : nil
+        let outcome = try UpdateOperation.perform(request, beforeWriting: { try call.cancellation.check() })
         let object = UpdateCommand.json(outcome, dryRun: false)
         let plan = outcome.plan
         guard plan.conflicts.isEmpty else {
@@ -222,16 +224,20 @@ enum MCPProjectTools {
         return MCPSchema.object(properties, required: ["dryRun", "folder", "blocks", "warnings", "deletedStaleFiles", "keptStaleFiles"] + extra.keys.sorted())
     }
 
-    /// `blocks add NAMES [--path P] [--overwrite] [--dry-run]` in the project. Names are
-    /// checked first, so an argument is never taken for an archive path or a URL.
-    static func performAdd(_ call: MCPToolCall, dryRun: Bool) throws -> AddCommand.Result {
-        _ = try AddCommand.validatedRequests(call.strings("names"))
-        var parsed = ParsedArguments(positionals: call.strings("names"))
-        if let path = call.string("path") { parsed.values["path"] = [path] }
-        if dryRun { parsed.flags.insert("dry-run") }
-        if call.flag("overwrite") { parsed.flags.insert("overwrite") }
+    /// `blocks add NAMES [--path P] [--overwrite] [--dry-run]` in the project, as a typed
+    /// request. Names are checked first, so an argument is never taken for an archive path
+    /// or a URL. Nobody is asked anything: a conflict fails unless `overwrite`.
+    static func performAdd(_ call: MCPToolCall, dryRun: Bool) throws -> AddOperation.Outcome {
+        let requests = try AddCommand.validatedRequests(call.strings("names"))
         let (context, _) = call.commandContext(workingDirectory: try projectFolder(call))
-        return try AddCommand.perform(parsed, context: context) { try call.cancellation.check() }
+        var request = AddOperation.Request(
+            project: context.project(), blocks: .registry(requests), registryOption: context.registry, access: context.registryAccess)
+        request.pathOption = call.string("path")
+        request.dryRun = dryRun
+        request.overwrite = call.flag("overwrite")
+        return try AddOperation.perform(
+            request, questions: AddCommand.questions(all: false, interactive: false, context: context),
+            events: { AddCommand.show($0, dryRun: dryRun, context: context) }, beforeWriting: { try call.cancellation.check() })
     }
 
     /// The folder `projectPath` names, once it is sure to be in a project: an absolute
@@ -250,8 +256,8 @@ enum MCPProjectTools {
         free(resolved)
         guard PathKind(path) == .folder else { throw MCPToolError(message: "projectPath \(given) is not a folder") }
         let folder = URL(fileURLWithPath: path, isDirectory: true)
-        let root = ProjectLocator.projectRoot(from: folder)
-        guard root.path != "/", isMarked(root) else {
+        let project = Project.locate(from: folder)
+        guard project.root.path != "/", isMarked(project.root) else {
             throw MCPToolError(
                 message: "projectPath \(given) is not in a project: neither it nor a folder above it has "
                     + ProjectLocator.markers.joined(separator: ", ") + " or an .xcodeproj; run 'blocks init' there first if it is one")

@@ -97,7 +97,8 @@ struct MCPToolCall: @unchecked Sendable {
         command.isInteractive = false
         command.readLine = { nil }
         command.transport = CancellableTransport(inner: context.transport, cancellation: cancellation)
-        if let workingDirectory { command.workingDirectory = workingDirectory }
+        // Set even when unchanged: each call finds the project afresh, as a command does.
+        command.workingDirectory = workingDirectory ?? context.workingDirectory
         if let registry { command.registry = registry }
         return (command, captured)
     }

@@ -6,14 +6,16 @@
 /// files or the output.
 enum MirrorSource {
     /// The location to mirror and the access that reads it.
-    static func resolve(_ source: String, headerLines: [String], access: RegistryAccess) throws -> (location: String, access: RegistryAccess) {
+    /// `configured` gives `blocks.json`'s namespaced registries, asked only for `@acme`.
+    static func resolve(
+        _ source: String, headerLines: [String], configured: () throws -> [NamespacedRegistry], access: RegistryAccess
+    ) throws -> (location: String, access: RegistryAccess) {
         if source.hasPrefix("@") {
             guard NamespacedRegistry.isValidNamespace(source) else { throw NamespaceError.invalidNamespace(source) }
             guard headerLines.isEmpty else {
                 throw UsageError.inapplicableOption("--header", because: "\(source) reads through the headers blocks.json gives it")
             }
-            let root = ProjectLocator.markedRoot(from: access.paths.workingDirectory)
-            let configured = try root.flatMap { root in try ProjectConfig.read(root: root)?.namespacedRegistries(root: root) } ?? []
+            let configured = try configured()
             guard let registry = configured.first(where: { $0.namespace == source }) else {
                 throw NamespaceError.unknownNamespace(source, configured: configured.map(\.namespace))
             }

@@ -48,10 +48,10 @@ public struct RegistrySet: Sendable {
         .array(members.map { .object(["namespace": $0.namespace.map { .string($0) } ?? .null, "location": .string($0.source.location)]) })
     }
 
-    /// The project's registries, as `RegistrySources.forProject` chooses the default one.
-    public static func forProject(option: String?, access: RegistryAccess) throws -> RegistrySet {
-        let root = ProjectLocator.markedRoot(from: access.paths.workingDirectory)
-        let config = try root.flatMap { try ProjectConfig.read(root: $0) }
+    /// The registries of a project whose `blocks.json` is `config` at `root` (both nil
+    /// outside a project): the default one is `option` (`--registry` or `BLOCKS_REGISTRY`),
+    /// else `blocks.json`'s, else the embedded catalog (`Project.registries`).
+    public static func open(option: String?, config: ProjectConfig?, root: URL?, access: RegistryAccess) throws -> RegistrySet {
         let namespaced = try root.flatMap { root in try config?.namespacedRegistries(root: root) } ?? []
         let configured = namespaced.map(\.namespace)
         if let option, option.hasPrefix("@") {

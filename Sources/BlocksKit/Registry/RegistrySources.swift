@@ -1,18 +1,6 @@
 /// Picks the registry plugin for a `--registry` value: the embedded catalog by default,
 /// a catalog folder, a built registry folder, `file://`, `http(s)://`, or an archive file.
 public enum RegistrySources {
-    /// The registry a command reads: `--registry` or `BLOCKS_REGISTRY`, else the one
-    /// `blocks init` saved in the project's `blocks.json`, else the embedded catalog. Every
-    /// command that reads blocks goes through here, so `list` shows what `add` would add.
-    public static func forProject(option: String?, access: RegistryAccess) throws -> RegistrySource {
-        // `--registry @acme`: that namespaced registry of blocks.json, with its headers.
-        if let option, option.hasPrefix("@") { return try RegistrySet.forProject(option: option, access: access).members[0].source }
-        let root = ProjectLocator.markedRoot(from: access.paths.workingDirectory)
-        let config = try root.flatMap { try ProjectConfig.read(root: $0) }
-        let location = try chosenLocation(option: option, workingDirectory: access.paths.workingDirectory)
-        return try open(location, access: pinning(access, location: location, config: config, root: root))
-    }
-
     /// The access for reading `location`, with its pinned keys: `--key`, else blocks.json's
     /// `keys` when `location` is blocks.json's `registry`. Every command that opens a
     /// registry by location goes through here, so `update` and `status` check what `add` does.
@@ -21,14 +9,6 @@ public enum RegistrySources {
         var pinned = access
         pinned.pinnedKeys = try config.pinnedKeys()
         return pinned
-    }
-
-    /// The location `forProject` opens, unopened: `--registry` or `BLOCKS_REGISTRY`, else
-    /// `blocks.json`'s, else nil for the embedded catalog. Plugins are told this one.
-    public static func chosenLocation(option: String?, workingDirectory: URL) throws -> String? {
-        if let option { return option }
-        let root = ProjectLocator.markedRoot(from: workingDirectory)
-        return try root.flatMap { try ProjectConfig.read(root: $0)?.registryLocation(root: $0) }
     }
 
     public static func open(_ location: String?, access: RegistryAccess) throws -> RegistrySource {

@@ -290,19 +290,18 @@ import Testing
 }
 
 @Suite struct ProjectLocatorTests {
-    /// The `stat`-only walk finds the same root as the full one wherever a marker file is,
-    /// and nothing where there is none.
+    /// The one walk finds the nearest folder with a marker file, and nothing where there is none.
     @Test func theMarkedRootIsTheNearestFolderWithAMarkerFile() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         try folder.write("app/Package.swift", "// swift-tools-version:6.0\n")
         try folder.write("app/Sources/App/Deep/File.swift", "")
         let deep = folder.path("app/Sources/App/Deep")
-        #expect(ProjectLocator.markedRoot(from: deep)?.path == folder.path("app").standardizedFileURL.path)
-        #expect(ProjectLocator.markedRoot(from: deep)?.path == ProjectLocator.projectRoot(from: deep).path)
+        #expect(ProjectLocator.locate(from: deep).root?.path == folder.path("app").standardizedFileURL.path)
+        #expect(ProjectLocator.locate(from: deep).root?.path == Project.locate(from: deep).root.path)
         try folder.write("app/Sources/blocks.json", "{}")
-        #expect(ProjectLocator.markedRoot(from: deep)?.path == folder.path("app/Sources").standardizedFileURL.path)
+        #expect(ProjectLocator.locate(from: deep).root?.path == folder.path("app/Sources").standardizedFileURL.path)
         try folder.write("loose/a/b/readme.txt", "")
-        #expect(ProjectLocator.markedRoot(from: folder.path("loose/a/b")) == nil)
+        #expect(ProjectLocator.locate(from: folder.path("loose/a/b")).root == nil)
     }
 }

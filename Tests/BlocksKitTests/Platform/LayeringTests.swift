@@ -47,16 +47,7 @@ import Testing
     static let exceptions: [Exception] = [
         Exception(
             folder: "Registry", type: "ProjectConfig",
-            reason: "blocks.json names the project's registries, their headers and pinned keys; RegistrySources.forProject reads it, and moving it down takes its InstallError with it"),
-        Exception(
-            folder: "Mirror", type: "ProjectConfig",
-            reason: "`blocks mirror @acme` reads that namespace's location and headers from blocks.json, as the registry code does"),
-        Exception(
-            folder: "Registry", type: "ProjectLocator",
-            reason: "finds the project root whose blocks.json names the registries; it belongs in Support, and moves there once the work changing that file is in"),
-        Exception(
-            folder: "Mirror", type: "ProjectLocator",
-            reason: "finds the project root whose blocks.json names the namespace to mirror; it belongs in Support, as for Registry"),
+            reason: "blocks.json names the project's registries, their headers and pinned keys; RegistrySet.open and RegistrySources.pinning take it from the command's Project, and moving it down takes its InstallError with it"),
         Exception(
             folder: "HTTP", type: "RegistrySources",
             reason: "URLUserinfo decodes percent escapes with RegistrySources.percentDecoded; that file is being changed by other work, so the helper moves down with it"),
