@@ -60,7 +60,7 @@ enum IndexTarget {
         var entries: [RegistryEntry] = []
         for (position, range) in ranges.enumerated() {
             guard let entry = try? MirrorIndexReader.entry(from: data, range: range, position: position, location: "fuzz") else { return nil }
-            if entry.hasValidName && !entry.archives.values.allSatisfy({ RegistryArchive.isSafeRelativePath($0.path) }) { return nil }
+            if entry.hasValidName && !entry.archives.values.allSatisfy({ RelativePath.isSafe($0.path) }) { return nil }
             entries.append(entry)
         }
         return entries
