@@ -6,34 +6,18 @@ public struct Plugin: Sendable, Equatable {
 
 /// Finds and runs external command plugins.
 public enum Plugins {
-    static func searchPath(_ environment: [String: String]) -> [String] {
-        (environment["PATH"] ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
-    }
-
-    /// Every `blocks-*` executable on PATH, first one wins, sorted by name.
+    /// Every `blocks-*` executable on PATH, first one wins, sorted by name. A
+    /// `blocks-plugin-NAME` is a transform plugin (`PluginCatalog`), not a command.
     public static func discover(environment: [String: String]) -> [Plugin] {
-        var found: [String: Plugin] = [:]
-        for folder in searchPath(environment) {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
-            // `blocks-plugin-NAME` is a transform or source plugin (PluginCatalog), not a command.
-            for file in names where file.hasPrefix("blocks-") && !file.hasPrefix(PluginCatalog.executablePrefix) {
-                let name = String(file.dropFirst("blocks-".count))
-                let path = folder + "/" + file
-                if found[name] == nil, !name.isEmpty, FileManager.default.isExecutableFile(atPath: path) {
-                    found[name] = Plugin(name: name, path: path)
-                }
-            }
-        }
-        return found.values.sorted { $0.name < $1.name }
+        PluginCatalog.executables(prefixed: "blocks-", environment: environment)
+            .filter { !("blocks-" + $0.name).hasPrefix(PluginCatalog.executablePrefix) }
+            .map { Plugin(name: $0.name, path: $0.path) }
     }
 
     public static func find(_ name: String, environment: [String: String]) -> Plugin? {
         guard !name.contains("/"), !("blocks-" + name).hasPrefix(PluginCatalog.executablePrefix) else { return nil }
-        for folder in searchPath(environment) {
-            let path = folder + "/blocks-" + name
-            if FileManager.default.isExecutableFile(atPath: path) { return Plugin(name: name, path: path) }
-        }
-        return nil
+        let path = ExternalPlugin.resolve("blocks-" + name, path: environment["PATH"])
+        return path.contains("/") ? Plugin(name: name, path: path) : nil
     }
 
     /// Runs the plugin with the remaining arguments and the standard streams passed

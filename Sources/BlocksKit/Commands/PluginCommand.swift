@@ -16,8 +16,9 @@ public enum PluginCommand: Command {
         guard arguments.positionals[0] == "list" else {
             throw UsageError.invalidValue(option: "<action>", value: arguments.positionals[0], expected: "list")
         }
-        let root = context.project().root
-        let declared = try declaredPlugins(root: root)
+        let project = context.project()
+        let root = project.root
+        let declared = try project.config?.plugins
         let plugins = try PluginCatalog.all(declared: declared, environment: context.environment)
         var rows: [[String]] = []
         var objects: [JSONValue] = []
@@ -46,12 +47,5 @@ public enum PluginCommand: Command {
             for line in Table.render(rows, style: context.style, columnColors: [.bold, .dim, nil], width: context.tableWidth) { context.print(line) }
         }
         return 0
-    }
-
-    /// blocks.json's `"plugins"` object, if the project has one.
-    static func declaredPlugins(root: URL) throws -> [String: JSONValue]? {
-        let url = root.appendingPathComponent(ProjectConfig.fileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return try JSONReader.parse(data).object?["plugins"]?.object
     }
 }

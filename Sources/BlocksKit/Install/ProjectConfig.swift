@@ -14,15 +14,20 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
     public var keys: [String]?
     /// The Xcode target blocks join (`blocks init --target`), when the project has several.
     public var target: String?
+    /// The plugins the project declares (docs/PLUGINS.md), as written: `PluginCatalog`
+    /// reads them, and every command that rewrites this file keeps them.
+    public var plugins: [String: JSONValue]?
 
     public init(
-        path: String? = nil, registry: String? = nil, registries: [String: RegistryEntry]? = nil, keys: [String]? = nil, target: String? = nil
+        path: String? = nil, registry: String? = nil, registries: [String: RegistryEntry]? = nil, keys: [String]? = nil, target: String? = nil,
+        plugins: [String: JSONValue]? = nil
     ) {
         self.path = path
         self.registry = registry
         self.registries = registries
         self.keys = keys
         self.target = target
+        self.plugins = plugins
     }
 
     /// Pinned keys as written, checked: a malformed one stops here, before any request.
@@ -124,9 +129,10 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
                 return decoded
             }),
             let keys = Self.optional(members["keys"], Self.strings),
-            let target = Self.optional(members["target"], Self.string)
+            let target = Self.optional(members["target"], Self.string),
+            let plugins = Self.optional(members["plugins"], { $0.object })
         else { return nil }
-        self.init(path: path, registry: registry, registries: registries, keys: keys, target: target)
+        self.init(path: path, registry: registry, registries: registries, keys: keys, target: target, plugins: plugins)
     }
 
     /// `.some(nil)` for an absent or null field, `.some(value)` for one `read` accepts,

@@ -17,17 +17,26 @@ public enum PluginCatalog {
             names.insert(builtIn.name)
             found.append(AnyPlugin(body: .builtIn(builtIn)))
         }
-        for folder in (environment["PATH"] ?? "").split(separator: ":").map(String.init) where !folder.isEmpty {
-            guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
-            for file in files.sorted() where file.hasPrefix(executablePrefix) {
-                let name = String(file.dropFirst(executablePrefix.count))
-                let path = folder + "/" + file
-                guard !name.isEmpty, !names.contains(name), FileManager.default.isExecutableFile(atPath: path) else { continue }
-                names.insert(name)
-                found.append(.external(ExternalPlugin(name: name, command: [path], origin: "PATH")))
-            }
+        for (name, path) in executables(prefixed: executablePrefix, environment: environment) where !names.contains(name) {
+            found.append(.external(ExternalPlugin(name: name, command: [path], origin: "PATH")))
         }
         return found
+    }
+
+    /// Every executable on PATH whose file name starts with `prefix`: the rest of its name
+    /// and its path, the first folder's winning, sorted by name. External commands
+    /// (`blocks-NAME`) and plugins (`blocks-plugin-NAME`) are both found this way.
+    static func executables(prefixed prefix: String, environment: [String: String]) -> [(name: String, path: String)] {
+        var found: [String: String] = [:]
+        for folder in (environment["PATH"] ?? "").split(separator: ":").map(String.init) where !folder.isEmpty {
+            guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for file in files where file.hasPrefix(prefix) {
+                let name = String(file.dropFirst(prefix.count))
+                let path = folder + "/" + file
+                if !name.isEmpty, found[name] == nil, FileManager.default.isExecutableFile(atPath: path) { found[name] = path }
+            }
+        }
+        return found.sorted { $0.key < $1.key }.map { (name: $0.key, path: $0.value) }
     }
 
     /// The plugin called `name`, or an error naming where it was looked for.

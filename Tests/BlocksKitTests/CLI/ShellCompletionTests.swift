@@ -11,41 +11,12 @@ import Testing
     /// Longest any one shell may run; a completion that calls back into blocks takes well under a second.
     static let deadline: TimeInterval = 60
 
-    /// Runs `program` with a deadline: past it the process is terminated and the test fails.
+    /// Runs `program` (looked up on PATH) with a deadline: past it the process is
+    /// terminated and the test fails (`runProcess`).
     static func runBounded(
         _ program: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]
     ) throws -> (code: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        if let directory { process.currentDirectoryURL = directory }
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let timedOut = Lock()
-        nonisolated(unsafe) var expired = false
-        let timer = DispatchWorkItem {
-            timedOut.withLock { expired = true }
-            if process.isRunning { process.terminate() }
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: timer)
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errorBytes = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errorBytes = errors.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outBytes = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        timer.cancel()
-        #expect(!timedOut.withLock { expired }, "\(program) \(arguments.joined(separator: " ")) ran past \(Int(deadline)) s")
-        return (process.terminationStatus, String(decoding: outBytes, as: UTF8.self), String(decoding: errorBytes, as: UTF8.self))
+        try runProcess(URL(fileURLWithPath: "/usr/bin/env"), [program] + arguments, in: directory, environment: environment, deadline: deadline)
     }
 
     /// A home, a cache and a PATH that finds the built binary first, as `blocks`.

@@ -171,6 +171,12 @@ import Testing
         #expect(entries.compactMap { $0["name"] as? String } == ["broken", "access-level", "prefix", "swift-format", "py", "sh"])
         #expect(entries[1]["capabilities"] as? [String] == ["transform"] && entries[4]["capabilities"] as? [String] == ["transform"])
         #expect(entries[0]["error"] is String)
+        // A command that rewrites blocks.json keeps the declarations.
+        #expect(project.run(["registry", "add", "@local", "https://blocks.example.com"]).code == 0)
+        let written = try #require(project.read("blocks.json"))
+        let rewritten = try #require(CommandLineContractTests.json(written))
+        #expect((rewritten["plugins"] as? [String: Any])?["broken"] != nil, "\(rewritten)")
+        #expect(project.run(["plugin", "list", "--json"], environment: plugins.environment).output == json.output)
         // A transform plugin is no command: `blocks --help` does not list it as one.
         let help = project.run(["--help"], environment: plugins.environment).output
         #expect(!help.contains("plugin-py"), "\(help)")

@@ -189,6 +189,14 @@ import Testing
 
         """
 
+    /// `record`, for a package and product that went into lists the user had made.
+    static var recordInUserLists: Lockfile.Package {
+        var record = record
+        record.createdList = false
+        record.products[0].createdList = false
+        return record
+    }
+
     @Test func undoesSwiftPMsEditToTheByte() throws {
         #expect(PackageManifestEditor.hasDependencyList(Self.before) == false)
         #expect(PackageManifestEditor.hasDependencyList(Self.after) && PackageManifestEditor.hasDependencyList(Self.after, target: "App"))
@@ -196,9 +204,7 @@ import Testing
     }
 
     @Test func listsTheUserMadeStayAndOtherEntriesToo() throws {
-        var record = Self.record
-        record.createdList = false
-        record.products[0].createdList = false
+        let record = Self.recordInUserLists
         let text = """
             let package = Package(
                 name: "App",
@@ -228,9 +234,7 @@ import Testing
     /// old character scanner ended the comment at the first `*/` and took out the
     /// commented-out entry instead of the real one, and it never saw the raw name.
     @Test func readsNestedCommentsAndRawStringsAsSwiftDoes() throws {
-        var record = Self.record
-        record.createdList = false
-        record.products[0].createdList = false
+        let record = Self.recordInUserLists
         let text = """
             let package = Package(
                 name: "App",

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import BlocksKit
 
@@ -120,8 +121,10 @@ var blocksBinary: URL {
 
 /// Runs a program to completion and collects its output. stdin is /dev/null, as in CI.
 /// Both pipes are read before waiting, so a chatty program cannot block on a full pipe.
+/// With a `deadline` (seconds) the program is terminated past it, and the test fails.
 func runProcess(
-    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
+    deadline: TimeInterval? = nil
 ) throws -> (code: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = executable
@@ -134,6 +137,14 @@ func runProcess(
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    let expiry = Lock()
+    nonisolated(unsafe) var expired = false
+    let timer = DispatchWorkItem {
+        expiry.withLock { expired = true }
+        if process.isRunning { process.terminate() }
+    }
+    if let deadline { DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: timer) }
+    defer { timer.cancel() }
     let group = DispatchGroup()
     nonisolated(unsafe) var errorBytes = Data()
     group.enter()
@@ -144,6 +155,9 @@ func runProcess(
     let outBytes = output.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
+    if let deadline {
+        #expect(!expiry.withLock { expired }, "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) ran past \(Int(deadline)) s")
+    }
     return (process.terminationStatus, String(decoding: outBytes, as: UTF8.self), String(decoding: errorBytes, as: UTF8.self))
 }
 
