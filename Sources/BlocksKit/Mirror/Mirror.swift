@@ -43,14 +43,22 @@ public struct Mirror {
         case .remote(let base):
             return Mirror(upstream: HTTPMirrorUpstream(base: base, transport: access.transport), destination: destination)
         case .local(let path):
-            let folder = access.paths.resolve(path)
-            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.json").path) else {
-                throw MirrorError.unreadableSource(source)
-            }
-            return Mirror(upstream: FolderMirrorUpstream(root: folder), destination: destination)
+            return try folderMirror(access.paths.resolve(path), source: source, destination: destination)
+        case .fetched(let scheme, let location):
+            guard let kind = RegistrySources.kind(forScheme: scheme) else { throw MirrorError.unreadableSource(source) }
+            let folder = try kind.folder(for: location, cacheFolder: access.cacheDirectory, offline: access.offline, environment: access.environment)
+            return try folderMirror(folder, source: source, destination: destination)
         case .embedded, .remoteArchive:
             throw MirrorError.unreadableSource(source)
         }
+    }
+
+    /// A built registry in a folder on this machine, mirrored file by file.
+    private static func folderMirror(_ folder: URL, source: String, destination: URL) throws -> Mirror {
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("index.json").path) else {
+            throw MirrorError.unreadableSource(source)
+        }
+        return Mirror(upstream: FolderMirrorUpstream(root: folder), destination: destination)
     }
 
     var indexFile: URL { destination.appendingPathComponent("index.json") }

@@ -12,6 +12,8 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotTransform(plugin: String)
     /// A transform broke one of the rules every transform keeps.
     case brokeRule(plugin: String, rule: String)
+    /// A source (`git+https://…`) could not bring its registry to this machine.
+    case sourceFailed(location: String, reason: String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,8 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
             return "plugin '\(plugin)' does not offer the transform capability ('blocks plugin list' shows what each offers)"
         case .brokeRule(let plugin, let rule):
             return "plugin '\(plugin)' \(rule); nothing was written"
+        case .sourceFailed(let location, let reason):
+            return "cannot read registry \(location): \(reason)"
         }
     }
 }

@@ -1,6 +1,17 @@
 /// Picks the registry plugin for a `--registry` value: the embedded catalog by default,
-/// a catalog folder, a built registry folder, `file://`, `http(s)://`, or an archive file.
+/// a catalog folder, a built registry folder, `file://`, `http(s)://`, an archive file, or
+/// a location of one of the `kinds` (`git+https://…`).
 public enum RegistrySources {
+    /// The kinds of registry with a URL scheme of their own: one line each.
+    public static let kinds: [any RegistrySourceKind] = [
+        GitSource()
+    ]
+
+    /// The kind that reads `scheme` (in lower case), if any.
+    static func kind(forScheme scheme: String) -> (any RegistrySourceKind)? {
+        kinds.first { $0.schemes.contains(scheme) }
+    }
+
     /// The access for reading `location`, with its pinned keys: `--key`, else blocks.json's
     /// `keys` when `location` is blocks.json's `registry`. Every command that opens a
     /// registry by location goes through here, so `update` and `status` check what `add` does.
@@ -14,7 +25,7 @@ public enum RegistrySources {
     public static func open(_ location: String?, access: RegistryAccess) throws -> RegistrySource {
         let source = try openUnchecked(location, access: access)
         // Only a built registry (or a mirror of one) has a signed index.
-        if !access.pinnedKeys.isEmpty, !(source is BuiltRegistrySource) {
+        if !access.pinnedKeys.isEmpty, !(source.readingSource is BuiltRegistrySource) {
             throw SignatureError.missingSignature(location: source.location, keyOrigin: access.pinnedKeys.first?.origin)
         }
         return source
@@ -36,21 +47,29 @@ public enum RegistrySources {
         case .remoteArchive(let url, let checksum):
             return try ArchiveFileSource.download(url, sha256: checksum, access: access)
         case .local(let path):
-            let url = access.paths.resolve(path)
-            let kind = PathKind(url.path)
-            guard kind != .missing else {
-                throw RegistryError.unreadable(location: original, reason: "no such file or folder")
-            }
-            if kind != .folder {
-                if ArchiveFormat.forFile(url.path) != nil { return try ArchiveFileSource(url: url) }
-                throw RegistryError.unreadable(location: original, reason: "a registry is a folder, a URL, or a .tar.gz/.zip archive")
-            }
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("index.json").path) {
-                return BuiltRegistrySource(root: .folder(url), access: access)
-            }
-            if CatalogSource.looksLikeCatalog(url) { return CatalogSource.folder(url) }
-            throw RegistryError.unreadable(location: original, reason: "the folder has neither index.json nor <name>/block.json folders")
+            return try openFolderOrArchive(access.paths.resolve(path), original: original, access: access)
+        case .fetched(let scheme, let location):
+            guard let kind = kind(forScheme: scheme) else { throw RegistryError.unreadable(location: location, reason: "\(scheme):// has no reader") }
+            let folder = try kind.folder(for: location, cacheFolder: access.cacheDirectory, offline: access.offline, environment: access.environment)
+            return FetchedRegistrySource(base: try openFolderOrArchive(folder, original: location, access: access), location: location)
         }
+    }
+
+    /// A registry on this machine: an archive file, a built registry folder or a catalog folder.
+    private static func openFolderOrArchive(_ url: URL, original: String, access: RegistryAccess) throws -> RegistrySource {
+        let kind = PathKind(url.path)
+        guard kind != .missing else {
+            throw RegistryError.unreadable(location: original, reason: "no such file or folder")
+        }
+        if kind != .folder {
+            if ArchiveFormat.forFile(url.path) != nil { return try ArchiveFileSource(url: url) }
+            throw RegistryError.unreadable(location: original, reason: "a registry is a folder, a URL, or a .tar.gz/.zip archive")
+        }
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("index.json").path) {
+            return BuiltRegistrySource(root: .folder(url), access: access)
+        }
+        if CatalogSource.looksLikeCatalog(url) { return CatalogSource.folder(url) }
+        throw RegistryError.unreadable(location: original, reason: "the folder has neither index.json nor <name>/block.json folders")
     }
 
     /// The path a `file://` URL names: `file:///path` or `file://localhost/path`, with
@@ -97,6 +116,8 @@ public enum RegistryLocation: Equatable, Sendable {
     case remoteArchive(url: String, sha256: String?)
     /// A folder or archive on this machine, as typed or as a `file://` URL names it.
     case local(String)
+    /// A location one of `RegistrySources.kinds` reads (`git+https://…`), as typed.
+    case fetched(scheme: String, location: String)
 
     public init(_ text: String?) throws {
         guard let text, !text.isEmpty, text != "embedded" else {
@@ -130,7 +151,11 @@ public enum RegistryLocation: Equatable, Sendable {
         case "file":
             self = .local(Self.droppingIndexFile(try RegistrySources.localPath(fileURL: text)))
         default:
-            throw RegistryError.unreadable(location: text, reason: "\(scheme):// is not supported; use https://, http://, file:// or a path")
+            guard RegistrySources.kind(forScheme: scheme) != nil else {
+                let schemes = (["https", "http", "file"] + RegistrySources.kinds.flatMap(\.schemes)).map { $0 + "://" }
+                throw RegistryError.unreadable(location: text, reason: "\(scheme):// is not supported; use \(schemes.joined(separator: ", ")) or a path")
+            }
+            self = .fetched(scheme: scheme, location: text)
         }
     }
 

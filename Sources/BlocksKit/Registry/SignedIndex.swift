@@ -108,7 +108,7 @@ enum RegistrySignature {
     static let signatureFile = "index.json.minisig"
 
     static func status(of source: RegistrySource) throws -> String {
-        if let built = source as? BuiltRegistrySource { return try built.signatureStatus() }
+        if let built = source.readingSource as? BuiltRegistrySource { return try built.signatureStatus() }
         if source.location == CatalogSource.embedded.location { return "built in" }
         return "unsigned"
     }

@@ -126,7 +126,7 @@ public final class SearchIndex {
         guard let indexURL else { return }
         let blocks = try source.searchableBlocks()
         let memory = InMemorySearchCorpus(blocks: blocks)
-        let catalog = source as? CatalogSource
+        let catalog = source.readingSource as? CatalogSource
         let codeFiles = catalog?.codeFiles(of: blocks) ?? PackedStrings()
         let stamp = catalog?.codeStamp(of: codeFiles) ?? ""
         do {
@@ -245,7 +245,7 @@ final class FingerprintCheck: @unchecked Sendable {
     init(_ source: RegistrySource, codeFiles: PackedStrings = PackedStrings()) {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             fingerprint = source.searchFingerprinting?.searchFingerprint
-            codeStamp = (source as? CatalogSource)?.codeStamp(of: codeFiles) ?? ""
+            codeStamp = (source.readingSource as? CatalogSource)?.codeStamp(of: codeFiles) ?? ""
             done.signal()
         }
     }
