@@ -86,8 +86,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
             return "archive \(archive) \(refusal) at entry \(quoted(entry)): its contents exceed \(limit) bytes, "
                 + "the cap that stops archive bombs. Nothing was written; \(fromTrusted)"
         case .unknownFormat(let archive):
-            return "archive \(archive) \(refusal): it is neither a .tar.gz nor a .zip. "
-                + "Check the file, or give it a .tar.gz or .zip name"
+            return "archive \(archive) \(refusal): it is not a \(ArchiveFormat.spelled()). "
+                + "Check the file, or give it a \(ArchiveFormat.spelled()) name"
         case .unreadable(let archive, let message):
             return "archive \(archive) could not be read: \(message). It may be corrupt or truncated; "
                 + "download it again. Nothing was written"

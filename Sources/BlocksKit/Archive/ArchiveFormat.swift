@@ -30,6 +30,13 @@ public enum ArchiveFormat: String, Sendable, CaseIterable, Codable {
     }
 
     public var fileExtension: String { rawValue }
+
+    /// The formats as messages name them, joined by `conjunction`: ".tar.gz or .zip".
+    public static func spelled(joinedBy conjunction: String = "or") -> String {
+        let names = allCases.map { $0.suffixes[0] }
+        guard names.count > 1 else { return names.joined() }
+        return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names[names.count - 1]
+    }
 }
 
 /// A regular file inside an archive. Folders are implied by the paths.

@@ -3,9 +3,10 @@
 /// Reading never touches the disk beyond the archive itself; callers get validated files
 /// in memory and write them where they choose, so a hostile archive can write nothing.
 public enum Archives {
-    /// One codec per format; formats are plugins.
-    public static let codecs: [any ArchiveCodec] = [TarGzipCodec(), ZipCodec()]
+    /// One codec per format, in `ArchiveFormat.allCases` order; formats are plugins.
+    public static let codecs: [any ArchiveCodec] = ArchiveFormat.allCases.map(codec(for:))
 
+    /// The one registration of each format's codec.
     public static func codec(for format: ArchiveFormat) -> any ArchiveCodec {
         switch format {
         case .tarGzip: return TarGzipCodec()

@@ -11,7 +11,9 @@ public enum ExportCommand: Command {
         ])
 
     static let outputOption = SharedOptions.output(value: "file", help: "The archive to write.", required: true)
-    static let formatOption = OptionSpec("format", value: "format", help: "tar.gz or zip (default: from the file name).", completion: .choices(["tar.gz", "zip"]))
+    static let formatOption = OptionSpec("format", value: "format", help: "\(formatNames) (default: from the file name).", completion: .choices(ArchiveFormat.allCases.map(\.rawValue)))
+    /// "tar.gz or zip": every format export writes.
+    static var formatNames: String { ArchiveFormat.allCases.map(\.rawValue).joined(separator: " or ") }
     static let overwriteOption = SharedOptions.overwrite(help: "Replace the file if it exists, without asking.")
     static let yesOption = SharedOptions.yes(help: "Ask nothing: an existing file is kept (and export fails) unless --overwrite.")
 
@@ -22,7 +24,7 @@ public enum ExportCommand: Command {
         let format: ArchiveFormat
         if let name = arguments.value(formatOption) {
             guard let chosen = ArchiveFormat(rawValue: name) else {
-                throw UsageError.invalidValue(option: "--format", value: name, expected: "tar.gz or zip")
+                throw UsageError.invalidValue(option: "--format", value: name, expected: formatNames)
             }
             if let named = ArchiveFormat.forFile(output), named != chosen {
                 throw UsageError.invalidValue(
@@ -32,7 +34,7 @@ public enum ExportCommand: Command {
         } else if let guessed = ArchiveFormat.forFile(output) {
             format = guessed
         } else {
-            throw UsageError.invalidValue(option: "-o", value: output, expected: "a name ending in .tar.gz or .zip, or --format")
+            throw UsageError.invalidValue(option: "-o", value: output, expected: "a name ending in \(ArchiveFormat.spelled()), or --format")
         }
         let url = context.resolve(output)
         guard try confirmReplacing(url, overwrite: arguments.flag(overwriteOption), mayAsk: !arguments.flag(yesOption), context: context) else {

@@ -22,7 +22,7 @@ public enum URLUserinfo {
     /// The `Authorization` header that carries `userinfo` ("user:password", percent
     /// escapes decoded as RFC 3986 writes them), as RFC 7617 defines Basic authentication.
     static func basicAuthorization(_ userinfo: String) -> HTTPHeader {
-        let decoded = RegistrySources.percentDecoded(userinfo) ?? userinfo
+        let decoded = PercentEncoding.decoded(userinfo) ?? userinfo
         return HTTPHeader(name: "Authorization", value: "Basic " + Data(decoded.utf8).base64EncodedString())
     }
 

@@ -63,7 +63,7 @@ public enum RegistrySources {
         }
         if kind != .folder {
             if ArchiveFormat.forFile(url.path) != nil { return try ArchiveFileSource(url: url) }
-            throw RegistryError.unreadable(location: original, reason: "a registry is a folder, a URL, or a .tar.gz/.zip archive")
+            throw RegistryError.unreadable(location: original, reason: "a registry is a folder, a URL, or a \(ArchiveFormat.spelled()) archive")
         }
         if FileManager.default.fileExists(atPath: url.appendingPathComponent("index.json").path) {
             return BuiltRegistrySource(root: .folder(url), access: access)
@@ -81,25 +81,7 @@ public enum RegistrySources {
         guard rest.hasPrefix("/") else {
             throw RegistryError.unreadable(location: location, reason: "a file:// URL names a path on this machine, as in file:///srv/registry")
         }
-        return percentDecoded(String(rest)) ?? String(rest)
-    }
-
-    /// `%XX` escapes turned back into bytes; nil when the result is not UTF-8.
-    static func percentDecoded(_ text: String) -> String? {
-        var bytes: [UInt8] = []
-        var input = text.utf8[...]
-        while let byte = input.popFirst() {
-            let digits = input.prefix(2)
-            if byte == UInt8(ascii: "%"), digits.count == 2, digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
-                let value = UInt8(String(decoding: digits, as: UTF8.self), radix: 16)
-            {
-                bytes.append(value)
-                input = input.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(strictUTF8: bytes)
+        return PercentEncoding.decoded(String(rest)) ?? String(rest)
     }
 }
 

@@ -48,9 +48,6 @@ import Testing
         Exception(
             folder: "Registry", type: "ProjectConfig",
             reason: "blocks.json names the project's registries, their headers and pinned keys; RegistrySet.open and RegistrySources.pinning take it from the command's Project, and moving it down takes its InstallError with it"),
-        Exception(
-            folder: "HTTP", type: "RegistrySources",
-            reason: "URLUserinfo decodes percent escapes with RegistrySources.percentDecoded; that file is being changed by other work, so the helper moves down with it"),
     ]
 
     static func allowed(_ folder: String) -> Set<String> {

@@ -256,8 +256,8 @@ import Testing
         #expect(ftp.code == 1 && ftp.err.contains("ftp:// is not supported"), "\(ftp.err)")
         let remote = run(["--registry", "file://example.com" + path, "list"], in: folder)
         #expect(remote.code == 1 && remote.err.contains("names a path on this machine"), "\(remote.err)")
-        #expect(RegistrySources.percentDecoded("a%2Fb%zz%4") == "a/b%zz%4")
-        #expect(RegistrySources.percentDecoded("%FF") == nil)
+        #expect(PercentEncoding.decoded("a%2Fb%zz%4") == "a/b%zz%4")
+        #expect(PercentEncoding.decoded("%FF") == nil)
     }
 
     @Test func addFromAnArchiveFileOrURL() throws {
