@@ -105,10 +105,7 @@ struct ArchiveHostileTests {
         let archive = try ArchiveHostileFixtures.shared().appendingPathComponent(hostile.file)
         let base = try TemporaryFolder("blocks-hostile-add")
         defer { base.cleanUp() }
-        let project = TestProject(root: base.path("project"))
-        try project.write(
-            "Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
-        try project.write("Sources/App/x.swift", "let x = 1\n")
+        let project = try TestProject.app(at: base.path("project"), platforms: nil, source: ("x.swift", "let x = 1\n"))
         try base.write("decoy/victim.swift", "// the user's own file\n")
         let evilInTmp = "/tmp/blocks-evil.swift"
         let tmpBefore = FileManager.default.contents(atPath: evilInTmp)

@@ -100,17 +100,9 @@ import Testing
         let copy = folder.path("alone/blocks")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: blocksBinary, to: copy)
-        let process = Process()
-        process.executableURL = copy
-        process.arguments = ["info", "scrolling-strip", "--source"]
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (code, text, _) = try runProcess(
+            copy, ["info", "scrolling-strip", "--source"], in: URL(fileURLWithPath: "/"), environment: environment)
+        #expect(code == 0)
         #expect(text.contains("Scrolling Tab Strip"))
         #expect(text.contains("import SwiftUI"))
     }

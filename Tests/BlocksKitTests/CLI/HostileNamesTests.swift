@@ -94,31 +94,10 @@ import Testing
 
     /// The real `blocks mcp`, fed raw bytes on its standard input.
     static func mcp(_ input: Data) throws -> (out: String, err: String) {
-        let process = Process()
-        process.executableURL = try TestProject.binary()
-        process.arguments = ["mcp"]
         var environment = ProcessInfo.processInfo.environment
         environment["BLOCKS_REGISTRY"] = nil
-        process.environment = environment
-        let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let errors = stderr.fileHandleForReading
-        nonisolated(unsafe) var errorBytes = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errorBytes = errors.readDataToEndOfFile()
-            group.leave()
-        }
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return (String(decoding: out, as: UTF8.self), String(decoding: errorBytes, as: UTF8.self))
+        let result = try runProcess(try TestProject.binary(), ["mcp"], environment: environment, input: input)
+        return (result.out, result.err)
     }
 
     /// Bytes that are not UTF-8 inside a string of a message: a parse error, never a

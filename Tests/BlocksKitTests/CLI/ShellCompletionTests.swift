@@ -16,7 +16,7 @@ import Testing
     static func runBounded(
         _ program: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]
     ) throws -> (code: Int32, out: String, err: String) {
-        try runProcess(URL(fileURLWithPath: "/usr/bin/env"), [program] + arguments, in: directory, environment: environment, deadline: deadline)
+        try runTool(program, arguments, in: directory, environment: environment, deadline: deadline)
     }
 
     /// A home, a cache and a PATH that finds the built binary first, as `blocks`.

@@ -152,7 +152,7 @@ import Testing
                 #expect(!String(decoding: data, as: UTF8.self).contains("hunter2"), "\(base.lastPathComponent)/\(path)")
             }
         }
-        let log = (try? String(contentsOf: folder.url.appendingPathComponent("auth.log"), encoding: .utf8)) ?? ""
+        let log = Nginx.logText(folder.url.appendingPathComponent("auth.log"))
         #expect(log.contains("Basic " + Data("ada:hunter2-pw".utf8).base64EncodedString()), "\(log)")
     }
 

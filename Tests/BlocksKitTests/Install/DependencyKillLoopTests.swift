@@ -86,37 +86,32 @@ import Testing
         var runs = 0
         var killedLast = false
         var observedRun = longestRun
-        for iteration in 0..<(Self.iterations + Self.extraIterations) {
-            if iteration >= Self.iterations && midRun >= Self.requiredMidRun && resumes >= Self.requiredResumes { break }
+        try KillLoop.loop(
+            iterations: Self.iterations, extraIterations: Self.extraIterations,
+            until: { midRun >= Self.requiredMidRun && resumes >= Self.requiredResumes }
+        ) { iteration in
             runs += 1
             var runEnvironment = environment
             let paused = iteration % 4 != 3
             if paused { runEnvironment["BLOCKS_TEST_STEP_PAUSE_US"] = String(Self.stepPause) }
             let expected = observedRun + (paused ? pauses : 0)
-            let started = Date()
-            let (process, output, errors) = try project.startBinary(arguments, environment: runEnvironment)
-            var killed = false
             // Every third run after a kill is let finish (within 60 s): the re-run under test.
             let letFinish = killedLast && iteration % 3 == 2
-            withExtendedLifetime((output, errors)) {
-                if letFinish {
-                    for _ in 0..<6_000 where process.isRunning { usleep(10_000) }
-                } else if paused && iteration % 2 == 0 {
-                    // Aimed: wait (at most 3 s) for the staging folder, then kill somewhere
-                    // in the paused renames, which random delays on a busy machine miss.
-                    for _ in 0..<3_000 where process.isRunning && !UpdateKillLoopTests.isStaging(project) { usleep(1_000) }
-                    usleep(UInt32.random(in: 0...UInt32(4 * Self.filesPerBlock) * Self.stepPause, using: &generator))
-                } else {
-                    usleep(UInt32.random(in: 0...UInt32(min(expected * 1.1, 2) * 1_000_000), using: &generator))
-                }
-                if process.isRunning {
-                    kill(process.processIdentifier, SIGKILL)
-                    killed = true
-                }
-                process.waitUntilExit()
+            let moment: KillLoop.Moment
+            if letFinish {
+                moment = .never(waitingAtMost: 60)
+            } else if paused && iteration % 2 == 0 {
+                // Aimed: wait (at most 3 s) for the staging folder, then kill somewhere
+                // in the paused renames, which random delays on a busy machine miss.
+                moment = .after(
+                    ready: { UpdateKillLoopTests.isStaging(project) }, waitingAtMost: 3, window: UInt32(4 * Self.filesPerBlock) * Self.stepPause)
+            } else {
+                moment = .randomly(in: 0...UInt32(min(expected * 1.1, 2) * 1_000_000))
             }
+            let run = try KillLoop.run({ try project.startBinary(arguments, environment: runEnvironment) }, killAt: moment, generator: &generator)
+            let killed = run.killed
             if !killed {
-                let elapsed = Date().timeIntervalSince(started) - (paused ? pauses : 0)
+                let elapsed = run.elapsed - (paused ? pauses : 0)
                 observedRun = max(0.05, min(observedRun, elapsed) * 0.5 + observedRun * 0.5)
             }
             let context = "iteration \(iteration)\(killed ? " (killed)" : "")"
@@ -133,7 +128,7 @@ import Testing
                 kills += 1
                 if lockBytes == nil && !now.isEmpty { midRun += 1 }
             } else {
-                #expect(process.terminationStatus == 0, "\(context): exit \(process.terminationStatus)")
+                #expect(run.status == 0, "\(context): exit \(run.status)")
                 #expect(Self.differences(now, after) == [], "\(context): a finished run left another state")
                 #expect(try project.treeHash() == referenceTree, "\(context): a finished run left other folders or files")
                 if killedLast { resumes += 1 }

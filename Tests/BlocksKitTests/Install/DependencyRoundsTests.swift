@@ -122,13 +122,8 @@ import Testing
         #expect(results == [24 * 1024, 24 * 1024])
         for name in ["a", "b"] {
             // nginx logs a request just after its last byte is sent.
-            var log = ""
-            for _ in 0..<100 {
-                log = (try? String(contentsOf: folder.appendingPathComponent("\(name).log"), encoding: .utf8)) ?? ""
-                if log.split(separator: "\n").count >= 2 { break }
-                usleep(20_000)
-            }
-            let lines = log.split(separator: "\n")
+            let lines = Nginx.logLines(folder.appendingPathComponent("\(name).log"), atLeast: 2)
+            let log = lines.joined(separator: "\n")
             #expect(lines.count == 2, "\(name): \(log)")
             #expect(Set(lines.compactMap { $0.split(separator: " ").first }).count == 1, "server \(name) saw a second connection: \(log)")
         }

@@ -79,8 +79,7 @@ import Testing
         var interrupted = 0
         var mixed = 0
         var runs = 0
-        for iteration in 0..<(Self.iterations + Self.extraIterations) {
-            if iteration >= Self.iterations && mixed >= Self.requiredMidRun { break }
+        try KillLoop.loop(iterations: Self.iterations, extraIterations: Self.extraIterations, until: { mixed >= Self.requiredMidRun }) { iteration in
             let arguments: [String]
             if iteration % 6 == 5 {
                 arguments = ["remove", "big", "--force"]
@@ -100,29 +99,17 @@ import Testing
             // run then seldom land between the first rename and the lock.
             let targeted = paused && iteration % 3 == 0 && arguments.contains("add")
             let stagingBefore = Set(Self.stagingFolders(in: project.root))
-            let started = Date()
-            let (process, output, errors) = try project.startBinary(arguments, environment: runEnvironment)
-            withExtendedLifetime((output, errors)) {
-                // Waits in slices of a millisecond (at most 2,000 each), so a run that ends
-                // first is seen ending, and its length is known.
-                var from = started
-                if targeted {
-                    for _ in 0..<2_000 where process.isRunning && Set(Self.stagingFolders(in: project.root)).isSubset(of: stagingBefore) {
-                        usleep(1_000)
-                    }
-                    from = Date()
-                }
-                let window = targeted ? UInt32(Self.fileCount) * Self.stepPause : longestDelay
-                let killAt = from.addingTimeInterval(Double(UInt32.random(in: 0...window, using: &generator)) / 1_000_000)
-                for _ in 0..<2_000 where process.isRunning && Date() < killAt { usleep(1_000) }
-                if process.isRunning {
-                    kill(process.processIdentifier, SIGKILL)
-                    interrupted += 1
-                    process.waitUntilExit()
-                } else {
-                    if !targeted { finished[paused, default: []].append(Date().timeIntervalSince(started)) }
-                    process.waitUntilExit()
-                }
+            let moment: KillLoop.Moment =
+                targeted
+                ? .after(
+                    ready: { !Set(Self.stagingFolders(in: project.root)).isSubset(of: stagingBefore) }, waitingAtMost: 2,
+                    window: UInt32(Self.fileCount) * Self.stepPause)
+                : .randomly(in: 0...longestDelay)
+            let run = try KillLoop.run({ try project.startBinary(arguments, environment: runEnvironment) }, killAt: moment, generator: &generator)
+            if run.killed {
+                interrupted += 1
+            } else if !targeted {
+                finished[paused, default: []].append(run.elapsed)
             }
             if try checkInvariants(project, versions: versions, allowedHashes: allowedHashes, context: "iteration \(iteration): \(arguments)") {
                 mixed += 1

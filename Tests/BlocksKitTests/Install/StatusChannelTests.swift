@@ -13,11 +13,7 @@ import Testing
         #expect(try runBinary(["export", "top-tabs", "-o", folder.path("public/top.tar.gz").path], in: folder.url, environment: environment).code == 0)
         let nginx = try Nginx(root: folder.path("public"))
         defer { nginx.stop() }
-        try folder.write(
-            "app/Package.swift",
-            "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
-        try folder.write("app/Sources/App/x.swift", "let x = 1\n")
-        let app = folder.path("app")
+        let app = try TestProject.app(at: folder.path("app"), platforms: nil, source: ("x.swift", "let x = 1\n")).root
         let checksum = try SHA256.hex(fileAt: folder.path("public/top.tar.gz"))
         let url = nginx.url("top.tar.gz")
         let added = try runBinary(["add", url, "--sha256", checksum, "--yes"], in: app, environment: environment)

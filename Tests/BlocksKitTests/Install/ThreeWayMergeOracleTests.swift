@@ -329,22 +329,15 @@ enum GitMergeFile {
         // No user or system git configuration may change how git merges.
         let environment = ["PATH": "/usr/bin:/bin", "HOME": folder.url.path, "GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C"]
         let shells = try [0, 1].map { start in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", loop(from: start)]
-            process.currentDirectoryURL = folder.url
-            process.environment = environment
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            return process
+            try TestProcess.start(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", loop(from: start)], in: folder.url, environment: environment, captureOutput: false)
         }
         // Bounded: a stuck git fails the test instead of hanging it.
         let deadline = Date().addingTimeInterval(180)
         while shells.contains(where: { $0.isRunning }) && Date() < deadline { usleep(20_000) }
         for shell in shells where shell.isRunning { shell.terminate() }
         for shell in shells { shell.waitUntilExit() }
-        #expect(shells.allSatisfy { $0.terminationStatus == 0 }, "\(String(decoding: bytes("errors"), as: UTF8.self))")
+        #expect(shells.allSatisfy { $0.status == 0 }, "\(String(decoding: bytes("errors"), as: UTF8.self))")
         return try triples.indices.map { index in
             let codeText = String(decoding: bytes("\(index).code"), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard let code = Int32(codeText), code >= 0, code < 128 else { throw OracleError.gitFailed(index, codeText) }

@@ -80,7 +80,7 @@ import Testing
         #expect(lock.blocks["@team/badge"]?.version == "1.0.0")
 
         // SwiftPM's own reading of the edited manifest.
-        let dump = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "package", "dump-package"], in: project.root)
+        let dump = try runTool("swift", ["package", "dump-package"], in: project.root)
         #expect(dump.code == 0, "\(dump.err)")
         #expect(dump.out.contains("\"urlString\" : \"https://github.com/apple/swift-collections.git\""), "\(dump.out)")
 

@@ -120,39 +120,33 @@ import Testing
         // The runs' length as last seen: a reference run on a busy machine can take several
         // times longer than the runs after it, and delays drawn from it would miss them all.
         var observedRun = longestRun
-        for iteration in 0..<(Self.iterations + Self.extraIterations) {
-            if iteration >= Self.iterations && mixed >= Self.requiredMidRun && resumes >= Self.requiredResumes { break }
+        try KillLoop.loop(
+            iterations: Self.iterations, extraIterations: Self.extraIterations,
+            until: { mixed >= Self.requiredMidRun && resumes >= Self.requiredResumes }
+        ) { iteration in
             runs += 1
             var runEnvironment = environment
             let paused = iteration % 4 != 3
             if paused { runEnvironment["BLOCKS_TEST_STEP_PAUSE_US"] = String(Self.stepPause) }
             let expected = paused ? observedRun + (pausedRun - longestRun) : observedRun
             let longestDelay = UInt32(min(expected * 1.1, 2) * 1_000_000)
-            let started = Date()
-            let (process, output, errors) = try project.startBinary(["update"], environment: runEnvironment)
-            var killed = false
             // Every third run after a kill is let finish (within 60 s): the re-run under test.
             let letFinish = killedLast && iteration % 3 == 2
-            withExtendedLifetime((output, errors)) {
-                if letFinish {
-                    for _ in 0..<6_000 where process.isRunning { usleep(10_000) }
-                } else if paused && iteration % 2 == 0 {
-                    // Aimed: wait (at most 3 s) for the staging folder, which appears as
-                    // writing starts, then kill somewhere in the paused replacements. On a
-                    // busy machine random delays alone mostly land before or after them.
-                    for _ in 0..<3_000 where process.isRunning && !Self.isStaging(project) { usleep(1_000) }
-                    usleep(UInt32.random(in: 0...UInt32(Self.fileCount) * Self.stepPause, using: &generator))
-                } else {
-                    usleep(UInt32.random(in: 0...longestDelay, using: &generator))
-                }
-                if process.isRunning {
-                    kill(process.processIdentifier, SIGKILL)
-                    killed = true
-                }
-                process.waitUntilExit()
+            let moment: KillLoop.Moment
+            if letFinish {
+                moment = .never(waitingAtMost: 60)
+            } else if paused && iteration % 2 == 0 {
+                // Aimed: wait (at most 3 s) for the staging folder, which appears as
+                // writing starts, then kill somewhere in the paused replacements. On a
+                // busy machine random delays alone mostly land before or after them.
+                moment = .after(ready: { Self.isStaging(project) }, waitingAtMost: 3, window: UInt32(Self.fileCount) * Self.stepPause)
+            } else {
+                moment = .randomly(in: 0...longestDelay)
             }
+            let run = try KillLoop.run({ try project.startBinary(["update"], environment: runEnvironment) }, killAt: moment, generator: &generator)
+            let killed = run.killed
             if !killed {
-                let elapsed = Date().timeIntervalSince(started) - (paused ? pausedRun - longestRun : 0)
+                let elapsed = run.elapsed - (paused ? pausedRun - longestRun : 0)
                 observedRun = max(0.05, min(observedRun, elapsed) * 0.5 + observedRun * 0.5)
             }
             let context = "iteration \(iteration)\(killed ? " (killed)" : "")"

@@ -222,20 +222,14 @@ import Testing
         #expect(new != old)
         var generator = SystemRandomNumberGenerator()
         var killed = 0
-        for iteration in 0..<12 {
+        try KillLoop.loop(iterations: 12) { iteration in
             let copy = try Copy("Classic")
             defer { copy.folder.cleanUp() }
             let project = TestProject(root: copy.root)
-            let (process, output, errors) = try project.startBinary(["add", "pager"], environment: ["BLOCKS_TEST_STEP_PAUSE_US": "30000"])
-            withExtendedLifetime((output, errors)) {
-                let killAt = Date().addingTimeInterval(Double(UInt32.random(in: 0...400, using: &generator)) / 1000)
-                for _ in 0..<2_000 where process.isRunning && Date() < killAt { usleep(1_000) }
-                if process.isRunning {
-                    kill(process.processIdentifier, SIGKILL)
-                    killed += 1
-                }
-                process.waitUntilExit()
-            }
+            let run = try KillLoop.run(
+                { try project.startBinary(["add", "pager"], environment: ["BLOCKS_TEST_STEP_PAUSE_US": "30000"]) },
+                killAt: .randomly(in: 0...400_000), generator: &generator)
+            if run.killed { killed += 1 }
             let now = try copy.projectBytes()
             #expect(now == old || now == new, "iteration \(iteration): the project file is neither the old nor the new bytes")
             let rerun = try project.runBinary(["add", "pager"], environment: [:])

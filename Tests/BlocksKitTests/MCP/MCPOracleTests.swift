@@ -14,7 +14,7 @@ import Testing
 @Suite struct MCPOracleTests {
     static let script = repositoryRoot.appendingPathComponent("Tests/MCPOracle/mcp_oracle.py")
     static let onCI = ProcessInfo.processInfo.environment["CI"] == "true"
-    static let sdkAvailable = (try? runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import mcp.client.stdio"]))?.code == 0
+    static let sdkAvailable = (try? runTool("python3", ["-c", "import mcp.client.stdio"]))?.code == 0
     static let skipMessage = "the MCP Python SDK is not installed: run Scripts/install-deps (python3 -m pip install mcp==\(pinnedVersion))"
     static let pinnedVersion = "2.3.0"
 
@@ -22,7 +22,7 @@ import Testing
     func theOfficialPythonSDKUsesEveryTool(mode: String) throws {
         #expect(Self.sdkAvailable, "CI=true but \(Self.skipMessage)")
         guard Self.sdkAvailable else { return }
-        let run = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.script.path, try TestProject.binary().path, mode])
+        let run = try runTool("python3", [Self.script.path, try TestProject.binary().path, mode])
         #expect(run.code == 0, "mcp_oracle.py \(mode) failed:\n\(run.out)\n\(run.err)")
         #expect(run.out.contains(" passed, 0 failed"), "\(run.out)")
     }

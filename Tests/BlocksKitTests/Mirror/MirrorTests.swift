@@ -65,13 +65,13 @@ import Testing
         defer { setup.cleanUp() }
         #expect(setup.sync().code == 0)
         // The index, six metadata files, twelve archives and the site's list (404: no site here).
-        let before = RegistryFixtures.waitForRequests(setup.nginx, atLeast: 20).count
+        let before = setup.nginx.requests(atLeast: 20).count
         #expect(before == 20)
         let again = setup.sync()
         #expect(again.code == 0)
         #expect(Self.summary(again.out)["fetched"] as? Int == 0)
         #expect(Self.summary(again.out)["upToDate"] as? Bool == true)
-        let after = RegistryFixtures.waitForRequests(setup.nginx, atLeast: before + 1)
+        let after = setup.nginx.requests(atLeast: before + 1).map(\.summary)
         #expect(Array(after.dropFirst(before)) == ["GET /index.json 304"])
     }
 
@@ -87,7 +87,7 @@ import Testing
         try FileManager.default.removeItem(at: setup.folder.path("Catalog/block-0003"))
         try FileManager.default.removeItem(at: setup.upstream)
         try RegistryFixtures.build(catalog: setup.folder.path("Catalog"), output: setup.upstream)
-        let before = RegistryFixtures.waitForRequests(setup.nginx, atLeast: 14).count
+        let before = setup.nginx.requests(atLeast: 14).count
         let result = setup.sync(["--prune"])
         #expect(result.code == 0, "\(result.err)")
         let summary = Self.summary(result.out)
@@ -95,7 +95,7 @@ import Testing
         #expect(summary["pruned"] as? Int == 4)  // block-0001 1.0.0 and block-0003, two formats each
         // Only the changed entry's metadata file is fetched again; a changed index also costs
         // one small request for the site's list (404: no site here).
-        let fetched = RegistryFixtures.waitForRequests(setup.nginx, atLeast: before + 5).dropFirst(before).sorted()
+        let fetched = setup.nginx.requests(atLeast: before + 5).map(\.summary).dropFirst(before).sorted()
         #expect(
             fetched == [
                 "GET /archives/block-0001-1.1.0.tar.gz 200", "GET /archives/block-0001-1.1.0.zip 200", "GET /blocks/block-0001.json 200",
@@ -146,9 +146,10 @@ import Testing
         let setup = try Setup()
         defer { setup.cleanUp() }
         try FileManager.default.createDirectory(at: setup.mirror, withIntermediateDirectories: true)
-        let holder = try Process.run(
-            URL(fileURLWithPath: HostTools.flock), arguments: [setup.mirror.appendingPathComponent(".blocks-mirror.lock").path, "sleep", "5"])
-        defer { kill(holder.processIdentifier, SIGKILL) }
+        let holder = try TestProcess.start(
+            URL(fileURLWithPath: HostTools.flock), [setup.mirror.appendingPathComponent(".blocks-mirror.lock").path, "sleep", "5"],
+            captureOutput: false)
+        defer { holder.kill() }
         // Wait (bounded) until flock holds the lock.
         for _ in 0..<100 where (try? MirrorLock(destination: setup.mirror)) != nil { usleep(20_000) }
         let second = try runBinary(
@@ -193,10 +194,7 @@ import Testing
         #expect(search.code == 0 && search.out.contains("block-0001"))
         let info = setup.run(["--registry", setup.mirror.path, "info", "block-0002"])
         #expect(info.code == 0 && info.out.contains("Block0002.swift"))
-        try setup.folder.write(
-            "app/Package.swift",
-            "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
-        try setup.folder.write("app/Sources/App/App.swift", "struct App {}\n")
+        try TestProject.app(at: setup.folder.path("app"), platforms: nil)
         let add = setup.run(["--registry", setup.mirror.path, "add", "block-0001", "--yes"], directory: setup.folder.path("app"))
         #expect(add.code == 0, "\(add.err)")
         let written = setup.folder.read("app/Sources/App/Blocks/block-0001/Block0001.swift") ?? ""
@@ -210,22 +208,14 @@ import Testing
         let environment = ["PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": setup.folder.path("cache").path]
         var generator = SystemRandomNumberGenerator()
         var kills = 0
-        var runs = 0
-        while kills < 20 && runs < 60 {
-            runs += 1
-            let process = Process()
-            process.executableURL = blocksBinary
-            process.arguments = ["mirror", setup.nginx.baseURL, setup.mirror.path, "--jobs", "4", "-q"]
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32.random(in: 5_000...50_000, using: &generator))
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                kills += 1
-            }
-            process.waitUntilExit()
+        try KillLoop.loop(iterations: 0, extraIterations: 60, until: { kills >= 20 }) { _ in
+            let run = try KillLoop.run(
+                {
+                    try TestProcess.start(
+                        blocksBinary, ["mirror", setup.nginx.baseURL, setup.mirror.path, "--jobs", "4", "-q"], environment: environment,
+                        captureOutput: false)
+                }, killAt: .randomly(in: 5_000...50_000), generator: &generator)
+            if run.killed { kills += 1 }
             // At every instant the index names only archives that are present and verified.
             if let data = FileManager.default.contents(atPath: setup.mirror.appendingPathComponent("index.json").path) {
                 let index = try RegistryIndex.decode(data, location: "mirror")

@@ -88,11 +88,10 @@ import Testing
             ["--registry", served.baseURL, "add", "pager@1.0.0", "--yes"],
             environment: ["XDG_CACHE_HOME": setup.folder.appendingPathComponent("cache2").path])
         #expect(overHTTP.code == 0, "\(overHTTP.errors)")
-        let log = try String(contentsOf: served.folder.appendingPathComponent("access.log"), encoding: .utf8)
-        let metadataLine = try #require(log.split(separator: "\n").first { $0.contains("GET /blocks/pager.json ") })
-        let sent = metadataLine.split(separator: "\"")[2].split(separator: " ").map(String.init)
+        let log = served.requests()
+        let metadata = try #require(log.first { $0.method == "GET" && $0.path == "/blocks/pager.json" })
         let gzipSize = try Data(contentsOf: setup.mirror.appendingPathComponent("blocks/pager.json.gz")).count
-        #expect(sent == ["200", "\(gzipSize)"], "\(log)")
+        #expect([metadata.status, metadata.bytes] == ["200", "\(gzipSize)"], "\(log)")
     }
 
     /// `--latest-only` mirrors and lists only the newest version; a later run without it

@@ -58,15 +58,6 @@ import Testing
     }
 
     func run(_ tool: String, _ arguments: [String], in folder: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try runProcess(URL(fileURLWithPath: tool), arguments, in: folder).out
     }
 }

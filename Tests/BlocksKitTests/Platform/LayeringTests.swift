@@ -82,11 +82,7 @@ import Testing
 
     /// The code lines of every Swift file under `library`, by path relative to it.
     static func swiftFiles(in library: URL) throws -> [(path: String, lines: [String])] {
-        let files = FileManager.default.enumerator(atPath: library.path)?.compactMap { $0 as? String } ?? []
-        return try files.sorted().filter { $0.hasSuffix(".swift") && $0.contains("/") }.map { relative in
-            let text = try String(contentsOf: library.appendingPathComponent(relative), encoding: .utf8)
-            return (relative, SourceCode.codeLines(text, keepingInterpolations: true))
-        }
+        try SourceCode.swiftFiles(under: library, keepingInterpolations: true).filter { $0.path.contains("/") }
     }
 
     static func folder(of path: String) -> String { String(path.prefix { $0 != "/" }) }

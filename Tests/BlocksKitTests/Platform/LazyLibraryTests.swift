@@ -177,14 +177,8 @@ import Testing
 private enum PrivateMounts {
     static let available: Bool = {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-m", "/bin/sh", "-c", "mount -t tmpfs none /mnt"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        let mounted = try? runProcess(URL(fileURLWithPath: "/usr/bin/unshare"), ["-m", "/bin/sh", "-c", "mount -t tmpfs none /mnt"])
+        return mounted?.code == 0
     }()
 
     /// The real files of the named libraries, as this process mapped them.
@@ -221,14 +215,7 @@ private enum PrivateMounts {
                 "cd \(quote(directory.path)) || exit 98",
                 "exec \(command) </dev/null >\(quote(output.path)) 2>\(quote(errors.path))",
             ]).joined(separator: "\n")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-m", "/bin/sh", "-c", script]
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let code = process.terminationStatus
+        let code = try runProcess(URL(fileURLWithPath: "/usr/bin/unshare"), ["-m", "/bin/sh", "-c", script], environment: environment).code
         #expect(code != 97 && code != 98, "could not hide the libraries")
         let out = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         let err = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""

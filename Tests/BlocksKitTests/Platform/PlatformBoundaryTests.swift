@@ -14,14 +14,12 @@ import Testing
     /// Lines of the library outside `Platform/` that carry one of the markers, as `path:line`.
     static func offendingLines(in library: URL) throws -> [String] {
         var found: [String] = []
-        let files = FileManager.default.enumerator(atPath: library.path)?.compactMap { $0 as? String } ?? []
-        for relative in files.sorted() where relative.hasSuffix(".swift") && !relative.hasPrefix("Platform/") {
+        // Comments and string literals are not code (`SourceCode`, Support/SourceCode.swift).
+        for (relative, lines) in try SourceCode.swiftFiles(under: library) where !relative.hasPrefix("Platform/") {
             // The embedded catalog holds the blocks' own sources as text; their `#if os(iOS)`
             // is data, not a condition on the tool.
             if relative == "Catalog/EmbeddedFiles.swift" { continue }
-            let text = try String(contentsOf: library.appendingPathComponent(relative), encoding: .utf8)
-            // Comments and string literals are not code (`SourceCode`, PublicAPIGuardTests.swift).
-            for (number, line) in SourceCode.codeLines(text).enumerated() {
+            for (number, line) in lines.enumerated() {
                 let code = line.trimmingCharacters(in: .whitespaces)
                 if systemMarkers.contains(where: { code.contains($0) }) { found.append("\(relative):\(number + 1)") }
             }

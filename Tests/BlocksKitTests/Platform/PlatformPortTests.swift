@@ -38,7 +38,7 @@ import Testing
 
     /// Runs the C compiler, `-fsyntax-only`, on one file; returns its status and messages.
     static func compile(_ file: URL, _ flags: [String]) throws -> (code: Int32, out: String, err: String) {
-        try runProcess(URL(fileURLWithPath: "/usr/bin/env"), [cCompiler, "-std=c11", "-fsyntax-only"] + flags + [file.path])
+        try runTool(cCompiler, ["-std=c11", "-fsyntax-only"] + flags + [file.path])
     }
 
     /// clang (the Swift toolchain's, on PATH when tests run) or else the system's cc.

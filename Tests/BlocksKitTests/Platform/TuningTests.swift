@@ -43,10 +43,7 @@ import Testing
         var trees: [[String: Data]] = []
         for tuning in ["", "off"] {
             let project = folder.path("app-\(tuning.isEmpty ? "tuned" : "plain")")
-            try folder.write(
-                "\(project.lastPathComponent)/Package.swift",
-                "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", targets: [.target(name: \"App\")])\n")
-            try folder.write("\(project.lastPathComponent)/Sources/App/App.swift", "struct App {}\n")
+            try TestProject.app(at: project, platforms: nil)
             let environment = [
                 "PATH": "/usr/bin:/bin", "HOME": folder.url.path, "XDG_CACHE_HOME": folder.path("cache").path,
                 "BLOCKS_TUNING": tuning, "SOURCE_DATE_EPOCH": "1790000000",

@@ -15,8 +15,8 @@ import Testing
         let output = folder.path("public")
         // A live build: its staging folder, and the folder lock it holds.
         try folder.write("public/.blocks-staging-live/archives/x-1.0.0.zip", "being written\n")
-        let holder = try Process.run(URL(fileURLWithPath: HostTools.flock), arguments: [output.path, "sleep", "5"])
-        defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+        let holder = try TestProcess.start(URL(fileURLWithPath: HostTools.flock), [output.path, "sleep", "5"], captureOutput: false)
+        defer { holder.kill() }
         for _ in 0..<100 where (try? RegistryBuilder.lockOutput(output)) != nil { usleep(20_000) }
         let started = Date()
         let second = try runBinary(
@@ -27,7 +27,7 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 4)
         #expect(folder.read("public/.blocks-staging-live/archives/x-1.0.0.zip") == "being written\n")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("index.json").path))
-        kill(holder.processIdentifier, SIGKILL)
+        holder.kill()
         holder.waitUntilExit()
         // Once the holder is gone, a build goes ahead and clears the dead staging folder.
         let third = try runBinary(

@@ -138,21 +138,15 @@ import Testing
 
         var generator = SystemRandomNumberGenerator()
         var killed = 0
-        for iteration in 0..<8 {
+        try KillLoop.loop(iterations: 8) { iteration in
             if iteration % 2 == 0 { try? FileManager.default.removeItem(at: folder.path("public")) }
-            let process = Process()
-            process.executableURL = blocksBinary
-            process.arguments = ["build", "--catalog", catalog.path, "--out", folder.path("public").path]
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32.random(in: 0...UInt32(min(cleanRun * 1.2, 3) * 1_000_000), using: &generator))
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                killed += 1
-            }
-            process.waitUntilExit()
+            let run = try KillLoop.run(
+                {
+                    try TestProcess.start(
+                        blocksBinary, ["build", "--catalog", catalog.path, "--out", folder.path("public").path], environment: environment,
+                        captureOutput: false)
+                }, killAt: .randomly(in: 0...UInt32(min(cleanRun * 1.2, 3) * 1_000_000)), generator: &generator)
+            if run.killed { killed += 1 }
             for (path, data) in contents(of: folder.path("public")) {
                 if path.hasPrefix(".blocks-staging-") || isTemporary(path) { continue }
                 #expect(reference[path] == data, "iteration \(iteration): \(path) is not a whole file of the clean build")

@@ -157,7 +157,7 @@ struct SiteBrowserTests {
         // Every request the page made went to this nginx, and nginx served each one.
         #expect(!outcome.requests.isEmpty)
         #expect(outcome.requests.allSatisfy { $0.hasPrefix(nginx.baseURL + "/") }, "\(outcome.requests)")
-        let lines = nginx.accessLogLines(atLeast: outcome.requests.count)
+        let lines = nginx.requests(atLeast: outcome.requests.count).map(\.line)
         #expect(lines.count >= outcome.requests.count)
         for line in lines {
             #expect(line.hasPrefix("127.0.0.1 "), "\(line)")

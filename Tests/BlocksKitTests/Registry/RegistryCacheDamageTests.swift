@@ -17,14 +17,7 @@ import Testing
         let nginx = try Nginx(root: folder.path("public"))
         defer { nginx.stop() }
 
-        func freshProject(_ name: String) throws -> URL {
-            try folder.write(
-                "\(name)/Package.swift",
-                "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", platforms: [.iOS(.v18)], targets: [.target(name: \"App\")])\n"
-            )
-            try folder.write("\(name)/Sources/App/App.swift", "struct App {}\n")
-            return folder.path(name)
-        }
+        func freshProject(_ name: String) throws -> URL { try makeProject(in: folder, name: name) }
         let first = runBlocks(["--registry", nginx.baseURL, "add", "pager", "--yes"], in: try freshProject("one"), environment: environment)
         #expect(first.code == 0, "\(first.err)")
         let cached = filesUnder(folder.path("cache")).filter { $0.contains("archives/") && !$0.hasSuffix(".part") }

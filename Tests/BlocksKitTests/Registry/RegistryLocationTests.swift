@@ -44,7 +44,7 @@ import Testing
             #expect(listed.code == 0, "\(location): \(listed.err)")
             #expect(listed.out.contains("block-0001"), "\(location)")
         }
-        let requests = RegistryFixtures.waitForRequests(nginx, atLeast: 3)
+        let requests = nginx.requests(atLeast: 3).map(\.summary)
         #expect(!requests.contains { $0.contains("index.json/index.json") }, "\(requests)")
     }
 

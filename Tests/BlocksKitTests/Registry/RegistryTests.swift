@@ -327,7 +327,7 @@ import Testing
         let nginx = try Nginx(root: folder.path("public"))
         #expect(run(["--registry", nginx.baseURL, "list"], in: folder).code == 0)
         #expect(run(["--registry", nginx.baseURL, "list"], in: folder).code == 0)
-        let requests = RegistryFixtures.waitForRequests(nginx, atLeast: 2)
+        let requests = nginx.requests(atLeast: 2).map(\.summary)
         #expect(requests == ["GET /index.json 200", "GET /index.json 304"])
         let project = try makeProject(in: folder)
         #expect(run(["--registry", nginx.baseURL, "add", "pager", "--yes", "--no-demo"], in: folder, directory: project).code == 0)

@@ -84,7 +84,7 @@ final class TeamServers {
     }
 
     func log(_ server: String) -> String {
-        (try? String(contentsOf: folder.appendingPathComponent("\(server)-headers.log"), encoding: .utf8)) ?? ""
+        Nginx.logText(folder.appendingPathComponent("\(server)-headers.log"))
     }
 
     /// Every file under `folder` whose bytes contain `text`, by path.

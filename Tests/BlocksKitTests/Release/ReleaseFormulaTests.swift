@@ -47,7 +47,7 @@ import Testing
         let formula = try #require(folder.read("Formula/blocks.rb"))
         #expect(formula.contains("  url \"\(url)\"\n  sha256 \"\(digest)\"\n"), "\(formula)")
         // The archive is the tag's tree under one top folder.
-        let listing = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["tar", "-tzf", archive.path]).out
+        let listing = try runTool("tar", ["-tzf", archive.path]).out
         #expect(listing.split(separator: "\n").contains("blocks-1.2.3/Formula/blocks.rb"), "\(listing)")
 
         // Again: the same bytes, and still one url and one sha256 line.

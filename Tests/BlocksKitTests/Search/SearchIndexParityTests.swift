@@ -345,13 +345,8 @@ enum SyntheticCatalog {
     static func make(count: Int) throws -> URL {
         let folder = perProcessFolder("blocks-synthetic-\(count)")
         try? FileManager.default.removeItem(at: folder)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repositoryRoot.appendingPathComponent("Scripts/bench/make-catalog.py").path, String(count), folder.path]
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        let made = try runTool("python3", [repositoryRoot.appendingPathComponent("Scripts/bench/make-catalog.py").path, String(count), folder.path])
+        guard made.code == 0 else { throw CocoaError(.fileWriteUnknown) }
         return folder
     }
 

@@ -42,7 +42,7 @@ enum Chromium {
         let plan = FileManager.default.temporaryDirectory.appendingPathComponent("blocks-cdp-plan-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: plan) }
         try JSONSerialization.data(withJSONObject: steps).write(to: plan)
-        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", driver.path, executable, plan.path])
+        let result = try runTool("python3", [driver.path, executable, plan.path])
         guard result.code == 0, let data = result.out.data(using: .utf8),
             let value = try? JSONDecoder().decode(JSONValue.self, from: data), let object = value.object
         else {

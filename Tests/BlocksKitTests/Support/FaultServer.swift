@@ -12,8 +12,7 @@ final class FaultServer: @unchecked Sendable {
         .appendingPathComponent("fault_server.py")
 
     let port: Int
-    private let process: Process
-    private let input: Pipe
+    private let process: TestProcess
     private let lock = NSLock()
     private var stopped = false
 
@@ -23,21 +22,13 @@ final class FaultServer: @unchecked Sendable {
     func url(_ path: String) -> String { baseURL + (path.hasPrefix("/") ? path : "/" + path) }
 
     init() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", Self.script.path]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try TestProcess.start(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-u", Self.script.path], input: .pipe, captureErrors: false)
         self.process = process
-        self.input = input
-        guard let line = Self.readLine(output.fileHandleForReading.fileDescriptor, timeoutSeconds: 10),
+        guard let output = process.output, let line = Self.readLine(output.fileHandleForReading.fileDescriptor, timeoutSeconds: 10),
             let port = Int(line)
         else {
-            Loopback.kill(process)
+            process.stop()
             throw HarnessError("the fault server did not print its port")
         }
         self.port = port
@@ -53,8 +44,8 @@ final class FaultServer: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        Loopback.kill(process)
-        try? input.fileHandleForWriting.close()
+        process.stop()
+        try? process.input?.fileHandleForWriting.close()
     }
 
     deinit { stop() }

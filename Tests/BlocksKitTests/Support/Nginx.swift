@@ -18,7 +18,7 @@ final class Nginx: @unchecked Sendable {
     let certificateFile: URL?
     /// Holds the config, the logs and nginx's temp folders; removed by `stop()`.
     let folder: URL
-    private let process: Process
+    private let process: TestProcess
     private let lock = NSLock()
     private var stopped = false
 
@@ -29,18 +29,56 @@ final class Nginx: @unchecked Sendable {
         baseURL + "/" + (path.hasPrefix("/") ? String(path.dropFirst()) : path)
     }
 
-    /// The access log's lines once it has at least `count` (nginx writes a request's line
-    /// just after its last byte is sent, so a client can finish first), waiting at most
-    /// two seconds; then whatever it has.
-    func accessLogLines(atLeast count: Int) -> [Substring] {
+    /// One line of the access log (nginx's combined format:
+    /// `127.0.0.1 - - [time] "GET /index.json HTTP/1.1" 304 0 "-" "agent"`), parsed.
+    /// A line that does not parse keeps empty fields, so a test comparing them fails.
+    struct Request: Equatable, CustomStringConvertible {
+        /// The whole line, as nginx wrote it.
+        let line: String
+        let method: String
+        let path: String
+        /// The status and the body bytes sent, as logged ("200", "1234").
+        let status: String
+        let bytes: String
+
+        init(line: Substring) {
+            self.line = String(line)
+            let parts = line.split(separator: "\"")
+            let request = parts.count > 2 ? parts[1].split(separator: " ") : []
+            let sent = parts.count > 2 ? parts[2].split(separator: " ") : []
+            method = request.count >= 2 ? String(request[0]) : ""
+            path = request.count >= 2 ? String(request[1]) : ""
+            status = sent.count >= 1 ? String(sent[0]) : ""
+            bytes = sent.count >= 2 ? String(sent[1]) : ""
+        }
+
+        /// "GET /path status".
+        var summary: String { "\(method) \(path) \(status)" }
+        var description: String { line }
+    }
+
+    /// The access log's requests once it has at least `count` (nginx writes a request's
+    /// line just after its last byte is sent, so a client can finish first), waiting at
+    /// most two seconds; then whatever it has. With `count` 0 it reads at once.
+    func requests(atLeast count: Int = 0) -> [Request] {
+        Self.logLines(folder.appendingPathComponent("access.log"), atLeast: count).map(Request.init(line:))
+    }
+
+    /// The lines of a log file nginx writes (the access log, or one a test's
+    /// `access_log` names), once it has at least `count`, waiting at most two seconds.
+    static func logLines(_ file: URL, atLeast count: Int = 0) -> [Substring] {
         var lines: [Substring] = []
         for _ in 0..<100 {
-            let log = (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
-            lines = log.split(separator: "\n")
+            lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n")
             if lines.count >= count { break }
             usleep(20_000)
         }
         return lines
+    }
+
+    /// A log file's whole text (empty when there is none yet), read at once.
+    static func logText(_ file: URL) -> String {
+        (try? String(contentsOf: file, encoding: .utf8)) ?? ""
     }
 
     /// Starts nginx serving `root`. `serverConfig` is pasted inside the `server` block,
@@ -65,7 +103,7 @@ final class Nginx: @unchecked Sendable {
                 self.process = process
                 return
             case .exited, .timedOut:
-                Loopback.kill(process)
+                process.stop()
                 lastError = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
                 if !lastError.contains("Address already in use") { break attempts }
             }
@@ -77,28 +115,24 @@ final class Nginx: @unchecked Sendable {
     /// A self-signed EC certificate for 127.0.0.1, made by the openssl command.
     private static func makeCertificate(in folder: URL) throws -> URL {
         let certificate = folder.appendingPathComponent("cert.pem")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        let process = try TestProcess.start(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
             "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
             "-keyout", folder.appendingPathComponent("key.pem").path, "-out", certificate.path, "-days", "2",
             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<500 where process.isRunning { usleep(20_000) }
-        guard !process.isRunning, process.terminationStatus == 0,
+            ], captureOutput: false)
+        process.wait(atMost: 10, slice: 20_000)
+        guard !process.isRunning, process.status == 0,
             FileManager.default.fileExists(atPath: certificate.path)
         else {
-            Loopback.kill(process)
+            process.stop()
             throw HarnessError("openssl could not make a test certificate")
         }
         return certificate
     }
 
-    private static func launch(folder: URL, root: URL, port: Int, serverConfig: String, httpConfig: String, tls: Bool) throws -> Process {
+    private static func launch(folder: URL, root: URL, port: Int, serverConfig: String, httpConfig: String, tls: Bool) throws -> TestProcess {
         for temp in ["body", "proxy", "fastcgi", "uwsgi", "scgi"] {
             try FileManager.default.createDirectory(
                 at: folder.appendingPathComponent("temp/\(temp)"), withIntermediateDirectories: true)
@@ -143,14 +177,8 @@ final class Nginx: @unchecked Sendable {
             """
         let configFile = folder.appendingPathComponent("nginx.conf")
         try config.write(to: configFile, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-p", path, "-e", "\(path)/error.log", "-c", configFile.path]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+        return try TestProcess.start(
+            URL(fileURLWithPath: executable), ["-p", path, "-e", "\(path)/error.log", "-c", configFile.path], captureOutput: false)
     }
 
     /// Kills nginx and removes its folder (not the root). Safe to call twice.
@@ -159,7 +187,7 @@ final class Nginx: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        Loopback.kill(process)
+        process.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -220,21 +248,13 @@ enum Loopback {
     }
 
     /// Waits (at most 200 tries, 10 s) until the port answers or the process exits.
-    static func waitUntilListening(port: Int, process: Process) -> Readiness {
+    static func waitUntilListening(port: Int, process: TestProcess) -> Readiness {
         for _ in 0..<200 {
             if isListening(port: port) { return .listening }
             if !process.isRunning { return .exited }
             usleep(50_000)
         }
         return .timedOut
-    }
-
-    /// SIGKILL, then waits (bounded) for Foundation to see the exit.
-    static func kill(_ process: Process) {
-        let pid = process.processIdentifier
-        guard pid > 0 else { return }
-        HostTools.killProcess(pid)
-        for _ in 0..<200 where process.isRunning { usleep(10_000) }
     }
 
     private static func loopbackAddress(port: Int) -> sockaddr_in {

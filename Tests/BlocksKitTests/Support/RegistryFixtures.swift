@@ -31,27 +31,4 @@ enum RegistryFixtures {
         // A fixed publication date, as SOURCE_DATE_EPOCH gives `blocks build`, so builds compare byte for byte.
         return try RegistryBuilder(output: output, packager: BlockPackager(year: year), published: "2026-06-01T00:00:00Z").build(blocks)
     }
-
-    /// Lines of an nginx access log: "GET /path status".
-    static func requests(_ nginx: Nginx) -> [String] {
-        let text = (try? String(contentsOf: nginx.folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { line in
-            // combined format: ... "GET /index.json HTTP/1.1" 304 0 ...
-            let parts = line.split(separator: "\"")
-            guard parts.count > 2 else { return nil }
-            let request = parts[1].split(separator: " ")
-            let status = parts[2].split(separator: " ").first ?? ""
-            return request.count >= 2 ? "\(request[0]) \(request[1]) \(status)" : nil
-        }
-    }
-
-    /// Waits (bounded) until nginx has written `count` log lines; nginx logs after replying.
-    static func waitForRequests(_ nginx: Nginx, atLeast count: Int) -> [String] {
-        for _ in 0..<100 {
-            let lines = requests(nginx)
-            if lines.count >= count { return lines }
-            usleep(20_000)
-        }
-        return requests(nginx)
-    }
 }

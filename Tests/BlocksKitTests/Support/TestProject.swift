@@ -30,6 +30,23 @@ struct TestProject {
         return project
     }
 
+    /// The smallest SwiftPM package, `App` with one target `App` (Package.swift and
+    /// Sources/App/`source`), written in `root` (a folder the caller owns; never built).
+    /// `platforms` is the manifest's `platforms:` entry, or nil for none.
+    @discardableResult
+    static func app(
+        at root: URL, platforms: String? = ".iOS(.v18)", source: (path: String, text: String) = ("App.swift", "struct App {}\n")
+    ) throws -> TestProject {
+        let project = TestProject(root: root)
+        let platformList = platforms.map { ", platforms: [\($0)]" } ?? ""
+        try project.write(
+            "Package.swift",
+            "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\"\(platformList), targets: [.target(name: \"App\")])\n"
+        )
+        try project.write("Sources/App/\(source.path)", source.text)
+        return project
+    }
+
     /// An empty folder with no project markers.
     static func makeEmpty() throws -> TestProject {
         TestProject(root: try temporaryFolder("project"))
@@ -98,19 +115,8 @@ struct TestProject {
     }
 
     /// Starts the real binary in the root, without waiting.
-    func startBinary(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = try Self.binary()
-        process.arguments = arguments
-        process.currentDirectoryURL = root
-        process.environment = binaryEnvironment(extra)
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, output, errors)
+    func startBinary(_ arguments: [String], environment extra: [String: String] = [:]) throws -> TestProcess {
+        try TestProcess.start(try Self.binary(), arguments, in: root, environment: binaryEnvironment(extra))
     }
 
     /// Runs the real binary in the root and waits for it.

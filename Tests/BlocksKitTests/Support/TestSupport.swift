@@ -119,48 +119,6 @@ var blocksBinary: URL {
     return repositoryRoot.appendingPathComponent(candidates[0])
 }
 
-/// Runs a program to completion and collects its output. stdin is /dev/null, as in CI.
-/// Both pipes are read before waiting, so a chatty program cannot block on a full pipe.
-/// With a `deadline` (seconds) the program is terminated past it, and the test fails.
-func runProcess(
-    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
-    deadline: TimeInterval? = nil
-) throws -> (code: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    if let environment { process.environment = environment }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let expiry = Lock()
-    nonisolated(unsafe) var expired = false
-    let timer = DispatchWorkItem {
-        expiry.withLock { expired = true }
-        if process.isRunning { process.terminate() }
-    }
-    if let deadline { DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: timer) }
-    defer { timer.cancel() }
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errorBytes = Data()
-    group.enter()
-    DispatchQueue.global().async {
-        errorBytes = errors.fileHandleForReading.readDataToEndOfFile()
-        group.leave()
-    }
-    let outBytes = output.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    if let deadline {
-        #expect(!expiry.withLock { expired }, "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) ran past \(Int(deadline)) s")
-    }
-    return (process.terminationStatus, String(decoding: outBytes, as: UTF8.self), String(decoding: errorBytes, as: UTF8.self))
-}
-
 /// Runs the real binary and collects its output, with `BLOCKS_REGISTRY` cleared unless given.
 func runBinary(
     _ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String]? = nil
@@ -177,12 +135,7 @@ extension CurlTransport {
 }
 
 /// A one-target SwiftPM package (iOS 18) in `folder/name`, never built, for tests that add
-/// blocks from a registry.
+/// blocks from a registry (`TestProject.app`).
 func makeProject(in folder: TemporaryFolder, name: String = "app") throws -> URL {
-    try folder.write(
-        "\(name)/Package.swift",
-        "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"App\", platforms: [.iOS(.v18)], targets: [.target(name: \"App\")])\n"
-    )
-    try folder.write("\(name)/Sources/App/App.swift", "struct App {}\n")
-    return folder.path(name)
+    try TestProject.app(at: folder.path(name)).root
 }
