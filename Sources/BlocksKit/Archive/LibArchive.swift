@@ -50,11 +50,41 @@ enum LibArchive {
                 throw ArchiveError.writeFailed(archive: archiveName, message: "libarchive could not allocate a writer")
             }
             defer { blocks_archive_write_free(archive) }
-            func check(_ code: Int32, _ step: String) throws {
-                guard code == ARCHIVE_OK else {
-                    throw ArchiveError.writeFailed(archive: archiveName, message: "\(step): \(errorMessage(archive))")
-                }
+            let writer = Writer(archive: archive, archiveName: archiveName)
+            try writer.choose(format)
+            let sink = ByteSink()
+            let client = Unmanaged.passUnretained(sink).toOpaque()
+            try withExtendedLifetime(sink) {
+                try writer.check(
+                    blocks_archive_write_open2(
+                        archive, client, nil,
+                        { _, client, buffer, length in
+                            guard let client, let buffer else { return -1 }
+                            let sink = Unmanaged<ByteSink>.fromOpaque(client).takeUnretainedValue()
+                            sink.data.append(buffer.assumingMemoryBound(to: UInt8.self), count: length)
+                            return length
+                        }, nil, nil), "opening the output")
+                try writer.writeEntries(items, modificationTime: modificationTime)
+                // archive_write_free would swallow a failure here, such as a short write.
+                try writer.check(blocks_archive_write_close(archive), "closing the archive")
             }
+            return sink.data
+        }
+    }
+
+    /// An open libarchive writer, and the archive's name for its errors.
+    private struct Writer {
+        let archive: OpaquePointer
+        let archiveName: String
+
+        func check(_ code: Int32, _ step: String) throws {
+            guard code == ARCHIVE_OK else {
+                throw ArchiveError.writeFailed(archive: archiveName, message: "\(step): \(LibArchive.errorMessage(archive))")
+            }
+        }
+
+        /// The format and its options, chosen so that the same items give the same bytes.
+        func choose(_ format: ArchiveFormat) throws {
             switch format {
             case .tarGzip:
                 try check(blocks_archive_write_set_format_pax_restricted(archive), "choosing the tar format")
@@ -67,48 +97,36 @@ enum LibArchive {
             }
             // Without this, the output is padded with zeros to a 10 KiB block.
             try check(blocks_archive_write_set_bytes_in_last_block(archive, 1), "setting the block size")
-            let sink = ByteSink()
-            let client = Unmanaged.passUnretained(sink).toOpaque()
-            try withExtendedLifetime(sink) {
-                try check(
-                    blocks_archive_write_open2(
-                        archive, client, nil,
-                        { _, client, buffer, length in
-                            guard let client, let buffer else { return -1 }
-                            let sink = Unmanaged<ByteSink>.fromOpaque(client).takeUnretainedValue()
-                            sink.data.append(buffer.assumingMemoryBound(to: UInt8.self), count: length)
-                            return length
-                        }, nil, nil), "opening the output")
-                guard let entry = blocks_archive_entry_new() else {
-                    throw ArchiveError.writeFailed(archive: archiveName, message: "libarchive could not allocate an entry")
-                }
-                defer { blocks_archive_entry_free(entry) }
-                for item in items {
-                    blocks_archive_entry_clear(entry)
-                    blocks_archive_entry_set_mtime(entry, modificationTime, 0)
-                    blocks_archive_entry_set_uid(entry, 0)
-                    blocks_archive_entry_set_gid(entry, 0)
-                    switch item.kind {
-                    case .directory:
-                        blocks_archive_entry_set_pathname_utf8(entry, item.path + "/")
-                        blocks_archive_entry_set_filetype(entry, blocks_ae_ifdir)
-                        blocks_archive_entry_set_perm(entry, ArchiveLayoutItem.directoryMode)
-                        blocks_archive_entry_set_size(entry, 0)
-                        try check(blocks_archive_write_header(archive, entry), "writing \(item.path)/")
-                    case .file(let data):
-                        blocks_archive_entry_set_pathname_utf8(entry, item.path)
-                        blocks_archive_entry_set_filetype(entry, blocks_ae_ifreg)
-                        blocks_archive_entry_set_perm(entry, ArchiveLayoutItem.fileMode)
-                        blocks_archive_entry_set_size(entry, Int64(data.count))
-                        try check(blocks_archive_write_header(archive, entry), "writing \(item.path)")
-                        try writeData(data, to: archive, archiveName: archiveName, entry: item.path)
-                    }
-                    try check(blocks_archive_write_finish_entry(archive), "finishing \(item.path)")
-                }
-                // archive_write_free would swallow a failure here, such as a short write.
-                try check(blocks_archive_write_close(archive), "closing the archive")
+        }
+
+        /// Each item's header, then a file's data, with the owner, time and mode fixed.
+        func writeEntries(_ items: [ArchiveLayoutItem], modificationTime: Int) throws {
+            guard let entry = blocks_archive_entry_new() else {
+                throw ArchiveError.writeFailed(archive: archiveName, message: "libarchive could not allocate an entry")
             }
-            return sink.data
+            defer { blocks_archive_entry_free(entry) }
+            for item in items {
+                blocks_archive_entry_clear(entry)
+                blocks_archive_entry_set_mtime(entry, modificationTime, 0)
+                blocks_archive_entry_set_uid(entry, 0)
+                blocks_archive_entry_set_gid(entry, 0)
+                switch item.kind {
+                case .directory:
+                    blocks_archive_entry_set_pathname_utf8(entry, item.path + "/")
+                    blocks_archive_entry_set_filetype(entry, blocks_ae_ifdir)
+                    blocks_archive_entry_set_perm(entry, ArchiveLayoutItem.directoryMode)
+                    blocks_archive_entry_set_size(entry, 0)
+                    try check(blocks_archive_write_header(archive, entry), "writing \(item.path)/")
+                case .file(let data):
+                    blocks_archive_entry_set_pathname_utf8(entry, item.path)
+                    blocks_archive_entry_set_filetype(entry, blocks_ae_ifreg)
+                    blocks_archive_entry_set_perm(entry, ArchiveLayoutItem.fileMode)
+                    blocks_archive_entry_set_size(entry, Int64(data.count))
+                    try check(blocks_archive_write_header(archive, entry), "writing \(item.path)")
+                    try LibArchive.writeData(data, to: archive, archiveName: archiveName, entry: item.path)
+                }
+                try check(blocks_archive_write_finish_entry(archive), "finishing \(item.path)")
+            }
         }
     }
 

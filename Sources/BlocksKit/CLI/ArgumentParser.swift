@@ -5,26 +5,6 @@ public enum ArgumentParser {
         var result = ParsedArguments()
         var index = 0
         var optionsEnded = false
-        func option(long: String) -> OptionSpec? { spec.option(named: long) }
-        func option(short: Character) -> OptionSpec? { spec.options.first { $0.short == short } }
-
-        func record(_ spec: OptionSpec, spelled: String, inlineValue: String?) throws {
-            if spec.isFlag {
-                if inlineValue != nil { throw UsageError.unexpectedValue(option: spelled) }
-                result.flags.insert(spec.long)
-                return
-            }
-            if let inlineValue {
-                result.values[spec.long, default: []].append(inlineValue)
-                return
-            }
-            index += 1
-            guard index < arguments.count, !looksLikeOption(arguments[index]) else {
-                throw UsageError.missingValue(option: spelled)
-            }
-            result.values[spec.long, default: []].append(arguments[index])
-        }
-
         while index < arguments.count {
             let argument = arguments[index]
             if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
@@ -32,37 +12,71 @@ public enum ArgumentParser {
             } else if argument == "--" {
                 optionsEnded = true
             } else if argument.hasPrefix("--") {
-                let body = argument.dropFirst(2)
-                let name = String(body.prefix { $0 != "=" })
-                let inlineValue = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
-                guard let found = option(long: name) else {
-                    let names = spec.options.map { "--" + $0.long }
-                    throw UsageError.unknownOption("--" + name, suggestion: EditDistance.closest(to: "--" + name, in: names))
-                }
-                try record(found, spelled: "--" + name, inlineValue: inlineValue)
+                try parseLong(argument, spec: spec, arguments: arguments, index: &index, into: &result)
             } else {
-                // One or more short options: "-q", "-qj", "-C dir", "-Cdir".
-                let letters = Array(argument.dropFirst())
-                var position = 0
-                while position < letters.count {
-                    let letter = letters[position]
-                    guard let found = option(short: letter) else {
-                        throw UsageError.unknownOption("-\(letter)", suggestion: suggestion(forShort: letter, in: spec))
-                    }
-                    if found.isFlag {
-                        result.flags.insert(found.long)
-                        position += 1
-                        continue
-                    }
-                    let rest = String(letters[(position + 1)...])
-                    try record(found, spelled: "-\(letter)", inlineValue: rest.isEmpty ? nil : rest)
-                    break
-                }
+                try parseShort(argument, spec: spec, arguments: arguments, index: &index, into: &result)
             }
             index += 1
         }
         try checkPositionals(result.positionals, spec: spec)
         return result
+    }
+
+    /// `--name` or `--name=value`.
+    private static func parseLong(
+        _ argument: String, spec: CommandSpec, arguments: [String], index: inout Int, into result: inout ParsedArguments
+    ) throws {
+        let body = argument.dropFirst(2)
+        let name = String(body.prefix { $0 != "=" })
+        let inlineValue = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+        guard let found = spec.option(named: name) else {
+            let names = spec.options.map { "--" + $0.long }
+            throw UsageError.unknownOption("--" + name, suggestion: EditDistance.closest(to: "--" + name, in: names))
+        }
+        try record(found, spelled: "--" + name, inlineValue: inlineValue, arguments: arguments, index: &index, into: &result)
+    }
+
+    /// One or more short options: "-q", "-qj", "-C dir", "-Cdir".
+    private static func parseShort(
+        _ argument: String, spec: CommandSpec, arguments: [String], index: inout Int, into result: inout ParsedArguments
+    ) throws {
+        let letters = Array(argument.dropFirst())
+        var position = 0
+        while position < letters.count {
+            let letter = letters[position]
+            guard let found = spec.options.first(where: { $0.short == letter }) else {
+                throw UsageError.unknownOption("-\(letter)", suggestion: suggestion(forShort: letter, in: spec))
+            }
+            if found.isFlag {
+                result.flags.insert(found.long)
+                position += 1
+                continue
+            }
+            let rest = String(letters[(position + 1)...])
+            try record(found, spelled: "-\(letter)", inlineValue: rest.isEmpty ? nil : rest, arguments: arguments, index: &index, into: &result)
+            break
+        }
+    }
+
+    /// One option as given: a flag, or its value, attached (`--name=value`, `-Cdir`) or
+    /// the next argument, which `index` then steps past.
+    private static func record(
+        _ option: OptionSpec, spelled: String, inlineValue: String?, arguments: [String], index: inout Int, into result: inout ParsedArguments
+    ) throws {
+        if option.isFlag {
+            if inlineValue != nil { throw UsageError.unexpectedValue(option: spelled) }
+            result.flags.insert(option.long)
+            return
+        }
+        if let inlineValue {
+            result.values[option.long, default: []].append(inlineValue)
+            return
+        }
+        index += 1
+        guard index < arguments.count, !looksLikeOption(arguments[index]) else {
+            throw UsageError.missingValue(option: spelled)
+        }
+        result.values[option.long, default: []].append(arguments[index])
     }
 
     /// For an unknown `-x`: the one long option starting with that letter, so a habit from

@@ -202,7 +202,7 @@ public enum BlocksCLI {
             try applyGlobals(globals, to: &context)
             return .rootHelp
         }
-        if globals.flag("help") && name != "help" {
+        if globals.flag(GlobalOptions.helpOption) && name != "help" {
             try applyGlobals(globals, to: &context)
             if let command = command(named: name) { return .help(command.spec) }
         }
@@ -250,24 +250,25 @@ public enum BlocksCLI {
     }
 
     static func applyGlobals(_ parsed: ParsedArguments, to context: inout CommandContext) throws {
-        if let directory = parsed.value("directory") {
+        if let directory = parsed.value(GlobalOptions.directoryOption) {
             let url = context.resolve(directory)
             guard PathKind(url.path) == .folder else {
                 throw UsageError.invalidValue(option: "-C", value: directory, expected: "an existing folder")
             }
             context.workingDirectory = url
         }
-        context.registry = parsed.value("registry") ?? context.environment["BLOCKS_REGISTRY"].flatMap { $0.isEmpty ? nil : $0 }
-        context.offline = parsed.flag("offline") || context.offline
-        context.allowExpired = parsed.flag("allow-expired") || context.allowExpired
-        if let keys = parsed.values["key"] { context.pinnedKeys = try keys.map { text throws(SignatureError) in try MinisignPublicKey(text: text).pinned(by: .option) } }
-        context.json = parsed.flag("json") || context.json
-        context.quiet = parsed.flag("quiet") || context.quiet
+        context.registry = parsed.value(GlobalOptions.registryOption) ?? context.environment["BLOCKS_REGISTRY"].flatMap { $0.isEmpty ? nil : $0 }
+        context.offline = parsed.flag(GlobalOptions.offlineOption) || context.offline
+        context.allowExpired = parsed.flag(GlobalOptions.allowExpiredOption) || context.allowExpired
+        let keys = parsed.allValues(GlobalOptions.keyOption)
+        if !keys.isEmpty { context.pinnedKeys = try keys.map { text throws(SignatureError) in try MinisignPublicKey(text: text).pinned(by: .option) } }
+        context.json = parsed.flag(GlobalOptions.jsonOption) || context.json
+        context.quiet = parsed.flag(GlobalOptions.quietOption) || context.quiet
         context.color = Style.shouldColor(
             isTerminal: context.standardOutput.isTerminal, environment: context.environment,
-            noColorFlag: parsed.flag("no-color"))
+            noColorFlag: parsed.flag(GlobalOptions.noColorOption))
         context.errorColor = Style.shouldColor(
             isTerminal: context.standardError.isTerminal, environment: context.environment,
-            noColorFlag: parsed.flag("no-color"))
+            noColorFlag: parsed.flag(GlobalOptions.noColorOption))
     }
 }

@@ -145,6 +145,11 @@ public struct ParsedArguments: Sendable, Equatable {
     /// The last value given for an option, so a later `--limit 3` wins over an earlier one.
     public func value(_ name: String) -> String? { values[name]?.last }
     public func allValues(_ name: String) -> [String] { values[name] ?? [] }
+    /// Every value given for a repeatable option (`--header`, `--key`), in order.
+    public func allValues(_ option: OptionSpec) -> [String] { allValues(option.long) }
+
+    /// A count option (`--limit`, `--jobs`): 1 or more, or a usage error that names it.
+    public func integer(_ option: OptionSpec) throws -> Int? { try integer(option.long) }
 
     /// A count option (`--limit`, `--jobs`): 1 or more, or a usage error that names it.
     public func integer(_ name: String) throws -> Int? {

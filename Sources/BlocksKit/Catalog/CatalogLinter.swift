@@ -62,61 +62,27 @@ public struct CatalogLinter {
     }
 
     public func run() throws -> Report {
-        let fileManager = FileManager.default
-        guard let entries = try? fileManager.contentsOfDirectory(atPath: root.path) else {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
             throw CatalogError.notACatalog(path: root.path)
         }
         var problems: [LintProblem] = []
-        var blockCount = 0
         var swiftFiles: [String] = []
         var names: Set<String> = []
-        var dependencies: [(file: String, index: Int, requirement: BlockRequirement)] = []
+        var dependencies: [Dependency] = []
         var blockFolders: [URL] = []
         for folderName in entries.sorted() where !folderName.hasPrefix(".") {
             let folder = root.appendingPathComponent(folderName)
             guard PathKind(folder.path) == .folder else { continue }
-            blockCount += 1
             blockFolders.append(folder)
-            let manifestFile = folder.appendingPathComponent("block.json")
-            let shownManifest = relative(manifestFile)
-            guard let data = fileManager.contents(atPath: manifestFile.path) else {
-                problems.append(LintProblem(file: shownManifest, field: "", message: "missing block.json"))
-                continue
-            }
-            problems += ManifestValidator.problems(in: data, file: shownManifest, folderName: folderName)
-            problems += Self.placeholderProblems(in: data, file: shownManifest)
+            let block = lintBlock(in: folder, named: folderName)
+            problems += block.problems
+            guard block.hasManifest else { continue }
             names.insert(folderName)
-            let texts = (try? JSONReader.parse(data))?["dependencies"]?["blocks"]?.strings ?? []
-            for (index, text) in texts.enumerated() {
-                if let requirement = BlockRequirement(text) { dependencies.append((shownManifest, index, requirement)) }
-            }
-            let present = Self.swiftFiles(under: folder)
-            // A manifest that is not JSON lists nothing: its one error is enough, without
-            // every file of the block then "not listed".
-            if let listed = Self.listedFiles(in: data) {
-                for path in listed where !fileManager.fileExists(atPath: folder.appendingPathComponent(path).path) {
-                    problems.append(LintProblem(file: shownManifest, field: "files", message: "lists \(path), which does not exist"))
-                }
-                for path in present where !listed.contains(path) {
-                    problems.append(LintProblem(file: relative(folder.appendingPathComponent(path)), field: "files", message: "is not listed in block.json"))
-                }
-            }
-            for path in present {
-                let file = folder.appendingPathComponent(path)
-                if let problem = Self.licenseProblem(in: file, shown: relative(file)) { problems.append(problem) }
-            }
-            swiftFiles += present.map { folder.appendingPathComponent($0).path }
+            dependencies += block.dependencies
+            swiftFiles += block.swiftFiles
         }
-        if blockCount == 0 { throw CatalogError.notACatalog(path: root.path) }
-        // A bare name is a block of this catalog; `@namespace/name` is another registry's,
-        // which the project that adds it names in blocks.json.
-        for (file, index, requirement) in dependencies where requirement.reference.namespace == nil && !names.contains(requirement.reference.name) {
-            let hint = EditDistance.suggestions(for: requirement.reference.name, in: names.sorted()).first.map { "; did you mean '\($0)'?" } ?? ""
-            problems.append(
-                LintProblem(
-                    file: file, field: "dependencies.blocks[\(index)]",
-                    message: "names '\(requirement.reference.name)', which is not a block of this catalog\(hint)"))
-        }
+        if blockFolders.isEmpty { throw CatalogError.notACatalog(path: root.path) }
+        problems += Self.unknownDependencyProblems(dependencies, names: names)
         if let swiftCompiler, !swiftFiles.isEmpty {
             problems += try parseProblems(swiftFiles, compiler: swiftCompiler)
         }
@@ -132,7 +98,72 @@ public struct CatalogLinter {
             problems += found
             typeChecked = count
         }
-        return Report(blockCount: blockCount, problems: problems, parseChecked: swiftCompiler != nil, typeCheckedCount: typeChecked)
+        return Report(blockCount: blockFolders.count, problems: problems, parseChecked: swiftCompiler != nil, typeCheckedCount: typeChecked)
+    }
+
+    /// A block's requirement on another block: the manifest that states it, and where.
+    struct Dependency {
+        var file: String
+        var index: Int
+        var requirement: BlockRequirement
+    }
+
+    /// What one block folder's lint finds: its problems, and, when it has a manifest,
+    /// the blocks it depends on and its Swift files (for the catalog-wide checks).
+    struct BlockFindings {
+        var problems: [LintProblem] = []
+        var hasManifest = false
+        var dependencies: [Dependency] = []
+        var swiftFiles: [String] = []
+    }
+
+    /// One block folder: its manifest, the files it lists against those present, and
+    /// each Swift file's license header.
+    func lintBlock(in folder: URL, named folderName: String) -> BlockFindings {
+        let fileManager = FileManager.default
+        var findings = BlockFindings()
+        let manifestFile = folder.appendingPathComponent("block.json")
+        let shownManifest = relative(manifestFile)
+        guard let data = fileManager.contents(atPath: manifestFile.path) else {
+            findings.problems.append(LintProblem(file: shownManifest, field: "", message: "missing block.json"))
+            return findings
+        }
+        findings.hasManifest = true
+        findings.problems += ManifestValidator.problems(in: data, file: shownManifest, folderName: folderName)
+        findings.problems += Self.placeholderProblems(in: data, file: shownManifest)
+        let texts = (try? JSONReader.parse(data))?["dependencies"]?["blocks"]?.strings ?? []
+        for (index, text) in texts.enumerated() {
+            if let requirement = BlockRequirement(text) { findings.dependencies.append(Dependency(file: shownManifest, index: index, requirement: requirement)) }
+        }
+        let present = Self.swiftFiles(under: folder)
+        // A manifest that is not JSON lists nothing: its one error is enough, without
+        // every file of the block then "not listed".
+        if let listed = Self.listedFiles(in: data) {
+            for path in listed where !fileManager.fileExists(atPath: folder.appendingPathComponent(path).path) {
+                findings.problems.append(LintProblem(file: shownManifest, field: "files", message: "lists \(path), which does not exist"))
+            }
+            for path in present where !listed.contains(path) {
+                findings.problems.append(LintProblem(file: relative(folder.appendingPathComponent(path)), field: "files", message: "is not listed in block.json"))
+            }
+        }
+        for path in present {
+            let file = folder.appendingPathComponent(path)
+            if let problem = Self.licenseProblem(in: file, shown: relative(file)) { findings.problems.append(problem) }
+        }
+        findings.swiftFiles = present.map { folder.appendingPathComponent($0).path }
+        return findings
+    }
+
+    /// A bare name is a block of this catalog; `@namespace/name` is another registry's,
+    /// which the project that adds it names in blocks.json.
+    static func unknownDependencyProblems(_ dependencies: [Dependency], names: Set<String>) -> [LintProblem] {
+        dependencies.filter { $0.requirement.reference.namespace == nil && !names.contains($0.requirement.reference.name) }.map { dependency in
+            let name = dependency.requirement.reference.name
+            let hint = EditDistance.suggestions(for: name, in: names.sorted()).first.map { "; did you mean '\($0)'?" } ?? ""
+            return LintProblem(
+                file: dependency.file, field: "dependencies.blocks[\(dependency.index)]",
+                message: "names '\(name)', which is not a block of this catalog\(hint)")
+        }
     }
 
     /// The view check over `folders`: each block with an iOS minimum in every language

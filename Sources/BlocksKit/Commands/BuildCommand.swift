@@ -4,17 +4,7 @@ public enum BuildCommand: Command {
         name: "build",
         abstract: "Write a static registry: index.json, per-block metadata and reproducible archives.",
         discussion: "Serve the output folder with nginx, a CDN or any static host. Set SOURCE_DATE_EPOCH to fix the copyright year.",
-        options: [
-            outputOption, catalogOption,
-            OptionSpec(
-                "sign", value: "keyfile",
-                help: "Sign the index with this secret key (from 'blocks keygen'; default: $BLOCKS_SIGNING_KEY), writing index.json.minisig."),
-            OptionSpec("expires", value: "duration", help: "With --sign: how long the signed index is valid, e.g. 7d, 12h (units s, m, h, d; default: 30d)."),
-            OptionSpec(
-                "next-key", value: "pubkey",
-                help: "With --sign: the public key you will sign with next, listed in the index so clients can pin it before you rotate."),
-            OptionSpec("site", help: "Also write a browsable HTML catalog beside the registry (index.html, a page per block)."),
-        ],
+        options: [outputOption, catalogOption, signOption, expiresOption, nextKeyOption, siteOption],
         examples: [
             .init("blocks build -o public", "Publish ./Catalog into public/, ready for any static host."),
             .init("blocks build -o public --sign blocks.key --site", "The same, signed, with a browsable catalog."),
@@ -22,6 +12,15 @@ public enum BuildCommand: Command {
 
     static let outputOption = SharedOptions.output(value: "dir", help: "The folder to write the registry into.", required: true)
     static let catalogOption = SharedOptions.catalog(help: "The catalog to publish (default: ./Catalog, else the built-in catalog).")
+    static let signOption = OptionSpec(
+        "sign", value: "keyfile",
+        help: "Sign the index with this secret key (from 'blocks keygen'; default: $BLOCKS_SIGNING_KEY), writing index.json.minisig.")
+    static let expiresOption = OptionSpec(
+        "expires", value: "duration", help: "With --sign: how long the signed index is valid, e.g. 7d, 12h (units s, m, h, d; default: 30d).")
+    static let nextKeyOption = OptionSpec(
+        "next-key", value: "pubkey",
+        help: "With --sign: the public key you will sign with next, listed in the index so clients can pin it before you rotate.")
+    static let siteOption = OptionSpec("site", help: "Also write a browsable HTML catalog beside the registry (index.html, a page per block).")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         guard let out = arguments.value(outputOption) else { throw UsageError.missingOption("-o <dir>", because: "it names the folder to write the registry into") }
@@ -44,7 +43,7 @@ public enum BuildCommand: Command {
             output: output, packager: BlockPackager(year: try BlockPackager.year(environment: context.environment)),
             published: try PublicationDate.stamp(environment: context.environment))
         builder.tuning = Tuning(environment: context.environment)
-        builder.site = arguments.flag("site")
+        builder.site = arguments.flag(siteOption)
         builder.signing = try signing(arguments, context: context)
         let started = Date()
         let report = try builder.build(blocks)
@@ -83,21 +82,21 @@ public enum BuildCommand: Command {
 
     /// `--sign` (or `BLOCKS_SIGNING_KEY`) with `--expires` and `--next-key`; nil when unsigned.
     static func signing(_ arguments: ParsedArguments, context: CommandContext) throws -> IndexSigning? {
-        let keyPath = arguments.value("sign") ?? context.environment["BLOCKS_SIGNING_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        let keyPath = arguments.value(signOption) ?? context.environment["BLOCKS_SIGNING_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         guard let keyPath else {
-            for option in ["expires", "next-key"] where arguments.value(option) != nil {
-                throw UsageError.inapplicableOption("--\(option)", because: "it applies to a signed build (--sign KEYFILE)")
+            for option in [expiresOption, nextKeyOption] where arguments.value(option) != nil {
+                throw UsageError.inapplicableOption("--\(option.long)", because: "it applies to a signed build (--sign KEYFILE)")
             }
             return nil
         }
         let key = try SecretKey.read(path: context.resolve(keyPath).path)
         var lifetime = IndexSigning.defaultLifetime
-        if let text = arguments.value("expires") {
+        if let text = arguments.value(expiresOption) {
             guard let seconds = RFC3339.duration(text) else { throw SignatureError.invalidExpiry(text) }
             lifetime = seconds
         }
         let now = context.environment["SOURCE_DATE_EPOCH"].flatMap { Int($0) } ?? Int(Date().timeIntervalSince1970)
-        let nextKey = try arguments.value("next-key").map { text throws(SignatureError) in try MinisignPublicKey(text: text) }
+        let nextKey = try arguments.value(nextKeyOption).map { text throws(SignatureError) in try MinisignPublicKey(text: text) }
         return IndexSigning(key: key, lifetime: lifetime, now: now, nextKey: nextKey)
     }
 }

@@ -16,20 +16,20 @@ public enum CompletionCommand: Command {
                 "shell", help: "bash, zsh or fish.", optional: true,
                 completion: .choices(ShellCompletion.Shell.allCases.map(\.rawValue)))
         ],
-        options: [
-            OptionSpec(ShellCompletion.namesFlag, help: "Print the registries' block names, one a line.", hidden: true),
-            OptionSpec(ShellCompletion.namespacesFlag, help: "Print blocks.json's namespaces, one a line.", hidden: true),
-        ],
+        options: [namesOption, namespacesOption],
         examples: [
             .init("blocks completion zsh > ~/.zfunc/_blocks", "Install zsh's completion (with ~/.zfunc in fpath, before compinit)."),
             .init("blocks completion fish > ~/.config/fish/completions/blocks.fish", "Install fish's; bash: source <(blocks completion bash)."),
         ])
 
+    static let namesOption = OptionSpec(ShellCompletion.namesFlag, help: "Print the registries' block names, one a line.", hidden: true)
+    static let namespacesOption = OptionSpec(ShellCompletion.namespacesFlag, help: "Print blocks.json's namespaces, one a line.", hidden: true)
+
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        if arguments.flag(ShellCompletion.namesFlag) || arguments.flag(ShellCompletion.namespacesFlag) {
+        if arguments.flag(namesOption) || arguments.flag(namespacesOption) {
             if let extra = arguments.positionals.first { throw UsageError.unexpectedArgument(extra) }
-            if arguments.flag(ShellCompletion.namesFlag) { ShellCompletion.blockNames(context: context).forEach { context.print($0) } }
-            if arguments.flag(ShellCompletion.namespacesFlag) { ShellCompletion.namespaces(context: context).forEach { context.print($0) } }
+            if arguments.flag(namesOption) { ShellCompletion.blockNames(context: context).forEach { context.print($0) } }
+            if arguments.flag(namespacesOption) { ShellCompletion.namespaces(context: context).forEach { context.print($0) } }
             return 0
         }
         guard let name = arguments.positionals.first else { throw UsageError.missingArgument("shell", example: "blocks completion bash") }

@@ -4,14 +4,14 @@ public enum InitCommand: Command {
     public static let spec = CommandSpec(
         name: "init",
         abstract: "Write blocks.json: the folder blocks are added to and the registry to use.",
-        options: [
-            OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project (default: as 'add' would choose)."),
-            OptionSpec("target", value: "name", help: "In an Xcode project, the target blocks join; saved, so 'add' need not ask."),
-        ],
+        options: [pathOption, targetOption],
         examples: [
             .init("blocks init", "Write blocks.json with the folder add would choose here."),
             .init("blocks init --path Sources/App/Components", "Add blocks into that folder from now on."),
         ])
+
+    static let pathOption = OptionSpec("path", value: "dir", help: "The folder to add blocks to, inside the project (default: as 'add' would choose).")
+    static let targetOption = OptionSpec("target", value: "name", help: "In an Xcode project, the target blocks join; saved, so 'add' need not ask.")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let project = context.project()
@@ -22,10 +22,10 @@ public enum InitCommand: Command {
                     + "the \(ProjectConfig.fileName) written here makes it one for later commands")
         }
         var config = try project.config ?? ProjectConfig()
-        if arguments.value("path") != nil || arguments.value("target") != nil || (config.path == nil && config.target == nil) {
+        if arguments.value(pathOption) != nil || arguments.value(targetOption) != nil || (config.path == nil && config.target == nil) {
             let target = try TargetFolder.resolve(
-                root: root, config: nil, pathOption: arguments.value("path"), paths: context.paths, notices: context.notices,
-                chooser: context.chooser(allowPrompt: true), targetOption: arguments.value("target"))
+                root: root, config: nil, pathOption: arguments.value(pathOption), paths: context.paths, notices: context.notices,
+                chooser: context.chooser(allowPrompt: true), targetOption: arguments.value(targetOption))
             if let membership = target.xcode {
                 // The target, not its folder: `add` then finds the folder and the membership.
                 config.target = membership.target
@@ -34,13 +34,13 @@ public enum InitCommand: Command {
                 config.path = target.relativePath
             }
         }
-        if let registry = arguments.value("registry") {
+        if let registry = arguments.value(GlobalOptions.registryOption) {
             config.registry = try storedRegistry(registry, root: root, context: context, verifying: true)
             // Keys pin one registry: a new registry drops the old one's.
             config.keys = nil
         }
         if !context.pinnedKeys.isEmpty {
-            if arguments.value("registry") == nil {
+            if arguments.value(GlobalOptions.registryOption) == nil {
                 // Pinning the registry already configured: checked against it now.
                 _ = try storedRegistry(config.registryLocation(root: root) ?? "embedded", root: root, context: context, verifying: true)
             }

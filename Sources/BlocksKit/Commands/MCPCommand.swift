@@ -14,21 +14,22 @@ public enum MCPCommand: Command {
             client's config file, keeping everything else in it.
             """,
         arguments: [ArgumentSpec("action", help: "Leave it out to serve over standard input and output, or 'config' to print a client's entry.", optional: true, completion: .choices(["config"]))],
-        options: [
-            OptionSpec("client", value: "name", help: "With config: claude-code, claude-desktop, cursor or vscode.",
-                completion: .choices(["claude-code", "claude-desktop", "cursor", "vscode"])),
-            OptionSpec("write", help: "With config: merge the entry into the client's config file."),
-        ],
+        options: [clientOption, writeOption],
         examples: [
             .init("blocks mcp config --client cursor --write", "Register the server with Cursor, keeping the rest of its config."),
             .init("blocks mcp", "Serve; a client starts this itself, so you rarely type it."),
         ])
 
+    static let clientOption = OptionSpec(
+        "client", value: "name", help: "With config: claude-code, claude-desktop, cursor or vscode.",
+        completion: .choices(["claude-code", "claude-desktop", "cursor", "vscode"]))
+    static let writeOption = OptionSpec("write", help: "With config: merge the entry into the client's config file.")
+
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         switch arguments.positionals.first {
         case nil:
-            if arguments.value("client") != nil { throw UsageError.inapplicableOption("--client", because: "it belongs to 'blocks mcp config'") }
-            if arguments.flag("write") { throw UsageError.inapplicableOption("--write", because: "it belongs to 'blocks mcp config'") }
+            if arguments.value(clientOption) != nil { throw UsageError.inapplicableOption("--client", because: "it belongs to 'blocks mcp config'") }
+            if arguments.flag(writeOption) { throw UsageError.inapplicableOption("--write", because: "it belongs to 'blocks mcp config'") }
             serve(context: context)
             return 0
         case "config":
@@ -99,7 +100,7 @@ public enum MCPCommand: Command {
         + " Press Ctrl-D to quit.\n"
 
     static func config(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        guard let name = arguments.value("client") else {
+        guard let name = arguments.value(clientOption) else {
             throw UsageError.missingOption(
                 "--client <name>", because: "the entry's format depends on the client: " + MCPClientConfig.all.map(\.name).joined(separator: ", "))
         }
@@ -107,7 +108,7 @@ public enum MCPCommand: Command {
         let command = MCPClientConfig.executablePath(fallback: CommandLine.arguments.first ?? "blocks")
         let root = context.project().root
         let file = client.location(projectRoot: root, home: context.homeDirectory)
-        if arguments.flag("write") {
+        if arguments.flag(writeOption) {
             try client.write(command: command, to: file)
             if context.json {
                 context.print(JSONOutput.encode(["client": .string(client.name), "file": .string(file.path), "written": .bool(true)]))

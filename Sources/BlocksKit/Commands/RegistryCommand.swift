@@ -42,7 +42,7 @@ public enum RegistryCommand: Command {
         // any option is; the message stays the one that explains the form.
         guard NamespacedRegistry.isValidNamespace(namespace) else { throw CommandFailure(NamespaceError.invalidNamespace(namespace), exitCode: 64) }
         if action == "add" {
-            return try add(namespace, url: positionals[2], headerLines: arguments.values[headerOption.long] ?? [], root: root, context: context)
+            return try add(namespace, url: positionals[2], headerLines: arguments.allValues(headerOption), root: root, context: context)
         }
         return try remove(namespace, root: root, context: context)
     }
@@ -60,7 +60,7 @@ public enum RegistryCommand: Command {
         }
         if positionals.count > expected { throw UsageError.unexpectedArgument(positionals[expected]) }
         if positionals.count < expected { throw UsageError.missingArgument(expected == 3 && positionals.count == 2 ? "url" : "namespace", example: spec.examples.first?.commandLine) }
-        if action != "add", arguments.values[headerOption.long] != nil {
+        if action != "add", !arguments.allValues(headerOption).isEmpty {
             throw UsageError.inapplicableOption("--header", because: "headers are given when a registry is added")
         }
         return action

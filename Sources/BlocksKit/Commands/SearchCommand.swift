@@ -5,31 +5,25 @@ public enum SearchCommand: Command {
         abstract: "Search blocks by name, title, tags, summary and API, in English and Spanish.",
         discussion: "Case and accents are ignored and small typos are forgiven: 'pestanas' finds 'pestañas'.",
         arguments: [ArgumentSpec("query", help: "Words to look for; every word must match.", optional: true, variadic: true)],
-        options: [
-            OptionSpec("platform", value: "platform", help: "Only blocks that run there, e.g. ios18, 'iOS 18', ios18.0."),
-            OptionSpec("level", value: "level", help: "beginner, intermediate or advanced.", completion: .choices(["beginner", "intermediate", "advanced"])),
-            OptionSpec("category", value: "category", help: "Only blocks of this category, e.g. tabs."),
-            OptionSpec("tag", value: "tag", help: "Only blocks with this tag, in any language."),
-            OptionSpec("limit", value: "n", help: "Show at most <n> results."),
-        ],
+        options: [platformOption, levelOption, categoryOption, tagOption, limitOption],
         examples: [
             .init("blocks search tabs", "Blocks about tabs, best match first."),
             .init("blocks search pestanas --platform ios17 --level beginner", "In Spanish, for iOS 17, for beginners."),
         ])
 
+    static let platformOption = OptionSpec("platform", value: "platform", help: "Only blocks that run there, e.g. ios18, 'iOS 18', ios18.0.")
+    static let levelOption = OptionSpec(
+        "level", value: "level", help: "beginner, intermediate or advanced.", completion: .choices(["beginner", "intermediate", "advanced"]))
+    static let categoryOption = OptionSpec("category", value: "category", help: "Only blocks of this category, e.g. tabs.")
+    static let tagOption = OptionSpec("tag", value: "tag", help: "Only blocks with this tag, in any language.")
+    static let limitOption = OptionSpec("limit", value: "n", help: "Show at most <n> results.")
+    /// The options that narrow the results, in the order a message names them.
+    static let filterOptions = [platformOption, levelOption, categoryOption, tagOption]
+
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let query = arguments.positionals.joined(separator: " ")
-        var filters = SearchEngine.Filters(level: arguments.value("level"), category: arguments.value("category"), tag: arguments.value("tag"))
-        if let platform = arguments.value("platform") {
-            guard let parsed = PlatformFilter(platform) else {
-                throw UsageError.invalidValue(option: "--platform", value: platform, expected: "a platform and version such as ios18 or 'macOS 15'")
-            }
-            filters.platform = parsed
-        }
-        if let level = filters.level, !ManifestValidator.levels.contains(level.lowercased()) {
-            throw UsageError.invalidValue(option: "--level", value: level, expected: ManifestValidator.levels.joined(separator: ", "))
-        }
-        let limit = try arguments.integer("limit")
+        let filters = try self.filters(arguments)
+        let limit = try arguments.integer(limitOption)
         let registries = try context.registrySet()
         if registries.isSeveral || registries.members[0].namespace != nil {
             return try searchEach(registries, query: query, filters: filters, limit: limit, context: context)
@@ -44,21 +38,7 @@ public enum SearchCommand: Command {
         }
 
         if context.json {
-            let outcome = try index.search(query, filters: filters, limit: limit)
-            let suggestions = outcome.hits.isEmpty && !query.isEmpty ? index.suggestions(for: query) : []
-            context.print(
-                JSONOutput.encode([
-                    "query": .string(query),
-                    "partial": .bool(outcome.isPartial),
-                    "results": .array(
-                        outcome.hits.map { hit in
-                            guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
-                            object["score"] = .int(Int(hit.score.rounded()))
-                            object["namespace"] = .null
-                            return .object(object)
-                        }),
-                    "suggestions": .array(suggestions.map { .string($0) }),
-                ]))
+            try printJSON(index, query: query, filters: filters, limit: limit, context: context)
             return 0
         }
         // The table is laid out while the index's freshness is being checked.
@@ -68,24 +48,7 @@ public enum SearchCommand: Command {
             return (lines.joined(separator: "\n"), isPartial)
         }
         if table.isEmpty {
-            // When the filters alone exclude what the query finds, say so rather than
-            // suggesting other words for a query that works.
-            if !query.isEmpty, !filters.isEmpty {
-                let unfiltered = try index.listings(query) { listings, isPartial in isPartial ? 0 : listings.count }
-                if unfiltered > 0 {
-                    let given = ["platform", "level", "category", "tag"].compactMap { option in
-                        arguments.value(option).map { "--\(option) \($0)" }
-                    }
-                    let blocks = unfiltered == 1 ? "1 block matches" : "\(unfiltered) blocks match"
-                    context.print(TerminalText.escaped("No block matches the filters \(given.joined(separator: " ")); \(blocks) '\(query)' without them."))
-                    return 0
-                }
-            }
-            let suggestions = query.isEmpty ? [] : index.suggestions(for: query)
-            var line = query.isEmpty ? "No blocks match these filters." : "No blocks match '\(query)'."
-            if !suggestions.isEmpty { line += " Did you mean: " + suggestions.joined(separator: ", ") + "?" }
-            // The suggestions are the registry's words.
-            context.print(TerminalText.escaped(line))
+            try reportNoMatch(index, query: query, filters: filters, arguments: arguments, context: context)
             return 0
         }
         if isPartial {
@@ -94,6 +57,64 @@ public enum SearchCommand: Command {
         // One write for the whole table: thousands of lines cost one system call, not thousands.
         context.print(table)
         return 0
+    }
+
+    /// `--platform`, `--level`, `--category` and `--tag`, checked.
+    static func filters(_ arguments: ParsedArguments) throws -> SearchEngine.Filters {
+        var filters = SearchEngine.Filters(level: arguments.value(levelOption), category: arguments.value(categoryOption), tag: arguments.value(tagOption))
+        if let platform = arguments.value(platformOption) {
+            guard let parsed = PlatformFilter(platform) else {
+                throw UsageError.invalidValue(option: "--platform", value: platform, expected: "a platform and version such as ios18 or 'macOS 15'")
+            }
+            filters.platform = parsed
+        }
+        if let level = filters.level, !ManifestValidator.levels.contains(level.lowercased()) {
+            throw UsageError.invalidValue(option: "--level", value: level, expected: ManifestValidator.levels.joined(separator: ", "))
+        }
+        return filters
+    }
+
+    /// `--json` over one registry's index.
+    static func printJSON(_ index: SearchIndex, query: String, filters: SearchEngine.Filters, limit: Int?, context: CommandContext) throws {
+        let outcome = try index.search(query, filters: filters, limit: limit)
+        let suggestions = outcome.hits.isEmpty && !query.isEmpty ? index.suggestions(for: query) : []
+        context.print(
+            JSONOutput.encode([
+                "query": .string(query),
+                "partial": .bool(outcome.isPartial),
+                "results": .array(
+                    outcome.hits.map { hit in
+                        guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
+                        object["score"] = .int(Int(hit.score.rounded()))
+                        object["namespace"] = .null
+                        return .object(object)
+                    }),
+                "suggestions": .array(suggestions.map { .string($0) }),
+            ]))
+    }
+
+    /// Nothing to list: when the filters alone exclude what the query finds, says so rather
+    /// than suggesting other words for a query that works; otherwise suggests the
+    /// registry's words closest to the query.
+    static func reportNoMatch(
+        _ index: SearchIndex, query: String, filters: SearchEngine.Filters, arguments: ParsedArguments, context: CommandContext
+    ) throws {
+        if !query.isEmpty, !filters.isEmpty {
+            let unfiltered = try index.listings(query) { listings, isPartial in isPartial ? 0 : listings.count }
+            if unfiltered > 0 {
+                let given = filterOptions.compactMap { option in
+                    arguments.value(option).map { "--\(option.long) \($0)" }
+                }
+                let blocks = unfiltered == 1 ? "1 block matches" : "\(unfiltered) blocks match"
+                context.print(TerminalText.escaped("No block matches the filters \(given.joined(separator: " ")); \(blocks) '\(query)' without them."))
+                return
+            }
+        }
+        let suggestions = query.isEmpty ? [] : index.suggestions(for: query)
+        var line = query.isEmpty ? "No blocks match these filters." : "No blocks match '\(query)'."
+        if !suggestions.isEmpty { line += " Did you mean: " + suggestions.joined(separator: ", ") + "?" }
+        // The suggestions are the registry's words.
+        context.print(TerminalText.escaped(line))
     }
 
     /// Every registry of the set searched on its own index, the hits merged by score (a

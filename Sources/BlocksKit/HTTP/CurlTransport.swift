@@ -359,6 +359,31 @@ public final class CurlTransport: HTTPTransport, Sendable {
         if job.attempts == 1 && job.redirects == 0 { job.deadline = Date().addingTimeInterval(settings.deadline(forBodyCap: cap)) }
         let remaining = job.deadline.timeIntervalSinceNow
         guard remaining > 0 else { return .failure(deadlinePassed(job)) }
+        let headerLines: [String]
+        switch requestHeaderLines(for: job) {
+        case .success(let lines): headerLines = lines
+        case .failure(let error): return .failure(error)
+        }
+        let sink: BodySink
+        do {
+            sink = try BodySink(limit: cap, partFile: job.partFile, keepsBody: job.keepsBody, reservedFreeBytes: settings.reservedFreeBytes)
+        } catch {
+            return .failure(error)
+        }
+        guard let handle = blocks_curl_easy_init() else {
+            sink.discard()
+            return .failure(.transport(url: redact(url), reason: "libcurl could not start"))
+        }
+        let attempt = Attempt(job: job, handle: handle, sink: sink, settings: settings)
+        for line in headerLines { attempt.headers = blocks_curl_slist_append(attempt.headers, line) }
+        configure(attempt, url: url, cap: cap, remaining: remaining)
+        return .success(attempt)
+    }
+
+    /// The job's request headers: the token (only to its own origin), the ETag to
+    /// revalidate, and the configured headers while the job stays on its first origin.
+    private func requestHeaderLines(for job: TransferJob) -> Result<[String], HTTPError> {
+        let url = job.url
         var headerLines: [String] = []
         if let token, let tokenOrigin, job.request.sendsDefaultToken, job.staysOnOrigin, HTTPOrigin(url) == tokenOrigin {
             guard !containsControlCharacter(token) else {
@@ -381,19 +406,14 @@ public final class CurlTransport: HTTPTransport, Sendable {
                 headerLines.append("\(header.name): \(header.value)")
             }
         }
-        let sink: BodySink
-        do {
-            sink = try BodySink(limit: cap, partFile: job.partFile, keepsBody: job.keepsBody, reservedFreeBytes: settings.reservedFreeBytes)
-        } catch {
-            return .failure(error)
-        }
-        guard let handle = blocks_curl_easy_init() else {
-            sink.discard()
-            return .failure(.transport(url: redact(url), reason: "libcurl could not start"))
-        }
-        let attempt = Attempt(job: job, handle: handle, sink: sink, settings: settings)
-        for line in headerLines { attempt.headers = blocks_curl_slist_append(attempt.headers, line) }
+        return .success(headerLines)
+    }
 
+    /// Sets every libcurl option of the attempt: the URL, the limits and deadline, the
+    /// protocols and redirects allowed, and the callbacks that take the body and headers.
+    private func configure(_ attempt: Attempt, url: String, cap: Int64, remaining: TimeInterval) {
+        let job = attempt.job
+        let handle = attempt.handle
         blocks_curl_setopt_string(handle, CURLOPT_URL, url)
         blocks_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         blocks_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, attempt.errorBuffer)
@@ -421,7 +441,6 @@ public final class CurlTransport: HTTPTransport, Sendable {
         blocks_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(attempt).toOpaque())
         blocks_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback)
         blocks_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, Unmanaged.passUnretained(attempt).toOpaque())
-        return .success(attempt)
     }
 
     private enum Outcome {
@@ -439,37 +458,7 @@ public final class CurlTransport: HTTPTransport, Sendable {
         sink.closeFile()
         var status = 0
         blocks_curl_getinfo_long(attempt.handle, CURLINFO_RESPONSE_CODE, &status)
-
-        guard code == CURLE_OK else {
-            sink.discard()
-            if let slow = attempt.tooSlow { return .done(.failure(.tooSlow(url: url, reason: slow))) }
-            // libcurl refuses a single header line over 100 KB itself, as "out of memory",
-            // before the header callback sees it.
-            if attempt.headerTooLarge || (code == CURLE_OUT_OF_MEMORY && sink.byteCount == 0) {
-                return .done(.failure(.headerTooLarge(url: url, limit: TransferLimits.maximumHeaderBytes)))
-            }
-            if code == CURLE_OPERATION_TIMEDOUT, job.deadline.timeIntervalSinceNow <= 0 { return .done(.failure(deadlinePassed(job))) }
-            if sink.exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
-                return .done(.failure(.tooLarge(url: url, limit: sink.limit)))
-            }
-            if let writeError = sink.writeError, let part = job.partFile {
-                return .done(.failure(.file(path: part.path, reason: writeError)))
-            }
-            if code == CURLE_OPERATION_TIMEDOUT, status == 0, attempt.headerBytes == 0 { return noAnswer(attempt, url: url) }
-            var redirects = 0
-            blocks_curl_getinfo_long(attempt.handle, CURLINFO_REDIRECT_COUNT, &redirects)
-            if code == CURLE_UNSUPPORTED_PROTOCOL, redirects > 0, RedirectPolicy.isHTTP(job.request.url) {
-                var target: UnsafeMutablePointer<CChar>?
-                blocks_curl_getinfo_string(attempt.handle, CURLINFO_EFFECTIVE_URL, &target)
-                log?("GET \(url): refused a redirect to \(redact(target.map { String(cString: $0) } ?? "?"))")
-                return .done(.failure(.insecureRedirect(url: url)))
-            }
-            let reason = describe(code, attempt: attempt)
-            job.lastError = .transport(
-                url: url, reason: "\(reason) (after \(job.attempts) attempt\(job.attempts == 1 ? "" : "s"))")
-            if Self.retryableCodes.contains(code.rawValue) { return .retry(reason: reason, retryAfter: nil) }
-            return .done(.failure(.transport(url: url, reason: reason)))
-        }
+        guard code == CURLE_OK else { return failed(attempt, code: code, status: status, url: url) }
 
         let etag = header("ETag", of: attempt.handle)
         if status == 304, job.request.ifNoneMatch != nil || job.partFile == nil {
@@ -494,6 +483,49 @@ public final class CurlTransport: HTTPTransport, Sendable {
         guard let part = job.partFile, let destination = job.destination else {
             return .done(.success(HTTPResponse(status: status, etag: etag, body: sink.body)))
         }
+        return finishDownload(attempt, part: part, destination: destination, status: status, etag: etag, url: url)
+    }
+
+    /// An attempt libcurl ended with an error: the error that explains it best, or a retry
+    /// when another attempt may do better.
+    private func failed(_ attempt: Attempt, code: CURLcode, status: Int, url: String) -> Outcome {
+        let job = attempt.job
+        let sink = attempt.sink
+        sink.discard()
+        if let slow = attempt.tooSlow { return .done(.failure(.tooSlow(url: url, reason: slow))) }
+        // libcurl refuses a single header line over 100 KB itself, as "out of memory",
+        // before the header callback sees it.
+        if attempt.headerTooLarge || (code == CURLE_OUT_OF_MEMORY && sink.byteCount == 0) {
+            return .done(.failure(.headerTooLarge(url: url, limit: TransferLimits.maximumHeaderBytes)))
+        }
+        if code == CURLE_OPERATION_TIMEDOUT, job.deadline.timeIntervalSinceNow <= 0 { return .done(.failure(deadlinePassed(job))) }
+        if sink.exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
+            return .done(.failure(.tooLarge(url: url, limit: sink.limit)))
+        }
+        if let writeError = sink.writeError, let part = job.partFile {
+            return .done(.failure(.file(path: part.path, reason: writeError)))
+        }
+        if code == CURLE_OPERATION_TIMEDOUT, status == 0, attempt.headerBytes == 0 { return noAnswer(attempt, url: url) }
+        var redirects = 0
+        blocks_curl_getinfo_long(attempt.handle, CURLINFO_REDIRECT_COUNT, &redirects)
+        if code == CURLE_UNSUPPORTED_PROTOCOL, redirects > 0, RedirectPolicy.isHTTP(job.request.url) {
+            var target: UnsafeMutablePointer<CChar>?
+            blocks_curl_getinfo_string(attempt.handle, CURLINFO_EFFECTIVE_URL, &target)
+            log?("GET \(url): refused a redirect to \(redact(target.map { String(cString: $0) } ?? "?"))")
+            return .done(.failure(.insecureRedirect(url: url)))
+        }
+        let reason = describe(code, attempt: attempt)
+        job.lastError = .transport(
+            url: url, reason: "\(reason) (after \(job.attempts) attempt\(job.attempts == 1 ? "" : "s"))")
+        if Self.retryableCodes.contains(code.rawValue) { return .retry(reason: reason, retryAfter: nil) }
+        return .done(.failure(.transport(url: url, reason: reason)))
+    }
+
+    /// A download into a `.part` file that succeeded: its SHA-256 checked, then renamed
+    /// into place.
+    private func finishDownload(_ attempt: Attempt, part: URL, destination: URL, status: Int, etag: String?, url: String) -> Outcome {
+        let job = attempt.job
+        let sink = attempt.sink
         let actual = sink.finishDigest() ?? ""
         if let expected = job.expectedSHA256 {
             do {

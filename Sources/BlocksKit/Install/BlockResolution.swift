@@ -105,38 +105,60 @@ public enum BlockResolution {
             try readMetadata(of: frontier, into: &nodes)
             var next: [String] = []
             for key in frontier {
-                guard let node = nodes[key], let manifest = node.manifest else { continue }
-                for requirement in try (manifest.dependencies ?? BlockDependencies()).blockRequirements() {
-                    let namespace = requirement.reference.namespace ?? node.member.namespace
-                    let member = namespace == node.member.namespace ? node.member : try registries.member(namespace: namespace)
-                    let reference = member.reference(requirement.reference.name)
-                    let dependency = reference.description
-                    if !nodes[key]!.dependencies.contains(dependency) { nodes[key]!.dependencies.append(dependency) }
-                    if var existing = nodes[dependency] {
-                        existing.requirements.append((requirement.versions, key))
-                        if let chosen = existing.chosen, !requirement.versions.isSatisfied(by: chosen) {
-                            throw DependencyError.unsatisfiable(
-                                block: dependency, requirement: requirement.versions.description, requiredBy: key, available: [chosen])
-                        }
-                        nodes[dependency] = existing
-                    } else if let locked = lock.blocks[dependency], requirement.versions.isSatisfied(by: locked.version) {
-                        if !lockRequiredBy[dependency, default: []].contains(key) { lockRequiredBy[dependency, default: []].append(key) }
-                    } else {
-                        guard nodes.count < maximumBlocks else {
-                            throw RegistryError.invalidIndex(location: member.source.location, reason: "more than \(maximumBlocks) blocks depend on each other")
-                        }
-                        nodes[dependency] = Node(reference: reference, member: member, requirements: [(requirement.versions, key)], requested: false)
-                        next.append(dependency)
-                    }
-                }
+                next += try addDependencies(of: key, to: &nodes, lockRequiredBy: &lockRequiredBy, registries: registries, lock: lock)
             }
             frontier = next
         }
         if let cycle = firstCycle(from: roots, in: nodes) { throw DependencyError.cycle(cycle) }
         try readNewestContents(into: &nodes)
 
-        let order = dependencyOrder(from: roots, in: nodes)
-        let items: [InstallPlan.Item] = try order.map { key in
+        let items = try planItems(dependencyOrder(from: roots, in: nodes), nodes: nodes)
+        let packages = items.flatMap { item in
+            (item.content.manifest.dependencies?.packages ?? []).map { (package: $0, requiredBy: item.reference.description) }
+        }
+        // Each value reaches `swift package`'s command line: checked before anything is written.
+        try checkPackages(of: items)
+        return Outcome(items: items, lockRequiredBy: lockRequiredBy, packages: packages, dependencies: nodes.mapValues(\.dependencies))
+    }
+
+    /// The dependencies of the block at `key`, recorded on its node. A dependency met
+    /// before gains a requirement (which its chosen version must meet); one the lock holds
+    /// at a version that fits stays as it is; any other becomes a node, returned to be read
+    /// in the next round.
+    static func addDependencies(
+        of key: String, to nodes: inout [String: Node], lockRequiredBy: inout [String: [String]], registries: RegistrySet, lock: Lockfile
+    ) throws -> [String] {
+        guard let node = nodes[key], let manifest = node.manifest else { return [] }
+        var next: [String] = []
+        for requirement in try (manifest.dependencies ?? BlockDependencies()).blockRequirements() {
+            let namespace = requirement.reference.namespace ?? node.member.namespace
+            let member = namespace == node.member.namespace ? node.member : try registries.member(namespace: namespace)
+            let reference = member.reference(requirement.reference.name)
+            let dependency = reference.description
+            if !nodes[key]!.dependencies.contains(dependency) { nodes[key]!.dependencies.append(dependency) }
+            if var existing = nodes[dependency] {
+                existing.requirements.append((requirement.versions, key))
+                if let chosen = existing.chosen, !requirement.versions.isSatisfied(by: chosen) {
+                    throw DependencyError.unsatisfiable(
+                        block: dependency, requirement: requirement.versions.description, requiredBy: key, available: [chosen])
+                }
+                nodes[dependency] = existing
+            } else if let locked = lock.blocks[dependency], requirement.versions.isSatisfied(by: locked.version) {
+                if !lockRequiredBy[dependency, default: []].contains(key) { lockRequiredBy[dependency, default: []].append(key) }
+            } else {
+                guard nodes.count < maximumBlocks else {
+                    throw RegistryError.invalidIndex(location: member.source.location, reason: "more than \(maximumBlocks) blocks depend on each other")
+                }
+                nodes[dependency] = Node(reference: reference, member: member, requirements: [(requirement.versions, key)], requested: false)
+                next.append(dependency)
+            }
+        }
+        return next
+    }
+
+    /// The install plan's items in dependency order, each the block that was asked for.
+    static func planItems(_ order: [String], nodes: [String: Node]) throws -> [InstallPlan.Item] {
+        try order.map { key in
             let node = nodes[key]!
             guard let content = node.content else { throw RegistryError.unknownBlock(key, suggestions: []) }
             guard content.manifest.name == node.reference.name else {
@@ -146,10 +168,11 @@ public enum BlockResolution {
                 content: content, reference: node.reference, registry: node.member.source.location,
                 requiredBy: node.requirements.map(\.from), requested: node.requested)
         }
-        let packages = items.flatMap { item in
-            (item.content.manifest.dependencies?.packages ?? []).map { (package: $0, requiredBy: item.reference.description) }
-        }
-        // Each value reaches `swift package`'s command line: checked before anything is written.
+    }
+
+    /// Every Swift package the items need, checked against its grammar
+    /// (`PackageValueGrammar`) before anything is written.
+    static func checkPackages(of items: [InstallPlan.Item]) throws {
         for item in items {
             for (index, package) in (item.content.manifest.dependencies?.packages ?? []).enumerated() {
                 guard let problem = package.problems.first else { continue }
@@ -158,7 +181,6 @@ public enum BlockResolution {
                     problem: problem.message)
             }
         }
-        return Outcome(items: items, lockRequiredBy: lockRequiredBy, packages: packages, dependencies: nodes.mapValues(\.dependencies))
     }
 
     /// One metadata round: every node of the level, grouped by registry, the registries

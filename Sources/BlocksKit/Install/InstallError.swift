@@ -68,20 +68,31 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
         case .projectBusy(let root):
             return "another blocks command is changing \(root); wait for it to finish and try again"
         case .unsafeLockEntry(let block, let kind, let path, let folder):
-            let problem =
-                kind == "name"
-                ? "names a block '\(block)', which is not a block name (lowercase letters, digits and dashes)"
-                : "gives block '\(block)' the \(kind) '\(path)', which is not a path inside "
-                    + (kind == "folder" ? "the project" : "the block's folder \(folder)")
-            return "\(Lockfile.fileName) is not safe to use: it \(problem); nothing was changed. "
-                + "A lock comes with the project from whoever committed it: fix or delete that entry"
+            return Self.unsafeLockEntryDescription(block: block, kind: kind, path: path, folder: folder)
         case .unsafePackage(let block, let field, let problem):
             return "block '\(block)' needs a Swift package that cannot be added: \(field): \(problem); "
                 + "the registry is broken, so nothing was added and swift package was not run"
         case .deleteFailed(let failures, let blocks):
-            let list = failures.count == 1 ? failures[0] + "; " : "\(failures.count) paths:\n" + failures.map { "  \($0)\n" }.joined()
-            return "could not delete \(list)what is still on disk stays in \(Lockfile.fileName); "
-                + "make it deletable and run 'blocks remove \(blocks.joined(separator: " "))' again"
+            return Self.deleteFailedDescription(failures: failures, blocks: blocks)
         }
+    }
+
+    /// A lock entry that would make blocks write or delete outside where it may: a name
+    /// that is not a block name, or a path outside the project or the block's folder.
+    static func unsafeLockEntryDescription(block: String, kind: String, path: String, folder: String) -> String {
+        let problem =
+            kind == "name"
+            ? "names a block '\(block)', which is not a block name (lowercase letters, digits and dashes)"
+            : "gives block '\(block)' the \(kind) '\(path)', which is not a path inside "
+                + (kind == "folder" ? "the project" : "the block's folder \(folder)")
+        return "\(Lockfile.fileName) is not safe to use: it \(problem); nothing was changed. "
+            + "A lock comes with the project from whoever committed it: fix or delete that entry"
+    }
+
+    /// What `remove` could not delete: one path inline, several as a list.
+    static func deleteFailedDescription(failures: [String], blocks: [String]) -> String {
+        let list = failures.count == 1 ? failures[0] + "; " : "\(failures.count) paths:\n" + failures.map { "  \($0)\n" }.joined()
+        return "could not delete \(list)what is still on disk stays in \(Lockfile.fileName); "
+            + "make it deletable and run 'blocks remove \(blocks.joined(separator: " "))' again"
     }
 }

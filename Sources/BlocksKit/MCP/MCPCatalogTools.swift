@@ -36,10 +36,11 @@ enum MCPCatalogTools {
         readOnly: true
     ) { call in
         var parsed = ParsedArguments(positionals: (call.string("query") ?? "").split(whereSeparator: \.isWhitespace).map(String.init))
-        for option in ["platform", "level", "category", "tag"] {
-            if let value = call.string(option) { parsed.values[option] = [value] }
+        // The tool's arguments are named as the command's options.
+        for option in SearchCommand.filterOptions {
+            if let value = call.string(option.long) { parsed.values[option.long] = [value] }
         }
-        parsed.values["limit"] = [String(call.integer("limit") ?? defaultSearchLimit)]
+        parsed.values[SearchCommand.limitOption.long] = [String(call.integer("limit") ?? defaultSearchLimit)]
         return .success(try call.runJSON(SearchCommand.self, parsed))
     }
 

@@ -214,8 +214,7 @@ enum MergeDiff {
         /// Where a shortest path through `box` crosses its middle: grows the paths from
         /// the top-left and the bottom-right corner one edit at a time until they meet.
         private mutating func split(_ box: Box) -> Split {
-            let lowest = box.oldStart - box.newEnd
-            let highest = box.oldEnd - box.newStart
+            let bounds = (lowest: box.oldStart - box.newEnd, highest: box.oldEnd - box.newStart)
             let forwardMiddle = box.oldStart - box.newStart
             let backwardMiddle = box.oldEnd - box.newEnd
             let odd = (forwardMiddle - backwardMiddle) & 1 != 0
@@ -225,66 +224,86 @@ enum MergeDiff {
             backward[backwardMiddle + diagonalOffset] = box.oldEnd
             var cost = 1
             while true {
-                // Widen the forward diagonals by one each way, inside the box; the
-                // diagonal just outside reads as unreachable.
-                if forwardRange.low > lowest {
-                    forwardRange.low -= 1
-                    forward[forwardRange.low - 1 + diagonalOffset] = -1
-                } else {
-                    forwardRange.low += 1
-                }
-                if forwardRange.high < highest {
-                    forwardRange.high += 1
-                    forward[forwardRange.high + 1 + diagonalOffset] = -1
-                } else {
-                    forwardRange.high -= 1
-                }
-                for diagonal in stride(from: forwardRange.high, through: forwardRange.low, by: -2) {
-                    // A deletion (from the diagonal below) wins a tie.
-                    let fromBelow = reach(forward, diagonal - 1)
-                    let fromAbove = reach(forward, diagonal + 1)
-                    var i = fromBelow >= fromAbove ? fromBelow + 1 : fromAbove
-                    var j = i - diagonal
-                    while i < box.oldEnd, j < box.newEnd, old[i] == new[j] {
-                        i += 1
-                        j += 1
-                    }
-                    forward[diagonal + diagonalOffset] = i
-                    if odd, backwardRange.low <= diagonal, diagonal <= backwardRange.high, reach(backward, diagonal) <= i {
-                        return Split(old: i, new: j)
-                    }
-                }
-                if backwardRange.low > lowest {
-                    backwardRange.low -= 1
-                    backward[backwardRange.low - 1 + diagonalOffset] = Int.max
-                } else {
-                    backwardRange.low += 1
-                }
-                if backwardRange.high < highest {
-                    backwardRange.high += 1
-                    backward[backwardRange.high + 1 + diagonalOffset] = Int.max
-                } else {
-                    backwardRange.high -= 1
-                }
-                for diagonal in stride(from: backwardRange.high, through: backwardRange.low, by: -2) {
-                    let fromBelow = reach(backward, diagonal - 1)
-                    let fromAbove = reach(backward, diagonal + 1)
-                    var i = fromBelow < fromAbove ? fromBelow : fromAbove - 1
-                    var j = i - diagonal
-                    while i > box.oldStart, j > box.newStart, old[i - 1] == new[j - 1] {
-                        i -= 1
-                        j -= 1
-                    }
-                    backward[diagonal + diagonalOffset] = i
-                    if !odd, forwardRange.low <= diagonal, diagonal <= forwardRange.high, i <= reach(forward, diagonal) {
-                        return Split(old: i, new: j)
-                    }
-                }
+                if let split = stepForward(box, bounds: bounds, odd: odd, forwardRange: &forwardRange, backwardRange: backwardRange) { return split }
+                if let split = stepBackward(box, bounds: bounds, odd: odd, backwardRange: &backwardRange, forwardRange: forwardRange) { return split }
                 if !box.minimal && cost >= maximumCost {
                     return furthestSplit(box, forwardRange: forwardRange, backwardRange: backwardRange)
                 }
                 cost += 1
             }
+        }
+
+        /// One more edit on the paths from the top-left corner; the split when one of them
+        /// reaches a path from the bottom-right (an odd difference meets them here).
+        private mutating func stepForward(
+            _ box: Box, bounds: (lowest: Int, highest: Int), odd: Bool, forwardRange: inout (low: Int, high: Int), backwardRange: (low: Int, high: Int)
+        ) -> Split? {
+            let (lowest, highest) = bounds
+            // Widen the forward diagonals by one each way, inside the box; the
+            // diagonal just outside reads as unreachable.
+            if forwardRange.low > lowest {
+                forwardRange.low -= 1
+                forward[forwardRange.low - 1 + diagonalOffset] = -1
+            } else {
+                forwardRange.low += 1
+            }
+            if forwardRange.high < highest {
+                forwardRange.high += 1
+                forward[forwardRange.high + 1 + diagonalOffset] = -1
+            } else {
+                forwardRange.high -= 1
+            }
+            for diagonal in stride(from: forwardRange.high, through: forwardRange.low, by: -2) {
+                // A deletion (from the diagonal below) wins a tie.
+                let fromBelow = reach(forward, diagonal - 1)
+                let fromAbove = reach(forward, diagonal + 1)
+                var i = fromBelow >= fromAbove ? fromBelow + 1 : fromAbove
+                var j = i - diagonal
+                while i < box.oldEnd, j < box.newEnd, old[i] == new[j] {
+                    i += 1
+                    j += 1
+                }
+                forward[diagonal + diagonalOffset] = i
+                if odd, backwardRange.low <= diagonal, diagonal <= backwardRange.high, reach(backward, diagonal) <= i {
+                    return Split(old: i, new: j)
+                }
+            }
+            return nil
+        }
+
+        /// One more edit on the paths from the bottom-right corner; the split when one of
+        /// them reaches a path from the top-left (an even difference meets them here).
+        private mutating func stepBackward(
+            _ box: Box, bounds: (lowest: Int, highest: Int), odd: Bool, backwardRange: inout (low: Int, high: Int), forwardRange: (low: Int, high: Int)
+        ) -> Split? {
+            let (lowest, highest) = bounds
+            if backwardRange.low > lowest {
+                backwardRange.low -= 1
+                backward[backwardRange.low - 1 + diagonalOffset] = Int.max
+            } else {
+                backwardRange.low += 1
+            }
+            if backwardRange.high < highest {
+                backwardRange.high += 1
+                backward[backwardRange.high + 1 + diagonalOffset] = Int.max
+            } else {
+                backwardRange.high -= 1
+            }
+            for diagonal in stride(from: backwardRange.high, through: backwardRange.low, by: -2) {
+                let fromBelow = reach(backward, diagonal - 1)
+                let fromAbove = reach(backward, diagonal + 1)
+                var i = fromBelow < fromAbove ? fromBelow : fromAbove - 1
+                var j = i - diagonal
+                while i > box.oldStart, j > box.newStart, old[i - 1] == new[j - 1] {
+                    i -= 1
+                    j -= 1
+                }
+                backward[diagonal + diagonalOffset] = i
+                if !odd, forwardRange.low <= diagonal, diagonal <= forwardRange.high, i <= reach(forward, diagonal) {
+                    return Split(old: i, new: j)
+                }
+            }
+            return nil
         }
 
         /// The search has cost too much: split where either path has come furthest.
