@@ -1,12 +1,22 @@
-import Foundation
-
-@testable import BlocksKit
-
 // The oracle for the library's one JSON reader and one writer. The library has no
 // `Codable` at all (`JSONGuardTests`): each format is described once, by `init(fields:)`
 // and `jsonValue`. These conformances, written against Foundation's `JSONDecoder` and
-// `JSONEncoder` and declared only in the test target, describe the same formats a second,
+// `JSONEncoder` and declared only in the tests, describe the same formats a second,
 // independent way, so tests can hold the library's values and bytes equal to them.
+//
+// Scripts/fuzz compiles this file into its one module with the library and the fuzz
+// targets (with `-D FUZZ_ORACLE`), so the targets check against the same oracle.
+#if FUZZ_ORACLE
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#else
+import Foundation
+
+@testable import BlocksKit
+#endif
 
 extension JSONValue: Codable {
     public init(from decoder: Decoder) throws {
