@@ -32,7 +32,7 @@ public enum InfoCommand: Command {
         let shown = try fetch(arguments, context: context)
         if context.json {
             guard let object = try json(shown) else { return 1 }
-            context.print(JSONOutput.encode(object))
+            context.printJSON(object)
             return 0
         }
         printText(shown, context: context)

@@ -46,19 +46,18 @@ public enum SearchCommand: Command {
         if context.json {
             let outcome = try index.search(query, filters: filters, limit: limit)
             let suggestions = outcome.hits.isEmpty && !query.isEmpty ? index.suggestions(for: query) : []
-            context.print(
-                JSONOutput.encode([
-                    "query": .string(query),
-                    "partial": .bool(outcome.isPartial),
-                    "results": .array(
-                        outcome.hits.map { hit in
-                            guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
-                            object["score"] = .int(Int(hit.score.rounded()))
-                            object["namespace"] = .null
-                            return .object(object)
-                        }),
-                    "suggestions": .array(suggestions.map { .string($0) }),
-                ]))
+            context.printJSON([
+                "query": .string(query),
+                "partial": .bool(outcome.isPartial),
+                "results": .array(
+                    outcome.hits.map { hit in
+                        guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
+                        object["score"] = .int(Int(hit.score.rounded()))
+                        object["namespace"] = .null
+                        return .object(object)
+                    }),
+                "suggestions": .array(suggestions.map { .string($0) }),
+            ])
             return 0
         }
         // The table is laid out while the index's freshness is being checked.
@@ -116,21 +115,20 @@ public enum SearchCommand: Command {
         if let limit { hits = Array(hits.prefix(limit)) }
         suggestions = Array(Set(suggestions)).sorted()
         if context.json {
-            context.print(
-                JSONOutput.encode([
-                    "query": .string(query),
-                    "partial": .bool(isPartial),
-                    "results": .array(
-                        hits.map { member, hit, _ in
-                            guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
-                            object["score"] = .int(Int(hit.score.rounded()))
-                            object["namespace"] = member.namespace.map { .string($0) } ?? .null
-                            object["name"] = .string(member.reference(hit.manifest.name).description)
-                            return .object(object)
-                        }),
-                    "suggestions": .array(hits.isEmpty ? suggestions.map { .string($0) } : []),
-                    "registries": registries.json,
-                ]))
+            context.printJSON([
+                "query": .string(query),
+                "partial": .bool(isPartial),
+                "results": .array(
+                    hits.map { member, hit, _ in
+                        guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
+                        object["score"] = .int(Int(hit.score.rounded()))
+                        object["namespace"] = member.namespace.map { .string($0) } ?? .null
+                        object["name"] = .string(member.reference(hit.manifest.name).description)
+                        return .object(object)
+                    }),
+                "suggestions": .array(hits.isEmpty ? suggestions.map { .string($0) } : []),
+                "registries": registries.json,
+            ])
             return 0
         }
         if hits.isEmpty {
