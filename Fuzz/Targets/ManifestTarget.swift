@@ -6,7 +6,7 @@ import Foundation
 
 /// `BlockManifest.decode` and `ManifestValidator.problems` on the bytes of a `block.json`
 /// (archives, catalogs and registries all hand them over). Neither crashes; the reader
-/// gives what the `Decodable` conformance gives, except that it refuses control
+/// gives what the tests' `Decodable` oracle gives, except that it refuses control
 /// characters, and hands out none; what it reads survives the round trip `build` makes;
 /// and a manifest lint passes can be read.
 enum ManifestTarget {
@@ -24,7 +24,7 @@ enum ManifestTarget {
             let written = StableJSON.data(manifest.jsonValue)
             FuzzCheck.expect(BlockManifest.decode(written) == manifest, "a round trip through jsonValue changed \(manifest)")
         } else if parses, let decoded {
-            // The one rule the reader adds to the Decodable conformance: no control characters.
+            // The one rule the reader adds to the Decodable oracle: no control characters.
             FuzzCheck.expect(!ManifestValidator.controlCharacters(in: decoded.jsonValue).isEmpty,
                              "JSONDecoder reads a manifest the reader refuses: \(decoded)")
         }

@@ -1,5 +1,5 @@
 /// The archive formats a registry publishes. Each is a plugin behind `ArchiveCodec`.
-public enum ArchiveFormat: String, Sendable, CaseIterable, Codable {
+public enum ArchiveFormat: String, Sendable, CaseIterable {
     case tarGzip = "tar.gz"
     case zip
 

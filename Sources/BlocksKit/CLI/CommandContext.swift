@@ -29,6 +29,9 @@ public struct CommandContext: Sendable {
     /// Color on standard error: decided by whether standard error is a terminal, so
     /// `blocks x > out.txt` in a terminal still shows a red `error:`.
     public var errorColor = false
+    /// Where `printJSON` hands a command's `--json` object instead of printing it: a front
+    /// end that runs commands in-process (MCP) takes the value, not text to parse again.
+    var jsonCapture: JSONCapture?
 
     public init(
         standardOutput: TextSink, standardError: TextSink, environment: [String: String],
@@ -50,6 +53,28 @@ public struct CommandContext: Sendable {
 
     /// A line on standard output. A URL's password never shows (`URLUserinfo.masked`).
     public func print(_ line: String = "") { standardOutput.write(URLUserinfo.masked(in: line) + "\n") }
+
+    /// A command's one `--json` object: printed as `JSONOutput` writes it, or handed to
+    /// `jsonCapture`. Either way a URL's password never shows: the handed value has every
+    /// string masked as `print` masks its line.
+    public func printJSON(_ object: [String: JSONValue]) {
+        guard let jsonCapture else { return print(JSONOutput.encode(object)) }
+        jsonCapture.hand(Self.masked(object))
+    }
+
+    private static func masked(_ object: [String: JSONValue]) -> [String: JSONValue] {
+        func masked(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .string(let text): return .string(URLUserinfo.masked(in: text))
+            case .array(let elements): return .array(elements.map(masked))
+            case .object(let members): return .object(Self.masked(members))
+            case .int, .double, .bool, .null: return value
+            }
+        }
+        var result: [String: JSONValue] = [:]
+        for (key, value) in object { result[URLUserinfo.masked(in: key)] = masked(value) }
+        return result
+    }
     /// A diagnostic line on standard error, unless `--quiet`. Notes and warnings often
     /// quote a registry, a URL or a server, so control characters in them are escaped.
     public func note(_ line: String) {
@@ -213,5 +238,25 @@ final class ProjectSlot: @unchecked Sendable {
             found = project
             return project
         }
+    }
+}
+
+/// The `--json` object of a command run in-process, handed over by
+/// `CommandContext.printJSON` (MCP's catalog tools read it without printing and parsing).
+final class JSONCapture: @unchecked Sendable {
+    private let lock = Lock()
+    private var captured: [String: JSONValue]?
+
+    func hand(_ object: [String: JSONValue]) {
+        lock.lock()
+        captured = object
+        lock.unlock()
+    }
+
+    /// The object handed over, if any.
+    var object: [String: JSONValue]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return captured
     }
 }

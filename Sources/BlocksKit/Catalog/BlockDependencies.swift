@@ -2,7 +2,7 @@
 /// other blocks (by name or `@namespace/name`, optionally with a version requirement,
 /// `"tab-indicator@^1.2"`) and Swift packages. `add` brings the blocks along and adds the
 /// packages to `Package.swift`.
-public struct BlockDependencies: Codable, Sendable, Equatable {
+public struct BlockDependencies: Sendable, Equatable {
     /// `name`, `@namespace/name`, each optionally followed by `@REQUIREMENT`.
     public var blocks: [String]
     public var packages: [PackageDependency]
@@ -12,41 +12,26 @@ public struct BlockDependencies: Codable, Sendable, Equatable {
         self.packages = packages
     }
 
-    enum Keys: String, CodingKey { case blocks, packages }
-
-    public init(from decoder: Decoder) throws {
-        let object = try decoder.container(keyedBy: Keys.self)
-        self.init(
-            blocks: try object.decodeIfPresent([String].self, forKey: .blocks) ?? [],
-            packages: try object.decodeIfPresent([PackageDependency].self, forKey: .packages) ?? [])
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var object = encoder.container(keyedBy: Keys.self)
-        if !blocks.isEmpty { try object.encode(blocks, forKey: .blocks) }
-        if !packages.isEmpty { try object.encode(packages, forKey: .packages) }
-    }
-
     var isEmpty: Bool { blocks.isEmpty && packages.isEmpty }
 
-    /// Read by `JSONReader`, with the same result as the `Decodable` conformance.
+    private enum Key {
+        static let blocks = "blocks"
+        static let packages = "packages"
+    }
+
+    /// Either list may be absent; an empty one is left out when written.
     init(fields: JSONFields) throws(JSONFields.Problem) {
-        blocks = fields.members["blocks"] == nil ? [] : try fields.strings("blocks")
+        blocks = fields.members[Key.blocks] == nil ? [] : try fields.strings(Key.blocks)
         packages = []
-        if fields.members["packages"] != nil {
-            for package in try fields.objects("packages") {
-                packages.append(
-                    PackageDependency(
-                        url: try package.string("url"), from: try package.optionalString("from"), exact: try package.optionalString("exact"),
-                        products: try package.strings("products")))
-            }
+        if fields.members[Key.packages] != nil {
+            for package in try fields.objects(Key.packages) { packages.append(try PackageDependency(fields: package)) }
         }
     }
 
     var jsonValue: JSONValue {
         var members: [String: JSONValue] = [:]
-        if !blocks.isEmpty { members["blocks"] = .array(blocks.map { .string($0) }) }
-        if !packages.isEmpty { members["packages"] = .array(packages.map(\.jsonValue)) }
+        if !blocks.isEmpty { members[Key.blocks] = JSONFields.jsonArray(blocks) }
+        if !packages.isEmpty { members[Key.packages] = .array(packages.map(\.jsonValue)) }
         return .object(members)
     }
 
@@ -61,7 +46,7 @@ public struct BlockDependencies: Codable, Sendable, Equatable {
 
 /// A Swift package a block needs: SwiftPM's own terms, a URL and `from` (up to the next
 /// major version) or `exact`, and the products the block's code imports.
-public struct PackageDependency: Codable, Sendable, Equatable {
+public struct PackageDependency: Sendable, Equatable {
     public var url: String
     public var from: String?
     public var exact: String?
@@ -74,20 +59,24 @@ public struct PackageDependency: Codable, Sendable, Equatable {
         self.products = products
     }
 
-    enum Keys: String, CodingKey { case url, from, exact, products }
-
-    public func encode(to encoder: Encoder) throws {
-        var object = encoder.container(keyedBy: Keys.self)
-        try object.encode(url, forKey: .url)
-        try object.encodeIfPresent(from, forKey: .from)
-        try object.encodeIfPresent(exact, forKey: .exact)
-        try object.encode(products, forKey: .products)
+    private enum Key {
+        static let url = "url"
+        static let from = "from"
+        static let exact = "exact"
+        static let products = "products"
     }
 
+    init(fields: JSONFields) throws(JSONFields.Problem) {
+        self.init(
+            url: try fields.string(Key.url), from: try fields.optionalString(Key.from), exact: try fields.optionalString(Key.exact),
+            products: try fields.strings(Key.products))
+    }
+
+    /// Without `from` or `exact` when it has none.
     var jsonValue: JSONValue {
-        var members: [String: JSONValue] = ["url": .string(url), "products": .array(products.map { .string($0) })]
-        if let from { members["from"] = .string(from) }
-        if let exact { members["exact"] = .string(exact) }
+        var members: [String: JSONValue] = [Key.url: .string(url), Key.products: JSONFields.jsonArray(products)]
+        if let from { members[Key.from] = .string(from) }
+        if let exact { members[Key.exact] = .string(exact) }
         return .object(members)
     }
 

@@ -2,7 +2,7 @@
 ///
 /// It is the single description every other part reads: search ranks it, `info`
 /// prints it, `add` copies the files it lists, and `build` publishes it.
-public struct BlockManifest: Codable, Sendable, Equatable {
+public struct BlockManifest: Sendable, Equatable {
     public var name: String
     public var version: String
     public var title: [String: String]
@@ -43,62 +43,61 @@ public struct BlockManifest: Codable, Sendable, Equatable {
         self.accessibility = accessibility
     }
 
-    /// The manifest in an object read by `JSONReader`: the same result, and the same
-    /// checks, as its `Decodable` conformance, at a fraction of the cost.
-    init(fields: JSONFields) throws(JSONFields.Problem) {
-        name = try fields.string("name")
-        version = try fields.string("version")
-        title = try fields.stringMap("title")
-        summary = try fields.stringMap("summary")
-        category = try fields.string("category")
-        platforms = try fields.stringMap("platforms")
-        level = try fields.string("level")
-        origin = try fields.string("origin")
-        tags = try fields.stringListMap("tags")
-        api = []
-        for parameter in try fields.objects("api") {
-            api.append(
-                APIParameter(
-                    name: try parameter.string("name"), type: try parameter.string("type"),
-                    default: try parameter.optionalString("default"), description: try parameter.string("description")))
-        }
-        files = []
-        for file in try fields.objects("files") {
-            guard let role = BlockFile.Role(rawValue: try file.string("role")) else { throw .wrongType(file.place("role")) }
-            files.append(BlockFile(path: try file.string("path"), role: role))
-        }
-        authors = try fields.strings("authors")
-        license = try fields.string("license")
-        accessibility = try fields.stringMap("accessibility")
-        switch fields.members["dependencies"] {
-        case nil, .null?: dependencies = nil
-        default: dependencies = try BlockDependencies(fields: try fields.object("dependencies"))
-        }
+    /// The manifest's keys, each spelled once: `init(fields:)` and `jsonMembers` are its
+    /// one reading and one writing description (the JSON Schema is the source of both, and
+    /// tests hold them to it and to a `Codable` oracle).
+    private enum Key {
+        static let name = "name"
+        static let version = "version"
+        static let title = "title"
+        static let summary = "summary"
+        static let category = "category"
+        static let platforms = "platforms"
+        static let level = "level"
+        static let origin = "origin"
+        static let tags = "tags"
+        static let api = "api"
+        static let files = "files"
+        static let authors = "authors"
+        static let license = "license"
+        static let accessibility = "accessibility"
+        static let dependencies = "dependencies"
     }
 
-    /// The manifest as `JSONValue`, with the keys and values its `Encodable` conformance
-    /// writes (a parameter without a default has no `default` key).
+    /// The manifest in an object read by `JSONReader`.
+    init(fields: JSONFields) throws(JSONFields.Problem) {
+        name = try fields.string(Key.name)
+        version = try fields.string(Key.version)
+        title = try fields.stringMap(Key.title)
+        summary = try fields.stringMap(Key.summary)
+        category = try fields.string(Key.category)
+        platforms = try fields.stringMap(Key.platforms)
+        level = try fields.string(Key.level)
+        origin = try fields.string(Key.origin)
+        tags = try fields.stringListMap(Key.tags)
+        api = []
+        for parameter in try fields.objects(Key.api) { api.append(try APIParameter(fields: parameter)) }
+        files = []
+        for file in try fields.objects(Key.files) { files.append(try BlockFile(fields: file)) }
+        authors = try fields.strings(Key.authors)
+        license = try fields.string(Key.license)
+        accessibility = try fields.stringMap(Key.accessibility)
+        dependencies = try fields.optionalObject(Key.dependencies).map { (object) throws(JSONFields.Problem) in try BlockDependencies(fields: object) }
+    }
+
+    /// The manifest as `JSONValue`; a parameter without a default has no `default` key.
     var jsonValue: JSONValue { .object(jsonMembers) }
 
     /// The manifest's members, which an index entry extends (`RegistryEntry.addedMembers`).
     var jsonMembers: [String: JSONValue] {
-        func strings(_ map: [String: String]) -> JSONValue { .object(map.mapValues { .string($0) }) }
         var members: [String: JSONValue] = [
-            "name": .string(name), "version": .string(version), "title": strings(title), "summary": strings(summary),
-            "category": .string(category), "platforms": strings(platforms), "level": .string(level), "origin": .string(origin),
-            "tags": .object(tags.mapValues { .array($0.map { .string($0) }) }),
-            "api": .array(
-                api.map { parameter in
-                    var members: [String: JSONValue] = [
-                        "name": .string(parameter.name), "type": .string(parameter.type), "description": .string(parameter.description),
-                    ]
-                    if let value = parameter.default { members["default"] = .string(value) }
-                    return .object(members)
-                }),
-            "files": .array(files.map { .object(["path": .string($0.path), "role": .string($0.role.rawValue)]) }),
-            "authors": .array(authors.map { .string($0) }), "license": .string(license), "accessibility": strings(accessibility),
+            Key.name: .string(name), Key.version: .string(version), Key.title: JSONFields.jsonObject(title),
+            Key.summary: JSONFields.jsonObject(summary), Key.category: .string(category), Key.platforms: JSONFields.jsonObject(platforms),
+            Key.level: .string(level), Key.origin: .string(origin), Key.tags: .object(tags.mapValues(JSONFields.jsonArray)),
+            Key.api: .array(api.map(\.jsonValue)), Key.files: .array(files.map(\.jsonValue)), Key.authors: JSONFields.jsonArray(authors),
+            Key.license: .string(license), Key.accessibility: JSONFields.jsonObject(accessibility),
         ]
-        if let dependencies { members["dependencies"] = dependencies.jsonValue }
+        if let dependencies { members[Key.dependencies] = dependencies.jsonValue }
         return members
     }
 
@@ -118,7 +117,7 @@ public struct BlockManifest: Codable, Sendable, Equatable {
 }
 
 /// One public parameter of a block's component, shown in `blocks info`'s API table.
-public struct APIParameter: Codable, Sendable, Equatable {
+public struct APIParameter: Sendable, Equatable {
     public var name: String
     public var type: String
     public var `default`: String?
@@ -130,11 +129,31 @@ public struct APIParameter: Codable, Sendable, Equatable {
         self.default = `default`
         self.description = description
     }
+
+    private enum Key {
+        static let name = "name"
+        static let type = "type"
+        static let `default` = "default"
+        static let description = "description"
+    }
+
+    init(fields: JSONFields) throws(JSONFields.Problem) {
+        self.init(
+            name: try fields.string(Key.name), type: try fields.string(Key.type), default: try fields.optionalString(Key.default),
+            description: try fields.string(Key.description))
+    }
+
+    /// Without a `default` key when it has none.
+    var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [Key.name: .string(name), Key.type: .string(type), Key.description: .string(description)]
+        if let value = self.default { members[Key.default] = .string(value) }
+        return .object(members)
+    }
 }
 
 /// A file that belongs to a block, with the role that decides whether `add` writes it.
-public struct BlockFile: Codable, Sendable, Equatable {
-    public enum Role: String, Codable, Sendable, CaseIterable {
+public struct BlockFile: Sendable, Equatable {
+    public enum Role: String, Sendable, CaseIterable {
         case component, logic, demo
     }
     public var path: String
@@ -144,6 +163,19 @@ public struct BlockFile: Codable, Sendable, Equatable {
         self.path = path
         self.role = role
     }
+
+    private enum Key {
+        static let path = "path"
+        static let role = "role"
+    }
+
+    /// A role that is none of `Role`'s is the wrong type, as for any other value.
+    init(fields: JSONFields) throws(JSONFields.Problem) {
+        guard let role = Role(rawValue: try fields.string(Key.role)) else { throw .wrongType(fields.place(Key.role)) }
+        self.init(path: try fields.string(Key.path), role: role)
+    }
+
+    var jsonValue: JSONValue { .object([Key.path: .string(path), Key.role: .string(role.rawValue)]) }
 }
 
 /// A block with the text of its files: what every registry source hands out.

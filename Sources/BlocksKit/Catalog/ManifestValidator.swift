@@ -1,6 +1,6 @@
 /// One thing wrong with a catalog, naming the file and the field so it can be fixed
 /// without guessing.
-public struct LintProblem: Sendable, Equatable, CustomStringConvertible, Codable {
+public struct LintProblem: Sendable, Equatable, CustomStringConvertible {
     public var file: String
     public var field: String
     public var message: String
@@ -10,6 +10,9 @@ public struct LintProblem: Sendable, Equatable, CustomStringConvertible, Codable
         self.field = field
         self.message = message
     }
+
+    /// As `lint --json` lists it. Nothing reads it back.
+    var jsonValue: JSONValue { .object(["file": .string(file), "field": .string(field), "message": .string(message)]) }
 
     public var description: String { field.isEmpty ? "\(file): \(message)" : "\(file): \(field): \(message)" }
 }

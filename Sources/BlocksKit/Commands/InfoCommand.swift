@@ -32,7 +32,7 @@ public enum InfoCommand: Command {
         let shown = try fetch(arguments, context: context)
         if context.json {
             guard let object = try json(shown) else { return 1 }
-            context.print(JSONOutput.encode(object))
+            context.printJSON(object)
             return 0
         }
         printText(shown, context: context)
@@ -67,7 +67,7 @@ public enum InfoCommand: Command {
         object["license"] = .string(manifest.license)
         object["authors"] = .array(manifest.authors.map { .string($0) })
         object["accessibility"] = .object(manifest.accessibility.mapValues { .string($0) })
-        object["api"] = try JSONValue(encoding: manifest.api)
+        object["api"] = .array(manifest.api.map(\.jsonValue))
         object["files"] = .array(
             manifest.files.map { file in
                 var entry: [String: JSONValue] = ["path": .string(file.path), "role": .string(file.role.rawValue)]

@@ -55,7 +55,7 @@ public enum LintCommand: Command {
                 "catalog": .string(root.path),
                 "blocks": .int(report.blockCount),
                 "parsed": .bool(report.parseChecked),
-                "problems": try JSONValue(encoding: report.problems),
+                "problems": .array(report.problems.map(\.jsonValue)),
             ]
             if typeCheck != nil { object["typeChecked"] = .int(report.typeCheckedCount) }
             // A failure prints this object with its "error" member, from BlocksCLI.report.

@@ -20,7 +20,7 @@ public enum ListCommand: Command {
             }
             var object: [String: JSONValue] = ["registry": .string(registries.members[0].source.location), "blocks": .array(blocks)]
             if registries.isSeveral || registries.members[0].namespace != nil { object["registries"] = registries.json }
-            context.print(JSONOutput.encode(object))
+            context.printJSON(object)
             return 0
         }
         let rows = listed.map { member, manifest in

@@ -78,19 +78,18 @@ public enum SearchCommand: Command {
     static func printJSON(_ index: SearchIndex, query: String, filters: SearchEngine.Filters, limit: Int?, context: CommandContext) throws {
         let outcome = try index.search(query, filters: filters, limit: limit)
         let suggestions = outcome.hits.isEmpty && !query.isEmpty ? index.suggestions(for: query) : []
-        context.print(
-            JSONOutput.encode([
-                "query": .string(query),
-                "partial": .bool(outcome.isPartial),
-                "results": .array(
-                    outcome.hits.map { hit in
-                        guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
-                        object["score"] = .int(Int(hit.score.rounded()))
-                        object["namespace"] = .null
-                        return .object(object)
-                    }),
-                "suggestions": .array(suggestions.map { .string($0) }),
-            ]))
+        context.printJSON([
+            "query": .string(query),
+            "partial": .bool(outcome.isPartial),
+            "results": .array(
+                outcome.hits.map { hit in
+                    guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
+                    object["score"] = .int(Int(hit.score.rounded()))
+                    object["namespace"] = .null
+                    return .object(object)
+                }),
+            "suggestions": .array(suggestions.map { .string($0) }),
+        ])
     }
 
     /// Nothing to list: when the filters alone exclude what the query finds, says so rather
@@ -137,21 +136,20 @@ public enum SearchCommand: Command {
         if let limit { hits = Array(hits.prefix(limit)) }
         suggestions = Array(Set(suggestions)).sorted()
         if context.json {
-            context.print(
-                JSONOutput.encode([
-                    "query": .string(query),
-                    "partial": .bool(isPartial),
-                    "results": .array(
-                        hits.map { member, hit, _ in
-                            guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
-                            object["score"] = .int(Int(hit.score.rounded()))
-                            object["namespace"] = member.namespace.map { .string($0) } ?? .null
-                            object["name"] = .string(member.reference(hit.manifest.name).description)
-                            return .object(object)
-                        }),
-                    "suggestions": .array(hits.isEmpty ? suggestions.map { .string($0) } : []),
-                    "registries": registries.json,
-                ]))
+            context.printJSON([
+                "query": .string(query),
+                "partial": .bool(isPartial),
+                "results": .array(
+                    hits.map { member, hit, _ in
+                        guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
+                        object["score"] = .int(Int(hit.score.rounded()))
+                        object["namespace"] = member.namespace.map { .string($0) } ?? .null
+                        object["name"] = .string(member.reference(hit.manifest.name).description)
+                        return .object(object)
+                    }),
+                "suggestions": .array(hits.isEmpty ? suggestions.map { .string($0) } : []),
+                "registries": registries.json,
+            ])
             return 0
         }
         if hits.isEmpty {

@@ -25,11 +25,10 @@ public enum StatusCommand: Command {
                 object["requiredBy"] = .array((lock.blocks[status.name]?.requiredBy ?? []).map { .string($0) })
                 return .object(object)
             }
-            context.print(
-                JSONOutput.encode([
-                    "root": .string(root.path), "blocks": .array(blocks),
-                    "registries": .array(signatures.map { .object(["location": .string($0.location), "signature": .string($0.signature)]) }),
-                ]))
+            context.printJSON([
+                "root": .string(root.path), "blocks": .array(blocks),
+                "registries": .array(signatures.map { .object(["location": .string($0.location), "signature": .string($0.signature)]) }),
+            ])
             return 0
         }
         guard !statuses.isEmpty else {

@@ -3,11 +3,11 @@
 ///
 /// It is JSON with sorted keys and sorted files, so the same state always gives the
 /// same bytes and the file diffs cleanly in version control.
-public struct Lockfile: Codable, Sendable, Equatable {
+public struct Lockfile: Sendable, Equatable {
     public static let fileName = "blocks.lock"
 
     /// One added block.
-    public struct Block: Codable, Sendable, Equatable {
+    public struct Block: Sendable, Equatable {
         /// The registry it came from, as `RegistrySource.location` names it: for a
         /// namespaced block, the URL `blocks.json` gives its namespace.
         public var registry: String
@@ -46,38 +46,45 @@ public struct Lockfile: Codable, Sendable, Equatable {
 
         public func file(at path: String) -> File? { files.first { $0.path == path } }
 
-        enum Keys: String, CodingKey { case registry, namespace, requiredBy, requested, version, folder, createdFolders, files, packages }
-
-        /// Reads version 1 locks too, which have no namespace, requiredBy or requested.
-        public init(from decoder: Decoder) throws {
-            let object = try decoder.container(keyedBy: Keys.self)
-            self.init(
-                registry: try object.decode(String.self, forKey: .registry), version: try object.decode(String.self, forKey: .version),
-                folder: try object.decode(String.self, forKey: .folder), createdFolders: try object.decode([String].self, forKey: .createdFolders),
-                files: try object.decode([File].self, forKey: .files), namespace: try object.decodeIfPresent(String.self, forKey: .namespace),
-                requiredBy: try object.decodeIfPresent([String].self, forKey: .requiredBy) ?? [],
-                requested: try object.decodeIfPresent(Bool.self, forKey: .requested) ?? true,
-                packages: try object.decodeIfPresent([String].self, forKey: .packages))
+        private enum Key {
+            static let registry = "registry"
+            static let namespace = "namespace"
+            static let requiredBy = "requiredBy"
+            static let requested = "requested"
+            static let version = "version"
+            static let folder = "folder"
+            static let createdFolders = "createdFolders"
+            static let files = "files"
+            static let packages = "packages"
         }
 
-        public func encode(to encoder: Encoder) throws {
-            var object = encoder.container(keyedBy: Keys.self)
-            try object.encode(registry, forKey: .registry)
-            try object.encodeIfPresent(namespace, forKey: .namespace)
-            try object.encode(requiredBy, forKey: .requiredBy)
-            try object.encode(requested, forKey: .requested)
-            try object.encode(version, forKey: .version)
-            try object.encode(folder, forKey: .folder)
-            try object.encode(createdFolders, forKey: .createdFolders)
-            try object.encode(files, forKey: .files)
-            try object.encodeIfPresent(packages, forKey: .packages)
+        /// Reads version 1 locks too, which have no namespace, requiredBy or requested.
+        init(fields: JSONFields) throws(JSONFields.Problem) {
+            var files: [File] = []
+            for file in try fields.objects(Key.files) { files.append(try File(fields: file)) }
+            self.init(
+                registry: try fields.string(Key.registry), version: try fields.string(Key.version), folder: try fields.string(Key.folder),
+                createdFolders: try fields.strings(Key.createdFolders), files: files, namespace: try fields.optionalString(Key.namespace),
+                requiredBy: try fields.optionalStrings(Key.requiredBy) ?? [], requested: try fields.optionalBool(Key.requested) ?? true,
+                packages: try fields.optionalStrings(Key.packages))
+        }
+
+        var jsonValue: JSONValue {
+            var members: [String: JSONValue] = [
+                Key.registry: .string(registry), Key.version: .string(version), Key.folder: .string(folder),
+                Key.requiredBy: JSONFields.jsonArray(requiredBy), Key.requested: .bool(requested),
+                Key.createdFolders: JSONFields.jsonArray(createdFolders), Key.files: .array(files.map(\.jsonValue)),
+            ]
+            if let namespace { members[Key.namespace] = .string(namespace) }
+            if let packages { members[Key.packages] = JSONFields.jsonArray(packages) }
+            return .object(members)
         }
     }
 
     /// A Swift package dependency blocks found or put in Package.swift, so that `remove`
     /// takes out only what blocks added. Written after SwiftPM's commands succeed; a
     /// package with no record is never removed.
-    public struct Package: Codable, Sendable, Equatable {
+    public struct Package: Sendable, Equatable {
         public var url: String
         /// The block whose `add` recorded it.
         public var block: String
@@ -88,7 +95,7 @@ public struct Lockfile: Codable, Sendable, Equatable {
         /// The products blocks added to a target's dependencies, with that package.
         public var products: [Product]
 
-        public struct Product: Codable, Sendable, Equatable {
+        public struct Product: Sendable, Equatable {
             public var name: String
             public var target: String
             /// Whether blocks made the target's `dependencies:` list to hold it.
@@ -99,6 +106,20 @@ public struct Lockfile: Codable, Sendable, Equatable {
                 self.target = target
                 self.createdList = createdList
             }
+
+            private enum Key {
+                static let name = "name"
+                static let target = "target"
+                static let createdList = "createdList"
+            }
+
+            init(fields: JSONFields) throws(JSONFields.Problem) {
+                self.init(name: try fields.string(Key.name), target: try fields.string(Key.target), createdList: try fields.bool(Key.createdList))
+            }
+
+            var jsonValue: JSONValue {
+                .object([Key.name: .string(name), Key.target: .string(target), Key.createdList: .bool(createdList)])
+            }
         }
 
         public init(url: String, block: String, added: Bool, createdList: Bool = false, products: [Product] = []) {
@@ -107,6 +128,29 @@ public struct Lockfile: Codable, Sendable, Equatable {
             self.added = added
             self.createdList = createdList
             self.products = products
+        }
+
+        private enum Key {
+            static let url = "url"
+            static let block = "block"
+            static let added = "added"
+            static let createdList = "createdList"
+            static let products = "products"
+        }
+
+        init(fields: JSONFields) throws(JSONFields.Problem) {
+            var products: [Product] = []
+            for product in try fields.objects(Key.products) { products.append(try Product(fields: product)) }
+            self.init(
+                url: try fields.string(Key.url), block: try fields.string(Key.block), added: try fields.bool(Key.added),
+                createdList: try fields.bool(Key.createdList), products: products)
+        }
+
+        var jsonValue: JSONValue {
+            .object([
+                Key.url: .string(url), Key.block: .string(block), Key.added: .bool(added), Key.createdList: .bool(createdList),
+                Key.products: .array(products.map(\.jsonValue)),
+            ])
         }
 
         /// The name SwiftPM gives it.
@@ -123,7 +167,7 @@ public struct Lockfile: Codable, Sendable, Equatable {
 
     /// One written file: its path relative to the project root and the SHA-256 of
     /// exactly the bytes written.
-    public struct File: Codable, Sendable, Equatable {
+    public struct File: Sendable, Equatable {
         public var path: String
         public var sha256: String
 
@@ -131,6 +175,17 @@ public struct Lockfile: Codable, Sendable, Equatable {
             self.path = path
             self.sha256 = sha256
         }
+
+        private enum Key {
+            static let path = "path"
+            static let sha256 = "sha256"
+        }
+
+        init(fields: JSONFields) throws(JSONFields.Problem) {
+            self.init(path: try fields.string(Key.path), sha256: try fields.string(Key.sha256))
+        }
+
+        var jsonValue: JSONValue { .object([Key.path: .string(path), Key.sha256: .string(sha256)]) }
     }
 
     /// The format version, for readers of the future. Version 2 added each block's
@@ -142,20 +197,29 @@ public struct Lockfile: Codable, Sendable, Equatable {
     /// locks without it are still version 2: an older blocks ignores it.
     public var packages: [Package]
 
-    enum Keys: String, CodingKey { case lockVersion, blocks, packages }
-
-    public init(from decoder: Decoder) throws {
-        let object = try decoder.container(keyedBy: Keys.self)
-        lockVersion = try object.decode(Int.self, forKey: .lockVersion)
-        blocks = try object.decode([String: Block].self, forKey: .blocks)
-        packages = try object.decodeIfPresent([Package].self, forKey: .packages) ?? []
+    private enum Key {
+        static let lockVersion = "lockVersion"
+        static let blocks = "blocks"
+        static let packages = "packages"
     }
 
-    public func encode(to encoder: Encoder) throws {
-        var object = encoder.container(keyedBy: Keys.self)
-        try object.encode(lockVersion, forKey: .lockVersion)
-        try object.encode(blocks, forKey: .blocks)
-        if !packages.isEmpty { try object.encode(packages, forKey: .packages) }
+    /// The lock's fields, any string allowed (it is the project's own file). `packages`
+    /// may be absent.
+    init(fields: JSONFields) throws(JSONFields.Problem) {
+        lockVersion = try fields.int(Key.lockVersion)
+        blocks = [:]
+        let entries = try fields.object(Key.blocks)
+        for name in entries.members.keys { blocks[name] = try Block(fields: try entries.object(name)) }
+        packages = []
+        if fields.has(Key.packages) {
+            for package in try fields.objects(Key.packages) { packages.append(try Package(fields: package)) }
+        }
+    }
+
+    var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [Key.lockVersion: .int(lockVersion), Key.blocks: .object(blocks.mapValues(\.jsonValue))]
+        if !packages.isEmpty { members[Key.packages] = .array(packages.map(\.jsonValue)) }
+        return .object(members)
     }
 
     /// The record of a package, by its URL.
@@ -183,14 +247,12 @@ public struct Lockfile: Codable, Sendable, Equatable {
     public static func read(root: URL) throws -> Lockfile {
         let url = root.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else { return Lockfile() }
+        guard let data = try? Data(contentsOf: url) else { throw InstallError.unreadableLock(path: fileName, reason: "it could not be read") }
         let lock: Lockfile
-        do {
-            let data = try Data(contentsOf: url)
-            lock = try JSONDecoder().decode(Lockfile.self, from: data)
-        } catch let error as DecodingError {
-            throw InstallError.unreadableLock(path: fileName, reason: "it is not a valid lock file (\(Self.summary(of: error)))")
+        do throws(RegistryEntryProblem) {
+            lock = try RegistryEntryProblem.reading(data, plainStrings: false) { (fields) throws(JSONFields.Problem) in try Lockfile(fields: fields) }
         } catch {
-            throw InstallError.unreadableLock(path: fileName, reason: "it could not be read")
+            throw InstallError.unreadableLock(path: fileName, reason: "it is not a valid lock file (\(Self.summary(of: error)))")
         }
         guard lock.lockVersion <= currentVersion else {
             throw InstallError.unreadableLock(path: fileName, reason: "it is lock version \(lock.lockVersion), written by a newer blocks; update blocks")
@@ -229,51 +291,17 @@ public struct Lockfile: Codable, Sendable, Equatable {
         }
     }
 
-    /// The exact bytes to write: sorted keys, sorted files, a final newline. The same
-    /// bytes as `StableJSON.data(self)`, written without `JSONEncoder`.
+    /// The exact bytes to write: sorted keys, sorted files, a final newline (tests hold
+    /// them to a `Codable` oracle).
     public func encoded() -> Data {
         StableJSON.data(jsonValue)
     }
 
-    var jsonValue: JSONValue {
-        var members: [String: JSONValue] = [
-            "lockVersion": .int(lockVersion),
-            "blocks": .object(
-                blocks.mapValues { block in
-                    var members: [String: JSONValue] = [
-                        "registry": .string(block.registry), "version": .string(block.version), "folder": .string(block.folder),
-                        "requiredBy": .array(block.requiredBy.map { .string($0) }), "requested": .bool(block.requested),
-                        "createdFolders": .array(block.createdFolders.map { .string($0) }),
-                        "files": .array(block.files.map { .object(["path": .string($0.path), "sha256": .string($0.sha256)]) }),
-                    ]
-                    if let namespace = block.namespace { members["namespace"] = .string(namespace) }
-                    if let packages = block.packages { members["packages"] = .array(packages.map { .string($0) }) }
-                    return .object(members)
-                }),
-        ]
-        if !packages.isEmpty {
-            members["packages"] = .array(
-                packages.map { package in
-                    .object([
-                        "url": .string(package.url), "block": .string(package.block), "added": .bool(package.added),
-                        "createdList": .bool(package.createdList),
-                        "products": .array(
-                            package.products.map {
-                                .object(["name": .string($0.name), "target": .string($0.target), "createdList": .bool($0.createdList)])
-                            }),
-                    ])
-                })
-        }
-        return .object(members)
-    }
-
-    private static func summary(of error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, _): return "missing '\(key.stringValue)'"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "wrong value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-        case .dataCorrupted: return "not JSON"
-        @unknown default: return "unreadable"
+    private static func summary(of problem: RegistryEntryProblem) -> String {
+        switch problem {
+        case .notJSON(let failure): return failure.isTooDeep ? failure.summary : "not JSON"
+        case .shape(.missing(let path)): return "missing '\(path)'"
+        case .shape(.wrongType(let path)), .shape(.controlCharacter(let path, _)): return "wrong value at '\(path)'"
         }
     }
 }

@@ -1,6 +1,6 @@
 /// `blocks.json`, written by `blocks init`: where this project keeps its blocks and
 /// which registry it uses, so every later `add` agrees without flags.
-public struct ProjectConfig: Encodable, Sendable, Equatable {
+public struct ProjectConfig: Sendable, Equatable {
     public static let fileName = "blocks.json"
 
     /// The target folder, relative to the project root.
@@ -48,7 +48,7 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
 
     /// One value of `registries`: a location as a string, or an object with `url` and
     /// `headers`. Written back the way it came: a string when it has no headers.
-    public struct RegistryEntry: Encodable, Sendable, Equatable {
+    public struct RegistryEntry: Sendable, Equatable {
         public var url: String
         public var headers: [String: String]
         /// Public keys this registry must be signed by.
@@ -60,35 +60,32 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
             self.keys = keys
         }
 
-        enum Keys: String, CodingKey { case url, headers, keys }
-
-        /// A string, or an object with a `url` string and optional `headers` (strings) and
-        /// `keys`; nil when it is neither.
-        init?(json: JSONValue) {
-            switch json {
-            case .string(let url):
-                self.init(url: url)
-            case .object(let members):
-                guard case .string(let url)? = members["url"],
-                    let headers = ProjectConfig.optional(members["headers"], ProjectConfig.stringMap),
-                    let keys = ProjectConfig.optional(members["keys"], ProjectConfig.strings)
-                else { return nil }
-                self.init(url: url, headers: headers ?? [:], keys: keys ?? [])
-            default:
-                return nil
-            }
+        private enum Key {
+            static let url = "url"
+            static let headers = "headers"
+            static let keys = "keys"
         }
 
-        public func encode(to encoder: Encoder) throws {
-            if headers.isEmpty && keys.isEmpty {
-                var single = encoder.singleValueContainer()
-                try single.encode(url)
+        /// A string, or an object with a `url` string and optional `headers` (strings) and
+        /// `keys`.
+        init(json: JSONValue, path: String) throws(JSONFields.Problem) {
+            if case .string(let url) = json {
+                self.init(url: url)
                 return
             }
-            var object = encoder.container(keyedBy: Keys.self)
-            try object.encode(url, forKey: .url)
-            if !headers.isEmpty { try object.encode(headers, forKey: .headers) }
-            if !keys.isEmpty { try object.encode(keys, forKey: .keys) }
+            let fields = try JSONFields(json, path: path, plainStrings: false)
+            self.init(
+                url: try fields.string(Key.url), headers: try fields.optionalStringMap(Key.headers) ?? [:],
+                keys: try fields.optionalStrings(Key.keys) ?? [])
+        }
+
+        /// A string when it has no headers and no keys.
+        var jsonValue: JSONValue {
+            if headers.isEmpty && keys.isEmpty { return .string(url) }
+            var members: [String: JSONValue] = [Key.url: .string(url)]
+            if !headers.isEmpty { members[Key.headers] = JSONFields.jsonObject(headers) }
+            if !keys.isEmpty { members[Key.keys] = JSONFields.jsonArray(keys) }
+            return .object(members)
         }
     }
 
@@ -111,54 +108,47 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
             path: fileName, reason: "it is not valid JSON with optional \"path\" and \"registry\" strings and a \"registries\" object")
     }
 
+    private enum Key {
+        static let path = "path"
+        static let registry = "registry"
+        static let registries = "registries"
+        static let keys = "keys"
+        static let target = "target"
+        static let plugins = "plugins"
+    }
+
     /// The fields of a parsed `blocks.json`, read with the library's JSON reader: the
     /// toolchain's `JSONDecoder` cost a millisecond of first-use set-up on every `add`.
     /// Absent and null fields are nil; a field of the wrong type makes the whole file nil;
     /// other keys are ignored.
     init?(json: JSONValue) {
-        guard case .object(let members) = json,
-            let path = Self.optional(members["path"], Self.string),
-            let registry = Self.optional(members["registry"], Self.string),
-            let registries = Self.optional(members["registries"], { value -> [String: RegistryEntry]? in
-                guard case .object(let entries) = value else { return nil }
-                var decoded: [String: RegistryEntry] = [:]
-                for (namespace, entry) in entries {
-                    guard let entry = RegistryEntry(json: entry) else { return nil }
-                    decoded[namespace] = entry
-                }
-                return decoded
-            }),
-            let keys = Self.optional(members["keys"], Self.strings),
-            let target = Self.optional(members["target"], Self.string),
-            let plugins = Self.optional(members["plugins"], { $0.object })
-        else { return nil }
-        self.init(path: path, registry: registry, registries: registries, keys: keys, target: target, plugins: plugins)
+        guard let fields = try? JSONFields(json, path: "", plainStrings: false), let config = try? ProjectConfig(fields: fields) else { return nil }
+        self = config
     }
 
-    /// `.some(nil)` for an absent or null field, `.some(value)` for one `read` accepts,
-    /// nil for one of the wrong type.
-    static func optional<Value>(_ json: JSONValue?, _ read: (JSONValue) -> Value?) -> Value?? {
-        switch json {
-        case nil, .null?: return .some(nil)
-        case let value?: return read(value).map { .some($0) }
+    init(fields: JSONFields) throws(JSONFields.Problem) {
+        var registries: [String: RegistryEntry]?
+        if let entries = try fields.optionalObject(Key.registries) {
+            var read: [String: RegistryEntry] = [:]
+            for (namespace, entry) in entries.members { read[namespace] = try RegistryEntry(json: entry, path: entries.place(namespace)) }
+            registries = read
         }
+        self.init(
+            path: try fields.optionalString(Key.path), registry: try fields.optionalString(Key.registry), registries: registries,
+            keys: try fields.optionalStrings(Key.keys), target: try fields.optionalString(Key.target),
+            plugins: try fields.optionalObject(Key.plugins)?.members)
     }
 
-    static func string(_ json: JSONValue) -> String? {
-        guard case .string(let text) = json else { return nil }
-        return text
-    }
-
-    static func strings(_ json: JSONValue) -> [String]? {
-        guard case .array(let elements) = json else { return nil }
-        let texts = elements.compactMap(string)
-        return texts.count == elements.count ? texts : nil
-    }
-
-    static func stringMap(_ json: JSONValue) -> [String: String]? {
-        guard case .object(let members) = json else { return nil }
-        let texts = members.compactMapValues(string)
-        return texts.count == members.count ? texts : nil
+    /// Absent fields are left out.
+    var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [:]
+        if let path { members[Key.path] = .string(path) }
+        if let registry { members[Key.registry] = .string(registry) }
+        if let registries { members[Key.registries] = .object(registries.mapValues(\.jsonValue)) }
+        if let keys { members[Key.keys] = JSONFields.jsonArray(keys) }
+        if let target { members[Key.target] = .string(target) }
+        if let plugins { members[Key.plugins] = .object(plugins) }
+        return .object(members)
     }
 
     /// `registries`, checked and in namespace order, each location as `RegistrySources.open`
@@ -183,7 +173,7 @@ public struct ProjectConfig: Encodable, Sendable, Equatable {
     }
 
     public func encoded() throws -> Data {
-        try StableJSON.data(self)
+        StableJSON.data(jsonValue)
     }
 
     /// The registry as `RegistrySources.open` takes it: a relative folder becomes

@@ -103,14 +103,15 @@ struct MCPToolCall: @unchecked Sendable {
         return (command, captured)
     }
 
-    /// Runs a command's `run` with `--json` and returns the object it printed.
+    /// Runs a command's `run` with `--json` and returns the object it would print, handed
+    /// over as a value (`CommandContext.printJSON`), not printed and parsed again.
     func runJSON(_ command: any Command.Type, _ parsed: ParsedArguments, workingDirectory: URL? = nil) throws -> [String: JSONValue] {
-        let (context, captured) = commandContext(workingDirectory: workingDirectory, registry: string("registry"))
+        var (context, _) = commandContext(workingDirectory: workingDirectory, registry: string("registry"))
+        let capture = JSONCapture()
+        context.jsonCapture = capture
         _ = try command.run(parsed, context: context)
         try cancellation.check()
-        guard case .object(let object) = try JSONReader.parse(Data(captured.text.utf8)) else {
-            throw MCPToolError(message: "blocks \(command.spec.name) printed no JSON object")
-        }
+        guard let object = capture.object else { throw MCPToolError(message: "blocks \(command.spec.name) printed no JSON object") }
         return object
     }
 }

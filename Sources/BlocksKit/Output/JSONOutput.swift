@@ -10,22 +10,10 @@ public enum JSONOutput {
 /// registry index and metadata): sorted keys, pretty printed, a final newline. The same
 /// value always gives the same bytes, so files diff cleanly and archives reproduce.
 public enum StableJSON {
-    public static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return encoder
-    }
-
-    /// A `JSONValue` in this layout, written without `JSONEncoder` (see `StableJSONWriter`).
+    /// A `JSONValue` in this layout (see `StableJSONWriter`).
     public static func data(_ value: JSONValue) -> Data {
         var bytes = StableJSONWriter.write(value)
         bytes.append(UInt8(ascii: "\n"))
         return Data(bytes)
-    }
-
-    public static func data<Value: Encodable>(_ value: Value, using encoder: JSONEncoder = encoder()) throws -> Data {
-        var data = try encoder.encode(value)
-        data.append(UInt8(ascii: "\n"))
-        return data
     }
 }

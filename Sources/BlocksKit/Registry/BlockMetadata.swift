@@ -16,15 +16,20 @@ public struct PublishedVersion: Sendable, Equatable {
         self.archives = archives
     }
 
+    private enum Key {
+        static let version = "version"
+        static let published = "published"
+    }
+
     init(fields: JSONFields) throws(JSONFields.Problem) {
-        version = try fields.string("version")
-        published = try fields.optionalString("published")
+        version = try fields.string(Key.version)
+        published = try fields.optionalString(Key.published)
         archives = try RegistryArchive.archives(in: fields)
     }
 
     var jsonValue: JSONValue {
-        var members: [String: JSONValue] = ["version": .string(version), "archives": RegistryArchive.jsonValue(archives)]
-        if let published { members["published"] = .string(published) }
+        var members: [String: JSONValue] = [Key.version: .string(version), RegistryArchive.archivesKey: RegistryArchive.jsonValue(archives)]
+        if let published { members[Key.published] = .string(published) }
         return .object(members)
     }
 
@@ -38,15 +43,18 @@ struct BlockMetadata: Sendable, Equatable {
     var entry: RegistryEntry
     var versions: [PublishedVersion]
 
+    /// The key the file adds to its entry's.
+    private static let versionsKey = "versions"
+
     /// The metadata file's bytes, or what is wrong with them. A file written before
     /// versions were recorded lists just its own version, without a date.
     static func decode(_ data: Data) throws(RegistryEntryProblem) -> BlockMetadata {
         try RegistryEntryProblem.reading(data) { (fields) throws(JSONFields.Problem) in
             let entry = try RegistryEntry(fields: fields)
-            guard fields.members["versions"] != nil else {
+            guard fields.members[versionsKey] != nil else {
                 return BlockMetadata(entry: entry, versions: [PublishedVersion(version: entry.manifest.version, published: nil, archives: entry.archives)])
             }
-            let versions = try fields.objects("versions").map { (item) throws(JSONFields.Problem) in try PublishedVersion(fields: item) }
+            let versions = try fields.objects(versionsKey).map { (item) throws(JSONFields.Problem) in try PublishedVersion(fields: item) }
             return BlockMetadata(entry: entry, versions: versions)
         }
     }
@@ -69,7 +77,7 @@ struct BlockMetadata: Sendable, Equatable {
     /// The file's bytes over the entry's members, which the index's copy of the entry
     /// shares.
     func stableJSON(entryMembers: StableJSONMembers) -> Data {
-        entryMembers.adding(["versions": .array(versions.map(\.jsonValue))]).data
+        entryMembers.adding([Self.versionsKey: .array(versions.map(\.jsonValue))]).data
     }
 }
 

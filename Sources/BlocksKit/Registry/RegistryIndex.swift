@@ -1,7 +1,18 @@
 /// `index.json` at a registry's root: every block's newest version with its archives.
 /// Schema: `Schemas/index.schema.json`. Everything a search needs is in here, so a
 /// remote registry costs one request before any archive is fetched.
-public struct RegistryIndex: Codable, Sendable, Equatable {
+public struct RegistryIndex: Sendable, Equatable {
+    /// The index's keys, each spelled once: `read` and `jsonValue` are its one reading and
+    /// one writing description.
+    enum Key {
+        static let schemaVersion = "schemaVersion"
+        static let blocks = "blocks"
+        static let version = "version"
+        static let expires = "expires"
+        static let metadata = "metadata"
+        static let nextKey = "nextKey"
+    }
+
     public static let currentSchemaVersion = 1
     /// The largest `index.json` any reader takes: clients, the mirror (which would
     /// otherwise keep an index its own clients refuse) and folder registries alike. About
@@ -54,32 +65,40 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
         return index
     }
 
-    /// The index through `JSONReader`, as `JSONDecoder` would read it (tested), a little
-    /// faster on a 10,000-block index. Blocks keep the index's order.
+    /// The index through `JSONReader` (tests hold it to a `Codable` oracle). Blocks keep
+    /// the index's order.
     static func read(_ data: Data) throws(RegistryEntryProblem) -> RegistryIndex {
-        try RegistryEntryProblem.reading(data) { (fields) throws(JSONFields.Problem) in
-            var index = RegistryIndex(blocks: [])
-            index.schemaVersion = try fields.int("schemaVersion")
-            index.blocks = try fields.objects("blocks").map { (entry) throws(JSONFields.Problem) in try RegistryEntry(fields: entry) }
-            if fields.members["version"] != nil { index.version = try fields.int("version") }
-            index.expires = try fields.optionalString("expires")
-            index.nextKey = try fields.optionalString("nextKey")
-            if fields.members["metadata"] != nil {
-                let files = try fields.object("metadata")
-                var digests: [String: RegistryFileDigest] = [:]
-                for path in files.members.keys {
-                    let file = try files.object(path)
-                    digests[path] = RegistryFileDigest(sha256: try file.string("sha256"), size: Int64(try file.int("size")))
-                }
-                index.metadata = digests
-            }
-            return index
+        try RegistryEntryProblem.reading(data) { (fields) throws(JSONFields.Problem) in try RegistryIndex(fields: fields) }
+    }
+
+    init(fields: JSONFields) throws(JSONFields.Problem) {
+        self.init(blocks: [])
+        schemaVersion = try fields.int(Key.schemaVersion)
+        blocks = try fields.objects(Key.blocks).map { (entry) throws(JSONFields.Problem) in try RegistryEntry(fields: entry) }
+        if fields.members[Key.version] != nil { version = try fields.int(Key.version) }
+        expires = try fields.optionalString(Key.expires)
+        nextKey = try fields.optionalString(Key.nextKey)
+        if fields.members[Key.metadata] != nil {
+            var digests: [String: RegistryFileDigest] = [:]
+            let files = try fields.object(Key.metadata)
+            for path in files.members.keys { digests[path] = try RegistryFileDigest(fields: try files.object(path)) }
+            metadata = digests
         }
+    }
+
+    /// The index as `JSONValue`: absent optional fields are left out.
+    var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [Key.schemaVersion: .int(schemaVersion), Key.blocks: .array(blocks.map(\.jsonValue))]
+        if let version { members[Key.version] = .int(version) }
+        if let expires { members[Key.expires] = .string(expires) }
+        if let metadata { members[Key.metadata] = RegistryFileDigest.jsonValue(metadata) }
+        if let nextKey { members[Key.nextKey] = .string(nextKey) }
+        return .object(members)
     }
 
     /// The bytes written to disk: sorted keys and a final newline, so rebuilds diff cleanly.
     public func encoded() throws -> Data {
-        try StableJSON.data(self)
+        StableJSON.data(jsonValue)
     }
 
     /// The same bytes as `RegistryIndex(blocks:).encoded()`, put together from each
@@ -92,7 +111,7 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
             return try index.encoded()
         }
         let sorted = entries.sorted { $0.entry.manifest.name < $1.entry.manifest.name }
-        var output = Data("{\n  \"blocks\" : [\n".utf8)
+        var output = Data("{\n  \"\(Key.blocks)\" : [\n".utf8)
         output.reserveCapacity(sorted.reduce(64) { $0 + $1.fragment.count + 2 })
         for (position, item) in sorted.enumerated() {
             if position > 0 { output.append(contentsOf: Array(",\n".utf8)) }
@@ -100,15 +119,15 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
         }
         output.append(contentsOf: Array("\n  ],\n".utf8))
         if let signed {
-            output.append(signed.members(["expires": .string(signed.expires), "metadata": signed.metadataJSON]))
+            output.append(signed.members([Key.expires: .string(signed.expires), Key.metadata: RegistryFileDigest.jsonValue(signed.metadata)]))
             output.append(contentsOf: Array(",\n".utf8))
             if let nextKey = signed.nextKey {
-                output.append(signed.members(["nextKey": .string(nextKey)]))
+                output.append(signed.members([Key.nextKey: .string(nextKey)]))
                 output.append(contentsOf: Array(",\n".utf8))
             }
         }
-        output.append(contentsOf: Array("  \"schemaVersion\" : \(currentSchemaVersion)".utf8))
-        if let signed { output.append(contentsOf: Array(",\n  \"version\" : \(signed.version)".utf8)) }
+        output.append(contentsOf: Array("  \"\(Key.schemaVersion)\" : \(currentSchemaVersion)".utf8))
+        if let signed { output.append(contentsOf: Array(",\n  \"\(Key.version)\" : \(signed.version)".utf8)) }
         output.append(contentsOf: Array("\n}\n".utf8))
         return output
     }
@@ -126,10 +145,6 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
             index.expires = expires
             index.metadata = metadata
             index.nextKey = nextKey
-        }
-
-        var metadataJSON: JSONValue {
-            .object(metadata.mapValues { .object(["sha256": .string($0.sha256), "size": .int(Int($0.size))]) })
         }
 
         /// Top-level members as `StableJSON` prints them inside the index's object: its
@@ -171,7 +186,14 @@ public struct RegistryIndex: Codable, Sendable, Equatable {
 }
 
 /// One block in the index: its manifest plus where its archives are.
-public struct RegistryEntry: Codable, Sendable, Equatable {
+public struct RegistryEntry: Sendable, Equatable {
+    /// The keys an entry adds to its manifest's, each spelled once.
+    enum Key {
+        static let metadata = "metadata"
+        static let sourceSHA256 = "sourceSHA256"
+        static let codeNames = "codeNames"
+    }
+
     public var manifest: BlockManifest
     /// The per-block metadata file, relative to the registry root.
     public var metadata: String
@@ -193,28 +215,14 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         self.codeNames = codeNames
     }
 
-    enum ExtraKeys: String, CodingKey { case metadata, sourceSHA256, archives, codeNames }
-
-    public init(from decoder: Decoder) throws {
-        manifest = try BlockManifest(from: decoder)
-        let container = try decoder.container(keyedBy: ExtraKeys.self)
-        metadata = try container.decode(String.self, forKey: .metadata)
-        sourceSHA256 = try container.decode(String.self, forKey: .sourceSHA256)
-        archives = try container.decode([String: RegistryArchive].self, forKey: .archives)
-        codeNames = try container.decodeIfPresent([String].self, forKey: .codeNames) ?? []
-    }
-
-    /// The entry in an object read by `JSONReader`, as `init(from:)` would decode it.
+    /// The entry in an object read by `JSONReader`: the manifest's fields and its own.
     init(fields: JSONFields) throws(JSONFields.Problem) {
         manifest = try BlockManifest(fields: fields)
-        metadata = try fields.string("metadata")
-        sourceSHA256 = try fields.string("sourceSHA256")
+        metadata = try fields.string(Key.metadata)
+        sourceSHA256 = try fields.string(Key.sourceSHA256)
         archives = try RegistryArchive.archives(in: fields)
-        // Absent or null, as `decodeIfPresent` reads it: an index from before builds wrote it.
-        switch fields.members["codeNames"] {
-        case nil, .null?: codeNames = []
-        default: codeNames = try fields.strings("codeNames")
-        }
+        // Absent or null: an index from before builds wrote it.
+        codeNames = try fields.optionalStrings(Key.codeNames) ?? []
     }
 
     /// One block's metadata file (`blocks/<name>.json`), or what is wrong with it.
@@ -222,17 +230,7 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
         try BlockMetadata.decode(data).entry
     }
 
-    public func encode(to encoder: Encoder) throws {
-        try manifest.encode(to: encoder)
-        var container = encoder.container(keyedBy: ExtraKeys.self)
-        try container.encode(metadata, forKey: .metadata)
-        try container.encode(sourceSHA256, forKey: .sourceSHA256)
-        try container.encode(archives, forKey: .archives)
-        if !codeNames.isEmpty { try container.encode(codeNames, forKey: .codeNames) }
-    }
-
-    /// The metadata file's bytes: exactly `StableJSON.data(self)`, written without
-    /// `JSONEncoder`.
+    /// The metadata file's bytes without `versions` (tests hold them to a `Codable` oracle).
     var stableJSON: Data { StableJSON.data(jsonValue) }
 
     /// The entry as `JSONValue`: the manifest's keys plus those an entry adds.
@@ -241,9 +239,9 @@ public struct RegistryEntry: Codable, Sendable, Equatable {
     /// The keys an entry adds to its manifest's.
     var addedMembers: [String: JSONValue] {
         var members: [String: JSONValue] = [
-            "metadata": .string(metadata), "sourceSHA256": .string(sourceSHA256), "archives": RegistryArchive.jsonValue(archives),
+            Key.metadata: .string(metadata), Key.sourceSHA256: .string(sourceSHA256), RegistryArchive.archivesKey: RegistryArchive.jsonValue(archives),
         ]
-        if !codeNames.isEmpty { members["codeNames"] = .array(codeNames.map { .string($0) }) }
+        if !codeNames.isEmpty { members[Key.codeNames] = JSONFields.jsonArray(codeNames) }
         return members
     }
 
@@ -272,9 +270,10 @@ enum RegistryEntryProblem: Error {
     case shape(JSONFields.Problem)
 
     /// Parses `data` and maps its top-level object (named `path` in errors) with `make`.
-    /// `depth` is how deeply the object sits in its document (see `JSONReader.parse`).
+    /// `depth` is how deeply the object sits in its document (see `JSONReader.parse`);
+    /// `plainStrings` is `JSONFields`'.
     static func reading<Value>(
-        _ data: Data, path: String = "", depth: Int = 0, _ make: (JSONFields) throws(JSONFields.Problem) -> Value
+        _ data: Data, path: String = "", depth: Int = 0, plainStrings: Bool = true, _ make: (JSONFields) throws(JSONFields.Problem) -> Value
     ) throws(RegistryEntryProblem) -> Value {
         let value: JSONValue
         do {
@@ -283,7 +282,7 @@ enum RegistryEntryProblem: Error {
             throw .notJSON(error)
         }
         do {
-            return try make(JSONFields(value, path: path))
+            return try make(JSONFields(value, path: path, plainStrings: plainStrings))
         } catch {
             throw .shape(error)
         }
@@ -302,9 +301,14 @@ enum RegistryEntryProblem: Error {
 }
 
 /// The SHA-256 and size of one file a signed index lists (`metadata`).
-public struct RegistryFileDigest: Codable, Sendable, Equatable {
+public struct RegistryFileDigest: Sendable, Equatable {
     public var sha256: String
     public var size: Int64
+
+    private enum Key {
+        static let sha256 = "sha256"
+        static let size = "size"
+    }
 
     public init(sha256: String, size: Int64) {
         self.sha256 = sha256
@@ -312,13 +316,31 @@ public struct RegistryFileDigest: Codable, Sendable, Equatable {
     }
 
     init(of data: Data) { self.init(sha256: SHA256.hex(data), size: Int64(data.count)) }
+
+    init(fields: JSONFields) throws(JSONFields.Problem) {
+        self.init(sha256: try fields.string(Key.sha256), size: Int64(try fields.int(Key.size)))
+    }
+
+    var jsonValue: JSONValue { .object([Key.sha256: .string(sha256), Key.size: .int(Int(size))]) }
+
+    /// A signed index's `metadata` object, by path.
+    static func jsonValue(_ digests: [String: RegistryFileDigest]) -> JSONValue { .object(digests.mapValues(\.jsonValue)) }
 }
 
 /// One published archive: immutable once written.
-public struct RegistryArchive: Codable, Sendable, Equatable {
+public struct RegistryArchive: Sendable, Equatable {
     public var path: String
     public var sha256: String
     public var size: Int64
+
+    /// The key of the `archives` object an index entry and a published version hold.
+    static let archivesKey = "archives"
+
+    private enum Key {
+        static let path = "path"
+        static let sha256 = "sha256"
+        static let size = "size"
+    }
 
     public init(path: String, sha256: String, size: Int64) {
         self.path = path
@@ -337,19 +359,16 @@ public struct RegistryArchive: Codable, Sendable, Equatable {
     /// The `archives` object of an index entry or a published version.
     static func archives(in fields: JSONFields) throws(JSONFields.Problem) -> [String: RegistryArchive] {
         var archives: [String: RegistryArchive] = [:]
-        let formats = try fields.object("archives")
-        for format in formats.members.keys {
-            let archive = try formats.object(format)
-            archives[format] = RegistryArchive(
-                path: try archive.string("path"), sha256: try archive.string("sha256"), size: Int64(try archive.int("size")))
-        }
+        let formats = try fields.object(archivesKey)
+        for format in formats.members.keys { archives[format] = try RegistryArchive(fields: try formats.object(format)) }
         return archives
     }
 
-    static func jsonValue(_ archives: [String: RegistryArchive]) -> JSONValue {
-        .object(
-            archives.mapValues { archive in
-                .object(["path": .string(archive.path), "sha256": .string(archive.sha256), "size": .int(Int(archive.size))])
-            })
+    init(fields: JSONFields) throws(JSONFields.Problem) {
+        self.init(path: try fields.string(Key.path), sha256: try fields.string(Key.sha256), size: Int64(try fields.int(Key.size)))
     }
+
+    var jsonValue: JSONValue { .object([Key.path: .string(path), Key.sha256: .string(sha256), Key.size: .int(Int(size))]) }
+
+    static func jsonValue(_ archives: [String: RegistryArchive]) -> JSONValue { .object(archives.mapValues(\.jsonValue)) }
 }

@@ -121,16 +121,14 @@ final class SearchIndexStore: SearchCorpus {
     /// Only these manifests are decoded.
     func manifests(of blocks: [Int]) throws -> [BlockManifest] {
         let statement = try database.prepare("SELECT json FROM manifests WHERE id = ?")
-        let decoder = JSONDecoder()
         return try blocks.map { block in
             statement.reset()
             statement.bind(1, block)
             guard try statement.step() else { throw SearchIndexError.damaged("block \(block) is missing from \(path)") }
-            do {
-                return try decoder.decode(BlockManifest.self, from: Data(statement.bytes(0)))
-            } catch {
+            guard let manifest = BlockManifest.decode(Data(statement.bytes(0))) else {
                 throw SearchIndexError.damaged("the manifest of block \(block) in \(path) is unreadable")
             }
+            return manifest
         }
     }
 
@@ -141,6 +139,23 @@ final class SearchIndexStore: SearchCorpus {
         to path: String
     ) throws {
         let database = try SQLiteDatabase(path: path, readOnly: false)
+        try createTables(in: database)
+        try writeMeta(
+            [
+                ("format", Array(format.utf8)),
+                ("fingerprint", Array(fingerprint.utf8)),
+                ("names", corpus.names.encoded),
+                ("vocabulary", corpus.vocabulary.encoded),
+                ("name_ranks", PackedIntegers.encode(corpus.nameRanks)),
+                ("code_files", codeFiles.encoded),
+            ], to: database)
+        try writePostings(corpus.postingLists, to: database)
+        try writeBlocks(manifests, records: corpus.records, to: database)
+        try database.execute("COMMIT")
+    }
+
+    /// Opens the one transaction of a write and creates the tables in it.
+    private static func createTables(in database: SQLiteDatabase) throws {
         try database.execute(
             """
             PRAGMA journal_mode = OFF;
@@ -153,37 +168,39 @@ final class SearchIndexStore: SearchCorpus {
                 title TEXT NOT NULL, category TEXT NOT NULL, platforms BLOB NOT NULL, tags BLOB NOT NULL);
             CREATE TABLE manifests (id INTEGER PRIMARY KEY, json BLOB NOT NULL);
             """)
+    }
+
+    private static func writeMeta(_ entries: [(String, [UInt8])], to database: SQLiteDatabase) throws {
         let meta = try database.prepare("INSERT INTO meta (key, value) VALUES (?, ?)")
-        let entries: [(String, [UInt8])] = [
-            ("format", Array(format.utf8)),
-            ("fingerprint", Array(fingerprint.utf8)),
-            ("names", corpus.names.encoded),
-            ("vocabulary", corpus.vocabulary.encoded),
-            ("name_ranks", PackedIntegers.encode(corpus.nameRanks)),
-            ("code_files", codeFiles.encoded),
-        ]
         for (key, value) in entries {
             meta.reset()
             meta.bind(1, key)
             meta.bind(2, bytes: value)
             try meta.run()
         }
+    }
+
+    private static func writePostings(_ lists: [[SearchPosting]], to database: SQLiteDatabase) throws {
         let postings = try database.prepare("INSERT INTO postings (word, list) VALUES (?, ?)")
-        for (word, list) in corpus.postingLists.enumerated() {
+        for (word, list) in lists.enumerated() {
             postings.reset()
             postings.bind(1, word)
             postings.bind(2, bytes: PackedIntegers.encode(list.map(\.rawValue)))
             try postings.run()
         }
+    }
+
+    /// Each block's row for the result table and filters, and its manifest as one line of
+    /// JSON (`StableJSONWriter.line`), which `manifests(of:)` reads back.
+    private static func writeBlocks(_ manifests: [BlockManifest], records: [BlockFilterRecord], to database: SQLiteDatabase) throws {
         let blocks = try database.prepare(
             """
             INSERT INTO blocks (id, name, platform_text, level, title, category, platforms, tags)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let manifestRows = try database.prepare("INSERT INTO manifests (id, json) VALUES (?, ?)")
-        let encoder = JSONEncoder()
         for (block, manifest) in manifests.enumerated() {
-            let record = corpus.records[block]
+            let record = records[block]
             let platforms = record.platforms.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
             blocks.reset()
             blocks.bind(1, block)
@@ -197,9 +214,8 @@ final class SearchIndexStore: SearchCorpus {
             try blocks.run()
             manifestRows.reset()
             manifestRows.bind(1, block)
-            manifestRows.bind(2, bytes: Array(try encoder.encode(manifest)))
+            manifestRows.bind(2, bytes: StableJSONWriter.line(manifest.jsonValue))
             try manifestRows.run()
         }
-        try database.execute("COMMIT")
     }
 }

@@ -279,11 +279,15 @@ enum JSONReader {
 }
 
 /// Reads the fields of one JSON object into typed values, naming a missing or mistyped
-/// field by its path (`blocks[3].title.en`), as `RegistryIndex.decode` reports it.
+/// field by its path (`blocks[3].title.en`), as `RegistryIndex.decode` reports it. It is
+/// the one set of typed accessors over `JSONReader`'s values: every file format reads its
+/// fields through it, each in one `init(fields:)` beside its one `jsonValue`.
 ///
-/// Every string it hands out is free of control characters (`TerminalText.isControl`):
-/// these objects are manifests and index entries from registries, whose titles, tags and
-/// paths are single lines that end up on terminals and in file names.
+/// Every string it hands out is free of control characters (`TerminalText.isControl`)
+/// unless `plainStrings` is false: manifests and index entries come from registries, and
+/// their titles, tags and paths are single lines that end up on terminals and in file
+/// names. The project's own files (the lock, the config) take any string, as they always
+/// have.
 struct JSONFields {
     enum Problem: Error, Equatable {
         case missing(String)
@@ -294,14 +298,25 @@ struct JSONFields {
 
     let members: [String: JSONValue]
     let path: String
+    /// Whether strings holding a control character are refused.
+    let plainStrings: Bool
 
-    init(_ value: JSONValue, path: String) throws(Problem) {
+    init(_ value: JSONValue, path: String, plainStrings: Bool = true) throws(Problem) {
         guard case .object(let members) = value else { throw .wrongType(path) }
         self.members = members
         self.path = path
+        self.plainStrings = plainStrings
     }
 
     func place(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    /// Whether the key is there with a value other than null.
+    func has(_ key: String) -> Bool {
+        switch members[key] {
+        case nil, .null?: return false
+        default: return true
+        }
+    }
 
     func value(_ key: String) throws(Problem) -> JSONValue {
         guard let value = members[key] else { throw .missing(place(key)) }
@@ -310,7 +325,7 @@ struct JSONFields {
 
     func string(_ key: String) throws(Problem) -> String {
         guard case .string(let text) = try value(key) else { throw .wrongType(place(key)) }
-        return try Self.plain(text, path: place(key))
+        return try checked(text, path: place(key))
     }
 
     /// The text, or the problem naming its first control character.
@@ -319,11 +334,16 @@ struct JSONFields {
         return text
     }
 
+    /// The text, checked by `plain` when `plainStrings` is set.
+    func checked(_ text: String, path: @autoclosure () -> String) throws(Problem) -> String {
+        plainStrings ? try Self.plain(text, path: path()) : text
+    }
+
     /// Nil when the key is absent or null, as `decodeIfPresent` has it.
     func optionalString(_ key: String) throws(Problem) -> String? {
         switch members[key] {
         case nil, .null?: return nil
-        case .string(let text)?: return try Self.plain(text, path: place(key))
+        case .string(let text)?: return try checked(text, path: place(key))
         default: throw .wrongType(place(key))
         }
     }
@@ -333,9 +353,23 @@ struct JSONFields {
         return number
     }
 
-    func object(_ key: String) throws(Problem) -> JSONFields {
-        try JSONFields(try value(key), path: place(key))
+    /// Nil when the key is absent or null.
+    func optionalInt(_ key: String) throws(Problem) -> Int? { has(key) ? try int(key) : nil }
+
+    func bool(_ key: String) throws(Problem) -> Bool {
+        guard case .bool(let flag) = try value(key) else { throw .wrongType(place(key)) }
+        return flag
     }
+
+    /// Nil when the key is absent or null.
+    func optionalBool(_ key: String) throws(Problem) -> Bool? { has(key) ? try bool(key) : nil }
+
+    func object(_ key: String) throws(Problem) -> JSONFields {
+        try JSONFields(try value(key), path: place(key), plainStrings: plainStrings)
+    }
+
+    /// Nil when the key is absent or null.
+    func optionalObject(_ key: String) throws(Problem) -> JSONFields? { has(key) ? try object(key) : nil }
 
     func array(_ key: String) throws(Problem) -> [JSONValue] {
         guard case .array(let elements) = try value(key) else { throw .wrongType(place(key)) }
@@ -343,8 +377,11 @@ struct JSONFields {
     }
 
     func strings(_ key: String) throws(Problem) -> [String] {
-        try Self.strings(try value(key), path: place(key))
+        try strings(try value(key), path: place(key))
     }
+
+    /// Nil when the key is absent or null.
+    func optionalStrings(_ key: String) throws(Problem) -> [String]? { has(key) ? try strings(key) : nil }
 
     /// An object whose values are all strings.
     func stringMap(_ key: String) throws(Problem) -> [String: String] {
@@ -352,17 +389,20 @@ struct JSONFields {
         var result: [String: String] = [:]
         for (name, value) in map.members {
             guard case .string(let text) = value else { throw .wrongType(map.place(name)) }
-            result[try Self.plain(name, path: map.place(name))] = try Self.plain(text, path: map.place(name))
+            result[try checked(name, path: map.place(name))] = try checked(text, path: map.place(name))
         }
         return result
     }
+
+    /// Nil when the key is absent or null.
+    func optionalStringMap(_ key: String) throws(Problem) -> [String: String]? { has(key) ? try stringMap(key) : nil }
 
     /// An object whose values are all arrays of strings.
     func stringListMap(_ key: String) throws(Problem) -> [String: [String]] {
         let map = try object(key)
         var result: [String: [String]] = [:]
         for (name, value) in map.members {
-            result[try Self.plain(name, path: map.place(name))] = try Self.strings(value, path: map.place(name))
+            result[try checked(name, path: map.place(name))] = try strings(value, path: map.place(name))
         }
         return result
     }
@@ -371,19 +411,25 @@ struct JSONFields {
     func objects(_ key: String) throws(Problem) -> [JSONFields] {
         var result: [JSONFields] = []
         for (position, element) in try array(key).enumerated() {
-            result.append(try JSONFields(element, path: place(key) + "[\(position)]"))
+            result.append(try JSONFields(element, path: place(key) + "[\(position)]", plainStrings: plainStrings))
         }
         return result
     }
 
-    static func strings(_ value: JSONValue, path: String) throws(Problem) -> [String] {
+    func strings(_ value: JSONValue, path: String) throws(Problem) -> [String] {
         guard case .array(let elements) = value else { throw .wrongType(path) }
         var result: [String] = []
         result.reserveCapacity(elements.count)
         for (position, element) in elements.enumerated() {
             guard case .string(let text) = element else { throw .wrongType(path + "[\(position)]") }
-            result.append(try plain(text, path: path + "[\(position)]"))
+            result.append(try checked(text, path: path + "[\(position)]"))
         }
         return result
     }
+
+    /// Strings as a JSON array, the writing side of `strings`.
+    static func jsonArray(_ strings: [String]) -> JSONValue { .array(strings.map { .string($0) }) }
+
+    /// A string map as a JSON object, the writing side of `stringMap`.
+    static func jsonObject(_ map: [String: String]) -> JSONValue { .object(map.mapValues { .string($0) }) }
 }

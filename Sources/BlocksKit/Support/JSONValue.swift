@@ -1,5 +1,8 @@
-/// A JSON value, so commands can assemble `--json` output without ad-hoc types.
-public indirect enum JSONValue: Codable, Sendable, Equatable {
+/// A JSON value, so commands can assemble `--json` output without ad-hoc types. It is
+/// what the one reader (`JSONReader`) gives and the one writer (`StableJSONWriter`)
+/// takes; every file format maps its fields to and from it once (`init(fields:)`,
+/// `jsonValue`), and `Codable` serves only the tests, as an independent oracle.
+public indirect enum JSONValue: Sendable, Equatable {
     case string(String)
     case int(Int)
     case double(Double)
@@ -7,38 +10,6 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
     case null
     case array([JSONValue])
     case object([String: JSONValue])
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int.self) {
-            self = .int(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let value): try container.encode(value)
-        case .int(let value): try container.encode(value)
-        case .double(let value): try container.encode(value)
-        case .bool(let value): try container.encode(value)
-        case .null: try container.encodeNil()
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
 
     public subscript(key: String) -> JSONValue? { object?[key] }
 
@@ -69,11 +40,5 @@ public indirect enum JSONValue: Codable, Sendable, Equatable {
         guard let array else { return nil }
         let objects = array.compactMap { $0.object }
         return objects.count == array.count ? objects : nil
-    }
-
-    /// Any Encodable value, as JSON.
-    public init<Value: Encodable>(encoding value: Value) throws {
-        let data = try JSONEncoder().encode(value)
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
     }
 }

@@ -47,7 +47,7 @@ import Testing
                 #expect(SHA256.hex(data) == archive.sha256)
                 #expect(Int64(data.count) == archive.size)
             }
-            let metadata = try JSONDecoder().decode(RegistryEntry.self, from: Data(contentsOf: folder.path("one/\(entry.metadata)")))
+            let metadata = try RegistryEntry.decode(metadata: Data(contentsOf: folder.path("one/\(entry.metadata)")))
             #expect(metadata == entry)
         }
     }

@@ -157,6 +157,65 @@ import Testing
         #expect(Lockfile().encoded() == (try StableJSON.data(Lockfile())))
     }
 
+    /// The lock's reader gives what the oracle decodes, for a version 1 lock (no
+    /// namespace, requiredBy or requested), a current one with packages, and strings the
+    /// registry formats refuse (a project's own file takes any).
+    @Test func locksAreReadAsTheDecoderReadsThem() throws {
+        var lock = Lockfile(
+            blocks: [
+                "@acme/pager": Lockfile.Block(
+                    registry: "https://acme.example/r", version: "1.2.0", folder: "Blocks/pager", createdFolders: ["Blocks"],
+                    files: [Lockfile.File(path: "Blocks/pager/a\tb.swift", sha256: "aa")], namespace: "@acme", requiredBy: ["tabs"],
+                    requested: false, packages: ["https://github.com/a/b"])
+            ],
+            packages: [
+                Lockfile.Package(
+                    url: "https://github.com/a/b", block: "@acme/pager", added: true, createdList: true,
+                    products: [Lockfile.Package.Product(name: "B", target: "App", createdList: false)])
+            ])
+        lock.lockVersion = 2
+        let versionOne = #"{"lockVersion": 1, "blocks": {"tabs": {"registry": "(embedded)", "version": "1.0.0", "folder": "Blocks/tabs", "createdFolders": [], "files": [{"path": "Blocks/tabs/T.swift", "sha256": "cc"}]}}}"#
+        for data in [lock.encoded(), Data(versionOne.utf8), Lockfile().encoded()] {
+            let read = try RegistryEntryProblem.reading(data, plainStrings: false) { (fields) throws(JSONFields.Problem) in try Lockfile(fields: fields) }
+            #expect(read == (try JSONDecoder().decode(Lockfile.self, from: data)))
+        }
+    }
+
+    /// `blocks.json`, `lint --json`'s problems and `info --json`'s parameters, as the
+    /// oracle writes them; a config reads back as itself.
+    @Test func configsProblemsAndParametersAreWrittenAsTheEncoderWritesThem() throws {
+        let configs = [
+            ProjectConfig(),
+            ProjectConfig(
+                path: "Sources/App/Blocks", registry: "https://example.com/r",
+                registries: [
+                    "@acme": ProjectConfig.RegistryEntry(url: "https://acme.example/r"),
+                    "@team": ProjectConfig.RegistryEntry(url: "../team", headers: ["Authorization": "Bearer ${TOKEN}"], keys: ["RWQkey"]),
+                    "@keyed": ProjectConfig.RegistryEntry(url: "https://k.example/", keys: ["RWQother"]),
+                ],
+                keys: ["RWQmain"], target: "App",
+                plugins: [
+                    "blocks-plugin-x": .object([
+                        "transform": .bool(true), "order": .int(2), "weight": .double(1.5), "none": .null, "list": .array([]), "text": .string("a/b"),
+                    ])
+                ]),
+        ]
+        for config in configs {
+            #expect(try config.encoded() == (try StableJSON.data(config)))
+            #expect(ProjectConfig(json: try JSONReader.parse(config.encoded())) == config)
+        }
+        let problems = [
+            LintProblem(file: "tabs/block.json", field: "title.en", message: #"needs "quotes" \ and / slashes"#),
+            LintProblem(file: "pager/block.json", field: "", message: "not a JSON object"),
+        ]
+        #expect(JSONValue.array(problems.map(\.jsonValue)) == (try JSONValue(encoding: problems)))
+        let parameters = [
+            APIParameter(name: "selection", type: "Binding<Int>", default: nil, description: "The tab shown."),
+            APIParameter(name: "spacing", type: "CGFloat", default: "8", description: "Between tabs."),
+        ]
+        #expect(JSONValue.array(parameters.map(\.jsonValue)) == (try JSONValue(encoding: parameters)))
+    }
+
     @Test func aMisshapenEntryIsNamedByItsPath() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

@@ -183,7 +183,7 @@ struct TestCatalog {
             level: "beginner", origin: "Original work", tags: ["en": ["tabs"], "es": ["pestañas"]], api: [],
             files: block.files.map { BlockFile(path: $0.0, role: BlockFile.Role(rawValue: $0.1) ?? .component) },
             authors: block.authors, license: "MIT", accessibility: [:], dependencies: block.dependencies)
-        try JSONEncoder().encode(manifest).write(to: folder.appendingPathComponent("block.json"))
+        try StableJSON.data(manifest.jsonValue).write(to: folder.appendingPathComponent("block.json"))
         for (path, _, body) in block.files {
             let file = folder.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -109,10 +109,7 @@ enum HTMLEscaping {
         switch value {
         case .string(let text): writeString(text, inline: inline, into: &out)
         case .int(let number): out.append(contentsOf: String(number).utf8)
-        case .double(let number):
-            var text = "\(number)"
-            if text.hasSuffix(".0") { text.removeLast(2) }
-            out.append(contentsOf: text.utf8)
+        case .double(let number): out.append(contentsOf: StableJSONWriter.number(number).utf8)
         case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
         case .null: out.append(contentsOf: "null".utf8)
         case .array(let elements) where elements.count >= parallelArrayCount:
