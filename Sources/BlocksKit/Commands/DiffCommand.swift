@@ -84,13 +84,15 @@ public enum DiffCommand: Command {
         }
     }
 
-    /// Base → the registry's newest version (or `version`), with the header step applied as `update` does.
+    /// Base → the registry's newest version (or `version`), with the header step and the
+    /// project's transforms applied as `update` applies them.
     static func upstreamEntries(names: [String], lock: Lockfile, root: URL, bases: BaseStore, context: CommandContext, version: String? = nil) throws -> [Entry]
     {
         let items = try UpdateCommand.upstream(names: names, lock: lock, root: root, context: context, version: version)
         let plan = try UpdatePlan.make(
             items: items, root: root, lock: lock, year: try TemplateText.currentYear(environment: context.environment),
-            bases: bases, settle: nil, folderFor: { throw InstallError.notAdded($0, suggestions: []) })
+            bases: bases, settle: nil, transforms: try context.project().transforms(environment: context.environment), retransform: true,
+            folderFor: { throw InstallError.notAdded($0, suggestions: []) })
         let conflicted = Set(plan.conflicts.map(\.path))
         var entries: [Entry] = []
         for block in plan.install.blocks {

@@ -12,7 +12,7 @@ public enum UpdateCommand: Command {
             the command exits 1; settle it by editing, or run again with --theirs or --ours.
             """,
         arguments: [ArgumentSpec("name", help: "The blocks to update (default: every added block, as with --all).", optional: true, variadic: true, completion: .blockNames)],
-        options: [allOption, toOption, dryRunOption, theirsOption, oursOption],
+        options: [allOption, toOption, dryRunOption, theirsOption, oursOption, retransformOption],
         examples: [
             .init("blocks update --dry-run", "Show what updating every added block would change, merges included."),
             .init("blocks update pager --to 1.1.0", "Move pager to one published version, keeping your edits."),
@@ -23,6 +23,7 @@ public enum UpdateCommand: Command {
     static let dryRunOption = SharedOptions.dryRun(help: "Print the plan and the merged diffs; write nothing.")
     static let theirsOption = OptionSpec("theirs", help: "Settle conflicts by taking the new version's lines.")
     static let oursOption = OptionSpec("ours", help: "Settle conflicts by keeping your lines.")
+    static let retransformOption = OptionSpec("retransform", help: "Apply blocks.json's transforms where they changed since a block was added.")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         context.protectFromInterruption("the project was not changed; run the same 'blocks update' again to update the blocks")
@@ -44,6 +45,7 @@ public enum UpdateCommand: Command {
         request.version = arguments.value(toOption)
         request.settle = arguments.flag(theirsOption) ? .theirs : arguments.flag(oursOption) ? .ours : nil
         request.dryRun = arguments.flag(dryRunOption)
+        request.retransform = arguments.flag(retransformOption)
         return request
     }
 

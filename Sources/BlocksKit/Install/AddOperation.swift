@@ -98,6 +98,7 @@ public enum AddOperation {
         var plan = try InstallPlan.make(
             items: items, root: project.root, lock: lock,
             includeDemo: request.includeDemo, year: try TemplateText.currentYear(environment: request.access.environment),
+            transforms: try project.transforms(environment: request.access.environment),
             folderFor: { try target.chosen().url.joining($0, isDirectory: true) })
         plan.lockRequiredBy = resolution?.lockRequiredBy ?? [:]
         plan.adoptFolders(leftovers.folders)

@@ -22,6 +22,8 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A block's `dependencies.packages` holds a value that breaks its grammar
     /// (`PackageValueGrammar`), such as a product named `--package-path=/victim`.
     case unsafePackage(block: String, field: String, problem: String)
+    /// blocks.json's `"transforms"` differ from the chain the block's files went through.
+    case transformsChanged(block: String, recorded: String?, configured: String?)
 
     public var description: String {
         switch self {
@@ -50,6 +52,9 @@ public enum InstallError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot read \(path): \(reason); fix or delete it (blocks writes a new one)"
         case .unreadableConfig(let path, let reason):
             return "cannot read \(path): \(reason); fix it or write a new one with 'blocks init'"
+        case .transformsChanged(let block, let recorded, let configured):
+            return "\(block) was added through the transforms \(recorded ?? "(none)"), and blocks.json now gives \(configured ?? "none"); "
+                + "run 'blocks update --retransform \(block)' to apply the new chain (your edits are merged, as in any update), or restore blocks.json's \"transforms\""
         case .notAdded(let name, let suggestions):
             let hint =
                 suggestions.isEmpty

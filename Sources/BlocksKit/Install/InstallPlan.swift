@@ -54,6 +54,8 @@ public struct InstallPlan: Sendable {
         /// Locked files of this block that this run does not write (for example the demo
         /// with `--no-demo`); their lock entries are kept.
         public var untouchedFiles: [Lockfile.File]
+        /// The transform chain its files went through (`ConfiguredTransforms.identity`).
+        public var transforms: String? = nil
     }
 
     public var root: URL
@@ -101,19 +103,39 @@ public struct InstallPlan: Sendable {
     /// Decides the action for every file of every block, each from its own registry.
     /// - Parameter folderFor: the folder for a block the lock does not know yet, from its
     ///   `BlockReference.folderPath` (`pager`, or `acme/pager` for `@acme/pager`).
+    /// - Parameter transforms: the project's transform chain, run on each block's files
+    ///   after the license header and before any decision.
     public static func make(
         items: [Item], root: URL, lock: Lockfile, includeDemo: Bool,
-        year: Int, folderFor: (String) throws -> URL
+        year: Int, transforms: ConfiguredTransforms? = nil, folderFor: (String) throws -> URL
     ) throws -> InstallPlan {
-        var blocks: [Block] = []
+        var planner = Planner(root: root, lock: lock, includeDemo: includeDemo, year: year, transforms: transforms)
+        let blocks = try items.map { try planner.block(for: $0, folderFor: folderFor) }
+        return InstallPlan(root: root, blocks: blocks, previousLock: lock)
+    }
+
+    /// What `make` keeps from one block to the next: the folders already planned and the
+    /// headers already rendered.
+    private struct Planner {
+        let root: URL
+        let lock: Lockfile
+        let includeDemo: Bool
+        let year: Int
+        let transforms: ConfiguredTransforms?
+        let paths: PathResolver
+        let rootPath: String
         var pendingFolders: Set<String> = []
         // Most files of a run get the same header (one year, a few holders): rendered once each.
         var headers: [String: Data] = [:]
-        let paths = PathResolver(root: root)
-        let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
-        for item in items {
-            let content = item.content
-            let manifest = content.manifest
+
+        init(root: URL, lock: Lockfile, includeDemo: Bool, year: Int, transforms: ConfiguredTransforms?) {
+            (self.root, self.lock, self.includeDemo, self.year, self.transforms) = (root, lock, includeDemo, year, transforms)
+            paths = PathResolver(root: root)
+            rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
+        }
+
+        mutating func block(for item: Item, folderFor: (String) throws -> URL) throws -> Block {
+            let manifest = item.content.manifest
             // Every source checks names already; the name becomes a folder, so check again here.
             guard ManifestValidator.isValidName(manifest.name), item.reference.name == manifest.name else { throw InstallError.unsafeBlockName(manifest.name) }
             let key = item.reference.description
@@ -122,11 +144,46 @@ public struct InstallPlan: Sendable {
             guard let folder = ProjectPaths.relative(folderURL, to: root) else {
                 throw InstallError.pathEscapesProject(path: folderURL.path, root: root.path)
             }
+            var (files, folders) = try renderedFiles(of: item, key: key, folder: folder)
+            if let transforms { try transform(&files, of: manifest, in: folder, through: transforms) }
+            for index in files.indices {
+                files[index].action = decide(existing: files[index].existing, rendered: files[index].content, lockedHash: locked?.file(at: files[index].path)?.sha256)
+            }
+            let planned = Set(files.map(\.path))
+            let listed = Set(manifest.files.map { folder + "/" + $0.path })
+            let previous = locked?.files ?? []
+            return Block(
+                manifest: manifest, reference: item.reference, registry: item.registry,
+                requiredBy: Array(Set(item.requiredBy + (locked?.requiredBy ?? []))).sorted(),
+                requested: item.requested || (locked?.requested ?? false),
+                folder: folder, foldersToCreate: folders, files: files,
+                staleFiles: previous.filter { !listed.contains($0.path) },
+                untouchedFiles: previous.filter { listed.contains($0.path) && !planned.contains($0.path) },
+                transforms: transforms?.identity)
+        }
+
+        /// The files' bytes after the project's transforms. Paths go to the plugins relative
+        /// to the block's folder, with the role the manifest gives each.
+        func transform(_ files: inout [File], of manifest: BlockManifest, in folder: String, through transforms: ConfiguredTransforms) throws {
+            let roles = Dictionary(manifest.files.map { ($0.path, $0.role) }, uniquingKeysWith: { first, _ in first })
+            let input = files.map { file in
+                let relative = String(file.path.dropFirst(folder.count + 1))
+                return TransformFile(path: relative, role: roles[relative], content: file.content)
+            }
+            let output = try transforms.apply(manifest: manifest, files: input)
+            let byPath = Dictionary(output.map { (folder + "/" + $0.path, $0.content) }, uniquingKeysWith: { first, _ in first })
+            for index in files.indices { files[index].content = byPath[files[index].path] ?? files[index].content }
+        }
+
+        /// The block's files with their license header, each with what is on disk now (its
+        /// action still undecided), and the folders that must be made for them.
+        mutating func renderedFiles(of item: Item, key: String, folder: String) throws -> (files: [File], folders: [String]) {
+            let manifest = item.content.manifest
             var files: [File] = []
             var folders: [String] = []
             let holders = TemplateText.holders(manifest.authors)
             for entry in manifest.files where includeDemo || entry.role != .demo {
-                guard RelativePath.isSafe(entry.path), let body = content.files[entry.path] else {
+                guard RelativePath.isSafe(entry.path), let body = item.content.files[entry.path] else {
                     throw InstallError.unsafeBlockFile(block: manifest.name, path: entry.path)
                 }
                 let path = folder + "/" + entry.path
@@ -146,22 +203,10 @@ public struct InstallPlan: Sendable {
                 let header = headers[headerKey] ?? Data(LicenseHeader.render(year: fileYear, holders: holders).utf8)
                 headers[headerKey] = header
                 let rendered = try LicenseHeader.apply(to: body, path: entry.path, header: header)
-                let action = decide(existing: existing, rendered: rendered, lockedHash: locked?.file(at: path)?.sha256)
-                files.append(File(block: key, path: path, url: url, content: rendered, existing: existing, action: action))
+                files.append(File(block: key, path: path, url: url, content: rendered, existing: existing, action: .create))
             }
-            let planned = Set(files.map(\.path))
-            let listed = Set(manifest.files.map { folder + "/" + $0.path })
-            let previous = locked?.files ?? []
-            blocks.append(
-                Block(
-                    manifest: manifest, reference: item.reference, registry: item.registry,
-                    requiredBy: Array(Set(item.requiredBy + (locked?.requiredBy ?? []))).sorted(),
-                    requested: item.requested || (locked?.requested ?? false),
-                    folder: folder, foldersToCreate: folders, files: files,
-                    staleFiles: previous.filter { !listed.contains($0.path) },
-                    untouchedFiles: previous.filter { listed.contains($0.path) && !planned.contains($0.path) }))
+            return (files, folders)
         }
-        return InstallPlan(root: root, blocks: blocks, previousLock: lock)
     }
 
     /// Takes as this run's own the folders a killed run created (`StagingArea.removeLeftovers`
@@ -206,7 +251,7 @@ public struct InstallPlan: Sendable {
                 registry: block.registry, version: block.manifest.version, folder: block.folder,
                 createdFolders: Array(created), files: files, namespace: block.reference.namespace,
                 requiredBy: block.requiredBy, requested: block.requested,
-                packages: block.manifest.dependencies?.packages.map(\.url) ?? [])
+                packages: block.manifest.dependencies?.packages.map(\.url) ?? [], transforms: block.transforms)
         }
         for (key, former) in lockReleasedBy {
             guard var block = lock.blocks[key] else { continue }

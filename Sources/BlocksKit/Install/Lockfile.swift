@@ -28,12 +28,17 @@ public struct Lockfile: Sendable, Equatable {
         /// The URLs of the Swift packages the block declares, as `add` saw them; nil in a
         /// lock written before blocks recorded them, when `remove` cannot tell.
         public var packages: [String]?
+        /// The transform chain its files went through (`ConfiguredTransforms.identity`),
+        /// nil when none: `update` notices when blocks.json's chain has changed since.
+        public var transforms: String?
 
         public init(
             registry: String, version: String, folder: String, createdFolders: [String], files: [File],
-            namespace: String? = nil, requiredBy: [String] = [], requested: Bool = true, packages: [String]? = nil
+            namespace: String? = nil, requiredBy: [String] = [], requested: Bool = true, packages: [String]? = nil,
+            transforms: String? = nil
         ) {
             self.packages = packages.map { Array(Set($0)).sorted() }
+            self.transforms = transforms
             self.registry = registry
             self.namespace = namespace
             self.requiredBy = Array(Set(requiredBy)).sorted()
@@ -56,6 +61,7 @@ public struct Lockfile: Sendable, Equatable {
             static let createdFolders = "createdFolders"
             static let files = "files"
             static let packages = "packages"
+            static let transforms = "transforms"
         }
 
         /// Reads version 1 locks too, which have no namespace, requiredBy or requested.
@@ -66,7 +72,7 @@ public struct Lockfile: Sendable, Equatable {
                 registry: try fields.string(Key.registry), version: try fields.string(Key.version), folder: try fields.string(Key.folder),
                 createdFolders: try fields.strings(Key.createdFolders), files: files, namespace: try fields.optionalString(Key.namespace),
                 requiredBy: try fields.optionalStrings(Key.requiredBy) ?? [], requested: try fields.optionalBool(Key.requested) ?? true,
-                packages: try fields.optionalStrings(Key.packages))
+                packages: try fields.optionalStrings(Key.packages), transforms: try fields.optionalString(Key.transforms))
         }
 
         var jsonValue: JSONValue {
@@ -77,6 +83,7 @@ public struct Lockfile: Sendable, Equatable {
             ]
             if let namespace { members[Key.namespace] = .string(namespace) }
             if let packages { members[Key.packages] = JSONFields.jsonArray(packages) }
+            if let transforms { members[Key.transforms] = .string(transforms) }
             return .object(members)
         }
     }

@@ -58,6 +58,15 @@ public struct Project: Sendable {
     /// `blocks.lock`, read now: a command reads it under the project mutex.
     public func readLock() throws -> Lockfile { try Lockfile.read(root: root) }
 
+    /// The transforms blocks.json lists, run in the project's root folder; nil when none.
+    /// An Xcode project's blocks go into an app target; a package's into one of its targets.
+    public func transforms(environment: [String: String]) throws -> ConfiguredTransforms? {
+        guard let config = try config, config.transforms != nil else { return nil }
+        return try ConfiguredTransforms.load(
+            config.transforms, declared: config.plugins, targetKind: kind == .swiftPackage ? .package : .app,
+            environment: environment, workingDirectory: root)
+    }
+
     // MARK: The registries the project reads
 
     /// The default registry's location: `option` (`--registry` or `BLOCKS_REGISTRY`), else

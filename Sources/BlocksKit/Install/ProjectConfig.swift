@@ -17,11 +17,15 @@ public struct ProjectConfig: Sendable, Equatable {
     /// The plugins the project declares (docs/PLUGINS.md), as written: `PluginCatalog`
     /// reads them, and every command that rewrites this file keeps them.
     public var plugins: [String: JSONValue]?
+    /// The transforms `add` and `update` run on every block, in order, as written: each a
+    /// plugin's name or `{"plugin": NAME, "options": {…}}` (`ConfiguredTransforms`).
+    public var transforms: [JSONValue]?
 
     public init(
         path: String? = nil, registry: String? = nil, registries: [String: RegistryEntry]? = nil, keys: [String]? = nil, target: String? = nil,
-        plugins: [String: JSONValue]? = nil
+        plugins: [String: JSONValue]? = nil, transforms: [JSONValue]? = nil
     ) {
+        self.transforms = transforms
         self.path = path
         self.registry = registry
         self.registries = registries
@@ -115,6 +119,7 @@ public struct ProjectConfig: Sendable, Equatable {
         static let keys = "keys"
         static let target = "target"
         static let plugins = "plugins"
+        static let transforms = "transforms"
     }
 
     /// The fields of a parsed `blocks.json`, read with the library's JSON reader: the
@@ -136,7 +141,7 @@ public struct ProjectConfig: Sendable, Equatable {
         self.init(
             path: try fields.optionalString(Key.path), registry: try fields.optionalString(Key.registry), registries: registries,
             keys: try fields.optionalStrings(Key.keys), target: try fields.optionalString(Key.target),
-            plugins: try fields.optionalObject(Key.plugins)?.members)
+            plugins: try fields.optionalObject(Key.plugins)?.members, transforms: try fields.optionalArray(Key.transforms))
     }
 
     /// Absent fields are left out.
@@ -148,6 +153,7 @@ public struct ProjectConfig: Sendable, Equatable {
         if let keys { members[Key.keys] = JSONFields.jsonArray(keys) }
         if let target { members[Key.target] = .string(target) }
         if let plugins { members[Key.plugins] = .object(plugins) }
+        if let transforms { members[Key.transforms] = .array(transforms) }
         return .object(members)
     }
 

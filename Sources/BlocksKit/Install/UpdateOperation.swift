@@ -17,6 +17,8 @@ public enum UpdateOperation {
         public var dryRun = false
         /// `--registry`: the default registry instead of blocks.json's.
         public var registryOption: String?
+        /// `--retransform`: apply blocks.json's transforms even where the lock records another chain.
+        public var retransform = false
         /// The registries' access; also the cache, the environment, the paths and notices.
         public var access: RegistryAccess
 
@@ -61,7 +63,7 @@ public enum UpdateOperation {
         let config = try project.config
         var plan = try UpdatePlan.make(
             items: resolution.items, root: root, lock: lock, year: try TemplateText.currentYear(environment: access.environment),
-            bases: bases, settle: request.settle,
+            bases: bases, settle: request.settle, transforms: try project.transforms(environment: access.environment), retransform: request.retransform,
             folderFor: { try dependencyFolder(project: project, lock: lock, access: access, chooser: chooser).joining($0, isDirectory: true) })
         plan.install.lockRequiredBy = resolution.lockRequiredBy
         plan.install.lockReleasedBy = released(lock: lock, dependencies: resolution.dependencies)

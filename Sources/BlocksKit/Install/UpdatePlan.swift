@@ -51,9 +51,14 @@ public struct UpdatePlan: Sendable {
     /// yet (a dependency a new version gained) is added as `add` would add it, into
     /// `folderFor(reference.folderPath)`; a file already where it goes is a conflict that
     /// `--theirs` or `--ours` settles, as a file added upstream is.
+    /// - Parameter transforms: the project's transform chain: the new version goes through
+    ///   it, so the merge's three sides are the stored base (the transformed old version),
+    ///   the transformed new version and the user's file.
+    /// - Parameter retransform: whether a chain other than the one the lock records may be
+    ///   applied (`update --retransform`); without it, a changed chain is an error.
     public static func make(
         items: [InstallPlan.Item], root: URL, lock: Lockfile, year: Int, bases: BaseStore, settle: ThreeWayMerge.Side?,
-        folderFor: (String) throws -> URL
+        transforms: ConfiguredTransforms? = nil, retransform: Bool = false, folderFor: (String) throws -> URL
     ) throws -> UpdatePlan {
         var blocks: [InstallPlan.Block] = []
         var changes: [(String, String)] = []
@@ -62,75 +67,81 @@ public struct UpdatePlan: Sendable {
             let content = item.content
             let name = item.reference.description
             let locked = lock.blocks[name]
+            if let locked, locked.transforms != transforms?.identity, !retransform {
+                throw InstallError.transformsChanged(block: name, recorded: locked.transforms, configured: transforms?.identity)
+            }
             let demoPaths = content.manifest.files.filter { $0.role == .demo }.map { (locked?.folder ?? "") + "/" + $0.path }
             let includeDemo = locked == nil || demoPaths.isEmpty || demoPaths.contains { locked?.file(at: $0) != nil }
             let plan = try InstallPlan.make(
-                items: [item], root: root, lock: lock, includeDemo: includeDemo,
-                year: year, folderFor: { try locked.map { root.appendingPathComponent($0.folder) } ?? folderFor($0) })
+                items: [item], root: root, lock: lock, includeDemo: includeDemo, year: year, transforms: transforms,
+                folderFor: { try locked.map { root.appendingPathComponent($0.folder) } ?? folderFor($0) })
             guard var block = plan.blocks.first else { continue }
             let labels = ThreeWayMerge.Labels(ours: "yours", base: "base \(locked?.version ?? "")", theirs: "\(name) \(content.manifest.version)")
             for index in block.files.indices {
-                var file = block.files[index]
-                let entry = locked?.file(at: file.path)
-                let base = entry.flatMap { bases.load(sha256: $0.sha256) }
-                // The same header step on both sides: the new version's header has the year
-                // it was built in, and takes the base's (or, without one, the file's), so a
-                // new year is no change to merge.
-                if let entry, let existing = file.existing,
-                    let year = LicenseHeader.year(in: String(decoding: base ?? existing, as: UTF8.self))
-                {
-                    file.content = LicenseHeader.settingYear(file.content, to: year)
-                    file.action = InstallPlan.decide(existing: existing, rendered: file.content, lockedHash: entry.sha256)
-                }
-                var change = file.action.rawValue
-                if file.action == .conflict, let existing = file.existing {
-                    if let entry {
-                        if SHA256.hex(file.content) == entry.sha256 {
-                            // Upstream is what the lock records. Markers left by an earlier update are still a conflict.
-                            file.action = .keep
-                            change = "keep"
-                            if ThreeWayMerge.containsConflictMarkers(Array(existing)) {
-                                if let settle, let settled = ThreeWayMerge.settlingMarkers(Array(existing), taking: settle) {
-                                    file.recorded = file.content
-                                    file.content = Data(settled)
-                                    file.action = .overwrite
-                                    change = settle == .theirs ? "settle (theirs)" : "settle (ours)"
-                                } else {
-                                    change = "conflict"
-                                    conflicts.append(Conflict(path: file.path, kind: .markers))
-                                }
-                            }
-                        } else if let base {
-                            let ours = oursBeforeAnInterruptedRun(existing, labels: labels) ?? existing
-                            let merge = ThreeWayMerge(base: Array(base), ours: Array(ours), theirs: Array(file.content), labels: labels)
-                            file.recorded = file.content
-                            file.action = .overwrite
-                            if merge.isClean {
-                                file.content = Data(merge.merged)
-                                change = "merge"
-                            } else if let settle {
-                                file.content = Data(merge.settled(taking: settle))
-                                change = settle == .theirs ? "merge (theirs)" : "merge (ours)"
-                            } else {
-                                file.content = Data(merge.merged)
-                                change = "conflict"
-                                conflicts.append(Conflict(path: file.path, kind: .markers))
-                            }
-                            if file.content == existing { file.action = .skip }
-                        } else {
-                            change = settleTwoWay(&file, settle: settle, kind: .missingBase, conflicts: &conflicts)
-                        }
-                    } else {
-                        change = settleTwoWay(&file, settle: settle, kind: .existingFile, conflicts: &conflicts)
-                    }
-                }
-                block.files[index] = file
-                changes.append((file.path, change))
+                let entry = locked?.file(at: block.files[index].path)
+                let change = decide(&block.files[index], entry: entry, bases: bases, labels: labels, settle: settle, conflicts: &conflicts)
+                changes.append((block.files[index].path, change))
             }
             blocks.append(block)
         }
         let install = InstallPlan(root: root, blocks: blocks, previousLock: lock)
         return UpdatePlan(install: install, changes: changes, conflicts: conflicts)
+    }
+
+    /// What happens to one file of the new version, by the rules above; returns the change.
+    static func decide(
+        _ file: inout InstallPlan.File, entry: Lockfile.File?, bases: BaseStore, labels: ThreeWayMerge.Labels, settle: ThreeWayMerge.Side?,
+        conflicts: inout [Conflict]
+    ) -> String {
+        let base = entry.flatMap { bases.load(sha256: $0.sha256) }
+        // The same header step on both sides: the new version's header has the year
+        // it was built in, and takes the base's (or, without one, the file's), so a
+        // new year is no change to merge.
+        if let entry, let existing = file.existing,
+            let year = LicenseHeader.year(in: String(decoding: base ?? existing, as: UTF8.self))
+        {
+            file.content = LicenseHeader.settingYear(file.content, to: year)
+            file.action = InstallPlan.decide(existing: existing, rendered: file.content, lockedHash: entry.sha256)
+        }
+        guard file.action == .conflict, let existing = file.existing else { return file.action.rawValue }
+        guard let entry else { return settleTwoWay(&file, settle: settle, kind: .existingFile, conflicts: &conflicts) }
+        if SHA256.hex(file.content) == entry.sha256 {
+            return keepOrSettleMarkers(&file, existing: existing, settle: settle, conflicts: &conflicts)
+        }
+        guard let base else { return settleTwoWay(&file, settle: settle, kind: .missingBase, conflicts: &conflicts) }
+        let ours = oursBeforeAnInterruptedRun(existing, labels: labels) ?? existing
+        let merge = ThreeWayMerge(base: Array(base), ours: Array(ours), theirs: Array(file.content), labels: labels)
+        file.recorded = file.content
+        file.action = .overwrite
+        var change: String
+        if merge.isClean {
+            file.content = Data(merge.merged)
+            change = "merge"
+        } else if let settle {
+            file.content = Data(merge.settled(taking: settle))
+            change = settle == .theirs ? "merge (theirs)" : "merge (ours)"
+        } else {
+            file.content = Data(merge.merged)
+            change = "conflict"
+            conflicts.append(Conflict(path: file.path, kind: .markers))
+        }
+        if file.content == existing { file.action = .skip }
+        return change
+    }
+
+    /// Upstream is what the lock records: the user's file stays. Markers left by an
+    /// earlier update are still a conflict, unless `--theirs`/`--ours` settles them.
+    static func keepOrSettleMarkers(_ file: inout InstallPlan.File, existing: Data, settle: ThreeWayMerge.Side?, conflicts: inout [Conflict]) -> String {
+        file.action = .keep
+        guard ThreeWayMerge.containsConflictMarkers(Array(existing)) else { return "keep" }
+        guard let settle, let settled = ThreeWayMerge.settlingMarkers(Array(existing), taking: settle) else {
+            conflicts.append(Conflict(path: file.path, kind: .markers))
+            return "conflict"
+        }
+        file.recorded = file.content
+        file.content = Data(settled)
+        file.action = .overwrite
+        return settle == .theirs ? "settle (theirs)" : "settle (ours)"
     }
 
     /// The user's side of a file that already holds the markers of this very update

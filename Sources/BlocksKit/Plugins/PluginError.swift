@@ -14,6 +14,8 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
     case brokeRule(plugin: String, rule: String)
     /// A source (`git+https://…`) could not bring its registry to this machine.
     case sourceFailed(location: String, reason: String)
+    /// An entry of blocks.json's `"transforms"` is neither a name nor `{"plugin", "options"}`.
+    case invalidTransformEntry(String)
 
     public var description: String {
         switch self {
@@ -36,6 +38,8 @@ public enum PluginError: Error, Equatable, Sendable, CustomStringConvertible {
             return "plugin '\(plugin)' does not offer the transform capability ('blocks plugin list' shows what each offers)"
         case .brokeRule(let plugin, let rule):
             return "plugin '\(plugin)' \(rule); nothing was written"
+        case .invalidTransformEntry(let entry):
+            return "blocks.json's \"transforms\" holds \(entry); each entry is a plugin's name, or {\"plugin\": NAME, \"options\": {…}}"
         case .sourceFailed(let location, let reason):
             return "cannot read registry \(location): \(reason)"
         }

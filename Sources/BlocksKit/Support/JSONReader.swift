@@ -381,6 +381,8 @@ struct JSONFields {
     }
 
     /// Nil when the key is absent or null.
+    func optionalArray(_ key: String) throws(Problem) -> [JSONValue]? { has(key) ? try array(key) : nil }
+
     func optionalStrings(_ key: String) throws(Problem) -> [String]? { has(key) ? try strings(key) : nil }
 
     /// An object whose values are all strings.

@@ -24,6 +24,23 @@ import Testing
         return result.out.split(separator: "\n").map(String.init)
     }
 
+    @Test func transformsInBlocksJSONAndTheLockMatchTheirSchemas() throws {
+        let catalog = try TestCatalog.make([.standard("strip", type: "Strip")])
+        defer { catalog.delete() }
+        let project = try TestProject.make()
+        defer { project.delete() }
+        try project.write(
+            "blocks.json", "{\"registry\": \"\(catalog.root.path)\", \"transforms\": [\"access-level\", {\"plugin\": \"prefix\", \"options\": {\"prefix\": \"BK\"}}]}\n")
+        let added = project.run(["add", "strip"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(added.code == 0, "\(added.errors)")
+        #expect(try project.lock().blocks["strip"]?.transforms?.hasPrefix("access-level+prefix ") == true)
+        #expect(try problems(project.url("blocks.json"), schema: "blocks-config") == [])
+        #expect(try problems(project.url("blocks.lock"), schema: "lock") == [])
+        // The schema refuses what blocks refuses: an entry that is neither a name nor {plugin, options}.
+        try project.write("bad.json", "{\"transforms\": [42, {\"plugin\": \"prefix\", \"extra\": 1}]}\n")
+        #expect(try problems(project.url("bad.json"), schema: "blocks-config").count == 2)
+    }
+
     @Test func blocksJSONAndTheLockMatchTheirSchemas() throws {
         var strip = TestCatalog.Block.standard("strip", type: "Strip")
         strip.dependencies = BlockDependencies(
