@@ -137,5 +137,12 @@ import Testing
         #expect(diff.output.contains("-    public static let steps = 1\n+    public static let steps = 2\n"), "\(diff.output)")
         // Only that line: the renamed types are the same on both sides.
         #expect(!diff.output.contains("-public enum"), "\(diff.output)")
+        // The lock hashes the transformed bytes: status sees the files as unchanged, and
+        // remove deletes them without --force.
+        let status = project.run(["status"], environment: Self.environment)
+        #expect(!status.output.contains("modified"), "\(status.output)")
+        let removed = project.run(["remove", "pager"], environment: Self.environment)
+        #expect(removed.code == 0, "\(removed.errors)")
+        #expect(!project.exists(Self.logic))
     }
 }
