@@ -111,7 +111,7 @@ extension HTTPMirrorUpstream {
     }
 
     /// The largest metadata file the mirror takes, as for a client's `add`.
-    static let maximumMetadataBytes: Int64 = 16 * 1024 * 1024
+    static let maximumMetadataBytes: Int64 = BlockMetadata.maximumBytes
 }
 
 extension FolderMirrorUpstream {

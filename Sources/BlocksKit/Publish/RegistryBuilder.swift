@@ -40,7 +40,8 @@ public struct RegistryBuilder: Sendable {
 
     /// Writes a JSON file and its `.gz`, the `.gz` first: whichever a server picks then
     /// names only files already in place.
-    func writeWithGzip(_ data: Data, to path: String) throws {
+    func writeWithGzip(_ data: Data, to path: String, blocks: Int = 1) throws {
+        try ClientCaps.check(data, path: path, blocks: blocks)
         try AtomicFile.write(try Zlib.gzip(data), to: output.joining(Self.gzipPath(path)))
         try AtomicFile.write(data, to: output.joining(path))
     }
@@ -94,7 +95,7 @@ public struct RegistryBuilder: Sendable {
         let entries = published.map { ($0.entry, $0.fragment) }
         guard let signing else {
             let index = try RegistryIndex.encoded(entries)
-            if index != previous { try writeWithGzip(index, to: "index.json") } else { try ensureGzip(of: index, at: "index.json") }
+            if index != previous { try writeWithGzip(index, to: "index.json", blocks: published.count) } else { try ensureGzip(of: index, at: "index.json") }
             // A signature of an earlier index would only make pinned clients cry forgery.
             unlink(output.joining(IndexSigning.signatureFile).path)
             return
@@ -109,7 +110,7 @@ public struct RegistryBuilder: Sendable {
         let signatureURL = output.joining(IndexSigning.signatureFile)
         let (index, signature) = try signing.sign(
             entries, metadata: digests, previous: previous, previousSignature: FileManager.default.contents(atPath: signatureURL.path))
-        if index != previous { try writeWithGzip(index, to: "index.json") } else { try ensureGzip(of: index, at: "index.json") }
+        if index != previous { try writeWithGzip(index, to: "index.json", blocks: published.count) } else { try ensureGzip(of: index, at: "index.json") }
         if FileManager.default.contents(atPath: signatureURL.path) != signature { try AtomicFile.write(signature, to: signatureURL) }
     }
 
@@ -164,6 +165,7 @@ public struct RegistryBuilder: Sendable {
                 let metadata = BlockMetadata.publishing(entry, published: self.published, over: nil)
                 let entryMembers = entry.stableMembers(manifestMembers: manifestMembers)
                 let metadataData = metadata.stableJSON(entryMembers: entryMembers)
+                try ClientCaps.check(metadataData, path: entry.metadata, blocks: 1)
                 try folder.write(metadataData, to: entry.metadata)
                 try folder.write(try Zlib.gzip(metadataData), to: Self.gzipPath(entry.metadata))
                 if let site {
@@ -206,6 +208,7 @@ public struct RegistryBuilder: Sendable {
         var archives: [String: RegistryArchive] = [:]
         for (format, data) in zip(formats, archiveData) {
             let path = Self.archivePath(name: manifest.name, version: manifest.version, format: format)
+            try ClientCaps.check(data, path: path, blocks: 1)
             files.append((path, data))
             archives[format.rawValue] = RegistryArchive(path: path, sha256: SHA256.hex(data), size: Int64(data.count))
         }

@@ -43,6 +43,10 @@ struct BlockMetadata: Sendable, Equatable {
     var entry: RegistryEntry
     var versions: [PublishedVersion]
 
+    /// The most a client reads of one metadata file: clients, the mirror and `build`
+    /// (`ClientCaps`) all take it from here.
+    static let maximumBytes: Int64 = 16 * 1024 * 1024
+
     /// The key the file adds to its entry's.
     private static let versionsKey = "versions"
 

@@ -130,7 +130,7 @@ public struct RegistryCache: Sendable {
             }
         }
         let wanted = Array(Set(urls.compactMap { $0 })).sorted()
-        let results = transport.fetch(wanted.map { HTTPRequest(url: $0, maxBodyBytes: 16 * 1024 * 1024) }, maxParallel: 8)
+        let results = transport.fetch(wanted.map { HTTPRequest(url: $0, maxBodyBytes: BlockMetadata.maximumBytes) }, maxParallel: 8)
         var found: [String: Data] = [:]
         var merged = cached
         for (url, result) in zip(wanted, results) {

@@ -47,6 +47,8 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
     case versionWentBack(block: String, version: String, published: String)
     case buildInProgress(output: String)
     case unknownVersion(block: String, version: String, available: [String])
+    /// `build` would write a file every client refuses to read (`ClientCaps`).
+    case tooLargeForClients(path: String, bytes: Int64, limit: Int64, advice: String)
 
     public var description: String {
         switch self {
@@ -68,6 +70,8 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(block) \(version) is older than its published \(published); to take a change back, publish it as a version after \(published)"
         case .unknownVersion(let block, let version, let available):
             return "\(block) has no version \(version); this registry has " + available.joined(separator: ", ")
+        case .tooLargeForClients(let path, let bytes, let limit, let advice):
+            return "\(path) would be \(bytes / 1_048_576) MB, over the \(limit / 1_048_576) MB every blocks client refuses to read, so index.json was not written; \(advice)"
         case .buildInProgress(let output):
             return "another blocks build is writing \(output); wait for it to finish, then build again"
         case .damagedArchive(let path):
