@@ -12,6 +12,8 @@ public enum PluginProtocol {
     /// What a plugin can do, as its `capabilities` answer lists it.
     public enum Capability: String, Sendable, CaseIterable {
         case transform
+        /// Brings a registry with the plugin's own scheme (`NAME://…`) to a folder.
+        case source
     }
 
     /// The `capabilities` handshake: what `blocks plugin list` shows.
@@ -27,6 +29,12 @@ public enum PluginProtocol {
             "block": input.manifest.jsonValue, "target": .object(["kind": .string(input.targetKind.rawValue)]),
             "files": .array(input.files.map { $0.jsonValue }),
         ])
+    }
+
+    /// A source request: write the registry `location` names into `folder`, a folder of
+    /// the cache that is empty, and answer where in it the registry is.
+    public static func sourceRequest(location: String, folder: String) -> JSONValue {
+        .object(["protocolVersion": .int(version), "request": .string("source"), "location": .string(location), "folder": .string(folder)])
     }
 
     /// The response's members, after the checks every response gets: JSON, an object,

@@ -7,9 +7,19 @@ public enum RegistrySources {
         GitSource()
     ]
 
-    /// The kind that reads `scheme` (in lower case), if any.
-    static func kind(forScheme scheme: String) -> (any RegistrySourceKind)? {
-        kinds.first { $0.schemes.contains(scheme) }
+    /// The kind that reads `scheme` (in lower case), if any: a built-in one, else, given
+    /// the environment, an installed plugin of that name that offers `source`.
+    static func kind(forScheme scheme: String, environment: [String: String]? = nil) -> (any RegistrySourceKind)? {
+        if let kind = kinds.first(where: { $0.schemes.contains(scheme) }) { return kind }
+        return environment.flatMap { PluginSource.find(scheme: scheme, environment: $0) }
+    }
+
+    /// Why no kind reads `scheme`, with every scheme that is read.
+    static func unsupported(_ scheme: String, location: String) -> RegistryError {
+        let schemes = (["https", "http", "file"] + kinds.flatMap(\.schemes)).map { $0 + "://" }
+        return .unreadable(
+            location: location,
+            reason: "\(scheme):// is not supported; use \(schemes.joined(separator: ", ")) or a path, or install a source plugin blocks-plugin-\(scheme) (docs/PLUGINS.md)")
     }
 
     /// The access for reading `location`, with its pinned keys: `--key`, else blocks.json's
@@ -49,7 +59,7 @@ public enum RegistrySources {
         case .local(let path):
             return try openFolderOrArchive(access.paths.resolve(path), original: original, access: access)
         case .fetched(let scheme, let location):
-            guard let kind = kind(forScheme: scheme) else { throw RegistryError.unreadable(location: location, reason: "\(scheme):// has no reader") }
+            guard let kind = kind(forScheme: scheme, environment: access.environment) else { throw unsupported(scheme, location: location) }
             let folder = try kind.folder(for: location, cacheFolder: access.cacheDirectory, offline: access.offline, environment: access.environment)
             return FetchedRegistrySource(base: try openFolderOrArchive(folder, original: location, access: access), location: location)
         }
@@ -133,9 +143,10 @@ public enum RegistryLocation: Equatable, Sendable {
         case "file":
             self = .local(Self.droppingIndexFile(try RegistrySources.localPath(fileURL: text)))
         default:
-            guard RegistrySources.kind(forScheme: scheme) != nil else {
-                let schemes = (["https", "http", "file"] + RegistrySources.kinds.flatMap(\.schemes)).map { $0 + "://" }
-                throw RegistryError.unreadable(location: text, reason: "\(scheme):// is not supported; use \(schemes.joined(separator: ", ")) or a path")
+            // A built-in kind's scheme, or a plugin's name (`company://team`): which plugin,
+            // if any, is asked when the registry is opened, with the environment.
+            guard RegistrySources.kind(forScheme: scheme) != nil || ManifestValidator.isValidName(scheme) else {
+                throw RegistrySources.unsupported(scheme, location: text)
             }
             self = .fetched(scheme: scheme, location: text)
         }
