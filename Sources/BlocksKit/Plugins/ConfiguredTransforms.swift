@@ -59,4 +59,15 @@ public struct ConfiguredTransforms: Sendable {
         }
         return output
     }
+
+    /// Runs the chain twice on `content` as `add` would hand it over (license header on)
+    /// and fails when the two runs differ (`TransformChain.checkDeterministic`).
+    public func checkDeterministic(_ content: BlockContent, year: Int) throws {
+        let header = Data(LicenseHeader.render(year: year, holders: TemplateText.holders(content.manifest.authors)).utf8)
+        let files = try content.manifest.files.map { entry in
+            TransformFile(path: entry.path, role: entry.role, content: try LicenseHeader.apply(to: content.files[entry.path] ?? Data(), path: entry.path, header: header))
+        }
+        try chain.checkDeterministic(
+            TransformInput(manifest: content.manifest, files: files, targetKind: targetKind), environment: environment, workingDirectory: workingDirectory)
+    }
 }

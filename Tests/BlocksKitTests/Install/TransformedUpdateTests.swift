@@ -145,4 +145,26 @@ import Testing
         #expect(removed.code == 0, "\(removed.errors)")
         #expect(!project.exists(Self.logic))
     }
+
+    @Test func pluginCheckRunsTheChainTwice() throws {
+        let catalog = try TestCatalog.make([Self.pager("1.0.0", steps: 1)])
+        let project = try TestProject.make()
+        defer {
+            catalog.delete()
+            project.delete()
+        }
+        // A transform that stamps the time: the same input gives other files each run.
+        let stamping = """
+            "plugins": {"stamp": {"command": ["sh", "-c", "read -r request; case \\"$request\\" in *capabilities*) echo '{\\"protocolVersion\\":1,\\"capabilities\\":[\\"transform\\"]}' ;; *) printf '%s\\\\n' \\"$request\\" | sed \\"s/PagerLogic/PagerLogic$(date +%N)/g\\" ;; esac"]}}
+            """
+        try project.write("blocks.json", "{\"registry\": \"\(catalog.root.path)\", \"transforms\": [{\"plugin\": \"prefix\", \"options\": {\"prefix\": \"BK\"}}]}\n")
+        let steady = project.run(["plugin", "check", "pager"], environment: Self.environment)
+        #expect(steady.code == 0, "\(steady.errors)")
+        #expect(steady.output.contains("pager: the same files on both runs of prefix "), "\(steady.output)")
+
+        try project.write("blocks.json", "{\"registry\": \"\(catalog.root.path)\", \"transforms\": [\"stamp\"], \(stamping)}\n")
+        let unsteady = project.run(["plugin", "check", "pager"], environment: Self.environment)
+        #expect(unsteady.code == 1)
+        #expect(unsteady.errors.contains("gave different files for the same input"), "\(unsteady.errors)")
+    }
 }
