@@ -22,7 +22,12 @@ import Testing
         #expect(try RegistryLocation("./public/index.json") == .local("./public/"))
         #expect(try RegistryLocation("index.json") == .local("."))
         #expect(try RegistryLocation("a folder://x") == .local("a folder://x"))
-        #expect(throws: RegistryError.self) { try RegistryLocation("FTP://host/x") }
+        // A scheme that could be a plugin's name is a source plugin's location (docs/PLUGINS.md),
+        // which nothing reads unless a blocks-plugin-ftp offering "source" is installed.
+        #expect(try RegistryLocation("FTP://host/x") == .fetched(scheme: "ftp", location: "FTP://host/x"))
+        #expect(RegistrySources.kind(forScheme: "ftp", environment: ["PATH": "/nonexistent"]) == nil)
+        #expect(RegistrySources.unsupported("ftp", location: "FTP://host/x").description.contains("use https://, http://, file://, git+https://"))
+        #expect(throws: RegistryError.self) { try RegistryLocation("ftp.v2://host/x") }
         #expect(throws: RegistryError.self) { try RegistryLocation("file://host/x") }
         #expect(RedirectPolicy.isHTTP("HTTP://x") && RedirectPolicy.isHTTP("hTTpS://x") && !RedirectPolicy.isHTTP("file:///x"))
     }

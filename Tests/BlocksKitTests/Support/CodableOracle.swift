@@ -317,7 +317,7 @@ extension Lockfile.Block: Codable {
             registry: try object.value("registry"), version: try object.value("version"), folder: try object.value("folder"),
             createdFolders: try object.value("createdFolders"), files: try object.value("files"), namespace: try object.optional("namespace"),
             requiredBy: try object.optional("requiredBy") ?? [], requested: try object.optional("requested") ?? true,
-            packages: try object.optional("packages"))
+            packages: try object.optional("packages"), transforms: try object.optional("transforms"))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -331,6 +331,7 @@ extension Lockfile.Block: Codable {
         try object.put(createdFolders, "createdFolders")
         try object.put(files, "files")
         try object.putIfPresent(packages, "packages")
+        try object.putIfPresent(transforms, "transforms")
     }
 }
 
@@ -390,5 +391,6 @@ extension ProjectConfig: Encodable {
         try object.putIfPresent(keys, "keys")
         try object.putIfPresent(target, "target")
         try object.putIfPresent(plugins, "plugins")
+        try object.putIfPresent(transforms, "transforms")
     }
 }
