@@ -45,9 +45,7 @@ public struct Mirror {
         case .local(let path):
             return try folderMirror(access.paths.resolve(path), source: source, destination: destination)
         case .fetched(let scheme, let location):
-            guard let kind = RegistrySources.kind(forScheme: scheme, environment: access.environment) else { throw RegistrySources.unsupported(scheme, location: location) }
-            let folder = try kind.folder(for: location, cacheFolder: access.cacheDirectory, offline: access.offline, environment: access.environment)
-            return try folderMirror(folder, source: source, destination: destination)
+            return try folderMirror(RegistrySources.fetchedFolder(scheme: scheme, location: location, access: access), source: source, destination: destination)
         case .embedded, .remoteArchive:
             throw MirrorError.unreadableSource(source)
         }

@@ -14,6 +14,12 @@ public enum RegistrySources {
         return environment.flatMap { PluginSource.find(scheme: scheme, environment: $0) }
     }
 
+    /// The folder on this machine that a `.fetched` location was brought to by its kind.
+    static func fetchedFolder(scheme: String, location: String, access: RegistryAccess) throws -> URL {
+        guard let kind = kind(forScheme: scheme, environment: access.environment) else { throw unsupported(scheme, location: location) }
+        return try kind.folder(for: location, cacheFolder: access.cacheDirectory, offline: access.offline, environment: access.environment)
+    }
+
     /// Why no kind reads `scheme`, with every scheme that is read.
     static func unsupported(_ scheme: String, location: String) -> RegistryError {
         let schemes = (["https", "http", "file"] + kinds.flatMap(\.schemes)).map { $0 + "://" }
@@ -59,8 +65,7 @@ public enum RegistrySources {
         case .local(let path):
             return try openFolderOrArchive(access.paths.resolve(path), original: original, access: access)
         case .fetched(let scheme, let location):
-            guard let kind = kind(forScheme: scheme, environment: access.environment) else { throw unsupported(scheme, location: location) }
-            let folder = try kind.folder(for: location, cacheFolder: access.cacheDirectory, offline: access.offline, environment: access.environment)
+            let folder = try fetchedFolder(scheme: scheme, location: location, access: access)
             return FetchedRegistrySource(base: try openFolderOrArchive(folder, original: location, access: access), location: location)
         }
     }
