@@ -24,32 +24,34 @@ public struct GitSource: RegistrySourceKind {
 
         init(_ text: String) throws(PluginError) {
             let fail = { (reason: String) in PluginError.sourceFailed(location: text, reason: reason) }
-            guard let separator = text.firstRange(of: "://"), text[..<separator.lowerBound].lowercased().hasPrefix("git+") else {
-                throw fail("a Git registry is written git+https://host/repo@ref#folder")
-            }
+            guard text.lowercased().hasPrefix("git+") else { throw fail("a Git registry is written git+https://host/repo@ref#folder") }
             var rest = String(text.dropFirst("git+".count))
             folder = ""
             if let hash = rest.firstIndex(of: "#") {
-                folder = String(rest[rest.index(after: hash)...].split(separator: "/").joined(separator: "/"))
+                folder = rest[rest.index(after: hash)...].split(separator: "/").joined(separator: "/")
                 rest = String(rest[..<hash])
                 guard folder.isEmpty || RelativePath.isSafe(folder) else { throw fail("#\(folder) is not a folder inside the repository") }
             }
-            let authorityStart = rest.index(separator.upperBound, offsetBy: -"git+".count)
-            let pathStart = rest[authorityStart...].firstIndex(of: "/") ?? rest.endIndex
-            if rest[authorityStart..<pathStart].contains(":"), rest[authorityStart..<pathStart].contains("@") {
+            guard let separator = rest.firstRange(of: "://") else { throw fail("a Git registry is written git+https://host/repo@ref#folder") }
+            let scheme = String(rest[..<separator.lowerBound])
+            let afterScheme = rest[separator.upperBound...]
+            let authority = afterScheme.prefix { $0 != "/" }
+            var path = String(afterScheme.dropFirst(authority.count))
+            // user:password@host: the lock would keep the password. git@host:2222 is fine.
+            if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
                 throw fail("it holds a password, which blocks.lock would keep; let git's credential helper or SSH key supply it")
             }
             ref = nil
-            if let at = rest[pathStart...].lastIndex(of: "@") {
-                ref = String(rest[rest.index(after: at)...])
-                rest = String(rest[..<at])
-                guard let ref, !ref.isEmpty, !ref.hasPrefix("-"), !ref.contains(".."),
-                    !ref.contains(where: \.isWhitespace), TerminalText.firstControl(in: ref) == nil else {
-                    throw fail("@\(ref ?? "") is not a branch, tag or commit")
-                }
+            if let at = path.lastIndex(of: "@") {
+                let named = String(path[path.index(after: at)...])
+                path = String(path[..<at])
+                guard !named.isEmpty, !named.hasPrefix("-"), !named.contains(".."), !named.contains(where: \.isWhitespace),
+                    TerminalText.firstControl(in: named) == nil
+                else { throw fail("@\(named) is not a branch, tag or commit") }
+                ref = named
             }
-            repository = rest
-            guard pathStart < rest.endIndex else { throw fail("it names no repository") }
+            guard !path.isEmpty else { throw fail("it names no repository") }
+            repository = scheme + "://" + authority + path
         }
 
         /// The transport `git` may use for it, and no other (`protocol.allow`).

@@ -145,5 +145,9 @@ import Testing
         #expect(full.folder == "registries/ui")
         #expect(full.transportScheme == "ssh")
         #expect(throws: PluginError.self) { try GitSource.Location("git+file:///srv/repo#../outside") }
+        // A port after a user name is no password; a password is refused.
+        #expect(try GitSource.Location("git+ssh://git@host.example:2222/org/repo@v1").repository == "ssh://git@host.example:2222/org/repo")
+        #expect(throws: PluginError.self) { try GitSource.Location("git+https://me:secret@host.example/org/repo") }
+        #expect(throws: PluginError.self) { try GitSource.Location("git+https://host.example") }
     }
 }
