@@ -42,10 +42,10 @@ public struct ConfiguredTransforms: Sendable {
     private static func nameAndOptions(_ entry: JSONValue) throws(PluginError) -> (String, [String: JSONValue]) {
         if let name = entry.string { return (name, [:]) }
         guard let object = entry.object, let name = object["plugin"]?.string, Set(object.keys).isSubset(of: ["plugin", "options"]) else {
-            throw .invalidTransformEntry(String(decoding: StableJSONWriter.line(entry).dropLast(), as: UTF8.self))
+            throw .invalidTransformEntry(TerminalText.escaped(String(decoding: StableJSONWriter.line(entry).dropLast(), as: UTF8.self)))
         }
         guard let options = object["options"] else { return (name, [:]) }
-        guard let members = options.object else { throw .invalidTransformEntry("\"options\" of \(name) that is not an object") }
+        guard let members = options.object else { throw .invalidTransformEntry("\"options\" of \(TerminalText.escaped(name)) that is not an object") }
         return (name, members)
     }
 
