@@ -19,4 +19,26 @@ enum ProgramPaths {
         return nil
         #endif
     }
+
+    /// The variables that choose which developer tools a child process runs. On macOS,
+    /// `/usr/bin/swift` and `/usr/bin/git` are stubs that `xcrun` routes to a toolchain
+    /// picked by `DEVELOPER_DIR`, `TOOLCHAINS` and `SDKROOT` (xcrun(1)); a plugin given
+    /// only PATH would run another swift-format than the user's shell. Linux has none.
+    #if os(macOS)
+    static let toolchainVariables = ["DEVELOPER_DIR", "TOOLCHAINS", "SDKROOT"]
+    #else
+    static let toolchainVariables: [String] = []
+    #endif
+
+    /// What to do when a developer tool's stub says the tools are missing: on macOS,
+    /// `/usr/bin/git` exists without the Command Line Tools and fails with
+    /// `xcrun: error: invalid active developer path`. Nil for any other message.
+    static func missingDeveloperToolsAdvice(_ message: String) -> String? {
+        #if os(macOS)
+        guard message.hasPrefix("xcrun: error") else { return nil }
+        return "the Command Line Tools are missing: run 'xcode-select --install'"
+        #else
+        return nil
+        #endif
+    }
 }

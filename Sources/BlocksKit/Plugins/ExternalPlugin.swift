@@ -23,8 +23,9 @@ public struct ExternalPlugin: Sendable, Equatable {
     public static let outputLimit = 64 * 1_048_576
     public static let errorLimit = 16_384
 
-    /// The variables every plugin gets: enough to find programs and speak UTF-8.
-    static let baseEnvironment = ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR"]
+    /// The variables every plugin gets: enough to find programs (the same toolchain as the
+    /// user's shell on macOS) and speak UTF-8.
+    static let baseEnvironment = ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR"] + ProgramPaths.toolchainVariables
 
     public init(name: String, command: [String], passedEnvironment: [String] = [], origin: String) {
         self.name = name

@@ -95,7 +95,7 @@ public struct GitSource: RegistrySourceKind {
     /// take turns rather than fail.
     private static func waitForLock(_ path: String, location: String) throws -> FolderLock {
         for _ in 0..<300 {
-            do {
+            do throws(FolderLock.Failure) {
                 return try FolderLock(file: path)
             } catch .busy {
                 usleep(100_000)
@@ -134,7 +134,8 @@ public struct GitSource: RegistrySourceKind {
             }
             guard exchange.exitCode == 0 else {
                 let said = TerminalText.escaped(String(decoding: exchange.errors, as: UTF8.self).trimmingWhitespace())
-                throw PluginError.sourceFailed(location: location, reason: "git \(arguments[0]) failed: \(said.prefix(500))")
+                let advice = ProgramPaths.missingDeveloperToolsAdvice(said).map { "; " + $0 } ?? ""
+                throw PluginError.sourceFailed(location: location, reason: "git \(arguments[0]) failed: \(said.prefix(500))\(advice)")
             }
             return String(decoding: exchange.output, as: UTF8.self).trimmingWhitespace()
         }
