@@ -19,14 +19,18 @@ public struct BlockManifest: Sendable, Equatable {
     public var accessibility: [String: String]
     /// Other blocks and Swift packages this block needs; nil when it needs none.
     public var dependencies: BlockDependencies?
+    /// Transforms the publisher suggests (`swift-format`, `access-level`): names only.
+    /// `add` mentions the ones a project does not run; a registry never makes one run.
+    public var recommendedTransforms: [String]
 
     public init(
         name: String, version: String, title: [String: String], summary: [String: String],
         category: String, platforms: [String: String], level: String, origin: String,
         tags: [String: [String]], api: [APIParameter], files: [BlockFile], authors: [String],
-        license: String, accessibility: [String: String], dependencies: BlockDependencies? = nil
+        license: String, accessibility: [String: String], dependencies: BlockDependencies? = nil, recommendedTransforms: [String] = []
     ) {
         self.dependencies = dependencies
+        self.recommendedTransforms = recommendedTransforms
         self.name = name
         self.version = version
         self.title = title
@@ -62,6 +66,7 @@ public struct BlockManifest: Sendable, Equatable {
         static let license = "license"
         static let accessibility = "accessibility"
         static let dependencies = "dependencies"
+        static let recommendedTransforms = "recommendedTransforms"
     }
 
     /// The manifest in an object read by `JSONReader`.
@@ -83,6 +88,7 @@ public struct BlockManifest: Sendable, Equatable {
         license = try fields.string(Key.license)
         accessibility = try fields.stringMap(Key.accessibility)
         dependencies = try fields.optionalObject(Key.dependencies).map { (object) throws(JSONFields.Problem) in try BlockDependencies(fields: object) }
+        recommendedTransforms = try fields.optionalStrings(Key.recommendedTransforms) ?? []
     }
 
     /// The manifest as `JSONValue`; a parameter without a default has no `default` key.
@@ -98,6 +104,7 @@ public struct BlockManifest: Sendable, Equatable {
             Key.license: .string(license), Key.accessibility: JSONFields.jsonObject(accessibility),
         ]
         if let dependencies { members[Key.dependencies] = dependencies.jsonValue }
+        if !recommendedTransforms.isEmpty { members[Key.recommendedTransforms] = JSONFields.jsonArray(recommendedTransforms) }
         return members
     }
 

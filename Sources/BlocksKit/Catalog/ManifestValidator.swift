@@ -24,6 +24,9 @@ public enum ManifestValidator {
     public static let levels = ["beginner", "intermediate", "advanced"]
     public static let languages = ["en", "es"]
 
+    /// The most transforms a manifest may recommend (`recommendedTransforms`).
+    public static let maximumRecommendedTransforms = 8
+
     /// `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`, the schema's pattern.
     public static func isSemanticVersion(_ text: String) -> Bool {
         text.wholeMatch(of: /(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.\-]+)?(\+[0-9A-Za-z.\-]+)?/) != nil
@@ -91,6 +94,7 @@ public enum ManifestValidator {
         review.checkAccessibility()
         review.checkAPI()
         review.checkFiles()
+        review.checkRecommendedTransforms()
         if let value = root["dependencies"] {
             dependencyProblems(value, name: root["name"]?.string) { review.report($0, $1) }
         }
@@ -245,6 +249,19 @@ private struct ManifestReview {
     mutating func checkAuthors() {
         guard let value = required("authors") else { return }
         if value.strings?.isEmpty != false { report("authors", "must be a non-empty list of strings") }
+    }
+
+    /// `recommendedTransforms`, when present: a short list of distinct plugin names, which
+    /// `add` prints and never runs.
+    mutating func checkRecommendedTransforms() {
+        guard let value = root["recommendedTransforms"] else { return }
+        guard let names = value.strings, names.count <= ManifestValidator.maximumRecommendedTransforms else {
+            return report("recommendedTransforms", "must be a list of at most \(ManifestValidator.maximumRecommendedTransforms) plugin names such as \"swift-format\"")
+        }
+        for (index, name) in names.enumerated() {
+            if !ManifestValidator.isValidName(name) { report("recommendedTransforms[\(index)]", "'\(name)' is not a plugin name (^[a-z0-9]+(-[a-z0-9]+)*$)") }
+            if names[..<index].contains(name) { report("recommendedTransforms[\(index)]", "'\(name)' is listed twice") }
+        }
     }
 
     /// A note for each of VoiceOver, Dynamic Type and Reduce Motion; others may be added.

@@ -246,15 +246,16 @@ public enum AddCommand: Command {
     static func report(_ result: AddOperation.Outcome, context: CommandContext) {
         report(
             result.plan, outcome: result.transaction, target: result.target, warnings: result.warnings, dryRun: result.dryRun,
-            packages: result.packages, context: context)
+            packages: result.packages, recommended: result.recommendedTransforms, context: context)
     }
 
     static func report(
         _ plan: InstallPlan, outcome: InstallTransaction.Outcome, target: TargetFolder?, warnings: [String],
-        dryRun: Bool, packages: PackageSteps = PackageSteps(commands: [], manual: []), context: CommandContext
+        dryRun: Bool, packages: PackageSteps = PackageSteps(commands: [], manual: []), recommended: [String: [String]] = [:],
+        context: CommandContext
     ) {
         if context.json {
-            let object = json(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages)
+            let object = json(plan, outcome: outcome, target: target, warnings: warnings, dryRun: dryRun, packages: packages, recommended: recommended)
             context.print(JSONOutput.encode(object))
             return
         }
@@ -277,6 +278,7 @@ public enum AddCommand: Command {
         }
         for command in packages.commands { context.print((dryRun ? "  would run " : "  run       ") + command.text) }
         for line in packages.manual { context.note("note: " + line) }
+        for (block, names) in recommended.sorted(by: { $0.key < $1.key }) { context.note("note: " + recommendation(block: block, transforms: names)) }
         if dryRun {
             for file in plan.allFiles where file.existing != nil && file.action != .skip {
                 context.standardOutput.write(diff(file))
@@ -293,10 +295,19 @@ public enum AddCommand: Command {
             }.joined())
     }
 
+    /// The note for a block whose manifest recommends transforms the project does not run.
+    static func recommendation(block: String, transforms: [String]) -> String {
+        let names = transforms.map { "'\($0)'" }.joined(separator: ", ")
+        return "\(block) recommends the transform\(transforms.count == 1 ? "" : "s") \(names); nothing was run. "
+            + "To run \(transforms.count == 1 ? "it" : "them") on add and update, list \(transforms.count == 1 ? "it" : "them") "
+            + "in blocks.json's \"transforms\" (docs/PLUGINS.md), then 'blocks update --retransform'."
+    }
+
     /// The `--json` report, which the MCP server's `add_blocks` and `plan_add` return too.
+    /// `recommended` is `AddOperation.Outcome.recommendedTransforms`.
     static func json(
         _ plan: InstallPlan, outcome: InstallTransaction.Outcome, target: TargetFolder?, warnings: [String], dryRun: Bool,
-        packages: PackageSteps = PackageSteps(commands: [], manual: [])
+        packages: PackageSteps = PackageSteps(commands: [], manual: []), recommended: [String: [String]] = [:]
     ) -> [String: JSONValue] {
         let blocks: [JSONValue] = plan.blocks.map { block in
             .object([
@@ -307,6 +318,7 @@ public enum AddCommand: Command {
                 "version": .string(block.manifest.version),
                 "folder": .string(block.folder),
                 "files": .array(block.files.map { .object(["path": .string($0.path), "action": .string($0.action.rawValue)]) }),
+                "recommendedTransforms": .array((recommended[block.reference.description] ?? []).map { .string($0) }),
             ])
         }
         return [

@@ -72,6 +72,9 @@ public enum AddOperation {
         public var packages: PackageSteps
         /// Why running a package command failed, after the blocks were added.
         public var packageFailure: String?
+        /// By block, the transforms its manifest recommends and the project does not run:
+        /// mentioned, never run (`recommendations(_:chain:)`).
+        public var recommendedTransforms: [String: [String]] = [:]
     }
 
     /// Everything `add` does. `beforeWriting` runs once the plan is settled and before the
@@ -95,10 +98,11 @@ public enum AddOperation {
         let (items, resolution) = try items(request, registries: registries, lock: lock)
         var target = TargetChoice(request: request, questions: questions, events: events)
         try target.checkLockedFolders(names: items.map(\.reference.description), lock: lock)
+        let transforms = try project.transforms(environment: request.access.environment)
         var plan = try InstallPlan.make(
             items: items, root: project.root, lock: lock,
             includeDemo: request.includeDemo, year: try TemplateText.currentYear(environment: request.access.environment),
-            transforms: try project.transforms(environment: request.access.environment),
+            transforms: transforms,
             folderFor: { try target.chosen().url.joining($0, isDirectory: true) })
         plan.lockRequiredBy = resolution?.lockRequiredBy ?? [:]
         plan.adoptFolders(leftovers.folders)
@@ -119,7 +123,20 @@ public enum AddOperation {
             resolution?.packages ?? [], plan: plan, dryRun: request.dryRun, environment: request.access.environment)
         return Outcome(
             plan: plan, transaction: transaction, target: target.resolved, warnings: warnings, dryRun: request.dryRun,
-            packages: packages, packageFailure: packageFailure)
+            packages: packages, packageFailure: packageFailure, recommendedTransforms: recommendations(plan, chain: transforms))
+    }
+
+    /// The transforms each newly added version recommends that `chain` does not run. A
+    /// registry only names them: nothing here finds, installs or runs a plugin. A name that
+    /// is not a plugin name is left out, since it could only be a registry's mischief.
+    static func recommendations(_ plan: InstallPlan, chain: ConfiguredTransforms?) -> [String: [String]] {
+        let running = Set(chain?.chain.steps.map(\.plugin.name) ?? [])
+        var recommended: [String: [String]] = [:]
+        for block in plan.blocks where plan.previousLock.blocks[block.reference.description]?.version != block.manifest.version {
+            let missing = block.manifest.recommendedTransforms.filter { ManifestValidator.isValidName($0) && !running.contains($0) }
+            if !missing.isEmpty { recommended[block.reference.description] = missing }
+        }
+        return recommended
     }
 
     /// The registries and the blocks asked of them; nil for an archive. Opened before the

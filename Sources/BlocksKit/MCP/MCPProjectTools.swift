@@ -62,7 +62,8 @@ enum MCPProjectTools {
         readOnly: true
     ) { call in
         let result = try performAdd(call, dryRun: true)
-        var object = AddCommand.json(result.plan, outcome: result.transaction, target: result.target, warnings: result.warnings, dryRun: true)
+        var object = AddCommand.json(
+            result.plan, outcome: result.transaction, target: result.target, warnings: result.warnings, dryRun: true, recommended: result.recommendedTransforms)
         object["diffs"] = .array(
             result.plan.allFiles.filter { $0.existing != nil && $0.action != .skip }.map { file in
                 .object(["path": .string(file.path), "diff": .string(AddCommand.diff(file))])
@@ -84,7 +85,10 @@ enum MCPProjectTools {
     ) { call in
         do {
             let result = try performAdd(call, dryRun: false)
-            return .success(AddCommand.json(result.plan, outcome: result.transaction, target: result.target, warnings: result.warnings, dryRun: false))
+            let report = AddCommand.json(
+                result.plan, outcome: result.transaction, target: result.target, warnings: result.warnings, dryRun: false,
+                recommended: result.recommendedTransforms)
+            return .success(report)
         } catch InstallError.conflicts(let paths) {
             throw MCPToolError(
                 message: "\(paths.count == 1 ? "1 file differs" : "\(paths.count) files differ") from what blocks would write because the user changed "
@@ -206,6 +210,8 @@ enum MCPProjectTools {
                         "name": MCPSchema.string(), "version": MCPSchema.string(), "folder": MCPSchema.string(), "registry": MCPSchema.string(),
                         "files": MCPSchema.array(
                             of: MCPSchema.object(["path": MCPSchema.string(), "action": MCPSchema.string()], required: ["path", "action"])),
+                        // Transforms the block's manifest recommends and blocks.json does not run: named, never run.
+                        "recommendedTransforms": MCPSchema.array(of: MCPSchema.string()),
                     ].merging(MCPSchema.teamFields) { old, _ in old }, required: ["name", "version", "folder", "files"])),
             "warnings": MCPSchema.array(of: MCPSchema.string()),
             "deletedStaleFiles": MCPSchema.array(of: MCPSchema.string()),

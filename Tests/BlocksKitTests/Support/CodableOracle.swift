@@ -171,7 +171,8 @@ extension BlockManifest: Codable {
             summary: try object.value("summary"), category: try object.value("category"), platforms: try object.value("platforms"),
             level: try object.value("level"), origin: try object.value("origin"), tags: try object.value("tags"), api: try object.value("api"),
             files: try object.value("files"), authors: try object.value("authors"), license: try object.value("license"),
-            accessibility: try object.value("accessibility"), dependencies: try object.optional("dependencies"))
+            accessibility: try object.value("accessibility"), dependencies: try object.optional("dependencies"),
+            recommendedTransforms: try object.optional("recommendedTransforms") ?? [])
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -191,6 +192,7 @@ extension BlockManifest: Codable {
         try object.put(license, "license")
         try object.put(accessibility, "accessibility")
         try object.putIfPresent(dependencies, "dependencies")
+        if !recommendedTransforms.isEmpty { try object.put(recommendedTransforms, "recommendedTransforms") }
     }
 }
 

@@ -150,6 +150,7 @@ struct TestCatalog {
         /// File name, role and body.
         var files: [(String, String, String)]
         var dependencies: BlockDependencies? = nil
+        var recommendedTransforms: [String] = []
 
         /// A block with a component, a logic file and a demo, named after `type`.
         static func standard(_ name: String, type: String, version: String = "1.0.0", platforms: [String: String] = ["iOS": "18.0"]) -> Block {
@@ -182,7 +183,8 @@ struct TestCatalog {
             summary: ["en": "A test block.", "es": "Un bloque de prueba."], category: "tabs", platforms: block.platforms,
             level: "beginner", origin: "Original work", tags: ["en": ["tabs"], "es": ["pestañas"]], api: [],
             files: block.files.map { BlockFile(path: $0.0, role: BlockFile.Role(rawValue: $0.1) ?? .component) },
-            authors: block.authors, license: "MIT", accessibility: [:], dependencies: block.dependencies)
+            authors: block.authors, license: "MIT", accessibility: [:], dependencies: block.dependencies,
+            recommendedTransforms: block.recommendedTransforms)
         try StableJSON.data(manifest.jsonValue).write(to: folder.appendingPathComponent("block.json"))
         for (path, _, body) in block.files {
             let file = folder.appendingPathComponent(path)
