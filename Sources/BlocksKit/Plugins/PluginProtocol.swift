@@ -14,6 +14,9 @@ public enum PluginProtocol {
         case transform
         /// Brings a registry with the plugin's own scheme (`NAME://…`) to a folder.
         case source
+        /// Brings one file of such a registry at a time (`index`, `metadata`, `archive`),
+        /// as commands need them; preferred over `source` when a plugin offers both.
+        case sourceFiles = "source-files"
     }
 
     /// The `capabilities` handshake: what `blocks plugin list` shows.
@@ -35,6 +38,25 @@ public enum PluginProtocol {
     /// the cache that is empty, and answer where in it the registry is.
     public static func sourceRequest(location: String, folder: String) -> JSONValue {
         .object(["protocolVersion": .int(version), "request": .string("source"), "location": .string(location), "folder": .string(folder)])
+    }
+
+    /// A request for one file of a registry in the plugin's scheme: the index (with its
+    /// signature, if the registry has one), a block's metadata file, or an archive of one
+    /// version. The plugin writes the file anywhere inside `folder`, an empty folder of the
+    /// cache, and answers its path there, or `missing` when the registry has no such file.
+    public static func fileRequest(_ file: RegistryFileRequest, location: String, folder: String) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "protocolVersion": .int(version), "request": .string(file.kind), "location": .string(location), "folder": .string(folder),
+        ]
+        switch file {
+        case .index: break
+        case .metadata(let name): members["name"] = .string(name)
+        case .archive(let name, let version, let path):
+            members["name"] = .string(name)
+            members["version"] = .string(version)
+            members["path"] = .string(path)
+        }
+        return .object(members)
     }
 
     /// The response's members, after the checks every response gets: JSON, an object,

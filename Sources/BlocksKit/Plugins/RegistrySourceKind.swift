@@ -14,4 +14,57 @@ public protocol RegistrySourceKind: Sendable {
     /// brought up to date first. With `offline`, what the last fetch left, or an error that
     /// says none was made.
     func folder(for location: String, cacheFolder: URL, offline: Bool, environment: [String: String]) throws -> URL
+
+    /// The supplier that brings the registry one file at a time, when this kind reads it
+    /// so (`RegistryFileSupplier`); nil to bring it whole with `folder(for:…)`.
+    func fileSupplier(for location: String, cacheFolder: URL, offline: Bool, environment: [String: String]) throws -> (any RegistryFileSupplier)?
+}
+
+extension RegistrySourceKind {
+    /// Nil: the kind brings the whole registry with `folder(for:…)`.
+    public func fileSupplier(for location: String, cacheFolder: URL, offline: Bool, environment: [String: String]) throws -> (any RegistryFileSupplier)? {
+        nil
+    }
+}
+
+/// One file of a built registry, as a `RegistryFileSupplier` is asked for it.
+public enum RegistryFileRequest: Sendable, Equatable {
+    /// `index.json`, and `index.json.minisig` when the registry is signed.
+    case index
+    /// `blocks/NAME.json`.
+    case metadata(name: String)
+    /// One version's archive, at `path` as its metadata names it.
+    case archive(name: String, version: String, path: String)
+
+    /// The request's name in the plugin protocol.
+    var kind: String {
+        switch self {
+        case .index: return "index"
+        case .metadata: return "metadata"
+        case .archive: return "archive"
+        }
+    }
+
+    /// Where the file sits in the registry's folder.
+    var registryPath: String {
+        switch self {
+        case .index: return "index.json"
+        case .metadata(let name): return "blocks/\(name).json"
+        case .archive(_, _, let path): return path
+        }
+    }
+}
+
+/// A registry brought to this machine one file at a time, as commands need them, rather
+/// than whole (a company's artifact store too big to copy). Its folder is read as any
+/// built registry is, with the same checksums, signatures and caps: the supplier only
+/// puts files in place before they are read.
+public protocol RegistryFileSupplier: Sendable {
+    /// The folder that holds what was supplied, laid out as a built registry.
+    var folder: URL { get }
+
+    /// Puts the file in its place in `folder`, fetched afresh (or, offline, as the last
+    /// fetch left it). False when the registry has no such file. A file over
+    /// `maximumBytes` is refused, as a server's would be.
+    func supply(_ request: RegistryFileRequest, maximumBytes: Int64) throws -> Bool
 }

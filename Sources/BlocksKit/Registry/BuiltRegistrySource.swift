@@ -13,15 +13,19 @@ public struct BuiltRegistrySource: RegistrySource {
 
     public let root: Root
     let access: RegistryAccess
+    /// For a folder a source plugin fills one file at a time: asked for each file before it
+    /// is read (`RegistryFileSupplier`). Nil for every other registry.
+    let supplier: (any RegistryFileSupplier)?
     /// The index, read once per command.
     private let indexCache = IndexMemo()
     /// Metadata files already read by this source: resolving dependencies reads them
     /// first, and `contents(of:)` then asks only for the archives.
     private let metadataMemo = MetadataMemo()
 
-    public init(root: Root, access: RegistryAccess) {
+    public init(root: Root, access: RegistryAccess, supplier: (any RegistryFileSupplier)? = nil) {
         self.root = root
         self.access = access
+        self.supplier = supplier
     }
 
     public var location: String {
@@ -43,6 +47,7 @@ public struct BuiltRegistrySource: RegistrySource {
         switch root {
         case .folder(let url):
             let file = url.appendingPathComponent("index.json")
+            _ = try supplier?.supply(.index, maximumBytes: RegistryIndex.maximumBytes)
             let data = try Self.readIndexFile(file, location: location)
             if let check { claims = try verified(data, check: check, signature: signatureData()) }
             index = try RegistryIndex.decode(data, location: file.path, dropped: warnDropped)
@@ -128,7 +133,7 @@ public struct BuiltRegistrySource: RegistrySource {
             }
             return archive
         }
-        let files = try verifiedArchives(archives)
+        let files = try verifiedArchives(archives, owners: entries.map { ($0.manifest.name, $0.manifest.version) })
         return try Self.inParallel(Array(zip(entries, files))) { entry, file in
             try Self.blockContent(from: file, entry: entry)
         }
@@ -146,7 +151,7 @@ public struct BuiltRegistrySource: RegistrySource {
         guard let archive = published.preferredArchive else {
             throw RegistryError.invalidIndex(location: location, reason: "\(name) \(version) lists no archive")
         }
-        let file = try verifiedArchives([archive])[0]
+        let file = try verifiedArchives([archive], owners: [(name, version)])[0]
         let extracted = try Self.extract(file)
         guard let manifestData = extracted.files["block.json"], let manifest = BlockManifest.decode(manifestData),
             manifest.name == name, manifest.version == version
@@ -157,12 +162,19 @@ public struct BuiltRegistrySource: RegistrySource {
     }
 
     /// The archives on disk or fetched into the cache, each checked against its SHA-256.
-    func verifiedArchives(_ archives: [RegistryArchive]) throws -> [RegistryCache.CachedArchive] {
+    /// `owners` names each archive's block and version, which a `supplier` is asked by.
+    func verifiedArchives(_ archives: [RegistryArchive], owners: [(name: String, version: String)]) throws -> [RegistryCache.CachedArchive] {
         let files: [RegistryCache.CachedArchive]
         switch root {
         case .folder(let url):
             files = archives.map { RegistryCache.CachedArchive(file: url.joining($0.path)) }
-            for (file, archive) in zip(files.map(\.file), archives) {
+            for (position, (file, archive)) in zip(files.map(\.file), archives).enumerated() {
+                if let supplier, (try? SHA256.hex(fileAt: file)) != archive.sha256 {
+                    // Not fetched yet, or not what the index names: the supplier brings it.
+                    let owner = owners[position]
+                    let request = RegistryFileRequest.archive(name: owner.name, version: owner.version, path: archive.path)
+                    _ = try supplier.supply(request, maximumBytes: TransferLimits.maximumArchiveBytes)
+                }
                 guard FileManager.default.fileExists(atPath: file.path) else {
                     throw RegistryError.unreadable(location: location, reason: "\(archive.path) is missing")
                 }
@@ -182,6 +194,21 @@ public struct BuiltRegistrySource: RegistrySource {
     /// 10,000 blocks is 20 MB; the index is read only to suggest names for an unknown one.
     public func manifest(named name: String) throws -> BlockManifest {
         try metadataEntries([name])[0].manifest
+    }
+
+    /// Reads the index, every block's metadata file and every archive of every version they
+    /// list, with the usual checks: a registry a supplier fills file by file is then whole,
+    /// ready to be mirrored.
+    func fetchEverything() throws {
+        let names = try index().blocks.map(\.manifest.name)
+        for metadata in try metadataFiles(names) {
+            let name = metadata.entry.manifest.name
+            let versions = metadata.versions.isEmpty ? [(metadata.entry.manifest.version, metadata.entry.archives)] : metadata.versions.map { ($0.version, $0.archives) }
+            for (version, archives) in versions {
+                let sorted = archives.values.sorted { $0.path < $1.path }
+                _ = try verifiedArchives(sorted, owners: sorted.map { _ in (name, version) })
+            }
+        }
     }
 
     /// `transform` over the items, in order, on both cores when there are enough of them to
@@ -242,8 +269,10 @@ public struct BuiltRegistrySource: RegistrySource {
         var data: [Data?]
         switch root {
         case .folder(let url):
-            data = names.map { name in
-                ManifestValidator.isValidName(name) ? FileManager.default.contents(atPath: url.appendingPathComponent("blocks/\(name).json").path) : nil
+            data = try names.map { name in
+                guard ManifestValidator.isValidName(name) else { return nil }
+                if let supplier, try !supplier.supply(.metadata(name: name), maximumBytes: BlockMetadata.maximumBytes) { return nil }
+                return FileManager.default.contents(atPath: url.appendingPathComponent("blocks/\(name).json").path)
             }
         case .remote(let base):
             data = try cache.fetchMetadata(

@@ -14,10 +14,29 @@ public enum RegistrySources {
         return environment.flatMap { PluginSource.find(scheme: scheme, environment: $0) }
     }
 
-    /// The folder on this machine that a `.fetched` location was brought to by its kind.
+    /// The folder on this machine that a `.fetched` location was brought to by its kind,
+    /// whole: a registry read file by file has every file fetched (what the mirror needs).
     static func fetchedFolder(scheme: String, location: String, access: RegistryAccess) throws -> URL {
         guard let kind = kind(forScheme: scheme, environment: access.environment) else { throw unsupported(scheme, location: location) }
-        return try kind.folder(for: location, cacheFolder: access.cacheDirectory, offline: access.offline, environment: access.environment)
+        guard let supplier = try kind.fileSupplier(for: location, cacheFolder: access.cacheDirectory, offline: access.offline, environment: access.environment) else {
+            return try kind.folder(for: location, cacheFolder: access.cacheDirectory, offline: access.offline, environment: access.environment)
+        }
+        try BuiltRegistrySource(root: .folder(supplier.folder), access: access, supplier: supplier).fetchEverything()
+        return supplier.folder
+    }
+
+    /// A `.fetched` location opened as a source: read file by file as the command needs
+    /// them when its kind can, else from the folder its kind brought it to.
+    static func openFetched(scheme: String, location: String, access: RegistryAccess) throws -> RegistrySource {
+        guard let kind = kind(forScheme: scheme, environment: access.environment) else { throw unsupported(scheme, location: location) }
+        let base: RegistrySource
+        if let supplier = try kind.fileSupplier(for: location, cacheFolder: access.cacheDirectory, offline: access.offline, environment: access.environment) {
+            base = BuiltRegistrySource(root: .folder(supplier.folder), access: access, supplier: supplier)
+        } else {
+            let folder = try kind.folder(for: location, cacheFolder: access.cacheDirectory, offline: access.offline, environment: access.environment)
+            base = try openFolderOrArchive(folder, original: location, access: access)
+        }
+        return FetchedRegistrySource(base: base, location: location)
     }
 
     /// Why no kind reads `scheme`, with every scheme that is read.
@@ -65,8 +84,7 @@ public enum RegistrySources {
         case .local(let path):
             return try openFolderOrArchive(access.paths.resolve(path), original: original, access: access)
         case .fetched(let scheme, let location):
-            let folder = try fetchedFolder(scheme: scheme, location: location, access: access)
-            return FetchedRegistrySource(base: try openFolderOrArchive(folder, original: location, access: access), location: location)
+            return try openFetched(scheme: scheme, location: location, access: access)
         }
     }
 
