@@ -31,6 +31,7 @@ struct PluginSource: RegistrySourceKind {
         guard PathKind.makeFolder(sources.path) else { throw PluginError.sourceFailed(location: location, reason: "cannot create \(sources.path)") }
         guard try capabilities(location: location, environment: environment, workingDirectory: sources).contains(.sourceFiles) else { return nil }
         guard PathKind.makeFolder(folder.path) else { throw PluginError.sourceFailed(location: location, reason: "cannot create \(folder.path)") }
+        PluginFileSupplier.removeAbandonedRequests(in: folder)
         return PluginFileSupplier(plugin: plugin, location: location, folder: folder, offline: false, environment: environment)
     }
 
@@ -96,6 +97,20 @@ struct PluginFileSupplier: RegistryFileSupplier {
     let offline: Bool
     let environment: [String: String]
 
+    /// The prefix of each request's own folder.
+    static let requestFolderPrefix = ".incoming-"
+
+    /// Removes request folders a killed run left, once they are an hour old: a younger one
+    /// may belong to another command reading the same registry right now.
+    static func removeAbandonedRequests(in folder: URL, now: Date = Date()) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name.hasPrefix(requestFolderPrefix) {
+            let path = folder.joining(name).path
+            guard let modified = FileStamp.of(path: path)?.modified, Double(modified) / 1e9 < now.timeIntervalSince1970 - 3600 else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
     func supply(_ request: RegistryFileRequest, maximumBytes: Int64) throws -> Bool {
         let target = folder.joining(request.registryPath)
         if offline {
@@ -104,7 +119,7 @@ struct PluginFileSupplier: RegistryFileSupplier {
             }
             return PathKind(target.path) == .other
         }
-        let scratch = folder.joining(".incoming-\(UUID().uuidString)", isDirectory: true)
+        let scratch = folder.joining(Self.requestFolderPrefix + UUID().uuidString, isDirectory: true)
         guard PathKind.makeFolder(scratch.path) else { throw PluginError.sourceFailed(location: location, reason: "cannot create \(scratch.path)") }
         let token = Interruption.removeOnInterrupt(scratch.path)
         defer {

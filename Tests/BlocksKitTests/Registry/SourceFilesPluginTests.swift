@@ -212,4 +212,20 @@ import Testing
         try Data(#"{"protocolVersion": 1, "missing": false}"#.utf8).write(to: bad)
         #expect(try !schemas.problems(bad, schema: "plugin-response").isEmpty)
     }
+
+    @Test func aKilledRunsRequestFolderIsRemovedOnceItIsOld() throws {
+        defer { delete() }
+        let files = folder.appendingPathComponent("files")
+        let old = files.appendingPathComponent(PluginFileSupplier.requestFolderPrefix + "old")
+        let young = files.appendingPathComponent(PluginFileSupplier.requestFolderPrefix + "young")
+        let kept = files.appendingPathComponent("index.json")
+        for made in [old, young] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
+        try Data("{}".utf8).write(to: kept)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: old.path)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: kept.path)
+        PluginFileSupplier.removeAbandonedRequests(in: files)
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+        #expect(FileManager.default.fileExists(atPath: young.path), "another command's request folder")
+        #expect(FileManager.default.fileExists(atPath: kept.path), "a fetched file")
+    }
 }
