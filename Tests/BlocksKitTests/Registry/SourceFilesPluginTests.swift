@@ -173,6 +173,8 @@ import Testing
             ("index", folderOf + #"ln -s /etc/passwd "$folder/index.json"; echo '{"protocolVersion": 1, "path": "index.json"}'"#, search, "is not a file it wrote"),
             ("archive", folderOf + #"printf 'not the archive' > "$folder/a"; echo '{"protocolVersion": 1, "path": "a"}'"#, add, "was expected; nothing was written"),
             ("metadata", #"echo '{"protocolVersion": 1, "missing": true}'"#, add, "no block named 'pager'"),
+            // 17 MB, sparse: over the 16 MB a metadata file may have.
+            ("metadata", folderOf + #"truncate -s 17M "$folder/m"; echo '{"protocolVersion": 1, "path": "m"}'"#, add, "over the 16777216 a registry's file may have"),
             ("index", #"echo '{"protocolVersion": 1, "error": {"message": "the store is down"}}'"#, search, "the store is down"),
         ]
         let before = try project.treeHash()
