@@ -4,7 +4,7 @@ public enum BuildCommand: Command {
         name: "build",
         abstract: "Write a static registry: index.json, per-block metadata and reproducible archives.",
         discussion: "Serve the output folder with nginx, a CDN or any static host. Set SOURCE_DATE_EPOCH to fix the copyright year.",
-        options: [outputOption, catalogOption, signOption, expiresOption, nextKeyOption, siteOption],
+        options: [outputOption, catalogOption, signOption, expiresOption, nextKeyOption, siteOption, splitIndexOption],
         examples: [
             .init("blocks build -o public", "Publish ./Catalog into public/, ready for any static host."),
             .init("blocks build -o public --sign blocks.key --site", "The same, signed, with a browsable catalog."),
@@ -21,6 +21,9 @@ public enum BuildCommand: Command {
         "next-key", value: "pubkey",
         help: "With --sign: the public key you will sign with next, listed in the index so clients can pin it before you rotate.")
     static let siteOption = OptionSpec("site", help: "Also write a browsable HTML catalog beside the registry (index.html, a page per block).")
+    static let splitIndexOption = OptionSpec(
+        "split-index",
+        help: "Write the split index (schemaVersion 2: index.json lists shards of compact entries), for registries of any size; clients before it must upgrade.")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         guard let out = arguments.value(outputOption) else { throw UsageError.missingOption("-o <dir>", because: "it names the folder to write the registry into") }
@@ -44,6 +47,7 @@ public enum BuildCommand: Command {
             published: try PublicationDate.stamp(environment: context.environment))
         builder.tuning = Tuning(environment: context.environment)
         builder.site = arguments.flag(siteOption)
+        builder.splitIndex = arguments.flag(splitIndexOption)
         builder.signing = try signing(arguments, context: context)
         let started = Date()
         let report = try builder.build(blocks)

@@ -69,6 +69,10 @@ enum MirrorIndexReader {
         guard let result else { throw invalid(depthFailure?.summary ?? "not valid JSON") }
         guard let schemaVersion = result.schemaVersion else { throw invalid("missing schemaVersion") }
         guard case .int(let version) = schemaVersion else { throw invalid("wrong type at schemaVersion") }
+        if version == SplitIndex.schemaVersion {
+            // Read by search, list, info and add, but not yet copied (docs/SCALE.md).
+            throw MirrorError.splitIndex(location: location)
+        }
         guard version == RegistryIndex.currentSchemaVersion else {
             throw invalid("schemaVersion \(version) is not supported; upgrade blocks")
         }

@@ -33,18 +33,26 @@ public struct IndexSigning: Sendable {
     func sign(
         _ entries: [(entry: RegistryEntry, fragment: Data)], metadata: [String: RegistryFileDigest], previous: Data?, previousSignature: Data?
     ) throws -> (index: Data, signature: Data) {
+        try sign(previous: previous, previousSignature: previousSignature, metadata: metadata) { try RegistryIndex.encoded(entries, signed: $0) }
+    }
+
+    /// The signed bytes `encode` makes of the signed fields, for either kind of index: the
+    /// previous version and expiry when they still sign the same bytes, else the next version.
+    func sign(
+        previous: Data?, previousSignature: Data?, metadata: [String: RegistryFileDigest] = [:], encode: (RegistryIndex.SignedFields) throws -> Data
+    ) throws -> (index: Data, signature: Data) {
         let previousIndex = previous.flatMap { try? RegistryIndex.read($0) }
         let previousVersion = previousIndex?.version ?? 0
         var fields = RegistryIndex.SignedFields(
             version: previousVersion, expires: previousIndex?.expires ?? "", metadata: metadata, nextKey: nextKey?.base64)
         let keptExpiry = previousIndex?.expires.flatMap(RFC3339.seconds).map { $0 - now > lifetime / 2 } ?? false
         let sameKey = previousSignature.flatMap { try? MinisignSignature(data: $0) }?.keyID == key.publicKey.keyID
-        if keptExpiry, sameKey, let previous, try RegistryIndex.encoded(entries, signed: fields) == previous {
+        if keptExpiry, sameKey, let previous, try encode(fields) == previous {
             return (previous, try signature(of: previous, fields: fields, previous: previousSignature))
         }
         fields.version = previousVersion + 1
         fields.expires = PublicationDate.iso8601(secondsSince1970: now + lifetime)
-        let index = try RegistryIndex.encoded(entries, signed: fields)
+        let index = try encode(fields)
         return (index, try signature(of: index, fields: fields, previous: previousSignature))
     }
 

@@ -28,6 +28,8 @@ public struct RegistryBuilder: Sendable {
     /// `--sign`: write a signed index (version, expiry, metadata hashes) and its
     /// `index.json.minisig`.
     public var signing: IndexSigning?
+    /// `--split-index`: write `index.json` as a list of shards (`SplitIndex`).
+    public var splitIndex = false
 
     public init(output: URL, packager: BlockPackager, published: String = PublicationDate.iso8601(secondsSince1970: Int(Date().timeIntervalSince1970))) {
         self.output = output
@@ -68,13 +70,19 @@ public struct RegistryBuilder: Sendable {
         let previousIndex = previousIndexData.flatMap { try? RegistryIndex.decode($0, location: output.path) }
         // By name, once: looking each block up in the array was quadratic in the catalog.
         let previous = Dictionary((previousIndex?.blocks ?? []).map { ($0.manifest.name, $0) }, uniquingKeysWith: { first, _ in first })
+        // A split index lists no archives or source hashes: each block's metadata file has them.
+        let previousFromMetadata = previousIndex?.shards != nil
         try FileManager.default.createDirectory(at: output.appendingPathComponent("archives"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: output.appendingPathComponent("blocks"), withIntermediateDirectories: true)
 
         let site = self.site ? SiteBuilder(output: output) : nil
         // Blocks are independent, so both cores can write archives at once.
         let results = ConcurrentMap.map(blocks) { block in
-            Result { try self.publish(block, previous: previous[block.manifest.name], site: site) }
+            Result {
+                let name = block.manifest.name
+                let earlier = try previous[name] ?? (previousFromMetadata ? self.previousMetadata("blocks/\(name).json")?.entry : nil)
+                return try self.publish(block, previous: earlier, site: site)
+            }
         }
         var report = Report()
         var entries: [PublishedEntry] = []
@@ -92,6 +100,7 @@ public struct RegistryBuilder: Sendable {
     /// Writes `index.json` (signed, with its `index.json.minisig`, under `signing`). An
     /// unchanged index keeps its file, and so its ETag: mirrors and caches then get a 304.
     func writeIndex(_ published: [PublishedEntry], previous: Data?) throws {
+        if splitIndex { return try writeSplitIndex(published, previous: previous) }
         let entries = published.map { ($0.entry, $0.fragment) }
         guard let signing else {
             let index = try RegistryIndex.encoded(entries)
@@ -112,6 +121,47 @@ public struct RegistryBuilder: Sendable {
             entries, metadata: digests, previous: previous, previousSignature: FileManager.default.contents(atPath: signatureURL.path))
         if index != previous { try writeWithGzip(index, to: "index.json", blocks: published.count) } else { try ensureGzip(of: index, at: "index.json") }
         if FileManager.default.contents(atPath: signatureURL.path) != signature { try AtomicFile.write(signature, to: signatureURL) }
+    }
+
+    /// Writes a split index: the shards that changed (each with its `.gz`), then
+    /// `index.json` listing every shard's hash, signed under `signing`. Unchanged files
+    /// keep their bytes and so their ETags.
+    func writeSplitIndex(_ published: [PublishedEntry], previous: Data?) throws {
+        let entries = try published.map { item -> (entry: RegistryEntry, metadata: RegistryFileDigest) in
+            guard let data = FileManager.default.contents(atPath: output.joining(item.entry.metadata).path) else {
+                throw RegistryError.missingFile(block: item.entry.manifest.name, path: item.entry.metadata)
+            }
+            return (item.entry, RegistryFileDigest(of: data))
+        }
+        let shards = SplitIndex.shards(entries)
+        for (reference, data) in shards {
+            if FileManager.default.contents(atPath: output.joining(reference.path).path) == data {
+                try ensureGzip(of: data, at: reference.path)
+            } else {
+                try writeWithGzip(data, to: reference.path, blocks: reference.blocks)
+            }
+        }
+        var index = RegistryIndex(blocks: [])
+        index.schemaVersion = SplitIndex.schemaVersion
+        index.shards = shards.map(\.reference)
+        let data: Data
+        if let signing {
+            let signatureURL = output.joining(IndexSigning.signatureFile)
+            let signed = try signing.sign(
+                previous: previous, previousSignature: FileManager.default.contents(atPath: signatureURL.path),
+                encode: { fields in
+                    var signedIndex = index
+                    fields.apply(to: &signedIndex)
+                    signedIndex.metadata = nil
+                    return try signedIndex.encoded()
+                })
+            data = signed.index
+            if FileManager.default.contents(atPath: signatureURL.path) != signed.signature { try AtomicFile.write(signed.signature, to: signatureURL) }
+        } else {
+            data = try index.encoded()
+            unlink(output.joining(IndexSigning.signatureFile).path)
+        }
+        if data != previous { try writeWithGzip(data, to: "index.json", blocks: published.count) } else { try ensureGzip(of: data, at: "index.json") }
     }
 
     /// Creates the output folder when it is missing; true when this call made it.

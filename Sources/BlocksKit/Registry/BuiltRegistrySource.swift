@@ -40,7 +40,7 @@ public struct BuiltRegistrySource: RegistrySource {
     /// The index, from disk, or over HTTP with a conditional GET and the cache behind it.
     public func index() throws -> RegistryIndex {
         if let index = indexCache.value { return index }
-        let index: RegistryIndex
+        var index: RegistryIndex
         let warnDropped = { [access, location] (name: String) in access.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
         let check = signedCheck
         var claims: SignedIndexClaims?
@@ -76,9 +76,56 @@ public struct BuiltRegistrySource: RegistrySource {
             }
             index = try RegistryIndex.decode(data, location: url, dropped: warnDropped)
         }
+        if let shards = index.shards { try readShards(shards, into: &index, dropped: warnDropped) }
         if let check, let claims { try check.confirm(index, claims: claims) }
         indexCache.value = index
         return index
+    }
+
+    /// A split index's shards (`SplitIndex`), each checked against the SHA-256 index.json
+    /// gives it, into the index's entries and its metadata files' digests. Over HTTP they
+    /// are cached by hash, so only a shard whose hash changed is fetched again.
+    private func readShards(_ shards: [SplitIndex.ShardReference], into index: inout RegistryIndex, dropped: (String) -> Void) throws {
+        if let large = shards.first(where: { $0.size > RegistryIndex.maximumBytes }) {
+            throw RegistryError.invalidIndex(location: location, reason: "\(large.path) is \(large.size) bytes, over the \(RegistryIndex.maximumBytes) a shard may have")
+        }
+        let contents: [Data]
+        switch root {
+        case .folder(let url):
+            contents = try shards.map { shard in
+                let file = url.joining(shard.path)
+                guard let data = FileManager.default.contents(atPath: file.path) else {
+                    throw RegistryError.unreadable(location: location, reason: "\(shard.path) is missing")
+                }
+                try SHA256.verify(data, expected: shard.sha256) { HTTPError.checksumMismatch(url: file.path, expected: shard.sha256, actual: $0) }
+                return data
+            }
+        case .remote(let base):
+            // Shards with the same bytes (every empty one) are one file in the cache, fetched once.
+            var unique: [String: SplitIndex.ShardReference] = [:]
+            for shard in shards where unique[shard.sha256] == nil { unique[shard.sha256] = shard }
+            let wanted = unique.values.sorted { $0.path < $1.path }
+            let files = try cache.fetchArchives(
+                wanted.map { (url: Self.join(base, $0.path), archive: $0.asArchive) }, transport: access.transport, offline: access.offline,
+                keepingBytes: true)
+            var bytes: [String: Data] = [:]
+            for (shard, file) in zip(wanted, files) { bytes[shard.sha256] = try file.bytes ?? Data(contentsOf: file.file) }
+            contents = shards.map { bytes[$0.sha256] ?? Data() }
+        }
+        var blocks: [RegistryEntry] = []
+        var digests: [String: RegistryFileDigest] = [:]
+        for (shard, data) in zip(shards, contents) {
+            for (entry, digest) in try SplitIndex.decodeShard(data, path: shard.path, location: location) {
+                guard entry.hasValidName else {
+                    dropped(entry.manifest.name)
+                    continue
+                }
+                blocks.append(entry)
+                digests[entry.metadata] = digest
+            }
+        }
+        index.blocks = blocks.sorted { $0.manifest.name < $1.manifest.name }
+        index.metadata = digests
     }
 
     /// The signature check of a pinned registry; nil when no key is pinned.

@@ -11,9 +11,10 @@ public struct RegistryCache: Sendable {
         root.appendingPathComponent("index").appendingPathComponent(SHA256.hex(url) + ".json")
     }
 
+    /// A file fetched by its SHA-256: an archive, or a split index's shard (`.json`).
     func archiveFile(sha256: String, path: String) -> URL {
-        let format = ArchiveFormat.forFile(path) ?? .tarGzip
-        return root.joining("archives/\(sha256).\(format.fileExtension)")
+        let suffix = ArchiveFormat.forFile(path)?.fileExtension ?? (path.hasSuffix(".json") ? "json" : ArchiveFormat.tarGzip.fileExtension)
+        return root.joining("archives/\(sha256).\(suffix)")
     }
 
     /// The index at `url`: a conditional GET when a cached copy has an ETag, the cached

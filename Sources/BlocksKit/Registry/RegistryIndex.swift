@@ -31,6 +31,9 @@ public struct RegistryIndex: Sendable, Equatable {
     /// The public key a signed registry will be signed with next (`build --next-key`), so
     /// clients can pin it before the publisher rotates.
     public var nextKey: String?
+    /// A split index's shards (`SplitIndex`, schemaVersion 2), whose entries `blocks` then
+    /// holds once they are read; nil in a schemaVersion 1 index.
+    public var shards: [SplitIndex.ShardReference]?
 
     public init(blocks: [RegistryEntry]) {
         self.schemaVersion = Self.currentSchemaVersion
@@ -49,8 +52,11 @@ public struct RegistryIndex: Sendable, Equatable {
         } catch {
             throw RegistryError.invalidIndex(location: location, reason: error.reason)
         }
-        guard index.schemaVersion == currentSchemaVersion else {
+        guard index.schemaVersion == currentSchemaVersion || index.schemaVersion == SplitIndex.schemaVersion else {
             throw RegistryError.invalidIndex(location: location, reason: "schemaVersion \(index.schemaVersion) is not supported; upgrade blocks")
+        }
+        if let shards = index.shards, let unsafe = shards.first(where: { !SplitIndex.isShardPath($0.path) }) {
+            throw RegistryError.invalidIndex(location: location, reason: "shard path '\(unsafe.path)' leaves the registry's index/ folder")
         }
         index.blocks.removeAll { entry in
             guard !entry.hasValidName else { return false }
@@ -74,7 +80,11 @@ public struct RegistryIndex: Sendable, Equatable {
     init(fields: JSONFields) throws(JSONFields.Problem) {
         self.init(blocks: [])
         schemaVersion = try fields.int(Key.schemaVersion)
-        blocks = try fields.objects(Key.blocks).map { (entry) throws(JSONFields.Problem) in try RegistryEntry(fields: entry) }
+        if schemaVersion == SplitIndex.schemaVersion {
+            shards = try fields.objects(SplitIndex.Key.shards).map { (shard) throws(JSONFields.Problem) in try SplitIndex.ShardReference(fields: shard) }
+        } else {
+            blocks = try fields.objects(Key.blocks).map { (entry) throws(JSONFields.Problem) in try RegistryEntry(fields: entry) }
+        }
         if fields.members[Key.version] != nil { version = try fields.int(Key.version) }
         expires = try fields.optionalString(Key.expires)
         nextKey = try fields.optionalString(Key.nextKey)
@@ -88,7 +98,12 @@ public struct RegistryIndex: Sendable, Equatable {
 
     /// The index as `JSONValue`: absent optional fields are left out.
     var jsonValue: JSONValue {
-        var members: [String: JSONValue] = [Key.schemaVersion: .int(schemaVersion), Key.blocks: .array(blocks.map(\.jsonValue))]
+        var members: [String: JSONValue] = [Key.schemaVersion: .int(schemaVersion)]
+        if let shards {
+            members[SplitIndex.Key.shards] = .array(shards.map(\.jsonValue))
+        } else {
+            members[Key.blocks] = .array(blocks.map(\.jsonValue))
+        }
         if let version { members[Key.version] = .int(version) }
         if let expires { members[Key.expires] = .string(expires) }
         if let metadata { members[Key.metadata] = RegistryFileDigest.jsonValue(metadata) }

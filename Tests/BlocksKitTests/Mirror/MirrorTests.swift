@@ -326,13 +326,17 @@ import Testing
             (#"{"schemaVersion":1 "blocks":[]}"#, "not valid JSON"),
             (#"{"blocks":[]}"#, "missing schemaVersion"),
             (#"{"schemaVersion":1}"#, "missing blocks"),
-            (#"{"schemaVersion":2,"blocks":[]}"#, "schemaVersion 2 is not supported; upgrade blocks"),
+            (#"{"schemaVersion":3,"blocks":[]}"#, "schemaVersion 3 is not supported; upgrade blocks"),
             ("", "not valid JSON"),
         ]
         for (text, reason) in broken {
             #expect(throws: RegistryError.invalidIndex(location: "test", reason: reason), "\(text)") {
                 try MirrorIndexReader.scan(Data(text.utf8), location: "test")
             }
+        }
+        // A split index is no broken one: the mirror says it cannot copy it yet.
+        #expect(throws: MirrorError.splitIndex(location: "test")) {
+            try MirrorIndexReader.scan(Data(#"{"schemaVersion":2,"shards":[]}"#.utf8), location: "test")
         }
     }
 

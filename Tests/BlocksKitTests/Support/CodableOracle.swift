@@ -248,7 +248,11 @@ extension RegistryIndex: Codable {
         let object = try decoder.container(keyedBy: OracleKey.self)
         self.init(blocks: [])
         schemaVersion = try object.value("schemaVersion")
-        blocks = try object.value("blocks")
+        if schemaVersion == SplitIndex.schemaVersion {
+            shards = try object.value("shards")
+        } else {
+            blocks = try object.value("blocks")
+        }
         version = try object.optional("version")
         expires = try object.optional("expires")
         metadata = try object.optional("metadata")
@@ -258,11 +262,26 @@ extension RegistryIndex: Codable {
     public func encode(to encoder: Encoder) throws {
         var object = encoder.container(keyedBy: OracleKey.self)
         try object.put(schemaVersion, "schemaVersion")
-        try object.put(blocks, "blocks")
+        if let shards { try object.put(shards, "shards") } else { try object.put(blocks, "blocks") }
         try object.putIfPresent(version, "version")
         try object.putIfPresent(expires, "expires")
         try object.putIfPresent(metadata, "metadata")
         try object.putIfPresent(nextKey, "nextKey")
+    }
+}
+
+extension SplitIndex.ShardReference: Codable {
+    public init(from decoder: Decoder) throws {
+        let object = try decoder.container(keyedBy: OracleKey.self)
+        self.init(path: try object.value("path"), sha256: try object.value("sha256"), size: try object.value("size"), blocks: try object.value("blocks"))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: OracleKey.self)
+        try object.put(path, "path")
+        try object.put(sha256, "sha256")
+        try object.put(size, "size")
+        try object.put(blocks, "blocks")
     }
 }
 
