@@ -13,11 +13,20 @@ import Foundation
 /// both skipping entries whose name is not a block name; clients keep no control
 /// character; the client reader gives what `JSONDecoder` gives; and what is read survives
 /// the round trips `build` and `mirror` make (the index, an entry's metadata, a metadata
-/// file with its versions).
+/// file with its versions, a split index's shard).
 enum IndexTarget {
     static let target = FuzzTarget(name: "index", run: run)
 
     static func run(_ data: Data) {
+        if let shard = try? SplitIndex.decodeShard(data, path: "index/shard-00.json", location: "fuzz") {
+            // `build --split-index` writes a shard from the entries it read of the last one.
+            let again = SplitIndex.shards(shard).map { try? SplitIndex.decodeShard($0.data, path: $0.reference.path, location: "fuzz") }
+            let entries = again.compactMap { $0 }.flatMap { $0 }
+            FuzzCheck.expect(again.allSatisfy { $0 != nil }, "a shard written from a shard that was read cannot be read")
+            FuzzCheck.expect(
+                entries.sorted { $0.entry.manifest.name < $1.entry.manifest.name }.map(\.entry.manifest.name)
+                    == shard.map(\.entry.manifest.name).sorted(), "a round trip of a shard lost or added entries")
+        }
         if let metadata = try? BlockMetadata.decode(data) {
             // `build` writes a metadata file from what it read of the last one.
             FuzzCheck.expect((try? BlockMetadata.decode(metadata.stableJSON)) == metadata, "a round trip of a metadata file through stableJSON changed it")

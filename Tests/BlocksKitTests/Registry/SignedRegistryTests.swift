@@ -223,6 +223,28 @@ final class SignedServer {
         try signed.refused(["update", "--all"], saying: "older than version 2 already accepted")
     }
 
+    /// The split index (`build --split-index`) carries the same version and expiry in its
+    /// signed index.json, so rollback and freeze are refused as for the whole index.
+    @Test func aSplitIndexIsRefusedWhenRolledBackOrExpired() throws {
+        let signed = try SignedServer()
+        let (keys, publicKey) = try signed.keygen("a")
+        let v1 = try signed.build(Self.blocksV1, into: "registry", key: keys, extra: ["--split-index"])
+        let v1Copy = signed.folder.appendingPathComponent("registry-v1")
+        try FileManager.default.copyItem(at: v1, to: v1Copy)
+        try signed.serve(try signed.build(Self.blocksV2, into: "registry", key: keys, extra: ["--split-index"]))
+        try signed.pin([publicKey])
+        let added = try signed.blocks(["add", "strip"])
+        #expect(added.code == 0, "\(added.errors)")
+        try signed.serve(v1Copy)
+        try signed.refused(["search", "strip"], saying: "older than version 2 already accepted")
+
+        let frozen = try SignedServer()
+        let old = String(Int(Date().timeIntervalSince1970) - 40 * 86_400)
+        try frozen.serve(try frozen.build(Self.blocksV1, into: "registry", key: keys, extra: ["--split-index"], environment: ["SOURCE_DATE_EPOCH": old]))
+        try frozen.pin([publicKey])
+        try frozen.refused(["search", "strip"], saying: "expired on")
+    }
+
     @Test func anExpiredIndexIsRefusedUnlessAllowedWithAWarning() throws {
         let signed = try SignedServer()
         let (keys, publicKey) = try signed.keygen("a")
