@@ -193,8 +193,13 @@ enum ChildProcess {
         }
         // glibc's posix_spawn_file_actions_addchdir_np is not visible to Swift, so the
         // parent steps into the folder for the spawn and back out, which works the same on
-        // Darwin; the CLI runs a child from its main thread only. No spawn attributes are
-        // used, so their types (a struct in glibc, a pointer in Darwin) do not matter here.
+        // Darwin. One spawn at a time: two threads stepping in and out at once could leave
+        // the process in the other's folder (a plugin's request folder, deleted a moment
+        // later), and a spawn between the steps would start in the wrong folder. No spawn
+        // attributes are used, so their types (a struct in glibc, a pointer in Darwin) do
+        // not matter here.
+        spawnLock.lock()
+        defer { spawnLock.unlock() }
         let savedDirectory = workingDirectory == nil ? -1 : open(".", O_RDONLY | O_CLOEXEC)
         if let workingDirectory, chdir(workingDirectory) != 0 {
             if savedDirectory >= 0 { close(savedDirectory) }
@@ -222,6 +227,9 @@ enum ChildProcess {
 
     /// How often a spawn is tried while the program file is busy: about two seconds in all.
     static let busyRetries = 45
+
+    /// Held from stepping into a child's working folder until stepping back (`spawn`).
+    private static let spawnLock = Lock()
 
     private static func failure(_ executable: String, _ code: Int32) -> LaunchError {
         .cannotStart(path: executable, reason: String(cString: strerror(code)))
