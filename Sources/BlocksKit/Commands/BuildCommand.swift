@@ -23,7 +23,8 @@ public enum BuildCommand: Command {
     static let siteOption = OptionSpec("site", help: "Also write a browsable HTML catalog beside the registry (index.html, a page per block).")
     static let splitIndexOption = OptionSpec(
         "split-index",
-        help: "Write the split index (schemaVersion 2: index.json lists shards of compact entries), for registries of any size; clients before it must upgrade.")
+        help:
+            "Write the split index (schemaVersion 2: index.json lists shards of compact entries) for a registry too large for one index; older clients must upgrade. Experimental: its shards may change form.")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         guard let out = arguments.value(outputOption) else { throw UsageError.missingOption("-o <dir>", because: "it names the folder to write the registry into") }
