@@ -21,7 +21,7 @@ public struct BaseStore: Sendable {
 
     /// The base with this hash, or nil when it is not kept or its bytes no longer match.
     public func load(sha256: String) -> Data? {
-        guard sha256.count == 64, sha256.allSatisfy(\.isHexDigit),
+        guard SHA256.isDigest(sha256),
             let data = FileManager.default.contents(atPath: folder.appendingPathComponent(sha256.lowercased()).path),
             SHA256.hex(data) == sha256.lowercased()
         else { return nil }

@@ -37,9 +37,13 @@ public struct GitSource: RegistrySourceKind {
             let afterScheme = rest[separator.upperBound...]
             let authority = afterScheme.prefix { $0 != "/" }
             var path = String(afterScheme.dropFirst(authority.count))
-            // user:password@host: the lock would keep the password. git@host:2222 is fine.
-            if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
-                throw fail("it holds a password, which blocks.lock would keep; let git's credential helper or SSH key supply it")
+            // user:password@host: the lock would keep the password; over http(s) a lone user
+            // name is as often a token. git+ssh://git@host:2222 is fine.
+            if let at = authority.lastIndex(of: "@") {
+                let isHTTP = scheme.lowercased().hasPrefix("http")
+                if isHTTP || authority[..<at].contains(":") {
+                    throw fail("it holds \(isHTTP ? "user information" : "a password"), which blocks.lock would keep; let git's credential helper or SSH key supply it")
+                }
             }
             ref = nil
             if let at = path.lastIndex(of: "@") {
@@ -91,9 +95,17 @@ public struct GitSource: RegistrySourceKind {
         return registry
     }
 
+    /// The variables that point git at a repository (`git rev-parse --local-env-vars`),
+    /// which a hook sets for the user's own; each run here names the cache's repository.
+    static let repositoryVariables = [
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_OBJECT_DIRECTORY", "GIT_DIR",
+        "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE",
+        "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
+    ]
+
     /// The fetch's lock, waited for a few seconds: two commands reading one repository
-    /// take turns rather than fail.
-    private static func waitForLock(_ path: String, location: String) throws -> FolderLock {
+    /// (or one source plugin's location) take turns rather than fail.
+    static func waitForLock(_ path: String, location: String) throws -> FolderLock {
         for _ in 0..<300 {
             do throws(FolderLock.Failure) {
                 return try FolderLock(file: path)
@@ -117,6 +129,9 @@ public struct GitSource: RegistrySourceKind {
         @discardableResult
         func run(_ arguments: [String], inRepository: Bool = true) throws -> String {
             var environment = environment
+            // Run from a git hook, blocks inherits the user's repository (its index file,
+            // object folder, work tree): git would check the registry out into them.
+            for name in GitSource.repositoryVariables { environment[name] = nil }
             environment["GIT_TERMINAL_PROMPT"] = "0"
             environment["BLOCKS_TOKEN"] = nil
             let options = ["-c", "protocol.allow=never", "-c", "protocol.\(scheme).allow=always"] + (inRepository ? ["--git-dir=" + gitFolder] : [])

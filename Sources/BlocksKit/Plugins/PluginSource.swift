@@ -62,6 +62,9 @@ struct PluginSource: RegistrySourceKind {
             return kept.appendingPathComponent(folder)
         }
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        // Two commands fetching one location take turns: each replaces the folder whole.
+        let lock = try GitSource.waitForLock(base.appendingPathComponent(key + ".lock").path, location: location)
+        defer { withExtendedLifetime(lock) {} }
         let fresh = base.appendingPathComponent(key + ".partial")
         try? FileManager.default.removeItem(at: fresh)
         try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
@@ -145,6 +148,16 @@ struct PluginFileSupplier: RegistryFileSupplier {
         return true
     }
 
+    /// Whether `path`, every link on the way resolved, is inside `folder`: a plugin could
+    /// answer `d/file` with `d` a link to the user's own folder.
+    static func isInside(_ path: String, folder: String) -> Bool {
+        guard let resolved = realpath(path, nil) else { return false }
+        defer { free(resolved) }
+        guard let resolvedFolder = realpath(folder, nil) else { return false }
+        defer { free(resolvedFolder) }
+        return String(cString: resolved).hasPrefix(String(cString: resolvedFolder) + "/")
+    }
+
     /// Moves the file the answer names from the request's folder to `target`.
     private func place(_ answered: JSONValue?, at target: URL, from scratch: URL, request: RegistryFileRequest, maximumBytes: Int64) throws {
         guard let path = answered?.string, RelativePath.isSafe(path) else {
@@ -153,7 +166,7 @@ struct PluginFileSupplier: RegistryFileSupplier {
         }
         let written = scratch.joining(path)
         var info = stat()
-        guard lstat(written.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        guard lstat(written.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Self.isInside(written.path, folder: scratch.path) else {
             throw PluginError.badResponse(plugin: plugin.name, reason: "'\(TerminalText.escaped(path))', which it answered to '\(request.kind)', is not a file it wrote")
         }
         guard Int64(info.st_size) <= maximumBytes else {

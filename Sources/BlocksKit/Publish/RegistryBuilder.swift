@@ -134,6 +134,12 @@ public struct RegistryBuilder: Sendable {
             return (item.entry, RegistryFileDigest(of: data))
         }
         let shards = SplitIndex.shards(entries)
+        let total = shards.reduce(0) { $0 + $1.data.count }
+        if Int64(total) > SplitIndex.maximumTotalBytes {
+            throw RegistryError.tooLargeForClients(
+                path: "index/", bytes: Int64(total), limit: SplitIndex.maximumTotalBytes,
+                advice: "split the catalog into registries and name them in blocks.json's \"registries\"")
+        }
         for (reference, data) in shards {
             if FileManager.default.contents(atPath: output.joining(reference.path).path) == data {
                 try ensureGzip(of: data, at: reference.path)

@@ -89,13 +89,25 @@ public struct BuiltRegistrySource: RegistrySource {
         if let large = shards.first(where: { $0.size > RegistryIndex.maximumBytes }) {
             throw RegistryError.invalidIndex(location: location, reason: "\(large.path) is \(large.size) bytes, over the \(RegistryIndex.maximumBytes) a shard may have")
         }
+        let total = shards.reduce(Int64(0)) { $0 + max($1.size, 0) }
+        guard total <= SplitIndex.maximumTotalBytes else {
+            throw RegistryError.invalidIndex(location: location, reason: "its shards are \(total) bytes in all, over the \(SplitIndex.maximumTotalBytes) a split index may have")
+        }
+        guard supplier == nil else {
+            throw RegistryError.unreadable(
+                location: location, reason: "it has a split index (schemaVersion 2), which a source plugin cannot serve yet; build it without --split-index")
+        }
         let contents: [Data]
         switch root {
         case .folder(let url):
             contents = try shards.map { shard in
                 let file = url.joining(shard.path)
-                guard let data = FileManager.default.contents(atPath: file.path) else {
+                // Its size first: a file that is not the one the index names is not read whole.
+                guard let size = FileStamp.of(path: file.path)?.size else {
                     throw RegistryError.unreadable(location: location, reason: "\(shard.path) is missing")
+                }
+                guard size == shard.size, let data = FileManager.default.contents(atPath: file.path) else {
+                    throw RegistryError.unreadable(location: location, reason: "\(shard.path) is \(size) bytes, not the \(shard.size) index.json gives it")
                 }
                 try SHA256.verify(data, expected: shard.sha256) { HTTPError.checksumMismatch(url: file.path, expected: shard.sha256, actual: $0) }
                 return data

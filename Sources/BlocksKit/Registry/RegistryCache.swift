@@ -14,7 +14,9 @@ public struct RegistryCache: Sendable {
     /// A file fetched by its SHA-256: an archive, or a split index's shard (`.json`).
     func archiveFile(sha256: String, path: String) -> URL {
         let suffix = ArchiveFormat.forFile(path)?.fileExtension ?? (path.hasSuffix(".json") ? "json" : ArchiveFormat.tarGzip.fileExtension)
-        return root.joining("archives/\(sha256).\(suffix)")
+        // Readers refuse any other spelling; the name is never built from one regardless.
+        let name = SHA256.isDigest(sha256) ? sha256 : SHA256.hex(sha256)
+        return root.joining("archives/\(name).\(suffix)")
     }
 
     /// The index at `url`: a conditional GET when a cached copy has an ETag, the cached

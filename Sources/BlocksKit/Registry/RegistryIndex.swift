@@ -1,6 +1,8 @@
-/// `index.json` at a registry's root: every block's newest version with its archives.
-/// Schema: `Schemas/index.schema.json`. Everything a search needs is in here, so a
-/// remote registry costs one request before any archive is fetched.
+/// `index.json` at a registry's root. In schemaVersion 1, every block's newest version
+/// with its archives: everything a search needs, so a remote registry costs one request
+/// before any archive is fetched. In schemaVersion 2 (`SplitIndex`), the list of shards
+/// that hold the blocks' compact entries, read into `blocks` by the source.
+/// Schema: `Schemas/index.schema.json`.
 public struct RegistryIndex: Sendable, Equatable {
     /// The index's keys, each spelled once: `read` and `jsonValue` are its one reading and
     /// one writing description.
@@ -333,7 +335,7 @@ public struct RegistryFileDigest: Sendable, Equatable {
     init(of data: Data) { self.init(sha256: SHA256.hex(data), size: Int64(data.count)) }
 
     init(fields: JSONFields) throws(JSONFields.Problem) {
-        self.init(sha256: try fields.string(Key.sha256), size: Int64(try fields.int(Key.size)))
+        self.init(sha256: try fields.digest(Key.sha256), size: Int64(try fields.int(Key.size)))
     }
 
     var jsonValue: JSONValue { .object([Key.sha256: .string(sha256), Key.size: .int(Int(size))]) }
@@ -380,7 +382,7 @@ public struct RegistryArchive: Sendable, Equatable {
     }
 
     init(fields: JSONFields) throws(JSONFields.Problem) {
-        self.init(path: try fields.string(Key.path), sha256: try fields.string(Key.sha256), size: Int64(try fields.int(Key.size)))
+        self.init(path: try fields.string(Key.path), sha256: try fields.digest(Key.sha256), size: Int64(try fields.int(Key.size)))
     }
 
     var jsonValue: JSONValue { .object([Key.path: .string(path), Key.sha256: .string(sha256), Key.size: .int(Int(size))]) }

@@ -171,6 +171,13 @@ public enum RegistryLocation: Equatable, Sendable {
             guard RegistrySources.kind(forScheme: scheme) != nil || ManifestValidator.isValidName(scheme) else {
                 throw RegistrySources.unsupported(scheme, location: text)
             }
+            // A plugin's location is written to blocks.lock as typed, so it may hold no
+            // credential (a built-in kind checks its own, as git+ssh://git@host may).
+            if RegistrySources.kind(forScheme: scheme) == nil, rest.prefix(while: { $0 != "/" }).contains("@") {
+                throw RegistryError.unreadable(
+                    location: URLUserinfo.masked(in: text),
+                    reason: "it holds user information, which blocks.lock would keep; give the plugin its credentials through its environment (blocks.json's \"plugins\")")
+            }
             self = .fetched(scheme: scheme, location: text)
         }
     }

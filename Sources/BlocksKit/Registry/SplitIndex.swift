@@ -14,6 +14,10 @@ public enum SplitIndex {
     /// How many shards a build writes; each name's shard is fixed by its hash, so the
     /// files stay the same as blocks come and go.
     public static let shardCount = 64
+    /// The most all shards together may hold, which every reader checks before fetching
+    /// one and `build` before writing: four times a whole index's cap, since a client
+    /// holds them decoded at once. 100,000 blocks of the benchmark's catalog take 107 MB.
+    public static let maximumTotalBytes: Int64 = 4 * RegistryIndex.maximumBytes
 
     /// The keys of shard references and compact entries, each spelled once.
     enum Key {
@@ -56,7 +60,7 @@ public enum SplitIndex {
 
         init(fields: JSONFields) throws(JSONFields.Problem) {
             self.init(
-                path: try fields.string(Key.path), sha256: try fields.string(Key.sha256), size: Int64(try fields.int(Key.size)),
+                path: try fields.string(Key.path), sha256: try fields.digest(Key.sha256), size: Int64(try fields.int(Key.size)),
                 blocks: try fields.int(Key.blocks))
         }
 
@@ -93,7 +97,7 @@ public enum SplitIndex {
         let entry = RegistryEntry(
             manifest: manifest, metadata: try fields.string(RegistryEntry.Key.metadata), sourceSHA256: "", archives: [:],
             codeNames: try fields.optionalStrings(RegistryEntry.Key.codeNames) ?? [])
-        let digest = RegistryFileDigest(sha256: try fields.string(Key.metadataSHA256), size: Int64(try fields.int(Key.metadataSize)))
+        let digest = RegistryFileDigest(sha256: try fields.digest(Key.metadataSHA256), size: Int64(try fields.int(Key.metadataSize)))
         return (entry, digest)
     }
 

@@ -348,6 +348,13 @@ struct JSONFields {
         }
     }
 
+    /// A SHA-256 as 64 hex digits (`SHA256.isDigest`); anything else is the wrong type.
+    func digest(_ key: String) throws(Problem) -> String {
+        let text = try string(key)
+        guard SHA256.isDigest(text) else { throw .wrongType(place(key)) }
+        return text
+    }
+
     func int(_ key: String) throws(Problem) -> Int {
         guard case .int(let number) = try value(key) else { throw .wrongType(place(key)) }
         return number

@@ -11,6 +11,15 @@ public enum SHA256 {
 
     public static func hex(_ text: String) -> String { hex(Data(text.utf8)) }
 
+    /// Whether `text` is spelled as a digest: 64 hex digits. A digest read from an index,
+    /// a shard or a lock names a file in a cache, so nothing else may ever be one.
+    public static func isDigest(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (byte: UInt8) in
+            (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+        }
+    }
+
     /// The one checksum check: `actual`, a digest as `hex` or `Digest.finish` gives it,
     /// against the `expected` one in either case. On a mismatch it throws the caller's own
     /// error, which `mismatch` makes from the actual digest.

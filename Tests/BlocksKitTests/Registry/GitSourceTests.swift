@@ -107,6 +107,25 @@ import Testing
         #expect(listed.out.contains("pager"), "\(listed.err)")
     }
 
+    /// Run from a git hook, blocks inherits variables that point git at the user's own
+    /// repository; the registry's checkout must never land in its index or work tree.
+    @Test func aHooksRepositoryVariablesAreNotFollowed() throws {
+        let upstream = try Upstream.make()
+        let project = try TestProject.make()
+        let cache = try TestProject.temporaryFolder("git-cache")
+        let victim = try TestProject.temporaryFolder("git-victim")
+        defer { for folder in [upstream.root, project.root, cache, victim] { try? FileManager.default.removeItem(at: folder) } }
+        try Self.putPager("1.0.0", logicLine: "static let steps = 1", in: upstream)
+        try upstream.push("pager 1.0.0")
+        var environment = Self.environment(cache: cache)
+        environment["GIT_INDEX_FILE"] = victim.appendingPathComponent("index").path
+        environment["GIT_WORK_TREE"] = victim.appendingPathComponent("tree").path
+        environment["GIT_OBJECT_DIRECTORY"] = victim.appendingPathComponent("objects").path
+        let added = project.run(["add", "pager", "--registry", upstream.location(folder: "catalog")], environment: environment)
+        #expect(added.code == 0, "\(added.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: victim.path) == [])
+    }
+
     @Test func badLocationsGetOneClearError() throws {
         let project = try TestProject.make()
         let cache = try TestProject.temporaryFolder("git-cache")
@@ -116,8 +135,19 @@ import Testing
 
         let password = project.run(["add", "pager", "--registry", "git+https://me:secret@example.com/org/repo@main"], environment: environment)
         #expect(password.code == 1)
-        #expect(password.errors.contains("holds a password"), "\(password.errors)")
+        #expect(password.errors.contains("holds user information"), "\(password.errors)")
         #expect(!password.errors.contains("secret@"))
+        // Over https a lone user name is as often a token, which the lock would keep.
+        let token = project.run(["add", "pager", "--registry", "git+https://ghp_TOKEN123@example.com/org/repo@main"], environment: environment)
+        #expect(token.code == 1)
+        #expect(token.errors.contains("holds user information"), "\(token.errors)")
+        #expect(!token.errors.contains("ghp_TOKEN123"), "\(token.errors)")
+        let sshPassword = project.run(["add", "pager", "--registry", "git+ssh://git:secret@example.com/org/repo@main"], environment: environment)
+        #expect(sshPassword.errors.contains("holds a password"), "\(sshPassword.errors)")
+        // A plugin's location is kept as typed too.
+        let plugin = project.run(["add", "pager", "--registry", "company://me:secret@team"], environment: environment)
+        #expect(plugin.code == 1)
+        #expect(plugin.errors.contains("holds user information") && !plugin.errors.contains("secret"), "\(plugin.errors)")
 
         let missing = project.run(["add", "pager", "--registry", "git+file:///nonexistent/repo.git@main"], environment: environment)
         #expect(missing.code == 1)

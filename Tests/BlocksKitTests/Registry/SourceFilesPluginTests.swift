@@ -173,17 +173,25 @@ import Testing
             ("index", folderOf + #"ln -s /etc/passwd "$folder/index.json"; echo '{"protocolVersion": 1, "path": "index.json"}'"#, search, "is not a file it wrote"),
             ("archive", folderOf + #"printf 'not the archive' > "$folder/a"; echo '{"protocolVersion": 1, "path": "a"}'"#, add, "was expected; nothing was written"),
             ("metadata", #"echo '{"protocolVersion": 1, "missing": true}'"#, add, "no block named 'pager'"),
+            // A link on the way to the answered file, to a folder of the user's.
+            ("metadata", folderOf + #"ln -s "$HOME" "$folder/d"; echo '{"protocolVersion": 1, "path": "d/victim.json"}'"#, add, "is not a file it wrote"),
             // 17 MB, sparse: over the 16 MB a metadata file may have.
             ("metadata", folderOf + #"truncate -s 17M "$folder/m"; echo '{"protocolVersion": 1, "path": "m"}'"#, add, "over the 16777216 a registry's file may have"),
             ("index", #"echo '{"protocolVersion": 1, "error": {"message": "the store is down"}}'"#, search, "the store is down"),
         ]
         let before = try project.treeHash()
+        // The file the link case names: it must stay where it is.
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let victim = cache.appendingPathComponent("victim.json")
         for (request, arm, command, message) in cases {
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: victim)
             try installHostile(answering: request, with: arm)
             let result = project.run(command, environment: environment)
             #expect(result.code == 1, "\(request): \(result.output)")
             #expect(result.errors.contains(message), "\(request) → \(message): \(result.errors)")
             #expect(try project.treeHash() == before)
+            #expect(FileManager.default.fileExists(atPath: victim.path), "\(request): the user's file was moved")
             // Whatever was half-fetched, the next good run starts clean.
             try? FileManager.default.removeItem(at: cache)
         }
@@ -230,4 +238,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: young.path), "another command's request folder")
         #expect(FileManager.default.fileExists(atPath: kept.path), "a fetched file")
     }
+
+    @Test func aSplitIndexIsRefusedClearlyThroughAFileByFilePlugin() throws {
+        defer { delete() }
+        try installDocumentedPlugin()
+        let catalog = try TestCatalog.make([.standard("pager", type: "Pager")])
+        defer { catalog.delete() }
+        let built = try runBinary(["build", "--catalog", catalog.root.path, "--out", store.path, "--split-index"])
+        #expect(built.code == 0, "\(built.err)")
+        let search = project.run(["search", "pager", "--registry", "company://team"], environment: environment)
+        #expect(search.code != 0)
+        #expect(search.errors.contains("a source plugin cannot serve yet; build it without --split-index"), "\(search.errors)")
+    }
 }
+

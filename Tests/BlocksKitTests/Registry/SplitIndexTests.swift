@@ -149,12 +149,16 @@ import Testing
         let added = project.run(["add", "pager"])
         #expect(added.code == 0, "\(added.errors)")
 
-        // A forged shard: its hash no longer matches the signed index.
         let shard = registry.appendingPathComponent(SplitIndex.shardPath(SplitIndex.shard(for: "strip")))
         let original = try Data(contentsOf: shard)
-        try Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "A test block.", with: "A forged block.").utf8).write(to: shard)
+        // A forged shard of the same size: its hash no longer matches the signed index.
+        try Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "A test block.", with: "A bad! block.").utf8).write(to: shard)
         let forgedShard = project.run(["search", "strip"])
         #expect(forgedShard.code != 0 && forgedShard.errors.contains("was expected"), "\(forgedShard.errors)")
+        // A longer one is refused by its size, before it is read.
+        try Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "A test block.", with: "A forged block.").utf8).write(to: shard)
+        let longer = project.run(["search", "strip"])
+        #expect(longer.code != 0 && longer.errors.contains("not the \(original.count) index.json gives it"), "\(longer.errors)")
         try original.write(to: shard)
 
         // A forged metadata file: its hash no longer matches its compact entry.
@@ -174,4 +178,32 @@ import Testing
         #expect(mirrored.code != 0)
         #expect(mirrored.errors.contains("is a split index (schemaVersion 2"), "\(mirrored.errors)")
     }
+
+    /// A digest names a file in the cache, so one spelled as a path (`../../blocks`) would
+    /// make the cache check, and delete, a file of the user's: every reader refuses it.
+    @Test func aDigestThatIsNoHexIsRefusedAndNeverNamesAFile() throws {
+        defer { delete() }
+        let hostile = #"{"schemaVersion": 2, "shards": [{"path": "index/shard-00.json", "sha256": "../../../../home/me/app/blocks", "size": 1, "blocks": 1}]}"#
+        #expect(throws: RegistryError.invalidIndex(location: "test", reason: "wrong type at shards[0].sha256")) {
+            try RegistryIndex.decode(Data(hostile.utf8), location: "test")
+        }
+        let archive = #"{"schemaVersion": 1, "blocks": [{"name": "x", "archives": {"zip": {"path": "archives/x-1.zip", "sha256": "../x", "size": 1}}}]}"#
+        #expect(throws: RegistryError.self) { try RegistryIndex.decode(Data(archive.utf8), location: "test") }
+        let cache = RegistryCache(root: folder)
+        let named = cache.archiveFile(sha256: "../../../../home/me/app/blocks", path: "index/shard-00.json")
+        #expect(named.deletingLastPathComponent().path == folder.appendingPathComponent("archives").path, "\(named.path)")
+        #expect(SHA256.isDigest(String(repeating: "a", count: 64)) && !SHA256.isDigest(String(repeating: "g", count: 64)))
+    }
+
+    @Test func shardsOverTheirTotalCapAreRefusedBeforeAnyIsRead() throws {
+        defer { delete() }
+        let shard = #"{"path": "index/shard-NN.json", "sha256": "\#(String(repeating: "0", count: 64))", "size": 60000000, "blocks": 1}"#
+        let shards = (0..<5).map { shard.replacingOccurrences(of: "NN", with: "0\($0)") }.joined(separator: ", ")
+        try FileManager.default.createDirectory(at: registry, withIntermediateDirectories: true)
+        try Data(#"{"schemaVersion": 2, "shards": [\#(shards)]}"#.utf8).write(to: registry.appendingPathComponent("index.json"))
+        let listed = project.run(["list", "--registry", registry.path])
+        #expect(listed.code != 0)
+        #expect(listed.errors.contains("its shards are 300000000 bytes in all, over the 268435456 a split index may have"), "\(listed.errors)")
+    }
 }
+
