@@ -454,11 +454,13 @@ LAYOUTS = {
     "(r500) name ranges of 500, fixed per epoch": lambda es, base: name_ranges(es, base, 500),
 }
 SEARCH_LAYOUTS = [k for k in LAYOUTS if not k.startswith(("(f256)", "(r500)"))]
-CHOSEN_LAYOUT = "(r5k) name ranges of 5,000, fixed per epoch"
+CHOSEN_LAYOUT = "(r10k) name ranges of 10,000, fixed per epoch"
+CHOSEN_RANGE = 10000
 DIGEST_RANGE = "(r500) name ranges of 500, fixed per epoch"
-DIGEST_LAYOUTS = [DIGEST_RANGE, CHOSEN_LAYOUT, "(f64) hash of name, 64", "(f256) hash of name, 256"]
+DIGEST_LAYOUTS = [DIGEST_RANGE, "(r5k) name ranges of 5,000, fixed per epoch", CHOSEN_LAYOUT, "(f64) hash of name, 64",
+                  "(f256) hash of name, 256"]
 ENTRY_LAYOUTS = ["(b1) name prefix, 1 char", "(r2k) name ranges of 2,000, fixed per epoch",
-                 "(r5k) name ranges of 5,000, fixed per epoch", "(f64) hash of name, 64"]
+                 "(r5k) name ranges of 5,000, fixed per epoch", CHOSEN_LAYOUT, "(f64) hash of name, 64"]
 
 
 def split(entries, layout, base=None):
@@ -774,7 +776,7 @@ def main():
 
         # The chosen form with the API's parameter names and types, which search matches today.
         figures["api_variant"] = {}
-        for layout in ("(a) one file", CHOSEN_LAYOUT):
+        for layout in ("(a) one file", "(r5k) name ranges of 5,000, fixed per epoch", CHOSEN_LAYOUT):
             files, _, _ = layout_files(with_api, layout, prepare_dictionary)
             figures["api_variant"][layout] = {"gz6": sum(gz(v, 6) for v in files.values()), "gz9": sum(gz(v, 9) for v in files.values())}
 
@@ -811,14 +813,14 @@ def main():
                 entry.update({"with_digests_raw": len(both), "with_digests_gz6": gz(both, 6)})
             figures["timestamps"][layout] = entry
 
-        # The proposed design: search ranges of 5,000 list the digest files (ranges of 500) of
+        # The proposed design: search ranges of 10,000 list the digest files (ranges of 500) of
         # their names, so the timestamp lists only the dictionary and the search ranges.
         encode, extra = prepare_dictionary(entries)
-        starts5k = [e["name"] for e in entries][::5000]
+        starts = [e["name"] for e in entries][::CHOSEN_RANGE]
         nested = dict(extra)
         listed = {}
         for key, part in sorted(split(hashed, DIGEST_RANGE).items()):
-            owner = f"{max(0, bisect.bisect_right(starts5k, part[0]['name']) - 1):03d}"
+            owner = f"{max(0, bisect.bisect_right(starts, part[0]['name']) - 1):03d}"
             listed.setdefault(owner, []).append(dict(digest(digest_files[DIGEST_RANGE][key]), first=part[0]["name"]))
         plain_shards = shard_files(entries, CHOSEN_LAYOUT, encode)
         dictionary = extra_dictionary(extra)
@@ -829,6 +831,7 @@ def main():
         stamp = timestamp_doc(nested, firsts_of(entries, CHOSEN_LAYOUT))
         figures["proposed"] = {
             "search_files": len(nested), "search_gz6": sum(gz(v, 6) for v in nested.values()),
+            "search_gz9": sum(gz(v, 9) for v in nested.values()),
             "listing_overhead_gz6": sum(gz(v, 6) for v in nested.values()) - sum(gz(v, 6) for v in plain_shards.values()) - gz(extra["dictionary"], 6),
             "digest_files": len(digest_files[DIGEST_RANGE]),
             "digest_file_median_gz6": figures["digest_shards"][DIGEST_RANGE]["median_gz6"],
@@ -919,8 +922,8 @@ def print_report(report, out):
                            kb(v["with_digests_raw"]) if "with_digests_raw" in v else "—",
                            kb(v["with_digests_gz6"]) if "with_digests_gz6" in v else "—"] for k, v in f["timestamps"].items()]) + "\n")
         pr = f["proposed"]
-        out.append(f"Proposed: dictionary + {CHOSEN_LAYOUT} = {pr['search_files']} search files, {kb(pr['search_gz6'])} gzip -6 "
-                   f"in all, of which {kb(pr['listing_overhead_gz6'])} list the {pr['digest_files']} digest files (ranges of 500, "
+        out.append(f"Proposed: dictionary + {CHOSEN_LAYOUT} = {pr['search_files']} search files, {pr['search_gz6']:,} bytes gzip -6 "
+                   f"({pr['search_gz9']:,} gzip -9) in all, of which {kb(pr['listing_overhead_gz6'])} list the {pr['digest_files']} digest files (ranges of 500, "
                    f"median {kb(pr['digest_file_median_gz6'])} each); timestamp {kb(pr['timestamp_raw'])} raw, "
                    f"{kb(pr['timestamp_gz6'])} gzip -6.\n")
         out.append("Change-feed pages:\n")
