@@ -87,7 +87,7 @@ import Testing
             manifest: try #require(BlockManifest.decode(Data(sampleManifestJSON(name: "strip").utf8))), metadata: "blocks/strip.json",
             sourceSHA256: "00", archives: [:])
         let fields = RegistryIndex.SignedFields(
-            version: 7, expires: "2030-01-01T00:00:00Z", metadata: ["blocks/strip.json": RegistryFileDigest(sha256: "ab", size: 3)], nextKey: "RWQ")
+            version: 7, expires: "2030-01-01T00:00:00Z", metadata: ["blocks/strip.json": RegistryFileDigest(sha256: SHA256.hex("abc"), size: 3)], nextKey: "RWQ")
         let written = try RegistryIndex.encoded([(entry, RegistryIndex.fragment(entryJSON: entry.stableJSON))], signed: fields)
         var expected = RegistryIndex(blocks: [entry])
         fields.apply(to: &expected)
