@@ -44,6 +44,7 @@ import sys
 import time
 import unicodedata
 
+sys.dont_write_bytecode = True  # make-catalog.py is imported; leave no __pycache__ behind
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 GENERATOR = os.path.join(HERE, "make-catalog.py")
@@ -103,14 +104,15 @@ def binary():
     sys.exit("no .build/release/blocks or .build/debug/blocks; build the package first")
 
 
-def build_registry(catalog, out):
+def build_registry(catalog, out, extra=()):
+    command = [BINARY_COPY, "build", "--catalog", catalog, "--output", out, *extra]
+    record = f"SOURCE_DATE_EPOCH={EPOCH} {' '.join(command)}"
     if not os.path.exists(os.path.join(out, "index.json")):
         if os.path.exists(out):
             shutil.rmtree(out)
-        env = dict(os.environ, SOURCE_DATE_EPOCH=EPOCH)
-        run([BINARY_COPY, "build", "--catalog", catalog, "--output", out], record=f"SOURCE_DATE_EPOCH={EPOCH} {BINARY_COPY} build --catalog {catalog} --output {out}", env=env)
+        run(command, record=record, env=dict(os.environ, SOURCE_DATE_EPOCH=EPOCH))
     else:
-        COMMANDS.append(f"# reused {out}, from: SOURCE_DATE_EPOCH={EPOCH} {BINARY_COPY} build --catalog {catalog} --output {out}")
+        COMMANDS.append(f"# reused {out}, from: {record}")
     with open(os.path.join(out, "index.json"), "rb") as handle:
         return json.loads(handle.read())
 
@@ -231,7 +233,7 @@ LANGS = ("en", "es")
 
 
 def encode_keyed(entries):
-    return dumps({"schemaVersion": 2, "blocks": entries})
+    return dumps({"schemaVersion": 3, "blocks": entries})
 
 
 def row(entry):
@@ -251,7 +253,7 @@ ROW_COLUMNS = ["name", "version", "title.en", "title.es", "summary.en", "summary
 
 def encode_rows(entries):
     columns = ROW_COLUMNS + (["metadata.sha256", "metadata.size"] if entries and "metadata" in entries[0] else [])
-    return dumps({"schemaVersion": 2, "columns": columns, "rows": [row(e) for e in entries]})
+    return dumps({"schemaVersion": 3, "columns": columns, "rows": [row(e) for e in entries]})
 
 
 def column_document(entries, words=False):
@@ -291,7 +293,7 @@ def column_document(entries, words=False):
     if entries and "metadata" in entries[0]:
         columns["metadata"] = {"sha256": "".join(e["metadata"]["sha256"] for e in entries),
                                "size": [e["metadata"]["size"] for e in entries]}
-    document = {"schemaVersion": 2, "strings": table, "columns": columns}
+    document = {"schemaVersion": 3, "strings": table, "columns": columns}
     if words:
         document["words"] = vocabulary
     return document
@@ -326,7 +328,7 @@ def epoch_dictionary(entries):
         order = {k: i for i, k in enumerate(counts)}
         return [k for k, c in sorted(counts.items(), key=lambda kc: (-kc[1], order[kc[0]])) if c > 1]
 
-    return {"schemaVersion": 2, "strings": ranked(strings), "words": ranked(words_)}
+    return {"schemaVersion": 3, "strings": ranked(strings), "words": ranked(words_)}
 
 
 def dictionary_document(entries, dictionary, sort_tags=False):
@@ -368,7 +370,7 @@ def dictionary_document(entries, dictionary, sort_tags=False):
     if entries and "metadata" in entries[0]:
         columns["metadata"] = {"sha256": "".join(e["metadata"]["sha256"] for e in entries),
                                "size": [e["metadata"]["size"] for e in entries]}
-    return {"schemaVersion": 2, "columns": columns}
+    return {"schemaVersion": 3, "columns": columns}
 
 
 def prepare_dictionary(entries, sort_tags=False):
@@ -537,9 +539,10 @@ def firsts_of(entries, layout):
 
 
 def timestamp_doc(files, firsts, digest_files=None, digest_firsts=None):
-    """timestamp.json as docs/SCALE.md proposes it, with placeholder numbers."""
+    """The timestamp as docs/SCALE.md proposes it (index.json, schemaVersion 3, with the
+    empty `blocks` older clients need to reach "upgrade blocks"), placeholder numbers."""
     doc = {
-        "schemaVersion": 2, "snapshot": 1234, "epoch": 7, "expires": "2027-01-04T00:00:00Z",
+        "schemaVersion": 3, "blocks": [], "snapshot": 1234, "epoch": 7, "expires": "2027-01-04T00:00:00Z",
         "search": listing(files, firsts),
         "feed": {"first": 1201, "last": 1234, "tail": digest(b"tail page")},
     }
@@ -562,7 +565,7 @@ def feed_page(changes, previous, with_entries):
         if with_entries:
             item["entry"] = row({k: v for k, v in entry.items() if k != "metadata"})
         items.append(item)
-    doc = {"schemaVersion": 2, "epoch": 7, "page": 11, "previous": previous, "changes": items}
+    doc = {"schemaVersion": 3, "epoch": 7, "page": 11, "previous": previous, "changes": items}
     return json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True).encode() + b"\n"
 
 
@@ -627,7 +630,7 @@ def term_index(entries):
             last = ordinal
         value = [ids, masks[0] if len(set(masks)) == 1 else masks]
         shards.setdefault(word[:2], {})[word] = value
-    files = {k: dumps({"schemaVersion": 2, "words": v}) for k, v in shards.items()}
+    files = {k: dumps({"schemaVersion": 3, "words": v}) for k, v in shards.items()}
     vocabulary = dumps(sorted(postings))
     return files, postings, vocabulary
 
@@ -698,6 +701,20 @@ def main():
     report["built_index"] = {"blocks": len(index["blocks"]), "bytes": os.path.getsize(index_path),
                              "gz6": gz(open(index_path, "rb").read(), 6),
                              "fields": sorted({k for e in index["blocks"] for k in e})}
+
+    # The split index `build --split-index` writes today (schemaVersion 2: 64 shards by
+    # name hash, keyed compact entries with their metadata file's hash), when the binary has it.
+    help_text = subprocess.run([BINARY_COPY, "build", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT).stdout
+    if b"--split-index" in help_text:
+        split_out = os.path.join(args.work, f"registry-{truth_size}-split")
+        build_registry(truth_catalog, split_out, ["--split-index"])
+        shard_folder = os.path.join(split_out, "index")
+        shards = [os.path.join(shard_folder, f) for f in sorted(os.listdir(shard_folder)) if f.endswith(".json")]
+        datas = [open(f, "rb").read() for f in shards]
+        top = open(os.path.join(split_out, "index.json"), "rb").read()
+        report["split_index"] = {"blocks": truth_size, "shards": len(datas), "raw": sum(map(len, datas)),
+                                 "gz6": sum(gz(d, 6) for d in datas), "gz9": sum(gz(d, 9) for d in datas),
+                                 "largest_gz6": max(gz(d, 6) for d in datas), "index_raw": len(top), "index_gz6": gz(top, 6)}
 
     # Realism check: the repository's own catalog, built the same way.
     real = build_registry(os.path.join(REPO, "Catalog"), os.path.join(args.work, "registry-repo-catalog"))
@@ -792,7 +809,7 @@ def main():
         # Digest files: the metadata SHA-256 and size of every block, outside the search index.
         digest_files = {}
         for layout in DIGEST_LAYOUTS:
-            files = {k: dumps({"schemaVersion": 2, "metadata": {f"blocks/{e['name']}.json": e["metadata"] for e in part}})
+            files = {k: dumps({"schemaVersion": 3, "metadata": {f"blocks/{e['name']}.json": e["metadata"] for e in part}})
                      for k, part in split(hashed, layout).items()}
             digest_files[layout] = files
             sizes6 = [gz(v, 6) for v in files.values()]
@@ -877,6 +894,11 @@ def print_report(report, out):
     b = report["built_index"]
     out.append(f"Built index ({b['blocks']:,} blocks): {kb(b['bytes'])} raw, {kb(b['gz6'])} gzip -6; entry fields: "
                f"{', '.join(b['fields'])}.\n")
+    if "split_index" in report:
+        t = report["split_index"]
+        out.append(f"`build --split-index` today ({t['blocks']:,} blocks): index.json {kb(t['index_raw'])} raw, {kb(t['index_gz6'])} "
+                   f"gzip -6; {t['shards']} shards {kb(t['raw'])} raw, {kb(t['gz6'])} gzip -6, {kb(t['gz9'])} gzip -9, largest "
+                   f"{kb(t['largest_gz6'])} gzip -6.\n")
     r = report["repo_catalog"]
     out.append(f"Repository Catalog/ ({r['blocks']} real blocks): compact row {r['row_bytes_mean']} bytes raw on average "
                f"({r['rows_gz6_per_entry']} bytes gzip -6 per entry, all {r['blocks']} rows in one stream), "
