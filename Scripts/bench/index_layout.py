@@ -6,22 +6,23 @@ sharded, beside the per-block metadata files, plus a signed timestamp and a chan
     python3 Scripts/bench/index_layout.py --sizes 10000       # quicker
     python3 Scripts/bench/index_layout.py --work /tmp/x --json results.json
 
-What it does, all offline and deterministic:
+What it does, offline (no network) and, but for timings, deterministic:
 
 1. Writes synthetic catalogs with Scripts/bench/make-catalog.py (skipped when a finished
    one is already in --work).
 2. Copies the blocks binary (.build/release/blocks, else .build/debug/blocks) to
-   /tmp/blocks-measure and runs `build` on the 10,000 catalog (and on ./Catalog, for a
-   realism check), to read real index entries, codeNames and metadata files.
+   /tmp/blocks-measure and runs `build` on the 10,000 catalog (also with --split-index when
+   the binary has it, and on ./Catalog for a realism check), to read real index entries,
+   code names and metadata files.
 3. Derives compact search entries for every size from the catalog's block.json and Swift
-   files (an index of 100,000 blocks is over the 64 MB every reader accepts), checking
-   the derived code names against the built index.
-4. Encodes them three ways (keyed JSON, positional rows, columns with shared string
-   tables), splits them by several layouts, and prints markdown tables: files, bytes raw
-   and gzipped (Python's gzip at -6 and -9, mtime 0), the largest file, what a cold
-   `search tabs` fetches, what one added block makes a client fetch again, and a
-   json.loads time as a parse-cost proxy. Then a term index, timestamp documents and
-   change-feed pages.
+   files (an index of 100,000 blocks is over the 64 MB every reader accepts), checking the
+   derived code names against the built index.
+4. Encodes them several ways (keyed JSON, rows, columns with string tables, columns with an
+   epoch dictionary), splits them by several layouts, and prints markdown tables: files,
+   bytes raw and gzipped (Python's gzip at -6 and -9, mtime 0), the largest file, what a
+   cold `search tabs` fetches, what one added block makes a client fetch again, and a
+   json.loads time as a parse-cost proxy. Then digest files, timestamp documents, the
+   proposed layout, change-feed pages and a term index.
 
 Nothing here is part of the product; it is a measurement for docs/SCALE.md.
 """
@@ -938,7 +939,8 @@ def print_report(report, out):
         out.append(table(["layout", "files", "raw", "gzip -6", "largest -6", "median -6"],
                          [[k, v["files"], kb(v["raw"]), kb(v["gz6"]), kb(v["largest_gz6"]), kb(v["median_gz6"])]
                           for k, v in f["digest_shards"].items()]) + "\n")
-        out.append("Timestamp documents, chosen form (pretty JSON; the minisign signature beside it is about 300 bytes more):\n")
+        out.append("Timestamp documents (index.json, schemaVersion 3), chosen form, pretty JSON; the minisign signature "
+                   "beside it is about 400 bytes more:\n")
         out.append(table(["layout", "files listed", "raw", "gzip -6", "with digest files raw", "with digest files -6"],
                          [[k, v["shards"], kb(v["raw"]), kb(v["gz6"]),
                            kb(v["with_digests_raw"]) if "with_digests_raw" in v else "—",
