@@ -91,6 +91,25 @@ public struct BlockManifest: Sendable, Equatable {
         recommendedTransforms = try fields.optionalStrings(Key.recommendedTransforms) ?? []
     }
 
+    /// Only the fields search, list and the filters read (a split index's compact entry,
+    /// `SplitIndex`); the rest is left empty, for the block's metadata file to supply.
+    init(searchFields fields: JSONFields) throws(JSONFields.Problem) {
+        self.init(
+            name: try fields.string(Key.name), version: try fields.string(Key.version), title: try fields.stringMap(Key.title),
+            summary: try fields.stringMap(Key.summary), category: try fields.string(Key.category), platforms: try fields.stringMap(Key.platforms),
+            level: try fields.string(Key.level), origin: "", tags: try fields.stringListMap(Key.tags), api: [], files: [], authors: [], license: "",
+            accessibility: [:])
+    }
+
+    /// The members `init(searchFields:)` reads.
+    var searchMembers: [String: JSONValue] {
+        [
+            Key.name: .string(name), Key.version: .string(version), Key.title: JSONFields.jsonObject(title), Key.summary: JSONFields.jsonObject(summary),
+            Key.category: .string(category), Key.platforms: JSONFields.jsonObject(platforms), Key.level: .string(level),
+            Key.tags: .object(tags.mapValues(JSONFields.jsonArray)),
+        ]
+    }
+
     /// The manifest as `JSONValue`; a parameter without a default has no `default` key.
     var jsonValue: JSONValue { .object(jsonMembers) }
 

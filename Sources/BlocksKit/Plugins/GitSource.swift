@@ -78,7 +78,7 @@ public struct GitSource: RegistrySourceKind {
             return registry
         }
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        let lock = try Self.waitForLock(base.appendingPathComponent(key + ".lock").path, location: location)
+        let lock = try FetchLock.wait(base.appendingPathComponent(key + ".lock").path, location: location)
         defer { withExtendedLifetime(lock) {} }
         let gitFolder = base.appendingPathComponent(key + ".git").path
         let git = Runner(location: location, gitFolder: gitFolder, environment: environment, scheme: parsed.transportScheme)
@@ -102,21 +102,6 @@ public struct GitSource: RegistrySourceKind {
         "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE",
         "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
     ]
-
-    /// The fetch's lock, waited for a few seconds: two commands reading one repository
-    /// (or one source plugin's location) take turns rather than fail.
-    static func waitForLock(_ path: String, location: String) throws -> FolderLock {
-        for _ in 0..<300 {
-            do throws(FolderLock.Failure) {
-                return try FolderLock(file: path)
-            } catch .busy {
-                usleep(100_000)
-            } catch .unavailable(let reason) {
-                throw PluginError.sourceFailed(location: location, reason: reason)
-            }
-        }
-        throw PluginError.sourceFailed(location: location, reason: "another blocks command has been fetching it for 30 s")
-    }
 
     /// Runs the user's `git` on the cache's repository: never asking for a password on the
     /// terminal, allowed only the location's own transport, bounded in time and output.

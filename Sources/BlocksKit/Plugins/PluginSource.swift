@@ -10,6 +10,9 @@
 struct PluginSource: RegistrySourceKind {
     let plugin: AnyPlugin
     var schemes: [String] { [plugin.name] }
+    /// The handshake's answer, asked once: `fileSupplier` asks first, and a plugin that
+    /// offers only `source` is then asked for its `folder` by the same value.
+    private let answered = CapabilitiesMemo()
 
     /// The installed plugin called `scheme` when it offers `source`, else nil.
     static func find(scheme: String, environment: [String: String]) -> PluginSource? {
@@ -43,7 +46,8 @@ struct PluginSource: RegistrySourceKind {
     /// The plugin's capabilities, asked in a folder of the cache, or why it has neither
     /// source capability.
     private func capabilities(location: String, environment: [String: String], workingDirectory: URL) throws -> [PluginProtocol.Capability] {
-        let capabilities = try PluginCatalog.capabilities(of: plugin, environment: environment, workingDirectory: workingDirectory)
+        let capabilities = try answered.value ?? PluginCatalog.capabilities(of: plugin, environment: environment, workingDirectory: workingDirectory)
+        answered.value = capabilities
         guard capabilities.contains(.source) || capabilities.contains(.sourceFiles) else {
             throw PluginError.sourceFailed(location: location, reason: "plugin '\(plugin.name)' does not offer the source capability ('blocks plugin list' shows what each offers)")
         }
@@ -63,7 +67,7 @@ struct PluginSource: RegistrySourceKind {
         }
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         // Two commands fetching one location take turns: each replaces the folder whole.
-        let lock = try GitSource.waitForLock(base.appendingPathComponent(key + ".lock").path, location: location)
+        let lock = try FetchLock.wait(base.appendingPathComponent(key + ".lock").path, location: location)
         defer { withExtendedLifetime(lock) {} }
         let fresh = base.appendingPathComponent(key + ".partial")
         try? FileManager.default.removeItem(at: fresh)
@@ -86,6 +90,17 @@ struct PluginSource: RegistrySourceKind {
         try FileManager.default.moveItem(at: fresh, to: kept)
         try AtomicFile.write(Data(registry.utf8), to: answerFile)
         return kept.appendingPathComponent(registry)
+    }
+}
+
+/// One plugin's capabilities once its handshake answered.
+final class CapabilitiesMemo: @unchecked Sendable {
+    private let lock = Lock()
+    private var stored: [PluginProtocol.Capability]?
+
+    var value: [PluginProtocol.Capability]? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }
 

@@ -68,3 +68,21 @@ public protocol RegistryFileSupplier: Sendable {
     /// `maximumBytes` is refused, as a server's would be.
     func supply(_ request: RegistryFileRequest, maximumBytes: Int64) throws -> Bool
 }
+
+/// The lock a source kind holds while it replaces its copy of one location in the cache.
+enum FetchLock {
+    /// Waits a few seconds for the lock at `path`: two commands reading one repository
+    /// (or one source plugin's location) take turns rather than fail.
+    static func wait(_ path: String, location: String) throws -> FolderLock {
+        for _ in 0..<300 {
+            do throws(FolderLock.Failure) {
+                return try FolderLock(file: path)
+            } catch .busy {
+                usleep(100_000)
+            } catch .unavailable(let reason) {
+                throw PluginError.sourceFailed(location: location, reason: reason)
+            }
+        }
+        throw PluginError.sourceFailed(location: location, reason: "another blocks command has been fetching it for 30 s")
+    }
+}

@@ -228,8 +228,9 @@ public struct BuiltRegistrySource: RegistrySource {
         case .folder(let url):
             files = archives.map { RegistryCache.CachedArchive(file: url.joining($0.path)) }
             for (position, (file, archive)) in zip(files.map(\.file), archives).enumerated() {
-                if let supplier, (try? SHA256.hex(fileAt: file)) != archive.sha256 {
-                    // Not fetched yet, or not what the index names: the supplier brings it.
+                if let supplier {
+                    // Already here as the metadata names it: checked, nothing to ask.
+                    if (try? SHA256.hex(fileAt: file)) == archive.sha256 { continue }
                     let owner = owners[position]
                     let request = RegistryFileRequest.archive(name: owner.name, version: owner.version, path: archive.path)
                     _ = try supplier.supply(request, maximumBytes: TransferLimits.maximumArchiveBytes)

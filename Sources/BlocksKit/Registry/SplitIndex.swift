@@ -30,9 +30,6 @@ public enum SplitIndex {
         static let metadataSize = "metadataSize"
     }
 
-    /// The manifest keys a compact entry keeps (`BlockManifest`'s spelling).
-    static let manifestKeys = ["name", "version", "title", "summary", "category", "platforms", "level", "tags"]
-
     /// The shard that holds `name`: the first two bytes of its SHA-256, modulo `shardCount`.
     static func shard(for name: String) -> Int {
         (Int(SHA256.hex(name).prefix(4), radix: 16) ?? 0) % shardCount
@@ -75,9 +72,7 @@ public enum SplitIndex {
     /// A compact entry: the manifest's search fields, the code names, and where the
     /// metadata file is with its hash and size.
     static func compactJSON(_ entry: RegistryEntry, metadata: RegistryFileDigest) -> JSONValue {
-        let manifest = entry.manifest.jsonMembers
-        var members: [String: JSONValue] = [:]
-        for key in manifestKeys { members[key] = manifest[key] }
+        var members = entry.manifest.searchMembers
         members[RegistryEntry.Key.metadata] = .string(entry.metadata)
         members[Key.metadataSHA256] = .string(metadata.sha256)
         members[Key.metadataSize] = .int(Int(metadata.size))
@@ -89,11 +84,7 @@ public enum SplitIndex {
     /// only (no files, API or archives: those come from the metadata file), and the
     /// metadata file's digest.
     static func entry(fields: JSONFields) throws(JSONFields.Problem) -> (entry: RegistryEntry, metadata: RegistryFileDigest) {
-        let manifest = BlockManifest(
-            name: try fields.string("name"), version: try fields.string("version"), title: try fields.stringMap("title"),
-            summary: try fields.stringMap("summary"), category: try fields.string("category"), platforms: try fields.stringMap("platforms"),
-            level: try fields.string("level"), origin: "", tags: try fields.stringListMap("tags"), api: [], files: [], authors: [], license: "",
-            accessibility: [:])
+        let manifest = try BlockManifest(searchFields: fields)
         let entry = RegistryEntry(
             manifest: manifest, metadata: try fields.string(RegistryEntry.Key.metadata), sourceSHA256: "", archives: [:],
             codeNames: try fields.optionalStrings(RegistryEntry.Key.codeNames) ?? [])

@@ -32,12 +32,7 @@ final class SignedServer {
     /// A new key pair from the real `keygen`: the key folder and the public key's base64.
     func keygen(_ name: String) throws -> (folder: URL, publicKey: String) {
         let keys = folder.appendingPathComponent("keys-\(name)")
-        let result = try runBinary(["keygen", "--out", keys.path])
-        guard result.code == 0 else { throw TestSupportError("keygen failed: \(result.err)") }
-        let publicKey =
-            try String(contentsOf: keys.appendingPathComponent("blocks.pub"), encoding: .utf8)
-            .split(separator: "\n").last.map(String.init) ?? ""
-        return (keys, publicKey)
+        return (keys, try keygenPublicKey(into: keys))
     }
 
     /// `blocks build --sign` of `blocks` into `output` (kept between builds, so versions grow).

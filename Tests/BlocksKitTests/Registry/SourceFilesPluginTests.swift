@@ -124,9 +124,7 @@ import Testing
         defer { delete() }
         try installDocumentedPlugin()
         let keys = folder.appendingPathComponent("keys")
-        let keygen = try runBinary(["keygen", "--out", keys.path])
-        #expect(keygen.code == 0, "\(keygen.err)")
-        let publicKey = try String(contentsOf: keys.appendingPathComponent("blocks.pub"), encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
+        let publicKey = try keygenPublicKey(into: keys)
         try publish([.standard("pager", type: "Pager")], key: keys)
         try project.write("blocks.json", "{\"registry\": \"company://team\", \"keys\": [\"\(publicKey)\"]}\n")
 

@@ -139,8 +139,7 @@ import Testing
     @Test func aSignedSplitIndexCoversEveryShardAndMetadataFile() throws {
         defer { delete() }
         let keys = folder.appendingPathComponent("keys")
-        #expect(try runBinary(["keygen", "--out", keys.path]).code == 0)
-        let publicKey = try String(contentsOf: keys.appendingPathComponent("blocks.pub"), encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
+        let publicKey = try keygenPublicKey(into: keys)
         #expect(try build(extra: ["--sign", keys.appendingPathComponent("blocks.key").path]).code == 0)
         let verified = try runProcess(
             URL(fileURLWithPath: "/usr/bin/env"), ["minisign", "-V", "-P", publicKey, "-m", registry.appendingPathComponent("index.json").path])

@@ -128,6 +128,14 @@ func runBinary(
     return try runProcess(blocksBinary, arguments, in: directory, environment: env)
 }
 
+/// A new key pair from the real `blocks keygen` in `keys`: the public key's base64, as
+/// blocks.json's `keys` and `minisign -P` take it.
+func keygenPublicKey(into keys: URL) throws -> String {
+    let result = try runBinary(["keygen", "--out", keys.path])
+    guard result.code == 0 else { throw TestSupportError("keygen failed: \(result.err)") }
+    return try String(contentsOf: keys.appendingPathComponent("blocks.pub"), encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
+}
+
 extension CurlTransport {
     /// One transport for the in-process tests, with the process's environment, as the
     /// command line builds its own at start-up.
