@@ -8,25 +8,17 @@ import Foundation
 /// with every published version). Clients read the index whole (`RegistryIndex.decode`),
 /// the mirror one entry at a time (`MirrorIndexReader`) and then serves the same bytes to
 /// clients. Neither crashes; they accept exactly the same indexes with the same entries,
-/// except a split index (schemaVersion 2), which only clients read
+/// except a split index (schemaVersion 3), which only clients read
 /// (a mirror must never serve an index its clients refuse, nor refuse one they read),
 /// both skipping entries whose name is not a block name; clients keep no control
 /// character; the client reader gives what `JSONDecoder` gives; and what is read survives
 /// the round trips `build` and `mirror` make (the index, an entry's metadata, a metadata
-/// file with its versions, a split index's shard).
+/// file with its versions, a split index's range, dictionary and digest file).
 enum IndexTarget {
     static let target = FuzzTarget(name: "index", run: run)
 
     static func run(_ data: Data) {
-        if let shard = try? SplitIndex.decodeShard(data, path: "index/shard-00.json", location: "fuzz") {
-            // `build --split-index` writes a shard from the entries it read of the last one.
-            let again = SplitIndex.shards(shard).map { try? SplitIndex.decodeShard($0.data, path: $0.reference.path, location: "fuzz") }
-            let entries = again.compactMap { $0 }.flatMap { $0 }
-            FuzzCheck.expect(again.allSatisfy { $0 != nil }, "a shard written from a shard that was read cannot be read")
-            FuzzCheck.expect(
-                entries.sorted { $0.entry.manifest.name < $1.entry.manifest.name }.map(\.entry.manifest.name)
-                    == shard.map(\.entry.manifest.name).sorted(), "a round trip of a shard lost or added entries")
-        }
+        splitIndexParts(data)
         if let metadata = try? BlockMetadata.decode(data) {
             // `build` writes a metadata file from what it read of the last one.
             FuzzCheck.expect((try? BlockMetadata.decode(metadata.stableJSON)) == metadata, "a round trip of a metadata file through stableJSON changed it")
@@ -37,7 +29,7 @@ enum IndexTarget {
             if let mirrored { FuzzCheck.fail("the mirror accepts an index with \(mirrored.count) entries that clients refuse") }
             return
         }
-        if client.shards != nil {
+        if client.split != nil {
             // A split index: read by clients, not copied by the mirror yet (it says so).
             FuzzCheck.expect(mirrored == nil, "the mirror reads a split index as a list of entries")
             FuzzCheck.expect((try? RegistryIndex.decode(try client.encoded(), location: "fuzz")) == client, "a round trip of a split index changed it")
@@ -66,6 +58,27 @@ enum IndexTarget {
         for entry in client.blocks {
             FuzzCheck.expect((try? RegistryEntry.decode(metadata: entry.stableJSON)) == entry,
                              "a round trip of \(entry.manifest.name)'s metadata through stableJSON changed it")
+        }
+    }
+
+    /// A split index's parts: what a client reads of a range, through an empty dictionary
+    /// and through one of its own strings, survives the round trip `build` makes (a range
+    /// written under a new epoch's dictionary); a dictionary and a digest file likewise.
+    static func splitIndexParts(_ data: Data) {
+        for dictionary in [SplitIndexColumns.Dictionary(strings: []), SplitIndexColumns.Dictionary(strings: ["tabs", "1.0.0", "A"])] {
+            guard let entries = try? SplitIndexColumns.entries(ofRange: data, path: "index/range.json", dictionary: dictionary) else { continue }
+            for entry in entries {
+                FuzzCheck.expect(ManifestValidator.controlCharacters(in: entry.manifest.jsonValue).isEmpty, "a range keeps a control character")
+            }
+            let epoch = SplitIndexColumns.Dictionary(for: entries)
+            let again = try? SplitIndexColumns.entries(ofRange: SplitIndexColumns.range(entries, dictionary: epoch), path: "again", dictionary: epoch)
+            FuzzCheck.expect(again == entries, "a round trip of a range through a new dictionary changed it")
+        }
+        if let dictionary = try? SplitIndexColumns.Dictionary.decode(data, path: "dictionary") {
+            FuzzCheck.expect((try? SplitIndexColumns.Dictionary.decode(dictionary.data, path: "again"))?.strings == dictionary.strings, "a round trip of a dictionary changed it")
+        }
+        if let digests = try? SplitIndexColumns.digests(ofDigestFile: data, path: "digests") {
+            FuzzCheck.expect((try? SplitIndexColumns.digests(ofDigestFile: SplitIndexColumns.digestFile(digests), path: "again")) == digests, "a round trip of a digest file changed it")
         }
     }
 

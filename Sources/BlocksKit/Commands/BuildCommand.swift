@@ -24,7 +24,7 @@ public enum BuildCommand: Command {
     static let splitIndexOption = OptionSpec(
         "split-index",
         help:
-            "Write the split index (schemaVersion 2: index.json lists shards of compact entries) for a registry too large for one index; older clients must upgrade. Experimental: its shards may change form.")
+            "Write the split index (schemaVersion 3: index.json lists a dictionary, ranges of compact entries and digest files) for a registry too large for one index; older clients must upgrade. Experimental: its files may change form.")
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         guard let out = arguments.value(outputOption) else { throw UsageError.missingOption("-o <dir>", because: "it names the folder to write the registry into") }

@@ -35,7 +35,7 @@ public enum MirrorError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .splitIndex(let location):
-            return "\(location) is a split index (schemaVersion 2, from 'blocks build --split-index'), which blocks mirror cannot copy yet; "
+            return "\(location) is a split index (schemaVersion 3, from 'blocks build --split-index'), which blocks mirror cannot copy yet; "
                 + "search, list, info and add read it, and a registry built without --split-index can be mirrored"
         case .locked(let destination, let holder):
             return "another blocks mirror (\(holder)) is writing \(destination); wait for it to finish"

@@ -46,7 +46,7 @@ public struct MirrorSignature {
         guard looksSigned(index), let decoded = try? RegistryIndex.read(index), decoded.metadata != nil else { return }
         for path in decoded.metadata!.keys.sorted() {
             guard let data = file(path) else { throw SignatureError.metadataMismatch(location: location, path: path) }
-            try SignedIndexCheck.checkMetadata(data, path: path, index: decoded, location: location)
+            try SignedIndexCheck.checkMetadata(data, path: path, digests: decoded.metadata ?? [:], location: location)
         }
     }
 

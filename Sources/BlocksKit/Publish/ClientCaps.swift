@@ -5,7 +5,7 @@
 enum ClientCaps {
     /// The cap a client applies to the file at `path` in a registry, if any.
     static func limit(forPath path: String) -> Int64? {
-        if path == "index.json" || SplitIndex.isShardPath(path) { return RegistryIndex.maximumBytes }
+        if path == "index.json" || SplitIndex.isPartPath(path) { return RegistryIndex.maximumBytes }
         if path.hasPrefix("blocks/"), path.hasSuffix(".json") { return BlockMetadata.maximumBytes }
         if ArchiveFormat.forFile(path) != nil { return TransferLimits.maximumArchiveBytes }
         return nil
@@ -25,6 +25,7 @@ enum ClientCaps {
             return "the index holds \(blocks) blocks at about \(perBlock / 1024) KB each; build with --split-index (clients read it from this version on), "
                 + "or split the catalog into registries of fewer than \(fitting) blocks and name them in blocks.json's \"registries\""
         }
+        if SplitIndex.isPartPath(path) { return "the \(blocks) blocks it holds are too large for one part; split the catalog into registries and name them in blocks.json's \"registries\"" }
         if ArchiveFormat.forFile(path) != nil { return "make the block smaller: an archive holds its code, not assets" }
         return "it lists every published version of the block; publish it under a new name to start a new list"
     }

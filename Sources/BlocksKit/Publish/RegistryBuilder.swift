@@ -28,8 +28,10 @@ public struct RegistryBuilder: Sendable {
     /// `--sign`: write a signed index (version, expiry, metadata hashes) and its
     /// `index.json.minisig`.
     public var signing: IndexSigning?
-    /// `--split-index`: write `index.json` as a list of shards (`SplitIndex`).
+    /// `--split-index`: write `index.json` as a list of the files of a split index (`SplitIndex`).
     public var splitIndex = false
+    /// How many names a new epoch's ranges and digest files start with; tests make them small.
+    var splitSizes = (range: SplitIndex.namesPerRange, digestFile: SplitIndex.namesPerDigestFile)
 
     public init(output: URL, packager: BlockPackager, published: String = PublicationDate.iso8601(secondsSince1970: Int(Date().timeIntervalSince1970))) {
         self.output = output
@@ -71,7 +73,7 @@ public struct RegistryBuilder: Sendable {
         // By name, once: looking each block up in the array was quadratic in the catalog.
         let previous = Dictionary((previousIndex?.blocks ?? []).map { ($0.manifest.name, $0) }, uniquingKeysWith: { first, _ in first })
         // A split index lists no archives or source hashes: each block's metadata file has them.
-        let previousFromMetadata = previousIndex?.shards != nil
+        let previousFromMetadata = previousIndex?.split != nil
         try FileManager.default.createDirectory(at: output.appendingPathComponent("archives"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: output.appendingPathComponent("blocks"), withIntermediateDirectories: true)
 
@@ -121,53 +123,6 @@ public struct RegistryBuilder: Sendable {
             entries, metadata: digests, previous: previous, previousSignature: FileManager.default.contents(atPath: signatureURL.path))
         if index != previous { try writeWithGzip(index, to: "index.json", blocks: published.count) } else { try ensureGzip(of: index, at: "index.json") }
         if FileManager.default.contents(atPath: signatureURL.path) != signature { try AtomicFile.write(signature, to: signatureURL) }
-    }
-
-    /// Writes a split index: the shards that changed (each with its `.gz`), then
-    /// `index.json` listing every shard's hash, signed under `signing`. Unchanged files
-    /// keep their bytes and so their ETags.
-    func writeSplitIndex(_ published: [PublishedEntry], previous: Data?) throws {
-        let entries = try published.map { item -> (entry: RegistryEntry, metadata: RegistryFileDigest) in
-            guard let data = FileManager.default.contents(atPath: output.joining(item.entry.metadata).path) else {
-                throw RegistryError.missingFile(block: item.entry.manifest.name, path: item.entry.metadata)
-            }
-            return (item.entry, RegistryFileDigest(of: data))
-        }
-        let shards = SplitIndex.shards(entries)
-        let total = shards.reduce(0) { $0 + $1.data.count }
-        if Int64(total) > SplitIndex.maximumTotalBytes {
-            throw RegistryError.tooLargeForClients(
-                path: "index/", bytes: Int64(total), limit: SplitIndex.maximumTotalBytes,
-                advice: "split the catalog into registries and name them in blocks.json's \"registries\"")
-        }
-        for (reference, data) in shards {
-            if FileManager.default.contents(atPath: output.joining(reference.path).path) == data {
-                try ensureGzip(of: data, at: reference.path)
-            } else {
-                try writeWithGzip(data, to: reference.path, blocks: reference.blocks)
-            }
-        }
-        var index = RegistryIndex(blocks: [])
-        index.schemaVersion = SplitIndex.schemaVersion
-        index.shards = shards.map(\.reference)
-        let data: Data
-        if let signing {
-            let signatureURL = output.joining(IndexSigning.signatureFile)
-            let signed = try signing.sign(
-                previous: previous, previousSignature: FileManager.default.contents(atPath: signatureURL.path),
-                encode: { fields in
-                    var signedIndex = index
-                    fields.apply(to: &signedIndex)
-                    signedIndex.metadata = nil
-                    return try signedIndex.encoded()
-                })
-            data = signed.index
-            if FileManager.default.contents(atPath: signatureURL.path) != signed.signature { try AtomicFile.write(signed.signature, to: signatureURL) }
-        } else {
-            data = try index.encoded()
-            unlink(output.joining(IndexSigning.signatureFile).path)
-        }
-        if data != previous { try writeWithGzip(data, to: "index.json", blocks: published.count) } else { try ensureGzip(of: data, at: "index.json") }
     }
 
     /// Creates the output folder when it is missing; true when this call made it.

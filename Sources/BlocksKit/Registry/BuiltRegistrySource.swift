@@ -40,6 +40,19 @@ public struct BuiltRegistrySource: RegistrySource {
     /// The index, from disk, or over HTTP with a conditional GET and the cache behind it.
     public func index() throws -> RegistryIndex {
         if let index = indexCache.value { return index }
+        var index = try header()
+        if let split = index.split {
+            let warnDropped = { [access, location] (name: String) in access.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
+            index.blocks = try readRanges(split, dropped: warnDropped)
+        }
+        indexCache.value = index
+        return index
+    }
+
+    /// `index.json` alone, checked against its signature: for a split index, the list of
+    /// its files, which `add` and `info` need without the ranges search reads.
+    func header() throws -> RegistryIndex {
+        if let header = indexCache.header { return header }
         var index: RegistryIndex
         let warnDropped = { [access, location] (name: String) in access.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
         let check = signedCheck
@@ -76,68 +89,90 @@ public struct BuiltRegistrySource: RegistrySource {
             }
             index = try RegistryIndex.decode(data, location: url, dropped: warnDropped)
         }
-        if let shards = index.shards { try readShards(shards, into: &index, dropped: warnDropped) }
         if let check, let claims { try check.confirm(index, claims: claims) }
-        indexCache.value = index
+        indexCache.header = index
         return index
     }
 
-    /// A split index's shards (`SplitIndex`), each checked against the SHA-256 index.json
-    /// gives it, into the index's entries and its metadata files' digests. Over HTTP they
-    /// are cached by hash, so only a shard whose hash changed is fetched again.
-    private func readShards(_ shards: [SplitIndex.ShardReference], into index: inout RegistryIndex, dropped: (String) -> Void) throws {
-        if let large = shards.first(where: { $0.size > RegistryIndex.maximumBytes }) {
-            throw RegistryError.invalidIndex(location: location, reason: "\(large.path) is \(large.size) bytes, over the \(RegistryIndex.maximumBytes) a shard may have")
-        }
-        let total = shards.reduce(Int64(0)) { $0 + max($1.size, 0) }
-        guard total <= SplitIndex.maximumTotalBytes else {
-            throw RegistryError.invalidIndex(location: location, reason: "its shards are \(total) bytes in all, over the \(SplitIndex.maximumTotalBytes) a split index may have")
-        }
+    /// A split index's entries: its dictionary and every range, each checked against the
+    /// SHA-256 index.json gives it. Over HTTP they are cached by hash, so only a part whose
+    /// hash changed is fetched again.
+    private func readRanges(_ split: SplitIndex.Layout, dropped: (String) -> Void) throws -> [RegistryEntry] {
         guard supplier == nil else {
             throw RegistryError.unreadable(
-                location: location, reason: "it has a split index (schemaVersion 2), which a source plugin cannot serve yet; build it without --split-index")
+                location: location, reason: "it has a split index (schemaVersion 3), which a source plugin cannot serve yet; build it without --split-index")
         }
-        let contents: [Data]
+        let contents = try parts([split.dictionary] + split.ranges.map(\.file))
+        let dictionary: SplitIndexColumns.Dictionary
+        do throws(RegistryEntryProblem) {
+            dictionary = try SplitIndexColumns.Dictionary.decode(contents[0], path: split.dictionary.path)
+        } catch {
+            throw RegistryError.invalidIndex(location: location, reason: error.reason)
+        }
+        let decoded = try Self.inParallel(Array(zip(split.ranges, contents.dropFirst()))) { range, data in
+            do throws(RegistryEntryProblem) {
+                return try SplitIndexColumns.entries(ofRange: data, path: range.file.path, dictionary: dictionary)
+            } catch {
+                throw RegistryError.invalidIndex(location: location, reason: error.reason)
+            }
+        }
+        var blocks: [RegistryEntry] = []
+        for entry in decoded.joined() {
+            guard entry.hasValidName else {
+                dropped(entry.manifest.name)
+                continue
+            }
+            blocks.append(entry)
+        }
+        return blocks.sorted { $0.manifest.name < $1.manifest.name }
+    }
+
+    /// The bytes of files a split index lists, each checked against its size and SHA-256:
+    /// from the folder, or fetched into the cache by hash (identical files once).
+    private func parts(_ files: [SplitIndex.FileReference]) throws -> [Data] {
         switch root {
         case .folder(let url):
-            contents = try shards.map { shard in
-                let file = url.joining(shard.path)
+            return try files.map { part in
+                let file = url.joining(part.path)
                 // Its size first: a file that is not the one the index names is not read whole.
                 guard let size = FileStamp.of(path: file.path)?.size else {
-                    throw RegistryError.unreadable(location: location, reason: "\(shard.path) is missing")
+                    throw RegistryError.unreadable(location: location, reason: "\(part.path) is missing")
                 }
-                guard size == shard.size, let data = FileManager.default.contents(atPath: file.path) else {
-                    throw RegistryError.unreadable(location: location, reason: "\(shard.path) is \(size) bytes, not the \(shard.size) index.json gives it")
+                guard size == part.size, let data = FileManager.default.contents(atPath: file.path) else {
+                    throw RegistryError.unreadable(location: location, reason: "\(part.path) is \(size) bytes, not the \(part.size) index.json gives it")
                 }
-                try SHA256.verify(data, expected: shard.sha256) { HTTPError.checksumMismatch(url: file.path, expected: shard.sha256, actual: $0) }
+                try SHA256.verify(data, expected: part.sha256) { HTTPError.checksumMismatch(url: file.path, expected: part.sha256, actual: $0) }
                 return data
             }
         case .remote(let base):
-            // Shards with the same bytes (every empty one) are one file in the cache, fetched once.
-            var unique: [String: SplitIndex.ShardReference] = [:]
-            for shard in shards where unique[shard.sha256] == nil { unique[shard.sha256] = shard }
+            var unique: [String: SplitIndex.FileReference] = [:]
+            for part in files where unique[part.sha256] == nil { unique[part.sha256] = part }
             let wanted = unique.values.sorted { $0.path < $1.path }
-            let files = try cache.fetchArchives(
+            let fetched = try cache.fetchArchives(
                 wanted.map { (url: Self.join(base, $0.path), archive: $0.asArchive) }, transport: access.transport, offline: access.offline,
                 keepingBytes: true)
             var bytes: [String: Data] = [:]
-            for (shard, file) in zip(wanted, files) { bytes[shard.sha256] = try file.bytes ?? Data(contentsOf: file.file) }
-            contents = shards.map { bytes[$0.sha256] ?? Data() }
+            for (part, file) in zip(wanted, fetched) { bytes[part.sha256] = try file.bytes ?? Data(contentsOf: file.file) }
+            return files.map { bytes[$0.sha256] ?? Data() }
         }
-        var blocks: [RegistryEntry] = []
+    }
+
+    /// The metadata files' digests a signed index vouches for, by path, for `names`: its
+    /// `metadata`, or for a split index the digest files that hold those names.
+    func metadataDigests(for names: [String]) throws -> [String: RegistryFileDigest] {
+        let header = try header()
+        guard let split = header.split else { return header.metadata ?? [:] }
+        let files = Array(Set(names.compactMap { split.digestFile(for: $0)?.file }.map(\.path)))
+        let references = files.compactMap { path in split.digestFiles.first { $0.file.path == path }?.file }
         var digests: [String: RegistryFileDigest] = [:]
-        for (shard, data) in zip(shards, contents) {
-            for (entry, digest) in try SplitIndex.decodeShard(data, path: shard.path, location: location) {
-                guard entry.hasValidName else {
-                    dropped(entry.manifest.name)
-                    continue
-                }
-                blocks.append(entry)
-                digests[entry.metadata] = digest
+        for (reference, data) in zip(references, try parts(references)) {
+            do throws(RegistryEntryProblem) {
+                digests.merge(try SplitIndexColumns.digests(ofDigestFile: data, path: reference.path)) { one, _ in one }
+            } catch {
+                throw RegistryError.invalidIndex(location: location, reason: error.reason)
             }
         }
-        index.blocks = blocks.sorted { $0.manifest.name < $1.manifest.name }
-        index.metadata = digests
+        return digests
     }
 
     /// The signature check of a pinned registry; nil when no key is pinned.
@@ -324,7 +359,7 @@ public struct BuiltRegistrySource: RegistrySource {
 
     private func fetchMetadataFiles(_ names: [String], writes: BackgroundWrites?, deferringWrite: Bool) throws -> [BlockMetadata] {
         // A pinned registry's metadata is checked against its signed index, read first.
-        let signedIndex = signedCheck == nil ? nil : try index()
+        let signedDigests = signedCheck == nil ? nil : try metadataDigests(for: names)
         let location = location
         var data: [Data?]
         switch root {
@@ -338,14 +373,14 @@ public struct BuiltRegistrySource: RegistrySource {
             data = try cache.fetchMetadata(
                 names.map { ManifestValidator.isValidName($0) ? Self.join(base, "blocks/\($0).json") : nil },
                 registry: base, transport: access.transport, offline: access.offline, writes: writes, deferringWrite: deferringWrite,
-                verify: signedIndex.map { index in
+                verify: signedDigests.map { digests in
                     { url, bytes in
-                        try SignedIndexCheck.checkMetadata(bytes, path: String(url.dropFirst(Self.join(base, "").count)), index: index, location: location)
+                        try SignedIndexCheck.checkMetadata(bytes, path: String(url.dropFirst(Self.join(base, "").count)), digests: digests, location: location)
                     }
                 })
         }
         return try zip(names, data).map { name, bytes in
-            if let signedIndex, let bytes { try SignedIndexCheck.checkMetadata(bytes, path: "blocks/\(name).json", index: signedIndex, location: location) }
+            if let signedDigests, let bytes { try SignedIndexCheck.checkMetadata(bytes, path: "blocks/\(name).json", digests: signedDigests, location: location) }
             guard let bytes else {
                 // No metadata file: the name is unknown, or this is no registry at all (a
                 // wrong URL answers 404 to everything), which the index's own error says.
@@ -472,6 +507,7 @@ final class MetadataMemo: @unchecked Sendable {
 final class IndexMemo: @unchecked Sendable {
     private let lock = Lock()
     private var stored: RegistryIndex?
+    private var storedHeader: RegistryIndex?
     private var storedFile: URL?
     private var storedFailure: Error?
     private var storedSigner: MinisignPublicKey?
@@ -491,6 +527,12 @@ final class IndexMemo: @unchecked Sendable {
     var value: RegistryIndex? {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
+    }
+
+    /// `index.json` read and checked, before a split index's ranges are.
+    var header: RegistryIndex? {
+        get { lock.withLock { storedHeader } }
+        set { lock.withLock { storedHeader = newValue } }
     }
 
     var currentFile: URL? {

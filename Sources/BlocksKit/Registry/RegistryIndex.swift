@@ -1,7 +1,7 @@
 /// `index.json` at a registry's root. In schemaVersion 1, every block's newest version
 /// with its archives: everything a search needs, so a remote registry costs one request
-/// before any archive is fetched. In schemaVersion 2 (`SplitIndex`), the list of shards
-/// that hold the blocks' compact entries, read into `blocks` by the source.
+/// before any archive is fetched. In schemaVersion 3 (`SplitIndex`), the list of the
+/// files that hold the blocks' compact entries, read into `blocks` by the source.
 /// Schema: `Schemas/index.schema.json`.
 public struct RegistryIndex: Sendable, Equatable {
     /// The index's keys, each spelled once: `read` and `jsonValue` are its one reading and
@@ -33,9 +33,9 @@ public struct RegistryIndex: Sendable, Equatable {
     /// The public key a signed registry will be signed with next (`build --next-key`), so
     /// clients can pin it before the publisher rotates.
     public var nextKey: String?
-    /// A split index's shards (`SplitIndex`, schemaVersion 2), whose entries `blocks` then
-    /// holds once they are read; nil in a schemaVersion 1 index.
-    public var shards: [SplitIndex.ShardReference]?
+    /// A split index's files (`SplitIndex`, schemaVersion 3), whose entries `blocks` then
+    /// holds once the source has read them; nil in a schemaVersion 1 index.
+    public var split: SplitIndex.Layout?
 
     public init(blocks: [RegistryEntry]) {
         self.schemaVersion = Self.currentSchemaVersion
@@ -54,11 +54,16 @@ public struct RegistryIndex: Sendable, Equatable {
         } catch {
             throw RegistryError.invalidIndex(location: location, reason: error.reason)
         }
+        if index.schemaVersion == 2 {
+            throw RegistryError.invalidIndex(
+                location: location, reason: "schemaVersion 2 was the experimental split index of an earlier blocks; its publisher should build it again with this one")
+        }
         guard index.schemaVersion == currentSchemaVersion || index.schemaVersion == SplitIndex.schemaVersion else {
             throw RegistryError.invalidIndex(location: location, reason: "schemaVersion \(index.schemaVersion) is not supported; upgrade blocks")
         }
-        if let shards = index.shards, let unsafe = shards.first(where: { !SplitIndex.isShardPath($0.path) }) {
-            throw RegistryError.invalidIndex(location: location, reason: "shard path '\(unsafe.path)' leaves the registry's index/ folder")
+        if let problem = index.split?.problem { throw RegistryError.invalidIndex(location: location, reason: problem) }
+        if index.split != nil, !index.blocks.isEmpty {
+            throw RegistryError.invalidIndex(location: location, reason: "a split index lists its blocks in its ranges, not in blocks")
         }
         index.blocks.removeAll { entry in
             guard !entry.hasValidName else { return false }
@@ -82,11 +87,12 @@ public struct RegistryIndex: Sendable, Equatable {
     init(fields: JSONFields) throws(JSONFields.Problem) {
         self.init(blocks: [])
         schemaVersion = try fields.int(Key.schemaVersion)
-        if schemaVersion == SplitIndex.schemaVersion {
-            shards = try fields.objects(SplitIndex.Key.shards).map { (shard) throws(JSONFields.Problem) in try SplitIndex.ShardReference(fields: shard) }
-        } else {
-            blocks = try fields.objects(Key.blocks).map { (entry) throws(JSONFields.Problem) in try RegistryEntry(fields: entry) }
-        }
+        // Another version's members are not read: `decode` names the version instead.
+        guard schemaVersion == Self.currentSchemaVersion || schemaVersion == SplitIndex.schemaVersion else { return }
+        // A split index holds an empty `blocks`, so that clients before it read this far
+        // and then say to upgrade.
+        blocks = try fields.objects(Key.blocks).map { (entry) throws(JSONFields.Problem) in try RegistryEntry(fields: entry) }
+        if schemaVersion == SplitIndex.schemaVersion { split = try SplitIndex.Layout(fields: fields) }
         if fields.members[Key.version] != nil { version = try fields.int(Key.version) }
         expires = try fields.optionalString(Key.expires)
         nextKey = try fields.optionalString(Key.nextKey)
@@ -100,12 +106,8 @@ public struct RegistryIndex: Sendable, Equatable {
 
     /// The index as `JSONValue`: absent optional fields are left out.
     var jsonValue: JSONValue {
-        var members: [String: JSONValue] = [Key.schemaVersion: .int(schemaVersion)]
-        if let shards {
-            members[SplitIndex.Key.shards] = .array(shards.map(\.jsonValue))
-        } else {
-            members[Key.blocks] = .array(blocks.map(\.jsonValue))
-        }
+        var members: [String: JSONValue] = [Key.schemaVersion: .int(schemaVersion), Key.blocks: .array(blocks.map(\.jsonValue))]
+        if let split { members.merge(split.members) { one, _ in one } }
         if let version { members[Key.version] = .int(version) }
         if let expires { members[Key.expires] = .string(expires) }
         if let metadata { members[Key.metadata] = RegistryFileDigest.jsonValue(metadata) }

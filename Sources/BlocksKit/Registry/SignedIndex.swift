@@ -56,7 +56,8 @@ struct SignedIndexCheck: Sendable {
     /// The parsed index's own fields agree with the signature, and every metadata file has
     /// a hash to be checked against.
     func confirm(_ index: RegistryIndex, claims: SignedIndexClaims) throws {
-        guard index.version == claims.version, index.expires == claims.expires, index.metadata != nil else {
+        // A split index vouches for metadata files through its digest files instead.
+        guard index.version == claims.version, index.expires == claims.expires, index.metadata != nil || index.split != nil else {
             throw SignatureError.claimsMismatch(location: location)
         }
         if let next = index.nextKey, let key = try? MinisignPublicKey(text: next), !keys.contains(key) {
@@ -64,9 +65,9 @@ struct SignedIndexCheck: Sendable {
         }
     }
 
-    /// A metadata file's bytes against the signed index's hash and size for its path.
-    static func checkMetadata(_ data: Data, path: String, index: RegistryIndex, location: String) throws {
-        guard let digest = index.metadata?[path], digest.size == Int64(data.count), digest.sha256 == SHA256.hex(data) else {
+    /// A metadata file's bytes against the hash and size a signed index gives its path.
+    static func checkMetadata(_ data: Data, path: String, digests: [String: RegistryFileDigest], location: String) throws {
+        guard let digest = digests[path], digest.size == Int64(data.count), digest.sha256 == SHA256.hex(data) else {
             throw SignatureError.metadataMismatch(location: location, path: path)
         }
     }

@@ -1,123 +1,172 @@
-/// A split index (`schemaVersion` 2, `blocks build --split-index`): `index.json` lists
-/// the shards with their SHA-256, and each shard holds the compact entries of the blocks
-/// whose names fall in it. A compact entry holds what search, list and the filters read,
-/// and its metadata file's hash; everything else stays in `blocks/<name>.json`.
+/// A split index (`schemaVersion` 3, `blocks build --split-index`), for a registry too
+/// large for one `index.json`. `index.json` lists three kinds of files, each named by its
+/// SHA-256 under `index/` and listed with that hash and its size:
 ///
-/// So the file a client checks for news stays small however many blocks there are, a
-/// changed block changes one shard (which a client fetches again by its new hash) and one
-/// signature over `index.json` covers every shard and, through their hashes, every
-/// metadata file and archive. docs/SCALE.md has the figures behind the layout.
-/// Schemas: `Schemas/index.schema.json` (both versions) and `Schemas/index-shard.schema.json`.
+/// - one *dictionary*: the strings and words the blocks use at least twice;
+/// - *ranges*: the compact entries (what search, list and the filters read) of the blocks
+///   whose names fall in a range of names, stored as columns of dictionary numbers;
+/// - *digest files*: each block's metadata file's SHA-256 and size, for a range of names.
+///
+/// The dictionary and the cuts between ranges stay fixed for an *epoch*, so a changed block
+/// changes one range and one digest file, which a client fetches again by its new hash;
+/// a signature over `index.json` covers every file and, through the digests, every metadata
+/// file and archive. Search reads the dictionary and the ranges; `add` and `info` read only
+/// the digest file that holds a name. docs/SCALE.md has the measurements behind the layout.
+/// Schemas: `Schemas/index.schema.json` and `Schemas/index-parts.schema.json`.
 public enum SplitIndex {
-    /// The `schemaVersion` of a split `index.json`.
-    public static let schemaVersion = 2
-    /// How many shards a build writes; each name's shard is fixed by its hash, so the
-    /// files stay the same as blocks come and go.
-    public static let shardCount = 64
-    /// The most all shards together may hold, which every reader checks before fetching
-    /// one and `build` before writing: four times a whole index's cap, since a client
-    /// holds them decoded at once. 100,000 blocks of the benchmark's catalog take 107 MB.
+    /// The `schemaVersion` of a split `index.json` and of each file it lists.
+    public static let schemaVersion = 3
+    /// How many names an epoch's ranges start with (about 260 kB gzipped each in the
+    /// benchmark's catalog).
+    static let namesPerRange = 10_000
+    /// How many names an epoch's digest files start with.
+    static let namesPerDigestFile = 500
+    /// The most the dictionary and all ranges together may hold, which every reader checks
+    /// before fetching one and `build` before writing: a client holds them decoded at once.
     public static let maximumTotalBytes: Int64 = 4 * RegistryIndex.maximumBytes
 
-    /// The keys of shard references and compact entries, each spelled once.
+    /// The keys of split-index documents, each spelled once.
     enum Key {
-        static let shards = "shards"
+        static let epoch = "epoch"
+        static let dictionary = "dictionary"
+        static let ranges = "ranges"
+        static let digestFiles = "digestFiles"
+        static let first = "first"
+        static let blocks = "blocks"
         static let path = "path"
         static let sha256 = "sha256"
         static let size = "size"
-        static let blocks = "blocks"
-        static let metadataSHA256 = "metadataSHA256"
-        static let metadataSize = "metadataSize"
+        static let strings = "strings"
+        static let metadata = "metadata"
     }
 
-    /// The shard that holds `name`: the first two bytes of its SHA-256, modulo `shardCount`.
-    static func shard(for name: String) -> Int {
-        (Int(SHA256.hex(name).prefix(4), radix: 16) ?? 0) % shardCount
-    }
-
-    static func shardPath(_ shard: Int) -> String {
-        "index/shard-" + (shard < 10 ? "0" : "") + String(shard) + ".json"
-    }
-
-    /// One shard as `index.json` lists it.
-    public struct ShardReference: Sendable, Equatable {
+    /// One file `index.json` lists: where it is, its SHA-256 and its size.
+    public struct FileReference: Sendable, Equatable {
         public var path: String
         public var sha256: String
         public var size: Int64
-        /// How many blocks it holds.
-        public var blocks: Int
 
-        init(path: String, data: Data, blocks: Int) {
-            self.init(path: path, sha256: SHA256.hex(data), size: Int64(data.count), blocks: blocks)
-        }
+        public init(path: String, sha256: String, size: Int64) { (self.path, self.sha256, self.size) = (path, sha256, size) }
 
-        init(path: String, sha256: String, size: Int64, blocks: Int) {
-            (self.path, self.sha256, self.size, self.blocks) = (path, sha256, size, blocks)
+        /// The file that holds `data`: named by its hash, so it never changes in place.
+        init(holding data: Data) {
+            sha256 = SHA256.hex(data)
+            size = Int64(data.count)
+            path = "index/" + sha256 + ".json"
         }
 
         init(fields: JSONFields) throws(JSONFields.Problem) {
-            self.init(
-                path: try fields.string(Key.path), sha256: try fields.digest(Key.sha256), size: Int64(try fields.int(Key.size)),
-                blocks: try fields.int(Key.blocks))
+            path = try fields.string(Key.path)
+            sha256 = try fields.digest(Key.sha256)
+            size = Int64(try fields.int(Key.size))
         }
 
-        var jsonValue: JSONValue {
-            .object([Key.path: .string(path), Key.sha256: .string(sha256), Key.size: .int(Int(size)), Key.blocks: .int(blocks)])
-        }
+        var members: [String: JSONValue] { [Key.path: .string(path), Key.sha256: .string(sha256), Key.size: .int(Int(size))] }
 
-        /// The shard as an archive-like file the cache fetches and checks by its hash.
+        /// The file as an archive-like file the cache fetches and checks by its hash.
         var asArchive: RegistryArchive { RegistryArchive(path: path, sha256: sha256, size: size) }
     }
 
-    /// A compact entry: the manifest's search fields, the code names, and where the
-    /// metadata file is with its hash and size.
-    static func compactJSON(_ entry: RegistryEntry, metadata: RegistryFileDigest) -> JSONValue {
-        var members = entry.manifest.searchMembers
-        members[RegistryEntry.Key.metadata] = .string(entry.metadata)
-        members[Key.metadataSHA256] = .string(metadata.sha256)
-        members[Key.metadataSize] = .int(Int(metadata.size))
-        if !entry.codeNames.isEmpty { members[RegistryEntry.Key.codeNames] = JSONFields.jsonArray(entry.codeNames) }
-        return .object(members)
-    }
+    /// A range or digest file: the names from `first` up to the next part's first.
+    public struct Part: Sendable, Equatable {
+        public var first: String
+        public var blocks: Int
+        public var file: FileReference
 
-    /// A compact entry read back: a `RegistryEntry` whose manifest holds the search fields
-    /// only (no files, API or archives: those come from the metadata file), and the
-    /// metadata file's digest.
-    static func entry(fields: JSONFields) throws(JSONFields.Problem) -> (entry: RegistryEntry, metadata: RegistryFileDigest) {
-        let manifest = try BlockManifest(searchFields: fields)
-        let entry = RegistryEntry(
-            manifest: manifest, metadata: try fields.string(RegistryEntry.Key.metadata), sourceSHA256: "", archives: [:],
-            codeNames: try fields.optionalStrings(RegistryEntry.Key.codeNames) ?? [])
-        let digest = RegistryFileDigest(sha256: try fields.digest(Key.metadataSHA256), size: Int64(try fields.int(Key.metadataSize)))
-        return (entry, digest)
-    }
+        init(first: String, blocks: Int, file: FileReference) { (self.first, self.blocks, self.file) = (first, blocks, file) }
 
-    /// The shards' files, by path, with the references `index.json` lists: every shard,
-    /// an empty one included, so a name's shard is always there to fetch.
-    static func shards(_ entries: [(entry: RegistryEntry, metadata: RegistryFileDigest)]) -> [(reference: ShardReference, data: Data)] {
-        var byShard = [[JSONValue]](repeating: [], count: shardCount)
-        for (entry, metadata) in entries.sorted(by: { $0.entry.manifest.name < $1.entry.manifest.name }) {
-            byShard[shard(for: entry.manifest.name)].append(compactJSON(entry, metadata: metadata))
+        init(fields: JSONFields) throws(JSONFields.Problem) {
+            self.init(first: try fields.string(Key.first), blocks: try fields.int(Key.blocks), file: try FileReference(fields: fields))
         }
-        return byShard.enumerated().map { number, blocks in
-            let data = StableJSON.data(.object([Key.blocks: .array(blocks)]))
-            return (ShardReference(path: shardPath(number), data: data, blocks: blocks.count), data)
-        }
+
+        var jsonValue: JSONValue { .object(file.members.merging([Key.first: .string(first), Key.blocks: .int(blocks)]) { one, _ in one }) }
     }
 
-    /// The entries of one shard's bytes, or why they are not a shard.
-    static func decodeShard(_ data: Data, path: String, location: String) throws -> [(entry: RegistryEntry, metadata: RegistryFileDigest)] {
-        do throws(RegistryEntryProblem) {
-            return try RegistryEntryProblem.reading(data, path: path) { (fields) throws(JSONFields.Problem) in
-                try fields.objects(Key.blocks).map { (entry) throws(JSONFields.Problem) in try Self.entry(fields: entry) }
+    /// What a schemaVersion 3 `index.json` lists.
+    public struct Layout: Sendable, Equatable {
+        public var epoch: Int
+        public var dictionary: FileReference
+        public var ranges: [Part]
+        public var digestFiles: [Part]
+
+        init(epoch: Int, dictionary: FileReference, ranges: [Part], digestFiles: [Part]) {
+            (self.epoch, self.dictionary, self.ranges, self.digestFiles) = (epoch, dictionary, ranges, digestFiles)
+        }
+
+        init(fields: JSONFields) throws(JSONFields.Problem) {
+            epoch = try fields.int(Key.epoch)
+            dictionary = try FileReference(fields: try fields.object(Key.dictionary))
+            ranges = try fields.objects(Key.ranges).map { (part) throws(JSONFields.Problem) in try Part(fields: part) }
+            digestFiles = try fields.objects(Key.digestFiles).map { (part) throws(JSONFields.Problem) in try Part(fields: part) }
+        }
+
+        var members: [String: JSONValue] {
+            [
+                Key.epoch: .int(epoch), Key.dictionary: .object(dictionary.members), Key.ranges: .array(ranges.map(\.jsonValue)),
+                Key.digestFiles: .array(digestFiles.map(\.jsonValue)),
+            ]
+        }
+
+        /// Every file it lists.
+        var files: [FileReference] { [dictionary] + ranges.map(\.file) + digestFiles.map(\.file) }
+
+        /// Why a reader refuses it, before fetching anything: a path that is not a file of
+        /// `index/`, or more bytes than a client holds.
+        var problem: String? {
+            if let unsafe = files.first(where: { !SplitIndex.isPartPath($0.path) }) {
+                return "part path '\(unsafe.path)' is not a file of the registry's index/ folder"
             }
-        } catch {
-            throw RegistryError.invalidIndex(location: location, reason: "\(path): \(error.reason)")
+            if let large = files.first(where: { $0.size > RegistryIndex.maximumBytes || $0.size < 0 }) {
+                return "\(large.path) is \(large.size) bytes, over the \(RegistryIndex.maximumBytes) a part may have"
+            }
+            let total = ([dictionary] + ranges.map(\.file)).reduce(Int64(0)) { $0 + $1.size }
+            if total > SplitIndex.maximumTotalBytes {
+                return "its dictionary and ranges are \(total) bytes in all, over the \(SplitIndex.maximumTotalBytes) a split index may have"
+            }
+            return nil
+        }
+
+        /// The digest file that holds `name`'s metadata digest, if any does.
+        func digestFile(for name: String) -> Part? {
+            SplitIndex.part(holding: name, firsts: digestFiles.map(\.first)).map { digestFiles[$0] }
         }
     }
 
-    /// Whether a shard path from an index may be read: inside `index/`, never leaving the registry.
-    static func isShardPath(_ path: String) -> Bool {
-        path.hasPrefix("index/") && path.hasSuffix(".json") && RelativePath.isSafe(path)
+    /// Whether a part's path may be read: `index/<64 hex>.json`, never leaving the registry.
+    static func isPartPath(_ path: String) -> Bool {
+        guard path.hasPrefix("index/"), path.hasSuffix(".json") else { return false }
+        return SHA256.isDigest(String(path.dropFirst("index/".count).dropLast(".json".count)))
+    }
+
+    /// The position of the part that holds `name`: the last whose first name is not after
+    /// it, or the first part for a name before them all. Nil when there are no parts.
+    static func part(holding name: String, firsts: [String]) -> Int? {
+        guard !firsts.isEmpty else { return nil }
+        var (low, high) = (0, firsts.count)
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if firsts[middle] <= name { low = middle } else { high = middle }
+        }
+        return low
+    }
+
+    /// Sorted names put into parts: cut every `size` names when `firsts` is nil (a new
+    /// epoch), else by the epoch's first names. Empty parts are left out, so each part's
+    /// `first` is its first name's.
+    static func group(_ names: [String], size: Int, firsts: [String]?) -> [Range<Int>] {
+        guard !names.isEmpty else { return [] }
+        guard let firsts, !firsts.isEmpty else {
+            return stride(from: 0, to: names.count, by: size).map { $0..<min($0 + size, names.count) }
+        }
+        var groups: [Range<Int>] = []
+        var start = 0
+        var next = 1
+        for (position, name) in names.enumerated() where next < firsts.count && name >= firsts[next] {
+            if position > start { groups.append(start..<position) }
+            start = position
+            while next < firsts.count && name >= firsts[next] { next += 1 }
+        }
+        groups.append(start..<names.count)
+        return groups
     }
 }

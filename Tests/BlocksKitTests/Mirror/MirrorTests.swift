@@ -326,7 +326,7 @@ import Testing
             (#"{"schemaVersion":1 "blocks":[]}"#, "not valid JSON"),
             (#"{"blocks":[]}"#, "missing schemaVersion"),
             (#"{"schemaVersion":1}"#, "missing blocks"),
-            (#"{"schemaVersion":3,"blocks":[]}"#, "schemaVersion 3 is not supported; upgrade blocks"),
+            (#"{"schemaVersion":4,"blocks":[]}"#, "schemaVersion 4 is not supported; upgrade blocks"),
             ("", "not valid JSON"),
         ]
         for (text, reason) in broken {
@@ -336,7 +336,7 @@ import Testing
         }
         // A split index is no broken one: the mirror says it cannot copy it yet.
         #expect(throws: MirrorError.splitIndex(location: "test")) {
-            try MirrorIndexReader.scan(Data(#"{"schemaVersion":2,"shards":[]}"#.utf8), location: "test")
+            try MirrorIndexReader.scan(Data(#"{"schemaVersion":3,"blocks":[]}"#.utf8), location: "test")
         }
     }
 

@@ -3,9 +3,9 @@ import Testing
 
 @testable import BlocksKit
 
-/// `blocks build --split-index` (schemaVersion 2): index.json lists shards of compact
-/// entries, and search, list, info and add read it from a folder and over nginx, signed
-/// or not; a rebuild rewrites only the shard of the block that changed.
+/// `blocks build --split-index` (schemaVersion 3): index.json lists a dictionary, ranges of
+/// compact entries and digest files/// entries, and search, list, info and add read it from a folder and over nginx, signed
+/// or not; a rebuild rewrites only the range and digest file of the block that changed.
 @Suite(.serialized) struct SplitIndexTests {
     let folder: URL
     let registry: URL
@@ -33,34 +33,70 @@ import Testing
 
     func file(_ path: String) -> Data? { FileManager.default.contents(atPath: registry.appendingPathComponent(path).path) }
 
-    @Test func theIndexListsShardsOfCompactEntriesThatMatchTheirSchemas() throws {
+    func part(_ reference: SplitIndex.FileReference) throws -> Data { try #require(file(reference.path)) }
+
+    func layout() throws -> SplitIndex.Layout {
+        let data = try #require(file("index.json"))
+        return try #require(try RegistryIndex.decode(data, location: "test").split)
+    }
+
+    /// The compact entries of every range, read back through the dictionary.
+    func entries(_ layout: SplitIndex.Layout) throws -> [RegistryEntry] {
+        let dictionary = try SplitIndexColumns.Dictionary.decode(try part(layout.dictionary), path: "dictionary")
+        return try layout.ranges.flatMap { try SplitIndexColumns.entries(ofRange: try part($0.file), path: $0.file.path, dictionary: dictionary) }
+    }
+
+    @Test func theIndexListsADictionaryRangesAndDigestFilesThatMatchTheirSchemas() throws {
         defer { delete() }
         let built = try build()
         #expect(built.code == 0, "\(built.err)")
-        let indexData = try #require(file("index.json"))
-        let index = try RegistryIndex.decode(indexData, location: "test")
-        #expect(index.schemaVersion == 2 && index.blocks.isEmpty)
-        let shards = try #require(index.shards)
-        #expect(shards.count == SplitIndex.shardCount)
-        #expect(shards.reduce(0) { $0 + $1.blocks } == 3)
-        let pagerShard = shards[SplitIndex.shard(for: "pager")]
-        let shardData = try #require(file(pagerShard.path))
-        #expect(SHA256.hex(shardData) == pagerShard.sha256)
-        #expect(file(pagerShard.path + ".gz") != nil, "nginx's gzip_static copy")
-        // A compact entry: the search fields, the code names and the metadata file's hash.
-        let entry = try #require(try SplitIndex.decodeShard(shardData, path: pagerShard.path, location: "test").first { $0.entry.manifest.name == "pager" })
-        #expect(entry.entry.codeNames.contains("Pager"))
-        #expect(entry.metadata == RegistryFileDigest(of: try #require(file("blocks/pager.json"))))
-        let text = String(decoding: shardData, as: UTF8.self)
-        #expect(!text.contains("\"files\"") && !text.contains("\"archives\"") && !text.contains("\"api\""), "\(text)")
+        let index = try RegistryIndex.decode(try #require(file("index.json")), location: "test")
+        #expect(index.schemaVersion == 3 && index.blocks.isEmpty)
+        let layout = try #require(index.split)
+        #expect(layout.epoch == 1 && layout.ranges.map(\.blocks) == [3] && layout.digestFiles.map(\.first) == ["pager"])
+        for reference in layout.files {
+            let bytes = try part(reference)
+            #expect(reference.path == "index/\(reference.sha256).json" && SHA256.hex(bytes) == reference.sha256)
+            #expect(file(reference.path + ".gz") != nil, "nginx's gzip_static copy")
+        }
+        // A compact entry: the search fields and the code names, and nothing else.
+        let pager = try #require(try entries(layout).first { $0.manifest.name == "pager" })
+        #expect(pager.codeNames.contains("Pager") && pager.metadata == "blocks/pager.json")
+        #expect(pager.manifest.summary == ["en": "A test block.", "es": "Un bloque de prueba."] && pager.manifest.tags["es"] == ["pestañas"])
+        let range = String(decoding: try part(layout.ranges[0].file), as: UTF8.self)
+        #expect(!range.contains("\"files\"") && !range.contains("\"archives\"") && !range.contains("sha256"), "\(range)")
+        // The digest file holds the metadata file's hash.
+        let digests = try SplitIndexColumns.digests(ofDigestFile: try part(layout.digestFiles[0].file), path: "digests")
+        #expect(digests["blocks/pager.json"] == RegistryFileDigest(of: try #require(file("blocks/pager.json"))))
 
         let schemas = SchemaFilesTests()
-        #expect(try schemas.problems(registry.appendingPathComponent(pagerShard.path), schema: "index-shard") == [])
         #expect(try schemas.problems(registry.appendingPathComponent("index.json"), schema: "index") == [])
-        // The schemas can fail: a shard entry without its metadata hash.
+        for reference in layout.files { #expect(try schemas.problems(registry.appendingPathComponent(reference.path), schema: "index-parts") == []) }
+        // The schemas can fail: a range whose code is neither a number nor a string, and a split index without its epoch.
         let bad = folder.appendingPathComponent("bad.json")
-        try Data(text.replacingOccurrences(of: "\"metadataSHA256\"", with: "\"other\"").utf8).write(to: bad)
-        #expect(try !schemas.problems(bad, schema: "index-shard").isEmpty)
+        try Data(range.replacingOccurrences(of: "\"versions\":[", with: "\"versions\":[true,").utf8).write(to: bad)
+        #expect(try !schemas.problems(bad, schema: "index-parts").isEmpty)
+        let indexText = String(decoding: try #require(file("index.json")), as: UTF8.self)
+        try Data(indexText.replacingOccurrences(of: "\"epoch\"", with: "\"era\"").utf8).write(to: bad)
+        #expect(try !schemas.problems(bad, schema: "index").isEmpty)
+    }
+
+    /// The compact entries of the real catalog, read back from the ranges, are the search
+    /// fields and code names of the same catalog's whole index, field for field.
+    @Test func theRangesHoldTheCatalogsSearchFieldsExactly() throws {
+        defer { delete() }
+        let catalog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Catalog")
+        let whole = folder.appendingPathComponent("whole")
+        #expect(try runBinary(["build", "--catalog", catalog.path, "--out", whole.path]).code == 0)
+        #expect(try runBinary(["build", "--catalog", catalog.path, "--out", registry.path, "--split-index"]).code == 0)
+        let expected = try RegistryIndex.decode(try Data(contentsOf: whole.appendingPathComponent("index.json")), location: "whole").blocks
+        let read = try entries(try layout())
+        #expect(read.count == 9 && read.count == expected.count)
+        for (compact, full) in zip(read, expected) {
+            #expect(compact.manifest.searchMembers == full.manifest.searchMembers)
+            #expect(compact.codeNames == full.codeNames && compact.metadata == full.metadata)
+        }
     }
 
     @Test func searchListInfoAndAddReadItFromAFolder() throws {
@@ -79,7 +115,7 @@ import Testing
         #expect(unknown.errors.contains("did you mean 'pager'?"), "\(unknown.errors)")
     }
 
-    @Test func overNginxAWarmSearchFetchesNoShardAndAChangeFetchesOneShard() throws {
+    @Test func overNginxAWarmSearchFetchesNoPartAndAChangeFetchesOneRange() throws {
         defer { delete() }
         #expect(try build().code == 0)
         let server = try Nginx(root: registry)
@@ -88,19 +124,17 @@ import Testing
         let environment = ["XDG_CACHE_HOME": cache.path]
         let first = project.run(["search", "pager", "--registry", server.baseURL], environment: environment)
         #expect(first.code == 0 && first.output.contains("pager"), "\(first.output)\(first.errors)")
-        // Each distinct shard once: the three with a block, and one of the identical empty ones.
-        let indexData = try #require(file("index.json"))
-        let distinct = Set(try #require(try RegistryIndex.decode(indexData, location: "test").shards).map(\.sha256)).count
-        #expect(distinct == 4)
-        let cold = server.requests(atLeast: 1 + distinct)
-        #expect(cold.filter { $0.path.hasPrefix("/index/shard-") }.count == distinct, "\(cold.map(\.summary))")
+        // The dictionary and the range: search needs no digest file.
+        let before = try layout()
+        let cold = server.requests(atLeast: 3)
+        #expect(cold.map(\.summary).sorted() == ["GET /\(before.dictionary.path) 200", "GET /\(before.ranges[0].file.path) 200", "GET /index.json 200"].sorted())
 
         let warm = project.run(["list", "--registry", server.baseURL], environment: environment)
         #expect(warm.code == 0 && warm.output.contains("strip"), "\(warm.errors)")
         let afterWarm = server.requests(atLeast: cold.count + 1)
         #expect(afterWarm.dropFirst(cold.count).map(\.summary) == ["GET /index.json 304"])
 
-        // One block changes upstream: its shard alone is fetched again.
+        // One block changes upstream: its range alone is fetched again.
         var blocks = Self.blocks
         blocks[1] = .standard("strip", type: "Strip", version: "1.1.0")
         #expect(try build(blocks).code == 0)
@@ -109,34 +143,70 @@ import Testing
         let changed = project.run(["list", "--registry", server.baseURL], environment: environment)
         #expect(changed.code == 0 && changed.output.contains("1.1.0"), "\(changed.output)")
         let afterChange = server.requests(atLeast: afterWarm.count + 2).dropFirst(afterWarm.count).map(\.summary)
-        #expect(afterChange == ["GET /index.json 200", "GET /\(SplitIndex.shardPath(SplitIndex.shard(for: "strip"))) 200"], "\(afterChange)")
+        let after = try layout()
+        #expect(after.dictionary == before.dictionary && after.epoch == before.epoch)
+        #expect(afterChange == ["GET /index.json 200", "GET /\(after.ranges[0].file.path) 200"], "\(afterChange)")
 
         let added = project.run(["add", "strip", "--registry", server.baseURL], environment: environment)
         #expect(added.code == 0, "\(added.errors)")
         #expect(try project.lock().blocks["strip"]?.version == "1.1.0")
     }
 
-    @Test func aRebuildRewritesOnlyTheChangedBlocksShard() throws {
+    /// Builds `names` in-process with ranges of 2 names and digest files of 1, so a few
+    /// blocks make several parts.
+    func buildSmall(_ blocks: [TestCatalog.Block]) throws -> RegistryBuilder.Report {
+        let catalog = try TestCatalog.make(blocks)
+        defer { catalog.delete() }
+        let source = CatalogSource.folder(catalog.root)
+        var builder = RegistryBuilder(output: registry, packager: BlockPackager(year: 2026), published: "2026-06-01T00:00:00Z")
+        builder.splitIndex = true
+        builder.splitSizes = (range: 2, digestFile: 1)
+        return try builder.build(try source.contents(of: try source.blockNames()))
+    }
+
+    func partFiles() throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: registry.appendingPathComponent("index").path).map { "index/" + $0 })
+    }
+
+    @Test func aRebuildRewritesOnlyTheChangedBlocksRangeAndDigestFileWithinAnEpoch() throws {
         defer { delete() }
-        #expect(try build().code == 0)
-        let beforeData = try #require(file("index.json"))
-        let before = try #require(try RegistryIndex.decode(beforeData, location: "test").shards)
-        var blocks = Self.blocks
-        blocks[0] = .standard("pager", type: "Pager", version: "1.0.1")
-        let rebuilt = try build(blocks)
-        #expect(rebuilt.code == 0)
-        #expect(rebuilt.out.contains("1 written, 2 unchanged"), "\(rebuilt.out)")
-        let afterData = try #require(file("index.json"))
-        let after = try #require(try RegistryIndex.decode(afterData, location: "test").shards)
-        let changed = zip(before, after).filter { $0.sha256 != $1.sha256 }.map(\.1.path)
-        #expect(changed == [SplitIndex.shardPath(SplitIndex.shard(for: "pager"))])
+        var blocks = ["a-tabs", "b-tabs", "c-tabs", "d-tabs", "e-tabs"].map { TestCatalog.Block.standard($0, type: "T") }
+        _ = try buildSmall(blocks)
+        let first = try layout()
+        #expect(first.ranges.map(\.first) == ["a-tabs", "c-tabs", "e-tabs"] && first.digestFiles.count == 5)
+
+        blocks[3] = .standard("d-tabs", type: "T", version: "1.0.1")
+        let report = try buildSmall(blocks)
+        #expect(report.written == ["d-tabs"])
+        let second = try layout()
+        #expect(second.epoch == first.epoch && second.dictionary == first.dictionary)
+        #expect(zip(first.ranges, second.ranges).filter { $0 != $1 }.map(\.1.first) == ["c-tabs"])
+        #expect(zip(first.digestFiles, second.digestFiles).filter { $0 != $1 }.map(\.1.first) == ["d-tabs"])
+        // The parts of the index before stay for a client that read it; older ones go.
+        let listed = Set((first.files + second.files).flatMap { [$0.path, $0.path + ".gz"] })
+        #expect(try partFiles() == listed)
+
+        // A block added inside the epoch joins the range its name falls in, its new words inline.
+        blocks.append(.standard("ca-tabs", type: "Zebra"))
+        _ = try buildSmall(blocks)
+        let third = try layout()
+        #expect(third.epoch == first.epoch && third.ranges.map(\.first) == ["a-tabs", "c-tabs", "e-tabs"] && third.ranges[1].blocks == 3)
+        #expect(try entries(third).map(\.manifest.name) == ["a-tabs", "b-tabs", "c-tabs", "ca-tabs", "d-tabs", "e-tabs"])
+        #expect(try entries(third).first { $0.manifest.name == "ca-tabs" }?.codeNames.contains("Zebra") == true)
+        #expect(try partFiles() == Set((second.files + third.files).flatMap { [$0.path, $0.path + ".gz"] }))
+
+        // A range grown past twice its first size starts a new epoch, cut afresh.
+        blocks += ["cb-tabs", "cc-tabs"].map { TestCatalog.Block.standard($0, type: "T") }
+        _ = try buildSmall(blocks)
+        let fourth = try layout()
+        #expect(fourth.epoch == first.epoch + 1 && fourth.ranges.allSatisfy { $0.blocks <= 2 } && fourth.ranges.count == 4)
         // Nothing changed: index.json keeps its bytes.
         let index = file("index.json")
-        #expect(try build(blocks).code == 0)
+        _ = try buildSmall(blocks)
         #expect(file("index.json") == index)
     }
 
-    @Test func aSignedSplitIndexCoversEveryShardAndMetadataFile() throws {
+    @Test func aSignedSplitIndexCoversEveryPartAndMetadataFile() throws {
         defer { delete() }
         let keys = folder.appendingPathComponent("keys")
         let publicKey = try keygenPublicKey(into: keys)
@@ -148,19 +218,27 @@ import Testing
         let added = project.run(["add", "pager"])
         #expect(added.code == 0, "\(added.errors)")
 
-        let shard = registry.appendingPathComponent(SplitIndex.shardPath(SplitIndex.shard(for: "strip")))
-        let original = try Data(contentsOf: shard)
-        // A forged shard of the same size: its hash no longer matches the signed index.
-        try Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "A test block.", with: "A bad! block.").utf8).write(to: shard)
-        let forgedShard = project.run(["search", "strip"])
-        #expect(forgedShard.code != 0 && forgedShard.errors.contains("was expected"), "\(forgedShard.errors)")
+        let range = registry.appendingPathComponent(try layout().ranges[0].file.path)
+        let original = try Data(contentsOf: range)
+        // A forged range of the same size: its hash no longer matches the signed index.
+        try Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\"pager\"", with: "\"pagex\"").utf8).write(to: range)
+        let forgedRange = project.run(["search", "strip"])
+        #expect(forgedRange.code != 0 && forgedRange.errors.contains("was expected"), "\(forgedRange.errors)")
         // A longer one is refused by its size, before it is read.
-        try Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "A test block.", with: "A forged block.").utf8).write(to: shard)
+        try Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\"pager\"", with: "\"pagers\"").utf8).write(to: range)
         let longer = project.run(["search", "strip"])
         #expect(longer.code != 0 && longer.errors.contains("not the \(original.count) index.json gives it"), "\(longer.errors)")
-        try original.write(to: shard)
+        try original.write(to: range)
 
-        // A forged metadata file: its hash no longer matches its compact entry.
+        // A forged digest file: its hash no longer matches the signed index.
+        let digestFile = registry.appendingPathComponent(try #require(try layout().digestFile(for: "strip")).file.path)
+        let digests = try Data(contentsOf: digestFile)
+        try Data(String(decoding: digests, as: UTF8.self).replacingOccurrences(of: "\"size\":", with: "\"size\": ").utf8).write(to: digestFile)
+        let forgedDigests = project.run(["add", "strip"])
+        #expect(forgedDigests.code != 0 && forgedDigests.errors.contains("index.json gives it"), "\(forgedDigests.errors)")
+        try digests.write(to: digestFile)
+
+        // A forged metadata file: its hash no longer matches its digest file's.
         let metadata = registry.appendingPathComponent("blocks/strip.json")
         let text = try String(contentsOf: metadata, encoding: .utf8)
         try Data(text.replacingOccurrences(of: "A test block.", with: "A forged block.").utf8).write(to: metadata)
@@ -175,34 +253,50 @@ import Testing
         #expect(try build().code == 0)
         let mirrored = project.run(["mirror", registry.path, folder.appendingPathComponent("mirror").path])
         #expect(mirrored.code != 0)
-        #expect(mirrored.errors.contains("is a split index (schemaVersion 2"), "\(mirrored.errors)")
+        #expect(mirrored.errors.contains("is a split index (schemaVersion 3"), "\(mirrored.errors)")
     }
 
     /// A digest names a file in the cache, so one spelled as a path (`../../blocks`) would
     /// make the cache check, and delete, a file of the user's: every reader refuses it.
     @Test func aDigestThatIsNoHexIsRefusedAndNeverNamesAFile() throws {
         defer { delete() }
-        let hostile = #"{"schemaVersion": 2, "shards": [{"path": "index/shard-00.json", "sha256": "../../../../home/me/app/blocks", "size": 1, "blocks": 1}]}"#
-        #expect(throws: RegistryError.invalidIndex(location: "test", reason: "wrong type at shards[0].sha256")) {
+        let zeros = String(repeating: "0", count: 64)
+        let hostile = #"{"schemaVersion": 3, "blocks": [], "epoch": 1, "ranges": [], "digestFiles": [], "dictionary": {"path": "index/\#(zeros).json", "sha256": "../../../../home/me/app/blocks", "size": 1}}"#
+        #expect(throws: RegistryError.invalidIndex(location: "test", reason: "wrong type at dictionary.sha256")) {
             try RegistryIndex.decode(Data(hostile.utf8), location: "test")
+        }
+        // A part's path must be a hash's name under index/.
+        let outside = hostile.replacingOccurrences(of: "../../../../home/me/app/blocks", with: zeros).replacingOccurrences(of: "index/\(zeros).json", with: "index/../blocks/pager.json")
+        #expect(throws: RegistryError.invalidIndex(location: "test", reason: "part path 'index/../blocks/pager.json' is not a file of the registry's index/ folder")) {
+            try RegistryIndex.decode(Data(outside.utf8), location: "test")
         }
         let archive = #"{"schemaVersion": 1, "blocks": [{"name": "x", "archives": {"zip": {"path": "archives/x-1.zip", "sha256": "../x", "size": 1}}}]}"#
         #expect(throws: RegistryError.self) { try RegistryIndex.decode(Data(archive.utf8), location: "test") }
         let cache = RegistryCache(root: folder)
-        let named = cache.archiveFile(sha256: "../../../../home/me/app/blocks", path: "index/shard-00.json")
+        let named = cache.archiveFile(sha256: "../../../../home/me/app/blocks", path: "index/x.json")
         #expect(named.deletingLastPathComponent().path == folder.appendingPathComponent("archives").path, "\(named.path)")
         #expect(SHA256.isDigest(String(repeating: "a", count: 64)) && !SHA256.isDigest(String(repeating: "g", count: 64)))
     }
 
-    @Test func shardsOverTheirTotalCapAreRefusedBeforeAnyIsRead() throws {
+    @Test func rangesOverTheirTotalCapAreRefusedBeforeAnyIsRead() throws {
         defer { delete() }
-        let shard = #"{"path": "index/shard-NN.json", "sha256": "\#(String(repeating: "0", count: 64))", "size": 60000000, "blocks": 1}"#
-        let shards = (0..<5).map { shard.replacingOccurrences(of: "NN", with: "0\($0)") }.joined(separator: ", ")
+        let range = #"{"first": "a", "blocks": 1, "path": "index/NN.json", "sha256": "NN", "size": 60000000}"#
+        let ranges = (0..<5).map { range.replacingOccurrences(of: "NN", with: String(repeating: "\($0)", count: 64)) }.joined(separator: ", ")
+        let zeros = String(repeating: "0", count: 64)
         try FileManager.default.createDirectory(at: registry, withIntermediateDirectories: true)
-        try Data(#"{"schemaVersion": 2, "shards": [\#(shards)]}"#.utf8).write(to: registry.appendingPathComponent("index.json"))
+        try Data(#"{"schemaVersion": 3, "blocks": [], "epoch": 1, "dictionary": {"path": "index/\#(zeros).json", "sha256": "\#(zeros)", "size": 10}, "ranges": [\#(ranges)], "digestFiles": []}"#.utf8)
+            .write(to: registry.appendingPathComponent("index.json"))
         let listed = project.run(["list", "--registry", registry.path])
         #expect(listed.code != 0)
-        #expect(listed.errors.contains("its shards are 300000000 bytes in all, over the 268435456 a split index may have"), "\(listed.errors)")
+        #expect(listed.errors.contains("its dictionary and ranges are 300000010 bytes in all, over the 268435456 a split index may have"), "\(listed.errors)")
+    }
+
+    /// The experimental schemaVersion 2 of the release before is refused with what to do.
+    @Test func theExperimentalSchemaVersion2IsRefusedWithTheWayOut() throws {
+        defer { delete() }
+        try FileManager.default.createDirectory(at: registry, withIntermediateDirectories: true)
+        try Data(#"{"schemaVersion": 2, "shards": []}"#.utf8).write(to: registry.appendingPathComponent("index.json"))
+        let listed = project.run(["list", "--registry", registry.path])
+        #expect(listed.code != 0 && listed.errors.contains("schemaVersion 2 was the experimental split index of an earlier blocks"), "\(listed.errors)")
     }
 }
-

@@ -151,8 +151,8 @@ import Testing
         let data = try Data(contentsOf: repositoryRoot.appendingPathComponent("Schemas/index.schema.json"))
         let schema = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         #expect(schema?["required"] as? [String] == ["schemaVersion"])
-        // schemaVersion 1 needs `blocks`, schemaVersion 2 (the split index) `shards`.
+        // schemaVersion 1 needs `blocks`, schemaVersion 3 (the split index) its parts too.
         let forms = (schema?["oneOf"] as? [[String: Any]])?.map { $0["required"] as? [String] }
-        #expect(forms == [["blocks"], ["shards"]])
+        #expect(forms == [["blocks"], ["blocks", "epoch", "dictionary", "ranges", "digestFiles"]])
     }
 }

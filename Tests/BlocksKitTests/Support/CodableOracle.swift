@@ -248,11 +248,8 @@ extension RegistryIndex: Codable {
         let object = try decoder.container(keyedBy: OracleKey.self)
         self.init(blocks: [])
         schemaVersion = try object.value("schemaVersion")
-        if schemaVersion == SplitIndex.schemaVersion {
-            shards = try object.value("shards")
-        } else {
-            blocks = try object.value("blocks")
-        }
+        blocks = try object.value("blocks")
+        if schemaVersion == SplitIndex.schemaVersion { split = try SplitIndex.Layout(from: decoder) }
         version = try object.optional("version")
         expires = try object.optional("expires")
         metadata = try object.optional("metadata")
@@ -262,7 +259,8 @@ extension RegistryIndex: Codable {
     public func encode(to encoder: Encoder) throws {
         var object = encoder.container(keyedBy: OracleKey.self)
         try object.put(schemaVersion, "schemaVersion")
-        if let shards { try object.put(shards, "shards") } else { try object.put(blocks, "blocks") }
+        try object.put(blocks, "blocks")
+        try split?.encode(to: encoder)
         try object.putIfPresent(version, "version")
         try object.putIfPresent(expires, "expires")
         try object.putIfPresent(metadata, "metadata")
@@ -270,10 +268,26 @@ extension RegistryIndex: Codable {
     }
 }
 
-extension SplitIndex.ShardReference: Codable {
+/// The members a split index adds to index.json, beside the others.
+extension SplitIndex.Layout: Codable {
     public init(from decoder: Decoder) throws {
         let object = try decoder.container(keyedBy: OracleKey.self)
-        self.init(path: try object.value("path"), sha256: try object.value("sha256"), size: try object.value("size"), blocks: try object.value("blocks"))
+        self.init(epoch: try object.value("epoch"), dictionary: try object.value("dictionary"), ranges: try object.value("ranges"), digestFiles: try object.value("digestFiles"))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: OracleKey.self)
+        try object.put(epoch, "epoch")
+        try object.put(dictionary, "dictionary")
+        try object.put(ranges, "ranges")
+        try object.put(digestFiles, "digestFiles")
+    }
+}
+
+extension SplitIndex.FileReference: Codable {
+    public init(from decoder: Decoder) throws {
+        let object = try decoder.container(keyedBy: OracleKey.self)
+        self.init(path: try object.value("path"), sha256: try object.value("sha256"), size: try object.value("size"))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -281,7 +295,20 @@ extension SplitIndex.ShardReference: Codable {
         try object.put(path, "path")
         try object.put(sha256, "sha256")
         try object.put(size, "size")
+    }
+}
+
+extension SplitIndex.Part: Codable {
+    public init(from decoder: Decoder) throws {
+        let object = try decoder.container(keyedBy: OracleKey.self)
+        self.init(first: try object.value("first"), blocks: try object.value("blocks"), file: try SplitIndex.FileReference(from: decoder))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var object = encoder.container(keyedBy: OracleKey.self)
+        try object.put(first, "first")
         try object.put(blocks, "blocks")
+        try file.encode(to: encoder)
     }
 }
 

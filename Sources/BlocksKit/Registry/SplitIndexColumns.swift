@@ -1,0 +1,240 @@
+/// The bytes of a split index's files (`SplitIndex`): the dictionary, the ranges stored as
+/// columns, and the digest files. Columns and one dictionary for the whole epoch are what
+/// brought 100,000 compact entries from 11.9 MB to under 3 MB gzipped (docs/SCALE.md):
+/// gzip sees the same kind of value side by side, and a repeated string is a small number.
+///
+/// In a range, each value is a *code*: a number into the dictionary, or the string itself
+/// when the dictionary lacks it (a word new since the epoch began). Titles and summaries
+/// are lists of codes of their words (split at each space, so joining them with spaces
+/// gives the text back exactly). Names are front-coded: how many leading characters the
+/// name shares with the one before it, then the rest.
+enum SplitIndexColumns {
+    enum Key {
+        static let schemaVersion = "schemaVersion"
+        static let names = "names"
+        static let versions = "versions"
+        static let categories = "categories"
+        static let levels = "levels"
+        static let platforms = "platforms"
+        static let titles = "titles"
+        static let summaries = "summaries"
+        static let tags = "tags"
+        static let codeNames = "codeNames"
+    }
+
+    /// An epoch's strings, most used first, with their numbers.
+    struct Dictionary: Sendable {
+        let strings: [String]
+        let numbers: [String: Int]
+
+        init(strings: [String]) {
+            self.strings = strings
+            numbers = Swift.Dictionary(strings.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        /// Every string the entries use at least twice, the most used first and ties in the
+        /// order they first appear.
+        init(for entries: [RegistryEntry]) {
+            var counts: [String: (count: Int, first: Int)] = [:]
+            var seen = 0
+            for entry in entries {
+                SplitIndexColumns.forEachString(in: entry) { string in
+                    if let known = counts[string] {
+                        counts[string] = (known.count + 1, known.first)
+                    } else {
+                        counts[string] = (1, seen)
+                        seen += 1
+                    }
+                }
+            }
+            let repeated = counts.filter { $0.value.count > 1 }
+            self.init(strings: repeated.sorted { ($1.value.count, $0.value.first) < ($0.value.count, $1.value.first) }.map(\.key))
+        }
+
+        func code(_ string: String) -> JSONValue { numbers[string].map(JSONValue.int) ?? .string(string) }
+
+        /// The share of the entries' strings the dictionary lacks, which a build compares
+        /// with a new dictionary's to decide on a new epoch.
+        func inlineShare(of entries: [RegistryEntry]) -> Double {
+            var (total, inline) = (0, 0)
+            for entry in entries {
+                SplitIndexColumns.forEachString(in: entry) { string in
+                    total += 1
+                    if numbers[string] == nil { inline += 1 }
+                }
+            }
+            return total == 0 ? 0 : Double(inline) / Double(total)
+        }
+
+        var data: Data { compact(.object([Key.schemaVersion: .int(SplitIndex.schemaVersion), SplitIndex.Key.strings: JSONFields.jsonArray(strings)])) }
+
+        static func decode(_ data: Data, path: String) throws(RegistryEntryProblem) -> Dictionary {
+            try RegistryEntryProblem.reading(data, path: path) { (fields) throws(JSONFields.Problem) in
+                try SplitIndexColumns.checkVersion(fields)
+                return Dictionary(strings: try fields.strings(SplitIndex.Key.strings))
+            }
+        }
+    }
+
+    /// When an epoch's dictionary leaves this much more of the strings inline than a new
+    /// one would, a build starts a new epoch.
+    static let largestInlineShare = 0.05
+
+    /// Every string a compact entry codes, in the order a range writes them: one walk for
+    /// the dictionary's counts and the inline share.
+    static func forEachString(in entry: RegistryEntry, _ body: (String) -> Void) {
+        let manifest = entry.manifest
+        body(manifest.version)
+        body(manifest.category)
+        body(manifest.level)
+        for platform in manifest.platforms.keys.sorted() {
+            body(platform)
+            body(manifest.platforms[platform]!)
+        }
+        for text in [manifest.title, manifest.summary] {
+            for language in text.keys.sorted() { words(of: text[language]!).forEach(body) }
+        }
+        for language in manifest.tags.keys.sorted() { manifest.tags[language]!.forEach(body) }
+        entry.codeNames.forEach(body)
+    }
+
+    static func words(of text: String) -> [String] { text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) }
+
+    /// One range: the entries (sorted by name) as columns of codes.
+    static func range(_ entries: [RegistryEntry], dictionary: Dictionary) -> Data {
+        let manifests = entries.map(\.manifest)
+        var names: [JSONValue] = []
+        var previous: [Unicode.Scalar] = []
+        for manifest in manifests {
+            let scalars = Array(manifest.name.unicodeScalars)
+            let shared = zip(previous, scalars).prefix { $0 == $1 }.count
+            names += [.int(shared), .string(String(String.UnicodeScalarView(scalars[shared...])))]
+            previous = scalars
+        }
+        func codes(_ strings: [String]) -> JSONValue { .array(strings.map(dictionary.code)) }
+        func byLanguage(_ values: [[String: [String]]]) -> JSONValue {
+            let languages = Set(values.flatMap(\.keys))
+            return .object(Swift.Dictionary(uniqueKeysWithValues: languages.map { language in (language, .array(values.map { $0[language].map(codes) ?? .null })) }))
+        }
+        let members: [String: JSONValue] = [
+            Key.schemaVersion: .int(SplitIndex.schemaVersion), Key.names: .array(names),
+            Key.versions: codes(manifests.map(\.version)), Key.categories: codes(manifests.map(\.category)), Key.levels: codes(manifests.map(\.level)),
+            Key.platforms: .array(manifests.map { manifest in codes(manifest.platforms.keys.sorted().flatMap { [$0, manifest.platforms[$0]!] }) }),
+            Key.titles: byLanguage(manifests.map { $0.title.mapValues(words) }), Key.summaries: byLanguage(manifests.map { $0.summary.mapValues(words) }),
+            Key.tags: byLanguage(manifests.map(\.tags)), Key.codeNames: .array(entries.map { codes($0.codeNames) }),
+        ]
+        return compact(.object(members))
+    }
+
+    /// A range's entries: manifests holding the search fields only, their code names, and
+    /// the metadata file's path (from the name). Throws for anything that is not a range.
+    static func entries(ofRange data: Data, path: String, dictionary: Dictionary) throws(RegistryEntryProblem) -> [RegistryEntry] {
+        try RegistryEntryProblem.reading(data, path: path) { (fields) throws(JSONFields.Problem) in
+            try checkVersion(fields)
+            let reader = RangeReader(fields: fields, dictionary: dictionary)
+            let names = try reader.names()
+            let count = names.count
+            let versions = try reader.strings(Key.versions, count: count), categories = try reader.strings(Key.categories, count: count)
+            let levels = try reader.strings(Key.levels, count: count), platforms = try reader.lists(try fields.array(Key.platforms), Key.platforms, count: count)
+            let titles = try reader.languages(Key.titles, count: count), summaries = try reader.languages(Key.summaries, count: count)
+            let tags = try reader.languages(Key.tags, count: count), codeNames = try reader.lists(try fields.array(Key.codeNames), Key.codeNames, count: count)
+            return try (0..<count).map { (row) throws(JSONFields.Problem) in
+                guard let pairs = platforms[row], pairs.count % 2 == 0 else { throw .wrongType("\(Key.platforms)[\(row)]") }
+                let manifest = BlockManifest(
+                    name: names[row], version: versions[row], title: titles.compactMapValues { $0[row]?.joined(separator: " ") },
+                    summary: summaries.compactMapValues { $0[row]?.joined(separator: " ") }, category: categories[row],
+                    platforms: Swift.Dictionary(stride(from: 0, to: pairs.count, by: 2).map { (pairs[$0], pairs[$0 + 1]) }, uniquingKeysWith: { first, _ in first }),
+                    level: levels[row], origin: "", tags: tags.compactMapValues { $0[row] }, api: [], files: [], authors: [], license: "", accessibility: [:])
+                return RegistryEntry(manifest: manifest, metadata: "blocks/\(names[row]).json", sourceSHA256: "", archives: [:], codeNames: codeNames[row] ?? [])
+            }
+        }
+    }
+
+    /// A digest file: each metadata file's SHA-256 and size, by path.
+    static func digestFile(_ digests: [String: RegistryFileDigest]) -> Data {
+        compact(.object([Key.schemaVersion: .int(SplitIndex.schemaVersion), SplitIndex.Key.metadata: RegistryFileDigest.jsonValue(digests)]))
+    }
+
+    static func digests(ofDigestFile data: Data, path: String) throws(RegistryEntryProblem) -> [String: RegistryFileDigest] {
+        try RegistryEntryProblem.reading(data, path: path) { (fields) throws(JSONFields.Problem) in
+            try checkVersion(fields)
+            let files = try fields.object(SplitIndex.Key.metadata)
+            var digests: [String: RegistryFileDigest] = [:]
+            for path in files.members.keys { digests[path] = try RegistryFileDigest(fields: try files.object(path)) }
+            return digests
+        }
+    }
+
+    /// A part's bytes: one line, as no one reads them by eye and each space costs.
+    static func compact(_ value: JSONValue) -> Data { Data(StableJSONWriter.line(value) + [UInt8(ascii: "\n")]) }
+
+    static func checkVersion(_ fields: JSONFields) throws(JSONFields.Problem) {
+        guard try fields.int(Key.schemaVersion) == SplitIndex.schemaVersion else { throw .wrongType(fields.place(Key.schemaVersion)) }
+    }
+}
+
+/// Reads a range's columns back into strings, checking each column's length and each
+/// code: a number must be in the dictionary, a string must be plain text.
+private struct RangeReader {
+    let fields: JSONFields
+    let dictionary: SplitIndexColumns.Dictionary
+
+    func string(_ code: JSONValue, path: @autoclosure () -> String) throws(JSONFields.Problem) -> String {
+        switch code {
+        case .int(let number) where dictionary.strings.indices.contains(number): return dictionary.strings[number]
+        case .string(let text): return try fields.checked(text, path: path())
+        default: throw .wrongType(path())
+        }
+    }
+
+    func column(_ key: String, count: Int) throws(JSONFields.Problem) -> [JSONValue] {
+        let values = try fields.array(key)
+        guard values.count == count else { throw .wrongType(fields.place(key)) }
+        return values
+    }
+
+    func strings(_ key: String, count: Int) throws(JSONFields.Problem) -> [String] {
+        try column(key, count: count).enumerated().map { (row, code) throws(JSONFields.Problem) in try string(code, path: "\(key)[\(row)]") }
+    }
+
+    /// A column whose rows are lists of codes, or null.
+    func lists(_ values: [JSONValue], _ path: String, count: Int) throws(JSONFields.Problem) -> [[String]?] {
+        guard values.count == count else { throw .wrongType(path) }
+        return try values.enumerated().map { (row, value) throws(JSONFields.Problem) -> [String]? in
+            switch value {
+            case .null: return nil
+            case .array(let codes): return try codes.map { (code) throws(JSONFields.Problem) in try string(code, path: "\(path)[\(row)]") }
+            default: throw .wrongType("\(path)[\(row)]")
+            }
+        }
+    }
+
+    /// An object of columns by language.
+    func languages(_ key: String, count: Int) throws(JSONFields.Problem) -> [String: [[String]?]] {
+        let object = try fields.object(key)
+        var result: [String: [[String]?]] = [:]
+        for (language, value) in object.members {
+            guard case .array(let values) = value else { throw .wrongType(object.place(language)) }
+            result[try fields.checked(language, path: object.place(language))] = try lists(values, object.place(language), count: count)
+        }
+        return result
+    }
+
+    /// The front-coded names.
+    func names() throws(JSONFields.Problem) -> [String] {
+        let values = try fields.array(SplitIndexColumns.Key.names)
+        guard values.count % 2 == 0 else { throw .wrongType(SplitIndexColumns.Key.names) }
+        var names: [String] = []
+        var previous: [Unicode.Scalar] = []
+        for pair in stride(from: 0, to: values.count, by: 2) {
+            guard case .int(let shared) = values[pair], (0...previous.count).contains(shared), case .string(let rest) = values[pair + 1] else {
+                throw .wrongType("\(SplitIndexColumns.Key.names)[\(pair)]")
+            }
+            let scalars = previous[..<shared] + Array(rest.unicodeScalars)
+            let name = try fields.checked(String(String.UnicodeScalarView(scalars)), path: "\(SplitIndexColumns.Key.names)[\(pair)]")
+            names.append(name)
+            previous = Array(scalars)
+        }
+        return names
+    }
+}
