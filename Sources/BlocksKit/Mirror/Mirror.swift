@@ -73,7 +73,10 @@ public struct Mirror {
         // Metadata written in the other mode, or before versions were mirrored, is fetched again.
         let trusted = state.mode == mode
 
-        guard let (plan, etag, signature) = try readIndex(ifNoneMatch: haveIndex && trusted ? state.etag : nil, trustingDest: trusted) else {
+        guard
+            let (plan, etag, signature) = try readIndex(
+                ifNoneMatch: haveIndex && trusted ? state.etag : nil, trustingDest: trusted, state: &state, summary: &summary)
+        else {
             // Unchanged upstream: one conditional request, plus a stat per archive to catch damage.
             let folder = destination.path
             let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, inFolder: folder) }
@@ -122,12 +125,20 @@ public struct Mirror {
     /// read one entry at a time, and its bytes are staged and let go when this returns,
     /// before any archive is fetched, so memory stays flat however large it is.
     /// A signed index (or any, with `--key`) comes with its signature, checked here.
-    private func readIndex(ifNoneMatch etag: String?, trustingDest: Bool) throws -> (plan: MirrorPlan, etag: String?, signature: Data?)? {
+    /// A split index's parts are fetched here, before the plan, which reads its digest files.
+    private func readIndex(
+        ifNoneMatch etag: String?, trustingDest: Bool, state: inout MirrorState, summary: inout Summary
+    ) throws -> (plan: MirrorPlan, etag: String?, signature: Data?)? {
         guard let fetched = try upstream.fetchIndex(ifNoneMatch: etag) else { return nil }
         let copied = signature.keys.isEmpty && !MirrorSignature.looksSigned(fetched.data) ? nil : try upstreamSignature()
-        try signature.check(index: fetched.data, signature: copied, location: upstream.url(for: "index.json"), destination: destination)
-        let plan = try MirrorPlan.read(
-            fetched.data, location: upstream.url(for: "index.json"), destination: destination, latestOnly: latestOnly, trustingDest: trustingDest)
+        let location = upstream.url(for: "index.json")
+        try signature.check(index: fetched.data, signature: copied, location: location, destination: destination)
+        let plan: MirrorPlan
+        do {
+            plan = try MirrorPlan.read(fetched.data, location: location, destination: destination, latestOnly: latestOnly, trustingDest: trustingDest)
+        } catch MirrorError.splitIndex {
+            plan = try splitPlan(fetched.data, trustingDest: trustingDest, state: &state, summary: &summary)
+        }
         return (plan, fetched.etag, copied)
     }
 
@@ -155,6 +166,8 @@ public struct Mirror {
                 wanted.append(archive)
             }
         }
+        // A split index's parts that the index it replaces lists stay, as `build` keeps them.
+        let previousLayout = plan.split.flatMap { _ in localSplitLayout() }
         try download(wanted, state: &state, summary: &summary)
         if let site { try AtomicFile.write(site.data, to: destination.appendingPathComponent(SiteBuilder.manifestPath)) }
         // A signed index's metadata, staged or kept, is what it signed, before anything moves.
@@ -174,7 +187,8 @@ public struct Mirror {
         if let copied { try AtomicFile.write(copied, to: signatureFile) } else { unlink(signatureFile.path) }
         // The index goes in last: from now on it names only verified archives.
         try plan.commit(destination: destination)
-        let referenced = Set(plan.archives.map(\.path) + (site?.files.map(\.path) ?? []))
+        if let split = plan.split { finishSplit(split, previous: previousLayout, state: &state) }
+        let referenced = Set(plan.archives.map(\.path) + (site?.files.map(\.path) ?? []) + (plan.split?.digests.keys.map { $0 } ?? []))
         state.records = state.records.filter { referenced.contains($0.key) }
         state.etag = etag
         state.mode = mode
@@ -271,6 +285,11 @@ public struct Mirror {
     /// the index does not list.
     func pruneAgainstLocalIndex() throws -> Int {
         guard let data = FileManager.default.contents(atPath: indexFile.path) else { return 0 }
+        if let layout = localSplitLayout() {
+            guard let held = try localSplitBlocks(layout, location: indexFile.path) else { return 0 }
+            let referenced = Set(held.flatMap { $0.archives.map(\.path) } + layout.files.map(\.path))
+            return pruneUnreferenced(metadata: Set(held.map(\.metadata)), referenced: referenced.union(localSitePaths()))
+        }
         let location = indexFile.path
         var referenced: Set<String> = []
         var metadata: Set<String> = []
@@ -310,8 +329,10 @@ public struct Mirror {
     func removeLeftoverParts() {
         try? FileManager.default.removeItem(at: MirrorPlan.stagingFolder(in: destination))
         let archives = destination.appendingPathComponent("archives")
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: archives.path)) ?? [] where name.hasSuffix(".part") {
-            try? FileManager.default.removeItem(at: archives.appendingPathComponent(name))
+        for folder in [archives, destination.appendingPathComponent("index")] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".part") {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
         }
     }
 
@@ -331,19 +352,12 @@ public struct Mirror {
             throw MirrorError.notAMirror(destination: destination.path)
         }
         let location = destination.appendingPathComponent("index.json").path
-        let (_, ranges) = try MirrorIndexReader.scan(data, location: location)
         var state = MirrorState.load(from: destination)
         var problems = signature.problems(destination: destination)
         var checked = 0
         var siteFiles = 0
-        for (position, range) in ranges.enumerated() {
-            let entry = try MirrorIndexReader.entry(from: data, range: range, position: position, location: location)
-            guard entry.hasValidName else { continue }
-            guard let archives = MirrorPlan.heldArchives(of: entry, in: destination) else {
-                problems.append("\(entry.metadata): missing or not valid metadata")
-                continue
-            }
-            for archive in archives {
+        for held in try heldFiles(index: data, destination: destination, location: location, problems: &problems) {
+            for archive in held {
                 guard RelativePath.isSafe(archive.path) else {
                     throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")
                 }

@@ -9,7 +9,8 @@ public enum MirrorError: Error, Equatable, Sendable, CustomStringConvertible {
     case fetchFailed(FetchFailures)
     case verifyFailed(problems: [String])
     case unreadableSource(String)
-    /// The upstream has a split index (`build --split-index`), which the mirror does not copy yet.
+    /// The index is a split index (`build --split-index`): `MirrorIndexReader` reads only
+    /// whole ones, and the mirror takes this as the sign to read it by its parts instead.
     case splitIndex(location: String)
 
     /// Archives that could not be fetched, summed up: a dead server fails every one of
@@ -35,8 +36,7 @@ public enum MirrorError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .splitIndex(let location):
-            return "\(location) is a split index (schemaVersion 3, from 'blocks build --split-index'), which blocks mirror cannot copy yet; "
-                + "search, list, info and add read it, and a registry built without --split-index can be mirrored"
+            return "\(location) is a split index (schemaVersion 3, from 'blocks build --split-index'), which this step of blocks mirror does not read"
         case .locked(let destination, let holder):
             return "another blocks mirror (\(holder)) is writing \(destination); wait for it to finish"
         case .notAMirror(let destination):

@@ -24,6 +24,15 @@ struct MirrorPlan {
     var pending: [PendingMetadata] = []
     /// Whether the mirror keeps only each block's newest version.
     var latestOnly = false
+    /// For a split index: its layout, and the metadata digest each path was planned from.
+    var split: Split?
+
+    struct Split {
+        var layout: SplitIndex.Layout
+        /// Upstream's SHA-256 of each metadata file, by path: the mirror's state records
+        /// each file as derived from it, so the next sync trusts an unchanged file.
+        var digests: [String: String] = [:]
+    }
 
     static func stagingFolder(in destination: URL) -> URL {
         destination.appendingPathComponent(".blocks-mirror/incoming")

@@ -35,7 +35,7 @@ public struct MirrorSignature {
             if claims.version == version, held != index { throw SignatureError.sameVersionDifferentIndex(location: location, version: version) }
         }
         let decoded = try RegistryIndex.decode(index, location: location)
-        guard decoded.version == claims.version, decoded.expires == claims.expires, decoded.metadata != nil else {
+        guard decoded.version == claims.version, decoded.expires == claims.expires, decoded.metadata != nil || decoded.split != nil else {
             throw SignatureError.claimsMismatch(location: location)
         }
     }

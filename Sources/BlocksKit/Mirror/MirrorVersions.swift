@@ -14,6 +14,9 @@ struct PendingMetadata: Sendable {
     var name: String
     /// SHA-256 of the index entry's `StableJSON` bytes, which the metadata's entry must match.
     var entrySHA256: String
+    /// For a split index: the SHA-256 and size its digest file gives the file, which the
+    /// bytes must have (there is no entry to compare).
+    var expected: RegistryFileDigest? = nil
 }
 
 extension MirrorPlan {
@@ -67,10 +70,13 @@ extension MirrorPlan {
         } catch {
             throw RegistryError.invalidIndex(location: location, reason: "\(wanted.path) is not valid block metadata (\(error.reason))")
         }
-        guard metadata.entry.manifest.name == wanted.name, SHA256.hex(metadata.entry.stableJSON) == wanted.entrySHA256 else {
+        let matches = wanted.expected.map { $0 == RegistryFileDigest(of: data) } ?? (SHA256.hex(metadata.entry.stableJSON) == wanted.entrySHA256)
+        guard metadata.entry.manifest.name == wanted.name, matches else {
             throw RegistryError.invalidIndex(
                 location: location,
-                reason: "\(wanted.path) does not describe the \(wanted.name) entry index.json lists (was the registry being published? run the mirror again)")
+                reason: wanted.expected == nil
+                    ? "\(wanted.path) does not describe the \(wanted.name) entry index.json lists (was the registry being published? run the mirror again)"
+                    : "\(wanted.path) is not the file its digest file lists (was the registry being published? run the mirror again)")
         }
         for archive in metadata.versions.flatMap(\.archives.values) where !RelativePath.isSafe(archive.path) {
             throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")

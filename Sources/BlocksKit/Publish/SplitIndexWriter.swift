@@ -77,7 +77,7 @@ extension RegistryBuilder {
         index.schemaVersion = SplitIndex.schemaVersion
         index.split = SplitIndex.Layout(epoch: epoch, dictionary: dictionaryFile, ranges: rangeParts, digestFiles: digestParts)
         try writeSplitIndexFile(index, previous: previous, blocks: entries.count)
-        removeUnlistedParts(keeping: Set((index.split!.files + (previousLayout?.files ?? [])).map(\.path)))
+        SplitIndex.removeUnlistedParts(in: output, keeping: index.split!.files + (previousLayout?.files ?? []))
     }
 
     /// A part, unless a file of its hash is already there (each is named by its hash).
@@ -112,16 +112,5 @@ extension RegistryBuilder {
             unlink(output.joining(IndexSigning.signatureFile).path)
         }
         if data != previous { try writeWithGzip(data, to: "index.json", blocks: blocks) } else { try ensureGzip(of: data, at: "index.json") }
-    }
-
-    /// Removes the files of `index/` that no kept `index.json` lists: parts of older
-    /// epochs and builds, and the shards of the experimental schemaVersion 2.
-    private func removeUnlistedParts(keeping kept: Set<String>) {
-        let folder = output.appendingPathComponent("index")
-        for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
-            let path = "index/" + file
-            let listed = kept.contains(path) || (path.hasSuffix(".gz") && kept.contains(String(path.dropLast(3))))
-            if !listed && (file.hasSuffix(".json") || file.hasSuffix(".json.gz")) { unlink(output.joining(path).path) }
-        }
     }
 }

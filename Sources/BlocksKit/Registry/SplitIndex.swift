@@ -169,4 +169,16 @@ public enum SplitIndex {
         groups.append(start..<names.count)
         return groups
     }
+
+    /// Removes the files of a registry's `index/` that are not `kept`: parts of older
+    /// epochs and builds, and the shards of the experimental schemaVersion 2. `build` and
+    /// `mirror` keep the parts of the index.json they replace too, for a client that read
+    /// it just before.
+    static func removeUnlistedParts(in registry: URL, keeping kept: [FileReference]) {
+        let listed = Set(kept.flatMap { [$0.path, $0.path + ".gz"] })
+        let folder = registry.appendingPathComponent("index")
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !listed.contains("index/" + file) {
+            if file.hasSuffix(".json") || file.hasSuffix(".json.gz") { unlink(folder.appendingPathComponent(file).path) }
+        }
+    }
 }

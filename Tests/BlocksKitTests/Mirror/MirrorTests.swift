@@ -334,7 +334,7 @@ import Testing
                 try MirrorIndexReader.scan(Data(text.utf8), location: "test")
             }
         }
-        // A split index is no broken one: the mirror says it cannot copy it yet.
+        // A split index is no broken one: the scan says so, and the mirror reads it by its parts.
         #expect(throws: MirrorError.splitIndex(location: "test")) {
             try MirrorIndexReader.scan(Data(#"{"schemaVersion":3,"blocks":[]}"#.utf8), location: "test")
         }

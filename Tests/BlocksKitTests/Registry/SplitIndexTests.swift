@@ -4,8 +4,9 @@ import Testing
 @testable import BlocksKit
 
 /// `blocks build --split-index` (schemaVersion 3): index.json lists a dictionary, ranges of
-/// compact entries and digest files/// entries, and search, list, info and add read it from a folder and over nginx, signed
-/// or not; a rebuild rewrites only the range and digest file of the block that changed.
+/// compact entries and digest files; search, list, info, add and the mirror read it from a
+/// folder and over nginx, signed or not; a rebuild rewrites only the range and digest file
+/// of the block that changed.
 @Suite(.serialized) struct SplitIndexTests {
     let folder: URL
     let registry: URL
@@ -248,12 +249,92 @@ import Testing
         #expect(try project.treeHash() == before)
     }
 
-    @Test func theMirrorSaysItCannotCopyASplitIndexYet() throws {
+    /// Every file of a folder, by path, with its bytes' hash.
+    static func files(in folder: URL) throws -> [String: String] {
+        var files: [String: String] = [:]
+        for case let path as String in FileManager.default.enumerator(atPath: folder.path)! where !path.hasPrefix(".blocks-mirror") {
+            let url = folder.appendingPathComponent(path)
+            if PathKind(url.path) != .folder { files[path] = SHA256.hex(try Data(contentsOf: url)) }
+        }
+        return files
+    }
+
+    @Test func theMirrorCopiesASplitIndexAndFollowsAChange() throws {
         defer { delete() }
         #expect(try build().code == 0)
-        let mirrored = project.run(["mirror", registry.path, folder.appendingPathComponent("mirror").path])
-        #expect(mirrored.code != 0)
-        #expect(mirrored.errors.contains("is a split index (schemaVersion 3"), "\(mirrored.errors)")
+        let server = try Nginx(root: registry)
+        defer { server.stop() }
+        let mirror = folder.appendingPathComponent("mirror")
+        let made = project.run(["mirror", server.baseURL, mirror.path])
+        #expect(made.code == 0, "\(made.errors)")
+        #expect(try Data(contentsOf: mirror.appendingPathComponent("index.json")) == file("index.json"))
+        let first = try layout()
+        for part in first.files {
+            #expect(FileManager.default.contents(atPath: mirror.appendingPathComponent(part.path).path) == file(part.path))
+            #expect(FileManager.default.fileExists(atPath: mirror.appendingPathComponent(part.path + ".gz").path))
+        }
+        let search = project.run(["search", "strip", "--registry", mirror.path])
+        #expect(search.code == 0 && search.output.contains("strip"), "\(search.errors)")
+        #expect(project.run(["add", "pager", "--registry", mirror.path]).code == 0)
+
+        // One block changes upstream: the mirror reads index.json, then the range and the
+        // digest file that changed, then that block's metadata file and archive.
+        var blocks = Self.blocks
+        blocks[1] = .standard("strip", type: "Strip", version: "1.1.0")
+        #expect(try build(blocks).code == 0)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: registry.appendingPathComponent("index.json").path)
+        let before = server.requests().count
+        let again = project.run(["mirror", server.baseURL, mirror.path])
+        #expect(again.code == 0, "\(again.errors)")
+        let second = try layout()
+        let changed = Set(second.files.map(\.path)).subtracting(first.files.map(\.path)).sorted()
+        #expect(changed.count == 2, "a range and a digest file: \(changed)")
+        let requests = server.requests(atLeast: before + 5).dropFirst(before).map(\.summary)
+        #expect(requests.first == "GET /index.json 200" && Set(requests.dropFirst().prefix(2)) == Set(changed.map { "GET /\($0) 200" }), "\(requests)")
+        #expect(requests.dropFirst(3).first == "GET /blocks/strip.json 200", "\(requests)")
+        // Then whether the registry has a site, and the block's two archives.
+        #expect(requests.dropFirst(4).filter { $0 != "GET /site.json 404" }.sorted() == ["GET /archives/strip-1.1.0.tar.gz 200", "GET /archives/strip-1.1.0.zip 200"], "\(requests)")
+        // The mirror holds what the registry holds, the parts of the index before included.
+        let held = try Self.files(in: mirror)
+        for (path, hash) in try Self.files(in: registry) where !path.hasSuffix(".gz") {
+            #expect(held[path] == hash, "\(path)")
+        }
+        let upToDate = project.run(["mirror", server.baseURL, mirror.path])
+        #expect(upToDate.code == 0 && upToDate.output.contains("up to date"), "\(upToDate.output)")
+
+        // Damage to a part is found by --verify and repaired by the next sync.
+        let range = mirror.appendingPathComponent(second.ranges[0].file.path)
+        try Data("{}".utf8).write(to: range)
+        let verified = project.run(["mirror", "--verify", mirror.path])
+        #expect(verified.code != 0 && verified.errors.contains(second.ranges[0].file.path), "\(verified.errors)")
+        #expect(project.run(["mirror", server.baseURL, mirror.path]).code == 0)
+        #expect(try Data(contentsOf: range) == file(second.ranges[0].file.path))
+        #expect(project.run(["mirror", "--verify", mirror.path]).code == 0)
+    }
+
+    /// A pinned mirror of a signed split index checks each metadata file against its digest
+    /// file: a forged one upstream fails the run, and the mirror keeps its snapshot.
+    @Test func aPinnedMirrorRefusesAForgedMetadataFileOfASignedSplitIndex() throws {
+        defer { delete() }
+        let keys = folder.appendingPathComponent("keys")
+        let publicKey = try keygenPublicKey(into: keys)
+        #expect(try build(extra: ["--sign", keys.appendingPathComponent("blocks.key").path]).code == 0)
+        let mirror = folder.appendingPathComponent("mirror")
+        let made = project.run(["mirror", registry.path, mirror.path, "--key", publicKey])
+        #expect(made.code == 0, "\(made.errors)")
+        #expect(project.run(["mirror", "--verify", mirror.path, "--key", publicKey]).code == 0)
+
+        var blocks = Self.blocks
+        blocks[2] = .standard("top-tabs", type: "TopTabs", version: "1.0.1")
+        #expect(try build(blocks, extra: ["--sign", keys.appendingPathComponent("blocks.key").path]).code == 0)
+        let metadata = registry.appendingPathComponent("blocks/top-tabs.json")
+        let text = try String(contentsOf: metadata, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "A test block.", with: "A forged block.").utf8).write(to: metadata)
+        let before = try Self.files(in: mirror)
+        let forged = project.run(["mirror", registry.path, mirror.path, "--key", publicKey])
+        #expect(forged.code != 0 && forged.errors.contains("blocks/top-tabs.json is not the file its digest file lists"), "\(forged.errors)")
+        let after = try Self.files(in: mirror)
+        #expect(after["index.json"] == before["index.json"] && after["blocks/top-tabs.json"] == before["blocks/top-tabs.json"])
     }
 
     /// A digest names a file in the cache, so one spelled as a path (`../../blocks`) would
