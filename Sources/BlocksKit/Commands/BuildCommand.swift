@@ -39,7 +39,7 @@ public enum BuildCommand: Command {
             source = .embedded
         }
         let names = try source.blockNames()
-        let blocks = try source.contents(of: names)
+        let blocks = BlockBatches(names: names, load: source.contents(of:))
         let output = context.resolve(out)
         context.protectFromInterruption(
             "\(out) was not published to: its index.json, written last, is the previous one if there was one; run the same 'blocks build' again")
@@ -73,7 +73,7 @@ public enum BuildCommand: Command {
                 context.note("Signed index.json with key \(signing.key.publicKey.id) (\(IndexSigning.signatureFile)).")
             }
             context.print(
-                "Built \(blocks.count) block\(blocks.count == 1 ? "" : "s") into \(output.path): \(report.written.count) written, \(report.unchanged.count) unchanged."
+                "Built \(blocks.names.count) block\(blocks.names.count == 1 ? "" : "s") into \(output.path): \(report.written.count) written, \(report.unchanged.count) unchanged."
             )
             if let site = report.site {
                 context.print(

@@ -61,6 +61,16 @@ public struct RegistryBuilder: Sendable {
     }
 
     public func build(_ blocks: [BlockContent]) throws -> Report {
+        try build(BlockBatches(blocks))
+    }
+
+    /// Builds the blocks a batch at a time (`BlockBatches`), so that a catalog of 100,000
+    /// is never in memory at once; what stays of each block until `index.json` is written
+    /// is its entry, and for a split index only what the ranges hold of it.
+    public func build(_ blocks: BlockBatches) throws -> Report {
+        // Every block is read once before anything is written: a broken one is an error
+        // that leaves the output as it was, or not made at all.
+        try blocks.forEachBatch { _ in }
         let created = try Self.makeOutputFolder(output)
         let lock = try Self.lockOutput(output)
         defer { withExtendedLifetime(lock) {} }
@@ -78,20 +88,22 @@ public struct RegistryBuilder: Sendable {
         try FileManager.default.createDirectory(at: output.appendingPathComponent("blocks"), withIntermediateDirectories: true)
 
         let site = self.site ? SiteBuilder(output: output) : nil
-        // Blocks are independent, so both cores can write archives at once.
-        let results = ConcurrentMap.map(blocks) { block in
-            Result {
-                let name = block.manifest.name
-                let earlier = try previous[name] ?? (previousFromMetadata ? self.previousMetadata("blocks/\(name).json")?.entry : nil)
-                return try self.publish(block, previous: earlier, site: site)
-            }
-        }
         var report = Report()
         var entries: [PublishedEntry] = []
-        for result in results {
-            let published = try result.get()
-            entries.append(published)
-            if published.wrote { report.written.append(published.entry.manifest.name) } else { report.unchanged.append(published.entry.manifest.name) }
+        try blocks.forEachBatch { batch in
+            // Blocks are independent, so both cores can write archives at once.
+            let results = ConcurrentMap.map(batch) { block in
+                Result {
+                    let name = block.manifest.name
+                    let earlier = try previous[name] ?? (previousFromMetadata ? self.previousMetadata("blocks/\(name).json")?.entry : nil)
+                    return self.kept(try self.publish(block, previous: earlier, site: site))
+                }
+            }
+            for result in results {
+                let published = try result.get()
+                entries.append(published)
+                if published.wrote { report.written.append(published.entry.manifest.name) } else { report.unchanged.append(published.entry.manifest.name) }
+            }
         }
         try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
         report.site = site?.report
@@ -167,30 +179,13 @@ public struct RegistryBuilder: Sendable {
 
     /// A build into an empty output: nothing is published yet, so every file goes
     /// straight into a staging folder that is moved into place at the end.
-    private func buildFresh(_ blocks: [BlockContent], into folder: FreshBuildFolder) throws -> Report {
+    private func buildFresh(_ blocks: BlockBatches, into folder: FreshBuildFolder) throws -> Report {
         let site = self.site ? SiteBuilder(output: output) : nil
-        let results = ConcurrentMap.map(blocks) { block in
-            Result { () throws -> PublishedEntry in
-                let (entry, archives, shipped, manifestMembers) = try self.package(block)
-                for (path, data) in archives { try folder.write(data, to: path) }
-                let metadata = BlockMetadata.publishing(entry, published: self.published, over: nil)
-                let entryMembers = entry.stableMembers(manifestMembers: manifestMembers)
-                let metadataData = metadata.stableJSON(entryMembers: entryMembers)
-                try ClientCaps.check(metadataData, path: entry.metadata, blocks: 1)
-                try folder.write(metadataData, to: entry.metadata)
-                try folder.write(try Zlib.gzip(metadataData), to: Self.gzipPath(entry.metadata))
-                if let site {
-                    let path = SiteBuilder.pagePath(entry.manifest.name)
-                    let page = SiteBuilder.page(entry, versions: metadata.versions, shipped: SiteBuilder.shipped(shipped))
-                    try folder.write(page, to: path)
-                    site.recordWritten(path, data: page)
-                }
-                return PublishedEntry(entry: entry, json: entryMembers.data, wrote: true)
-            }
-        }
-        let entries: [PublishedEntry]
+        var entries: [PublishedEntry] = []
         do {
-            entries = try results.map { try $0.get() }
+            try blocks.forEachBatch { batch in
+                entries += try ConcurrentMap.map(batch) { block in Result { self.kept(try self.publishFresh(block, into: folder, site: site)) } }.map { try $0.get() }
+            }
             try folder.publish()
         } catch {
             folder.discard()
@@ -199,6 +194,35 @@ public struct RegistryBuilder: Sendable {
         try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
         try writeIndex(entries, previous: nil)
         return Report(written: entries.map(\.entry.manifest.name), stagingFolders: folder.stagingFolders.count, site: site?.report)
+    }
+
+    /// What a build keeps of a published block until `index.json` is written: all of it for
+    /// a whole index or a site, and for a split index only what its ranges hold.
+    func kept(_ published: PublishedEntry) -> PublishedEntry {
+        guard splitIndex, !site else { return published }
+        var kept = published
+        kept.entry = SplitIndexColumns.searchOnly(published.entry)
+        kept.fragment = Data()
+        return kept
+    }
+
+    /// One block of a fresh build, written into the staging folder.
+    private func publishFresh(_ block: BlockContent, into folder: FreshBuildFolder, site: SiteBuilder?) throws -> PublishedEntry {
+        let (entry, archives, shipped, manifestMembers) = try package(block)
+        for (path, data) in archives { try folder.write(data, to: path) }
+        let metadata = BlockMetadata.publishing(entry, published: published, over: nil)
+        let entryMembers = entry.stableMembers(manifestMembers: manifestMembers)
+        let metadataData = metadata.stableJSON(entryMembers: entryMembers)
+        try ClientCaps.check(metadataData, path: entry.metadata, blocks: 1)
+        try folder.write(metadataData, to: entry.metadata)
+        try folder.write(try Zlib.gzip(metadataData), to: Self.gzipPath(entry.metadata))
+        if let site {
+            let path = SiteBuilder.pagePath(entry.manifest.name)
+            let page = SiteBuilder.page(entry, versions: metadata.versions, shipped: SiteBuilder.shipped(shipped))
+            try folder.write(page, to: path)
+            site.recordWritten(path, data: page)
+        }
+        return PublishedEntry(entry: entry, json: entryMembers.data, wrote: true)
     }
 
     /// A block's entry, its archives by path relative to the registry root, the files

@@ -98,6 +98,17 @@ enum SplitIndexColumns {
         entry.codeNames.forEach(body)
     }
 
+    /// What a range holds of an entry: the manifest's search fields, the code names and
+    /// the metadata path. A build keeps only this of each block until the ranges are written.
+    static func searchOnly(_ entry: RegistryEntry) -> RegistryEntry {
+        let manifest = entry.manifest
+        let kept = BlockManifest(
+            name: manifest.name, version: manifest.version, title: manifest.title, summary: manifest.summary, category: manifest.category,
+            platforms: manifest.platforms, level: manifest.level, origin: "", tags: manifest.tags, api: [], files: [], authors: [], license: "",
+            accessibility: [:])
+        return RegistryEntry(manifest: kept, metadata: entry.metadata, sourceSHA256: "", archives: [:], codeNames: entry.codeNames)
+    }
+
     static func words(of text: String) -> [String] { text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) }
 
     /// One range: the entries (sorted by name) as columns of codes.

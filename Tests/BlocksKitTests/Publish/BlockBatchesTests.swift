@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+@testable import BlocksKit
+
+/// A build reads its catalog a batch at a time, and keeps of each block of a split index
+/// only what the ranges hold.
+@Suite struct BlockBatchesTests {
+    @Test func theCatalogIsLoadedInBatchesInOrder() throws {
+        let names = (0..<1_100).map { "block-\($0)" }
+        var asked: [[String]] = []
+        let batches = BlockBatches(names: names) { batch in
+            asked.append(batch)
+            return []
+        }
+        try batches.forEachBatch { _ in }
+        #expect(asked.map(\.count) == [512, 512, 76])
+        #expect(Array(asked.joined()) == names)
+    }
+
+    @Test func aSplitIndexBuildKeepsOnlyTheSearchFieldsOfEachBlock() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let catalog = try TestCatalog.make([.standard("strip", type: "Strip")])
+        defer { catalog.delete() }
+        let source = CatalogSource.folder(catalog.root)
+        var builder = RegistryBuilder(output: folder.path("registry"), packager: BlockPackager(year: 2026), published: "2026-06-01T00:00:00Z")
+        let published = try builder.publish(try source.contents(of: ["strip"])[0], previous: nil)
+        #expect(builder.kept(published).entry == published.entry, "a whole index keeps the entry")
+        builder.splitIndex = true
+        let kept = builder.kept(published)
+        #expect(kept.entry.manifest.files.isEmpty && kept.entry.archives.isEmpty && kept.fragment.isEmpty)
+        #expect(kept.entry.manifest.searchMembers == published.entry.manifest.searchMembers && kept.entry.codeNames == published.entry.codeNames)
+        #expect(!published.entry.manifest.files.isEmpty && !published.fragment.isEmpty)
+    }
+}
