@@ -20,6 +20,7 @@ extension Mirror {
         try FileManager.default.createDirectory(at: destination.appendingPathComponent("index"), withIntermediateDirectories: true)
         let parts = Self.unique(layout.files)
         let folder = destination.path
+        deriveFromFeed(layout, state: &state)
         try download(parts.filter { !state.isIntact($0.path, sha256: $0.sha256, inFolder: folder) }.map { ($0.path, $0.sha256) }, state: &state, summary: &summary)
         for part in parts where access(folder + "/" + RegistryBuilder.gzipPath(part.path), F_OK) != 0 {
             guard let data = FileManager.default.contents(atPath: folder + "/" + part.path) else { continue }
@@ -54,6 +55,41 @@ extension Mirror {
         try AtomicFile.write(try Zlib.gzip(indexData), to: staging.appendingPathComponent(RegistryBuilder.gzipPath("index.json")))
         try AtomicFile.write(indexData, to: staging.appendingPathComponent("index.json"))
         return plan
+    }
+
+    /// Writes into `index/` the ranges and digest files the new index lists and DEST lacks,
+    /// when DEST's own parts and the change feed give them exactly (`SplitIndexFeed`): a
+    /// mirror that is one build behind then fetches `index.json` and the feed, and after
+    /// them only the changed blocks' metadata files and archives.
+    func deriveFromFeed(_ layout: SplitIndex.Layout, state: inout MirrorState) {
+        let folder = destination.path
+        let held = { (part: SplitIndex.FileReference) -> Data? in
+            guard let data = FileManager.default.contents(atPath: folder + "/" + part.path), SHA256.hex(data) == part.sha256 else { return nil }
+            return data
+        }
+        guard let previous = localSplitLayout(), previous.epoch == layout.epoch, previous.snapshot < layout.snapshot,
+            let dictionaryData = held(layout.dictionary), let dictionary = try? SplitIndexColumns.Dictionary.decode(dictionaryData, path: layout.dictionary.path),
+            let feedData = try? upstream.fetchFiles([layout.feed.path], jobs: 1).first?.get(), SHA256.hex(feedData) == layout.feed.sha256,
+            let feed = try? SplitIndexFeed.decode(feedData, path: layout.feed.path), feed.epoch == layout.epoch,
+            let changes = feed.changes(after: previous.snapshot)
+        else { return }
+        var derived: [(SplitIndex.FileReference, Data)] = [(layout.feed, feedData)]
+        let rangeFirsts = layout.ranges.map(\.first), digestFirsts = layout.digestFiles.map(\.first)
+        for (position, range) in layout.ranges.enumerated() where held(range.file) == nil {
+            guard let old = previous.ranges.first(where: { $0.first == range.first }).flatMap({ held($0.file) }),
+                let entries = try? SplitIndexColumns.entries(ofRange: old, path: range.file.path, dictionary: dictionary)
+            else { continue }
+            derived.append((range.file, SplitIndexFeed.range(entries, after: changes, holds: { SplitIndex.part(holding: $0, firsts: rangeFirsts) == position }, dictionary: dictionary)))
+        }
+        for (position, digestFile) in layout.digestFiles.enumerated() where held(digestFile.file) == nil {
+            let old = previous.digestFiles.first { $0.first == digestFile.first }.flatMap { held($0.file) }
+            guard let digests = old.map({ try? SplitIndexColumns.digests(ofDigestFile: $0, path: digestFile.file.path) }) ?? [:] else { continue }
+            derived.append((digestFile.file, SplitIndexFeed.digestFile(digests, after: changes, holds: { SplitIndex.part(holding: $0, firsts: digestFirsts) == position })))
+        }
+        for (part, data) in derived where SHA256.hex(data) == part.sha256 {
+            guard (try? AtomicFile.write(data, to: destination.appendingPathComponent(part.path))) != nil else { continue }
+            state.record(part.path, sha256: part.sha256, in: destination)
+        }
     }
 
     /// After the new `index.json` moved in: records each metadata file as derived from its

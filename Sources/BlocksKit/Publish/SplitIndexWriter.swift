@@ -63,21 +63,73 @@ extension RegistryBuilder {
                 path: "index/", bytes: total, limit: SplitIndex.maximumTotalBytes,
                 advice: "split the catalog into registries and name them in blocks.json's \"registries\"")
         }
+        var digests: [String: RegistryFileDigest] = [:]
         let digestParts = try digestFiles.map { group in
-            var digests: [String: RegistryFileDigest] = [:]
+            var groupDigests: [String: RegistryFileDigest] = [:]
             for entry in entries[group] {
                 guard let data = FileManager.default.contents(atPath: output.joining(entry.metadata).path) else {
                     throw RegistryError.missingFile(block: entry.manifest.name, path: entry.metadata)
                 }
-                digests[entry.metadata] = RegistryFileDigest(of: data)
+                groupDigests[entry.metadata] = RegistryFileDigest(of: data)
             }
-            return SplitIndex.Part(first: entries[group.lowerBound].manifest.name, blocks: group.count, file: try writePart(SplitIndexColumns.digestFile(digests), blocks: group.count))
+            digests.merge(groupDigests) { one, _ in one }
+            return SplitIndex.Part(first: entries[group.lowerBound].manifest.name, blocks: group.count, file: try writePart(SplitIndexColumns.digestFile(groupDigests), blocks: group.count))
+        }
+        let emptyFeed = SplitIndex.FileReference(holding: SplitIndexFeed(epoch: epoch, since: 0, changes: []).data)
+        var layout = SplitIndex.Layout(epoch: epoch, snapshot: 1, dictionary: dictionaryFile, ranges: rangeParts, digestFiles: digestParts, feed: emptyFeed)
+        if let previousLayout, previousLayout.holdsTheSameParts(as: layout) {
+            // Nothing changed: the same snapshot and feed, so index.json keeps its bytes.
+            layout.snapshot = previousLayout.snapshot
+            layout.feed = previousLayout.feed
+        } else {
+            layout.snapshot = (previousLayout?.snapshot ?? 0) + 1
+            let feed = previousFeed(previousLayout, epoch: epoch).map { $0.appending(changes(from: $1, to: digests, entries: entries, snapshot: layout.snapshot)) }
+            layout.feed = try writePart((feed ?? SplitIndexFeed(epoch: epoch, since: layout.snapshot, changes: [])).data, blocks: 0)
         }
         var index = RegistryIndex(blocks: [])
         index.schemaVersion = SplitIndex.schemaVersion
-        index.split = SplitIndex.Layout(epoch: epoch, dictionary: dictionaryFile, ranges: rangeParts, digestFiles: digestParts)
+        index.split = layout
         try writeSplitIndexFile(index, previous: previous, blocks: entries.count)
-        SplitIndex.removeUnlistedParts(in: output, keeping: index.split!.files + (previousLayout?.files ?? []))
+        // Only a build that changed the parts removes any: one that finds index.json
+        // already current (the last build was killed after writing it) keeps the parts of
+        // the index before that, as the killed build would have.
+        if layout.snapshot != previousLayout?.snapshot {
+            SplitIndex.removeUnlistedParts(in: output, keeping: layout.files + (previousLayout?.files ?? []))
+        }
+    }
+
+    /// The feed of the index before and its blocks' metadata digests, when this build
+    /// continues its epoch and both are there as it lists them; nil starts a new feed.
+    private func previousFeed(_ previous: SplitIndex.Layout?, epoch: Int) -> (SplitIndexFeed, [String: RegistryFileDigest])? {
+        guard let previous, previous.epoch == epoch, let feedData = verifiedPart(previous.feed),
+            let feed = try? SplitIndexFeed.decode(feedData, path: previous.feed.path), feed.epoch == epoch
+        else { return nil }
+        var digests: [String: RegistryFileDigest] = [:]
+        for part in previous.digestFiles {
+            guard let data = verifiedPart(part.file), let held = try? SplitIndexColumns.digests(ofDigestFile: data, path: part.file.path) else { return nil }
+            digests.merge(held) { one, _ in one }
+        }
+        return (feed, digests)
+    }
+
+    /// A part of the output as `index.json` lists it, or nil.
+    private func verifiedPart(_ part: SplitIndex.FileReference) -> Data? {
+        guard let data = FileManager.default.contents(atPath: output.joining(part.path).path), SHA256.hex(data) == part.sha256 else { return nil }
+        return data
+    }
+
+    /// The blocks whose metadata file is new, changed or gone, as changes of `snapshot`.
+    private func changes(
+        from previous: [String: RegistryFileDigest], to current: [String: RegistryFileDigest], entries: [RegistryEntry], snapshot: Int
+    ) -> [SplitIndexFeed.Change] {
+        var changes: [SplitIndexFeed.Change] = []
+        for entry in entries where previous[entry.metadata] != current[entry.metadata] {
+            changes.append(.init(snapshot: snapshot, name: entry.manifest.name, entry: SplitIndexColumns.searchOnly(entry), metadata: current[entry.metadata]))
+        }
+        for path in previous.keys.sorted() where current[path] == nil {
+            changes.append(.init(snapshot: snapshot, name: String(path.dropFirst("blocks/".count).dropLast(".json".count)), entry: nil, metadata: nil))
+        }
+        return changes
     }
 
     /// A part, unless a file of its hash is already there (each is named by its hash).

@@ -102,6 +102,7 @@ public struct BuiltRegistrySource: RegistrySource {
             throw RegistryError.unreadable(
                 location: location, reason: "it has a split index (schemaVersion 3), which a source plugin cannot serve yet; build it without --split-index")
         }
+        if case .remote(let base) = root { deriveRangesFromFeed(split, base: base) }
         let contents = try parts([split.dictionary] + split.ranges.map(\.file))
         let dictionary: SplitIndexColumns.Dictionary
         do throws(RegistryEntryProblem) {
@@ -125,6 +126,34 @@ public struct BuiltRegistrySource: RegistrySource {
             blocks.append(entry)
         }
         return blocks.sorted { $0.manifest.name < $1.manifest.name }
+    }
+
+    /// Puts into the cache the ranges that `index.json` lists and the cache lacks, when the
+    /// change feed and the ranges of the index before give them exactly (`SplitIndexFeed`):
+    /// after one block changed, a search then costs `index.json` and the feed, never the
+    /// range. Whatever does not come out with the listed hash is left to be fetched.
+    private func deriveRangesFromFeed(_ split: SplitIndex.Layout, base: String) {
+        let cached = { (part: SplitIndex.FileReference) -> Data? in
+            let file = self.cache.archiveFile(sha256: part.sha256, path: part.path)
+            guard let data = FileManager.default.contents(atPath: file.path), SHA256.hex(data) == part.sha256 else { return nil }
+            return data
+        }
+        let missing = split.ranges.filter { cached($0.file) == nil }
+        guard !missing.isEmpty, let previousData = FileManager.default.contents(atPath: cache.previousIndexFile(for: Self.join(base, "index.json")).path),
+            let previous = (try? RegistryIndex.decode(previousData, location: location))?.split, previous.epoch == split.epoch,
+            previous.snapshot < split.snapshot, let dictionaryData = cached(split.dictionary),
+            let dictionary = try? SplitIndexColumns.Dictionary.decode(dictionaryData, path: split.dictionary.path),
+            let feedData = try? parts([split.feed]).first, let feed = try? SplitIndexFeed.decode(feedData, path: split.feed.path),
+            feed.epoch == split.epoch, let changes = feed.changes(after: previous.snapshot)
+        else { return }
+        let firsts = split.ranges.map(\.first)
+        for range in missing {
+            guard let position = split.ranges.firstIndex(of: range), let old = previous.ranges.first(where: { $0.first == range.first }),
+                let oldData = cached(old.file), let entries = try? SplitIndexColumns.entries(ofRange: oldData, path: old.file.path, dictionary: dictionary)
+            else { continue }
+            let derived = SplitIndexFeed.range(entries, after: changes, holds: { SplitIndex.part(holding: $0, firsts: firsts) == position }, dictionary: dictionary)
+            if SHA256.hex(derived) == range.file.sha256 { try? AtomicFile.write(derived, to: cache.archiveFile(sha256: range.file.sha256, path: range.file.path)) }
+        }
     }
 
     /// The bytes of files a split index lists, each checked against its size and SHA-256:
@@ -205,7 +234,8 @@ public struct BuiltRegistrySource: RegistrySource {
     /// "signed by KEYID" once the index was verified against a pinned key, else "unsigned".
     public func signatureStatus() throws -> String {
         guard signedCheck != nil else { return "unsigned" }
-        _ = try index()
+        // index.json alone is what is signed: a split index's ranges are not needed.
+        _ = try header()
         return indexCache.signer.map { "signed by \($0.id)" } ?? "unsigned"
     }
 

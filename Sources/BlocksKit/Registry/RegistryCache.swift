@@ -11,7 +11,13 @@ public struct RegistryCache: Sendable {
         root.appendingPathComponent("index").appendingPathComponent(SHA256.hex(url) + ".json")
     }
 
-    /// A file fetched by its SHA-256: an archive, or a split index's shard (`.json`).
+    /// The copy of the index at `url` that the current one replaced: a split index's
+    /// client derives new ranges from its parts and the change feed (`SplitIndexFeed`).
+    func previousIndexFile(for url: String) -> URL {
+        indexFile(for: url).appendingPathExtension("previous")
+    }
+
+    /// A file fetched by its SHA-256: an archive, or a part of a split index (`.json`).
     func archiveFile(sha256: String, path: String) -> URL {
         let suffix = ArchiveFormat.forFile(path)?.fileExtension ?? (path.hasSuffix(".json") ? "json" : ArchiveFormat.tarGzip.fileExtension)
         // Readers refuse any other spelling; the name is never built from one regardless.
@@ -51,6 +57,7 @@ public struct RegistryCache: Sendable {
         guard response.status == 200 else { throw HTTPError.status(url: url, code: response.status) }
         try verify?(response.body)
         // The cache is a convenience: failing to write it must not fail the command.
+        if isCached { rename(file.path, previousIndexFile(for: url).path) }
         try? AtomicFile.write(response.body, to: file)
         if let newTag = response.etag {
             try? AtomicFile.write(Data(newTag.utf8), to: etagFile)

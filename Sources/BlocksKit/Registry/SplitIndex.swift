@@ -38,6 +38,8 @@ public enum SplitIndex {
         static let size = "size"
         static let strings = "strings"
         static let metadata = "metadata"
+        static let snapshot = "snapshot"
+        static let feed = "feed"
     }
 
     /// One file `index.json` lists: where it is, its SHA-256 and its size.
@@ -85,30 +87,44 @@ public enum SplitIndex {
     /// What a schemaVersion 3 `index.json` lists.
     public struct Layout: Sendable, Equatable {
         public var epoch: Int
+        /// Grows by one with every build that changes a part: the change feed's clock.
+        public var snapshot: Int
         public var dictionary: FileReference
         public var ranges: [Part]
         public var digestFiles: [Part]
+        /// The change feed (`SplitIndexFeed`): the latest changes of this epoch, with
+        /// their entries, from which a client that has seen an earlier snapshot derives
+        /// the new ranges and digest files instead of fetching them.
+        public var feed: FileReference
 
-        init(epoch: Int, dictionary: FileReference, ranges: [Part], digestFiles: [Part]) {
-            (self.epoch, self.dictionary, self.ranges, self.digestFiles) = (epoch, dictionary, ranges, digestFiles)
+        init(epoch: Int, snapshot: Int, dictionary: FileReference, ranges: [Part], digestFiles: [Part], feed: FileReference) {
+            (self.epoch, self.snapshot, self.dictionary, self.ranges, self.digestFiles, self.feed) = (epoch, snapshot, dictionary, ranges, digestFiles, feed)
         }
 
         init(fields: JSONFields) throws(JSONFields.Problem) {
             epoch = try fields.int(Key.epoch)
+            snapshot = try fields.int(Key.snapshot)
             dictionary = try FileReference(fields: try fields.object(Key.dictionary))
             ranges = try fields.objects(Key.ranges).map { (part) throws(JSONFields.Problem) in try Part(fields: part) }
             digestFiles = try fields.objects(Key.digestFiles).map { (part) throws(JSONFields.Problem) in try Part(fields: part) }
+            feed = try FileReference(fields: try fields.object(Key.feed))
         }
 
         var members: [String: JSONValue] {
             [
-                Key.epoch: .int(epoch), Key.dictionary: .object(dictionary.members), Key.ranges: .array(ranges.map(\.jsonValue)),
-                Key.digestFiles: .array(digestFiles.map(\.jsonValue)),
+                Key.epoch: .int(epoch), Key.snapshot: .int(snapshot), Key.dictionary: .object(dictionary.members),
+                Key.ranges: .array(ranges.map(\.jsonValue)), Key.digestFiles: .array(digestFiles.map(\.jsonValue)), Key.feed: .object(feed.members),
             ]
         }
 
         /// Every file it lists.
-        var files: [FileReference] { [dictionary] + ranges.map(\.file) + digestFiles.map(\.file) }
+        var files: [FileReference] { [dictionary] + ranges.map(\.file) + digestFiles.map(\.file) + [feed] }
+
+        /// Whether both list the same blocks the same way: only the snapshot and the feed
+        /// may differ.
+        func holdsTheSameParts(as other: Layout) -> Bool {
+            epoch == other.epoch && dictionary == other.dictionary && ranges == other.ranges && digestFiles == other.digestFiles
+        }
 
         /// Why a reader refuses it, before fetching anything: a path that is not a file of
         /// `index/`, or more bytes than a client holds.

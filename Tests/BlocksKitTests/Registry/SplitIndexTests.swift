@@ -116,7 +116,7 @@ import Testing
         #expect(unknown.errors.contains("did you mean 'pager'?"), "\(unknown.errors)")
     }
 
-    @Test func overNginxAWarmSearchFetchesNoPartAndAChangeFetchesOneRange() throws {
+    @Test func overNginxAWarmSearchFetchesNoPartAndAChangeFetchesTheFeedAlone() throws {
         defer { delete() }
         #expect(try build().code == 0)
         let server = try Nginx(root: registry)
@@ -145,8 +145,36 @@ import Testing
         #expect(changed.code == 0 && changed.output.contains("1.1.0"), "\(changed.output)")
         let afterChange = server.requests(atLeast: afterWarm.count + 2).dropFirst(afterWarm.count).map(\.summary)
         let after = try layout()
-        #expect(after.dictionary == before.dictionary && after.epoch == before.epoch)
-        #expect(afterChange == ["GET /index.json 200", "GET /\(after.ranges[0].file.path) 200"], "\(afterChange)")
+        #expect(after.dictionary == before.dictionary && after.epoch == before.epoch && after.snapshot == before.snapshot + 1)
+        // The range comes from the feed and the range before, exactly as the build wrote it.
+        #expect(afterChange == ["GET /index.json 200", "GET /\(after.feed.path) 200"], "\(afterChange)")
+        let cached = RegistryCache(root: cache.appendingPathComponent("blocks")).archiveFile(sha256: after.ranges[0].file.sha256, path: after.ranges[0].file.path)
+        #expect(FileManager.default.contents(atPath: cached.path) == file(after.ranges[0].file.path))
+
+        // Without the range before in the cache, the feed cannot help: the range is fetched.
+        try FileManager.default.removeItem(at: cached)
+        blocks[2] = .standard("top-tabs", type: "TopTabs", version: "1.0.1")
+        #expect(try build(blocks).code == 0)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(120)], ofItemAtPath: registry.appendingPathComponent("index.json").path)
+        let fetched = project.run(["list", "--registry", server.baseURL], environment: environment)
+        #expect(fetched.code == 0 && fetched.output.contains("1.0.1"), "\(fetched.output)")
+        let third = try layout()
+        let afterFallback = server.requests(atLeast: afterWarm.count + 5).dropFirst(afterWarm.count + 2).map(\.summary)
+        #expect(afterFallback == ["GET /index.json 200", "GET /\(third.feed.path) 200", "GET /\(third.ranges[0].file.path) 200"], "\(afterFallback)")
+
+        // A forged feed (its hash is not the one index.json lists) makes nothing: the range is fetched.
+        blocks[0] = .standard("pager", type: "Pager", version: "1.0.2")
+        #expect(try build(blocks).code == 0)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(180)], ofItemAtPath: registry.appendingPathComponent("index.json").path)
+        let fourth = try layout()
+        let feedFile = registry.appendingPathComponent(fourth.feed.path)
+        let forgedFeed = String(decoding: try Data(contentsOf: feedFile), as: UTF8.self).replacingOccurrences(of: "1.0.2", with: "6.6.6")
+        try Data(forgedFeed.utf8).write(to: feedFile)
+        unlink(feedFile.path + ".gz")
+        let afterForgery = project.run(["list", "--registry", server.baseURL], environment: environment)
+        #expect(afterForgery.code == 0 && afterForgery.output.contains("1.0.2") && !afterForgery.output.contains("6.6.6"), "\(afterForgery.output)")
+        let forgeryRequests = server.requests(atLeast: afterWarm.count + 8).dropFirst(afterWarm.count + 5).map(\.summary)
+        #expect(forgeryRequests == ["GET /index.json 200", "GET /\(fourth.feed.path) 200", "GET /\(fourth.ranges[0].file.path) 200"], "\(forgeryRequests)")
 
         let added = project.run(["add", "strip", "--registry", server.baseURL], environment: environment)
         #expect(added.code == 0, "\(added.errors)")
@@ -169,6 +197,16 @@ import Testing
         Set(try FileManager.default.contentsOfDirectory(atPath: registry.appendingPathComponent("index").path).map { "index/" + $0 })
     }
 
+    @Test func theFeedKeepsItsWindowAndSaysHowFarBackItReaches() {
+        let change = { (snapshot: Int) in SplitIndexFeed.Change(snapshot: snapshot, name: "b\(snapshot)", entry: nil, metadata: nil) }
+        var feed = SplitIndexFeed(epoch: 1, since: 4, changes: [])
+        for snapshot in 5...(5 + SplitIndexFeed.window) { feed = feed.appending([change(snapshot)]) }
+        #expect(feed.changes.count == SplitIndexFeed.window && feed.changes.first?.snapshot == 6 && feed.since == 5)
+        #expect(feed.changes(after: 4) == nil, "snapshot 5 is no longer in it")
+        #expect(feed.changes(after: 5)?.count == SplitIndexFeed.window)
+        #expect(feed.changes(after: 5 + SplitIndexFeed.window)?.isEmpty == true)
+    }
+
     @Test func aRebuildRewritesOnlyTheChangedBlocksRangeAndDigestFileWithinAnEpoch() throws {
         defer { delete() }
         var blocks = ["a-tabs", "b-tabs", "c-tabs", "d-tabs", "e-tabs"].map { TestCatalog.Block.standard($0, type: "T") }
@@ -183,6 +221,12 @@ import Testing
         #expect(second.epoch == first.epoch && second.dictionary == first.dictionary)
         #expect(zip(first.ranges, second.ranges).filter { $0 != $1 }.map(\.1.first) == ["c-tabs"])
         #expect(zip(first.digestFiles, second.digestFiles).filter { $0 != $1 }.map(\.1.first) == ["d-tabs"])
+        // The feed says what changed, with the entry and the metadata file's digest.
+        let feed = try SplitIndexFeed.decode(try part(second.feed), path: "feed")
+        #expect(second.snapshot == first.snapshot + 1 && feed.since == first.snapshot)
+        #expect(feed.changes.map { "\($0.snapshot) \($0.name) \($0.entry?.manifest.version ?? "-")" } == ["2 d-tabs 1.0.1"])
+        #expect(feed.changes[0].metadata == RegistryFileDigest(of: try #require(file("blocks/d-tabs.json"))))
+        #expect(try SchemaFilesTests().problems(registry.appendingPathComponent(second.feed.path), schema: "index-parts") == [])
         // The parts of the index before stay for a client that read it; older ones go.
         let listed = Set((first.files + second.files).flatMap { [$0.path, $0.path + ".gz"] })
         #expect(try partFiles() == listed)
@@ -196,11 +240,25 @@ import Testing
         #expect(try entries(third).first { $0.manifest.name == "ca-tabs" }?.codeNames.contains("Zebra") == true)
         #expect(try partFiles() == Set((second.files + third.files).flatMap { [$0.path, $0.path + ".gz"] }))
 
+        #expect(try SplitIndexFeed.decode(try part(third.feed), path: "feed").changes.map(\.name) == ["d-tabs", "ca-tabs"])
+
+        // A removed block is a change without an entry.
+        let removed = blocks.removeLast()
+        _ = try buildSmall(blocks)
+        let withoutIt = try layout()
+        let removal = try #require(try SplitIndexFeed.decode(try part(withoutIt.feed), path: "feed").changes.last)
+        #expect(removal.name == removed.name && removal.entry == nil && removal.metadata == nil && removal.snapshot == third.snapshot + 1)
+        blocks.append(removed)
+        _ = try buildSmall(blocks)
+
         // A range grown past twice its first size starts a new epoch, cut afresh.
         blocks += ["cb-tabs", "cc-tabs"].map { TestCatalog.Block.standard($0, type: "T") }
         _ = try buildSmall(blocks)
         let fourth = try layout()
         #expect(fourth.epoch == first.epoch + 1 && fourth.ranges.allSatisfy { $0.blocks <= 2 } && fourth.ranges.count == 4)
+        // A new epoch starts an empty feed: no client can carry its ranges across.
+        let newFeed = try SplitIndexFeed.decode(try part(fourth.feed), path: "feed")
+        #expect(newFeed.changes.isEmpty && newFeed.since == fourth.snapshot && newFeed.epoch == fourth.epoch)
         // Nothing changed: index.json keeps its bytes.
         let index = file("index.json")
         _ = try buildSmall(blocks)
@@ -277,8 +335,8 @@ import Testing
         #expect(search.code == 0 && search.output.contains("strip"), "\(search.errors)")
         #expect(project.run(["add", "pager", "--registry", mirror.path]).code == 0)
 
-        // One block changes upstream: the mirror reads index.json, then the range and the
-        // digest file that changed, then that block's metadata file and archive.
+        // One block changes upstream: the mirror reads index.json and the feed, from which it
+        // makes the changed range and digest file, then that block's metadata file and archive.
         var blocks = Self.blocks
         blocks[1] = .standard("strip", type: "Strip", version: "1.1.0")
         #expect(try build(blocks).code == 0)
@@ -288,12 +346,11 @@ import Testing
         #expect(again.code == 0, "\(again.errors)")
         let second = try layout()
         let changed = Set(second.files.map(\.path)).subtracting(first.files.map(\.path)).sorted()
-        #expect(changed.count == 2, "a range and a digest file: \(changed)")
+        #expect(changed.count == 3, "a range, a digest file and the feed: \(changed)")
         let requests = server.requests(atLeast: before + 5).dropFirst(before).map(\.summary)
-        #expect(requests.first == "GET /index.json 200" && Set(requests.dropFirst().prefix(2)) == Set(changed.map { "GET /\($0) 200" }), "\(requests)")
-        #expect(requests.dropFirst(3).first == "GET /blocks/strip.json 200", "\(requests)")
+        #expect(Array(requests.prefix(3)) == ["GET /index.json 200", "GET /\(second.feed.path) 200", "GET /blocks/strip.json 200"], "\(requests)")
         // Then whether the registry has a site, and the block's two archives.
-        #expect(requests.dropFirst(4).filter { $0 != "GET /site.json 404" }.sorted() == ["GET /archives/strip-1.1.0.tar.gz 200", "GET /archives/strip-1.1.0.zip 200"], "\(requests)")
+        #expect(requests.dropFirst(3).filter { $0 != "GET /site.json 404" }.sorted() == ["GET /archives/strip-1.1.0.tar.gz 200", "GET /archives/strip-1.1.0.zip 200"], "\(requests)")
         // The mirror holds what the registry holds, the parts of the index before included.
         let held = try Self.files(in: mirror)
         for (path, hash) in try Self.files(in: registry) where !path.hasSuffix(".gz") {
@@ -342,12 +399,12 @@ import Testing
     @Test func aDigestThatIsNoHexIsRefusedAndNeverNamesAFile() throws {
         defer { delete() }
         let zeros = String(repeating: "0", count: 64)
-        let hostile = #"{"schemaVersion": 3, "blocks": [], "epoch": 1, "ranges": [], "digestFiles": [], "dictionary": {"path": "index/\#(zeros).json", "sha256": "../../../../home/me/app/blocks", "size": 1}}"#
+        let hostile = #"{"schemaVersion": 3, "blocks": [], "epoch": 1, "snapshot": 1, "ranges": [], "digestFiles": [], "feed": {"path": "index/\#(zeros).json", "sha256": "\#(zeros)", "size": 1}, "dictionary": {"path": "index/\#(zeros).json", "sha256": "../../../../home/me/app/blocks", "size": 1}}"#
         #expect(throws: RegistryError.invalidIndex(location: "test", reason: "wrong type at dictionary.sha256")) {
             try RegistryIndex.decode(Data(hostile.utf8), location: "test")
         }
         // A part's path must be a hash's name under index/.
-        let outside = hostile.replacingOccurrences(of: "../../../../home/me/app/blocks", with: zeros).replacingOccurrences(of: "index/\(zeros).json", with: "index/../blocks/pager.json")
+        let outside = hostile.replacingOccurrences(of: "../../../../home/me/app/blocks", with: zeros).replacingOccurrences(of: "\"dictionary\": {\"path\": \"index/\(zeros).json\"", with: "\"dictionary\": {\"path\": \"index/../blocks/pager.json\"")
         #expect(throws: RegistryError.invalidIndex(location: "test", reason: "part path 'index/../blocks/pager.json' is not a file of the registry's index/ folder")) {
             try RegistryIndex.decode(Data(outside.utf8), location: "test")
         }
@@ -365,7 +422,7 @@ import Testing
         let ranges = (0..<5).map { range.replacingOccurrences(of: "NN", with: String(repeating: "\($0)", count: 64)) }.joined(separator: ", ")
         let zeros = String(repeating: "0", count: 64)
         try FileManager.default.createDirectory(at: registry, withIntermediateDirectories: true)
-        try Data(#"{"schemaVersion": 3, "blocks": [], "epoch": 1, "dictionary": {"path": "index/\#(zeros).json", "sha256": "\#(zeros)", "size": 10}, "ranges": [\#(ranges)], "digestFiles": []}"#.utf8)
+        try Data(#"{"schemaVersion": 3, "blocks": [], "epoch": 1, "snapshot": 1, "feed": {"path": "index/\#(zeros).json", "sha256": "\#(zeros)", "size": 10}, "dictionary": {"path": "index/\#(zeros).json", "sha256": "\#(zeros)", "size": 10}, "ranges": [\#(ranges)], "digestFiles": []}"#.utf8)
             .write(to: registry.appendingPathComponent("index.json"))
         let listed = project.run(["list", "--registry", registry.path])
         #expect(listed.code != 0)

@@ -153,6 +153,6 @@ import Testing
         #expect(schema?["required"] as? [String] == ["schemaVersion"])
         // schemaVersion 1 needs `blocks`, schemaVersion 3 (the split index) its parts too.
         let forms = (schema?["oneOf"] as? [[String: Any]])?.map { $0["required"] as? [String] }
-        #expect(forms == [["blocks"], ["blocks", "epoch", "dictionary", "ranges", "digestFiles"]])
+        #expect(forms == [["blocks"], ["blocks", "epoch", "snapshot", "dictionary", "ranges", "digestFiles", "feed"]])
     }
 }

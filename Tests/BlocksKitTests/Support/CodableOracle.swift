@@ -272,7 +272,9 @@ extension RegistryIndex: Codable {
 extension SplitIndex.Layout: Codable {
     public init(from decoder: Decoder) throws {
         let object = try decoder.container(keyedBy: OracleKey.self)
-        self.init(epoch: try object.value("epoch"), dictionary: try object.value("dictionary"), ranges: try object.value("ranges"), digestFiles: try object.value("digestFiles"))
+        self.init(
+            epoch: try object.value("epoch"), snapshot: try object.value("snapshot"), dictionary: try object.value("dictionary"), ranges: try object.value("ranges"),
+            digestFiles: try object.value("digestFiles"), feed: try object.value("feed"))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -281,6 +283,8 @@ extension SplitIndex.Layout: Codable {
         try object.put(dictionary, "dictionary")
         try object.put(ranges, "ranges")
         try object.put(digestFiles, "digestFiles")
+        try object.put(snapshot, "snapshot")
+        try object.put(feed, "feed")
     }
 }
 
