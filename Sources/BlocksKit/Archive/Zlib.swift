@@ -28,21 +28,25 @@ enum Zlib {
 
     /// Deflate's default level, the one `gzip` uses.
     static let level: Int32 = 6
+    /// Deflate's smallest output, for files fetched far more often than written: a split
+    /// index's parts, whose total for 100,000 blocks is held to 3 MB.
+    static let smallestLevel: Int32 = 9
 
-    /// `data` as one gzip stream.
-    static func gzip(_ data: Data) throws -> Data {
+    /// `data` as one gzip stream, at `level` (6 or `smallestLevel`).
+    static func gzip(_ data: Data, level: Int32 = Zlib.level) throws -> Data {
+        let pool = level == smallestLevel ? StreamPool.smallest : StreamPool.shared
         guard isLibraryAvailable else { throw ArchiveError.writeFailed(archive: "gzip", message: missingLibraryMessage) }
         let pieces = max(1, (data.count + pieceSize - 1) / pieceSize)
         var output = Data(header)
         if pieces == 1 {
             // A metadata file: deflated straight after the header, in one buffer with room
             // for the trailer, as a build writes ten thousand of them.
-            try deflatePiece(data, piece: 0, isLast: true, into: &output, room: header.count + trailerSize)
+            try deflatePiece(data, piece: 0, isLast: true, into: &output, room: header.count + trailerSize, pool: pool)
         } else {
             let deflated = ConcurrentMap.map(Array(0..<pieces)) { piece in
                 Result { () throws -> Data in
                     var part = Data()
-                    try deflatePiece(data, piece: piece, isLast: piece == pieces - 1, into: &part)
+                    try deflatePiece(data, piece: piece, isLast: piece == pieces - 1, into: &part, pool: pool)
                     // A copy of what was produced: the buffer has room for the worst case,
                     // and the index's twenty pieces wait for each other.
                     return part.withUnsafeBytes { Data(bytes: $0.baseAddress!, count: $0.count) }
@@ -73,11 +77,11 @@ enum Zlib {
     /// One piece as raw deflate, appended to `output`: ended by a sync flush so the next
     /// can follow it, or, for the last, by the final block. `room` more bytes are reserved
     /// for what the caller appends after it.
-    private static func deflatePiece(_ data: Data, piece: Int, isLast: Bool, into output: inout Data, room: Int = 0) throws {
+    private static func deflatePiece(_ data: Data, piece: Int, isLast: Bool, into output: inout Data, room: Int = 0, pool: StreamPool) throws {
         let start = piece * pieceSize
         let end = min(start + pieceSize, data.count)
-        let stream = try StreamPool.shared.take()
-        defer { StreamPool.shared.give(stream) }
+        let stream = try pool.take()
+        defer { pool.give(stream) }
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws in
             let bytes = buffer.bindMemory(to: UInt8.self)
             if start > 0, let base = bytes.baseAddress {
@@ -121,7 +125,11 @@ enum Zlib {
     /// Deflate states kept for reuse, reset after each piece: setting one up costs far more
     /// than deflating a small file.
     private final class StreamPool: @unchecked Sendable {
-        static let shared = StreamPool()
+        static let shared = StreamPool(level: Zlib.level)
+        static let smallest = StreamPool(level: Zlib.smallestLevel)
+        let level: Int32
+
+        init(level: Int32) { self.level = level }
         /// One per core: more are rarely busy at once, and each holds 256 KB (a mirror
         /// deflates from eight download threads, and the memory goal is 64 MB).
         private static let kept = ConcurrentMap.cores
@@ -132,7 +140,7 @@ enum Zlib {
             if let stream = lock.withLock({ idle.popLast() }) { return stream }
             let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
             stream.initialize(to: z_stream())
-            guard blocks_deflate_init_raw(stream, Zlib.level) == Z_OK else {
+            guard blocks_deflate_init_raw(stream, level) == Z_OK else {
                 stream.deallocate()
                 throw ArchiveError.writeFailed(archive: "gzip", message: "zlib could not set up a deflate state")
             }

@@ -24,7 +24,7 @@ extension Mirror {
         try download(parts.filter { !state.isIntact($0.path, sha256: $0.sha256, inFolder: folder) }.map { ($0.path, $0.sha256) }, state: &state, summary: &summary)
         for part in parts where access(folder + "/" + RegistryBuilder.gzipPath(part.path), F_OK) != 0 {
             guard let data = FileManager.default.contents(atPath: folder + "/" + part.path) else { continue }
-            try AtomicFile.write(try Zlib.gzip(data), to: destination.appendingPathComponent(RegistryBuilder.gzipPath(part.path)))
+            try AtomicFile.write(try RegistryBuilder.gzip(data, path: part.path), to: destination.appendingPathComponent(RegistryBuilder.gzipPath(part.path)))
         }
 
         var plan = MirrorPlan()

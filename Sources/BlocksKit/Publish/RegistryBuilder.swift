@@ -46,14 +46,20 @@ public struct RegistryBuilder: Sendable {
     /// names only files already in place.
     func writeWithGzip(_ data: Data, to path: String, blocks: Int = 1) throws {
         try ClientCaps.check(data, path: path, blocks: blocks)
-        try AtomicFile.write(try Zlib.gzip(data), to: output.joining(Self.gzipPath(path)))
+        try AtomicFile.write(try Self.gzip(data, path: path), to: output.joining(Self.gzipPath(path)))
         try AtomicFile.write(data, to: output.joining(path))
     }
 
     /// The `.gz` of a file whose bytes stay, written when an older build left none.
     func ensureGzip(of data: Data, at path: String) throws {
         guard access(output.joining(Self.gzipPath(path)).path, F_OK) != 0 else { return }
-        try AtomicFile.write(try Zlib.gzip(data), to: output.joining(Self.gzipPath(path)))
+        try AtomicFile.write(try Self.gzip(data, path: path), to: output.joining(Self.gzipPath(path)))
+    }
+
+    /// The `.gz` bytes of the file at `path`: a split index's parts at deflate's smallest
+    /// level (fetched by every client, written once), everything else at the default.
+    static func gzip(_ data: Data, path: String) throws -> Data {
+        try Zlib.gzip(data, level: SplitIndex.isPartPath(path) ? Zlib.smallestLevel : Zlib.level)
     }
 
     public static func archivePath(name: String, version: String, format: ArchiveFormat) -> String {
