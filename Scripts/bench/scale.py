@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 """A registry of 100,000 blocks built with --split-index, served by nginx on loopback.
 
-    Scripts/benchmark-scale [--blocks N]      (builds the release binary, then runs this)
+    Scripts/benchmark-scale [--blocks N] [--runs R]   (builds the release binary, then runs this)
+    python3 Scripts/bench/scale.py [--blocks N] [--runs R]
+
+N is 100,000 and R (the repetitions each timed case's median is of) 5 unless given.
+The split index (schemaVersion 3): index.json lists a dictionary, name ranges and digest
+files, each at index/<sha256>.json with a .gz beside it; search reads index.json, the
+dictionary and every range, `add` and `info` of a pinned registry one digest file.
 
 Measures, side by side where a user's other tool exists:
 - `build --split-index` of the synthetic catalog (`make-catalog.py`): time and peak memory;
   then a rebuild after one block changed (the incremental build);
-- the files: index.json and every shard, raw and gzipped (what nginx's gzip_static sends);
+- the files: index.json, the dictionary, the ranges and the digest files, raw and gzipped
+  (the .gz is what nginx's gzip_static sends);
 - a cold `search tabs` (empty cache): time, requests and bytes nginx sent, against `curl`
-  fetching the same files compressed, in parallel;
-- a warm `search tabs`, against `grep` over the shards on disk;
+  fetching index.json, the dictionary and the ranges compressed, in parallel;
+- a warm `search tabs`, against `grep` over the dictionary and the ranges on disk;
 - peak memory of search, list, info and add;
-- after one block is added upstream: the requests the next search makes.
+- after one block changed upstream: the requests the next search makes and their bytes.
 Every loop is bounded; traffic stays on 127.0.0.1.
 """
 import gzip
@@ -28,8 +35,11 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BLOCKS = os.path.join(ROOT, ".build/release/blocks")
+if "--help" in sys.argv or "-h" in sys.argv:
+    print(__doc__.strip())
+    sys.exit(0)
 N = int(sys.argv[sys.argv.index("--blocks") + 1]) if "--blocks" in sys.argv else 100000
-RUNS = 5
+RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5
 WORK = tempfile.mkdtemp(prefix="blocks-scale-")
 ENV = dict(os.environ, XDG_CACHE_HOME=os.path.join(WORK, "cache"), NO_COLOR="1", SOURCE_DATE_EPOCH="1790000000")
 ENV.pop("BLOCKS_REGISTRY", None)
@@ -106,6 +116,12 @@ def size_line(name, raw, compressed):
     return f"| {name} | {raw / 1e6:.2f} MB | {compressed / 1e6:.2f} MB |"
 
 
+def sizes(registry, paths):
+    """Raw and gzipped bytes of `paths` together: each file and the .gz beside it."""
+    return (sum(os.path.getsize(os.path.join(registry, path)) for path in paths),
+            sum(os.path.getsize(os.path.join(registry, path + ".gz")) for path in paths))
+
+
 def bump_one_block(catalog):
     """Publishes a new version of the first block, as a publisher's next upload would."""
     first = sorted(os.listdir(catalog))[0]
@@ -127,16 +143,26 @@ def main():
 
     build_seconds, build_memory = measured([BLOCKS, "build", "--catalog", catalog, "--out", registry, "--split-index"])
     index = json.load(open(os.path.join(registry, "index.json")))
-    shard_paths = sorted({shard["path"] for shard in index["shards"]})
-    raw = sum(os.path.getsize(os.path.join(registry, path)) for path in shard_paths)
-    compressed = sum(os.path.getsize(os.path.join(registry, path + ".gz")) for path in shard_paths)
-    largest = max(os.path.getsize(os.path.join(registry, path + ".gz")) for path in shard_paths)
+    assert index["schemaVersion"] == 3, f"index.json has schemaVersion {index['schemaVersion']}, not 3"
+    dictionary_path = index["dictionary"]["path"]
+    range_paths = sorted({part["path"] for part in index["ranges"]})
+    digest_paths = sorted({part["path"] for part in index["digestFiles"]})
+    # What a search reads besides index.json, as the client fetches it: each file once.
+    search_paths = [dictionary_path] + [path for path in range_paths if path != dictionary_path]
     index_raw = os.path.getsize(os.path.join(registry, "index.json"))
-    index_gz = len(gzip.compress(open(os.path.join(registry, "index.json"), "rb").read()))
+    index_gz = (os.path.getsize(os.path.join(registry, "index.json.gz")) if os.path.exists(os.path.join(registry, "index.json.gz"))
+                else len(gzip.compress(open(os.path.join(registry, "index.json"), "rb").read())))
+    largest_range = max(range_paths, key=lambda path: os.path.getsize(os.path.join(registry, path + ".gz")))
     print("| file | raw | gzipped |\n|---|---|---|")
-    print(size_line("index.json (the list of shards)", index_raw, index_gz))
-    print(size_line(f"{len(shard_paths)} shards, all", raw, compressed))
-    print(size_line("largest shard", 0, largest).replace("| 0.00 MB |", "| |", 1))
+    print(size_line(f"index.json (epoch {index['epoch']}: the dictionary, {len(index['ranges'])} ranges, "
+                    f"{len(index['digestFiles'])} digest files)", index_raw, index_gz))
+    print(size_line("dictionary", *sizes(registry, [dictionary_path])))
+    print(size_line(f"{len(range_paths)} ranges, all", *sizes(registry, range_paths)))
+    largest_blocks = next(part["blocks"] for part in index["ranges"] if part["path"] == largest_range)
+    print(size_line(f"largest range ({largest_blocks} blocks)", *sizes(registry, [largest_range])))
+    print(size_line("what a cold search reads: index.json, dictionary, ranges",
+                    *[index_size + part for index_size, part in zip((index_raw, index_gz), sizes(registry, search_paths))]))
+    print(size_line(f"{len(digest_paths)} digest files, all", *sizes(registry, digest_paths)))
     print()
 
     server = Nginx(registry)
@@ -149,7 +175,7 @@ def main():
     try:
         # Cold: an empty cache each run; curl fetches the very files, compressed, in parallel.
         curl = ["curl", "--silent", "--compressed", "--parallel", "--parallel-max", "8", "-o", "/dev/null"]
-        urls = [f"{server.url}/index.json"] + [f"{server.url}/{path}" for path in shard_paths]
+        urls = [f"{server.url}/index.json"] + [f"{server.url}/{path}" for path in search_paths]
         curl_command = curl + sum([[url, "-o", "/dev/null"] for url in urls[1:]], [urls[0]])
         cold, curl_times, requests = [], [], []
         for _ in range(RUNS):
@@ -168,16 +194,16 @@ def main():
         print(f"Cold search: {len(requests)} requests, {sent / 1e6:.2f} MB sent by nginx (headers included).")
 
         warm, grep_times = [], []
-        shards_on_disk = [os.path.join(registry, path) for path in shard_paths]
+        search_files_on_disk = [os.path.join(registry, path) for path in search_paths]
         for _ in range(RUNS):
             start = time.perf_counter()
             run([BLOCKS, "search", "tabs", "--registry", server.url], cwd=project)
             warm.append(time.perf_counter() - start)
             start = time.perf_counter()
-            run(["grep", "-c", "tabs"] + shards_on_disk, check=False)
+            run(["grep", "-c", "tabs"] + search_files_on_disk, check=False)
             grep_times.append(time.perf_counter() - start)
         server.requests()
-        rows.append(("search tabs, warm cache", statistics.median(warm), "grep over the shards", statistics.median(grep_times)))
+        rows.append(("search tabs, warm cache", statistics.median(warm), "grep over dictionary + ranges", statistics.median(grep_times)))
 
         memory = {}
         first_name = sorted(os.listdir(catalog))[1]
@@ -191,16 +217,22 @@ def main():
 
         changed = bump_one_block(catalog)
         rebuild_seconds, rebuild_memory = measured([BLOCKS, "build", "--catalog", catalog, "--out", registry, "--split-index"])
-        # nginx's ETag is the mtime's second and the size: make sure the new index.json has a new one.
+        # nginx's ETag is the mtime's second and the size: make sure the new index.json (and
+        # the .gz gzip_static sends in its place) has a new one.
         later = time.time() + 2
-        os.utime(os.path.join(registry, "index.json"), (later, later))
+        for name in ["index.json", "index.json.gz"]:
+            if os.path.exists(os.path.join(registry, name)):
+                os.utime(os.path.join(registry, name), (later, later))
         run([BLOCKS, "search", "tabs", "--registry", server.url], cwd=project)
         after = server.requests()
     finally:
         server.stop()
 
-    print(f"After {changed} changed upstream, the next search made {len(after)} requests "
-          f"({', '.join(f'{path} {status}' for path, status, _ in after)}), {sum(item[2] for item in after) / 1e3:.1f} KB.\n")
+    print(f"After {changed} changed upstream, the next search made {len(after)} requests, "
+          f"{sum(item[2] for item in after) / 1e3:.1f} KB sent by nginx (headers included):")
+    for path, status, sent in after:
+        print(f"- {path} {status} {sent / 1e3:.1f} KB")
+    print()
     print("| case | blocks | anchor | anchor | ratio |\n|---|---|---|---|---|")
     for name, ours, anchor_name, anchor in rows:
         print(f"| {name} | {ours * 1000:.0f} ms | {anchor_name} | {anchor * 1000:.0f} ms | {ours / anchor:.2f}x |")
