@@ -13,7 +13,7 @@ import Foundation
 /// both skipping entries whose name is not a block name; clients keep no control
 /// character; the client reader gives what `JSONDecoder` gives; and what is read survives
 /// the round trips `build` and `mirror` make (the index, an entry's metadata, a metadata
-/// file with its versions, a split index's range, dictionary and digest file).
+/// file with its versions, a split index's range, dictionary, digest file and feed).
 enum IndexTarget {
     static let target = FuzzTarget(name: "index", run: run)
 
@@ -76,6 +76,13 @@ enum IndexTarget {
         }
         if let dictionary = try? SplitIndexColumns.Dictionary.decode(data, path: "dictionary") {
             FuzzCheck.expect((try? SplitIndexColumns.Dictionary.decode(dictionary.data, path: "again"))?.strings == dictionary.strings, "a round trip of a dictionary changed it")
+        }
+        if let feed = try? SplitIndexFeed.decode(data, path: "feed") {
+            // A build writes the next feed from the one it read.
+            FuzzCheck.expect((try? SplitIndexFeed.decode(feed.data, path: "again")) == feed, "a round trip of a feed changed it")
+            for change in feed.changes {
+                FuzzCheck.expect(ManifestValidator.controlCharacters(in: change.entry?.manifest.jsonValue ?? .null).isEmpty, "a feed keeps a control character")
+            }
         }
         if let digests = try? SplitIndexColumns.digests(ofDigestFile: data, path: "digests") {
             FuzzCheck.expect((try? SplitIndexColumns.digests(ofDigestFile: SplitIndexColumns.digestFile(digests), path: "again")) == digests, "a round trip of a digest file changed it")

@@ -230,8 +230,21 @@ final class SignedServer {
         try signed.pin([publicKey])
         let added = try signed.blocks(["add", "strip"])
         #expect(added.code == 0, "\(added.errors)")
+        #expect(try signed.blocks(["search", "strip"]).code == 0)
+
+        // One build later, a pinned client reads the signed index and the feed it lists, and
+        // makes the changed range from the one it has: the signature covers the feed.
+        let v3 = try signed.build([Self.blocksV2[0], .standard("pager", type: "Pager", version: "1.0.1")], into: "registry", key: keys, extra: ["--split-index"])
+        try signed.serve(v3)
+        let feed = try #require(try RegistryIndex.decode(try Data(contentsOf: v3.appendingPathComponent("index.json")), location: "v3").split?.feed)
+        let before = signed.server.requests().count
+        let listed = try signed.blocks(["list"])
+        #expect(listed.code == 0 && listed.output.contains("1.0.1"), "\(listed.errors)")
+        let requests = signed.server.requests(atLeast: before + 3).dropFirst(before).map(\.summary).filter { !$0.hasSuffix(".minisig 200") }
+        #expect(requests == ["GET /index.json 200", "GET /\(feed.path) 200"], "\(requests)")
+
         try signed.serve(v1Copy)
-        try signed.refused(["search", "strip"], saying: "older than version 2 already accepted")
+        try signed.refused(["search", "strip"], saying: "older than version 3 already accepted")
 
         let frozen = try SignedServer()
         let old = String(Int(Date().timeIntervalSince1970) - 40 * 86_400)
