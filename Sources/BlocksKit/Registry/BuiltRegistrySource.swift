@@ -72,9 +72,11 @@ public struct BuiltRegistrySource: RegistrySource {
             let data: Data
             let signature: (data: Data?, isNew: Bool)?
             do {
-                signature = try check.map { _ in try remoteSignature() }
+                let current = indexCache.currentFile.flatMap { FileManager.default.contents(atPath: $0.path) }
+                // The freshness check verified that copy's signature already: not fetched twice.
+                signature = current != nil && (check == nil || indexCache.claims != nil) ? nil : try check.map { _ in try remoteSignature() }
                 data =
-                    try indexCache.currentFile.flatMap { FileManager.default.contents(atPath: $0.path) }
+                    try current
                     ?? cache.fetchIndex(
                         url: url, transport: access.transport, offline: access.offline, unconditional: signature?.isNew ?? false,
                         verify: check.map { check in

@@ -370,6 +370,17 @@ import Testing
         #expect(project.run(["mirror", server.baseURL, mirror.path]).code == 0)
         #expect(try Data(contentsOf: range) == file(second.ranges[0].file.path))
         #expect(project.run(["mirror", "--verify", mirror.path]).code == 0)
+
+        // So is damage to a part that the next index lists again, when the upstream changed.
+        let dictionary = mirror.appendingPathComponent(second.dictionary.path)
+        try Data("{}".utf8).write(to: dictionary)
+        blocks[0] = .standard("pager", type: "Pager", version: "1.0.1")
+        #expect(try build(blocks).code == 0)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(120)], ofItemAtPath: registry.appendingPathComponent("index.json").path)
+        let repaired = project.run(["mirror", server.baseURL, mirror.path])
+        #expect(repaired.code == 0, "\(repaired.errors)")
+        #expect(try layout().dictionary == second.dictionary && (try Data(contentsOf: dictionary)) == file(second.dictionary.path))
+        #expect(project.run(["mirror", "--verify", mirror.path]).code == 0)
     }
 
     /// A pinned mirror of a signed split index checks each metadata file against its digest
