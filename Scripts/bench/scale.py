@@ -5,20 +5,28 @@
     python3 Scripts/bench/scale.py [--blocks N] [--runs R]
 
 N is 100,000 and R (the repetitions each timed case's median is of) 5 unless given.
-The split index (schemaVersion 3): index.json lists a dictionary, name ranges and digest
-files, each at index/<sha256>.json with a .gz beside it; search reads index.json, the
-dictionary and every range, `add` and `info` of a pinned registry one digest file.
+The split index (schemaVersion 3): index.json lists a dictionary, name ranges, digest
+files and a change feed, each at index/<sha256>.json with a .gz beside it; search reads
+index.json, the dictionary and every range, `add` and `info` of a pinned registry one
+digest file; a client one build behind reads index.json and the feed.
 
 Measures, side by side where a user's other tool exists:
 - `build --split-index` of the synthetic catalog (`make-catalog.py`): time and peak memory;
   then a rebuild after one block changed (the incremental build);
-- the files: index.json, the dictionary, the ranges and the digest files, raw and gzipped
-  (the .gz is what nginx's gzip_static sends);
+- the files: index.json, the dictionary, the ranges, the digest files and the feed, raw and
+  gzipped (the .gz is what nginx's gzip_static sends);
 - a cold `search tabs` (empty cache): time, requests and bytes nginx sent, against `curl`
   fetching index.json, the dictionary and the ranges compressed, in parallel;
 - a warm `search tabs`, against `grep` over the dictionary and the ranges on disk;
 - peak memory of search, list, info and add;
-- after one block changed upstream: the requests the next search makes and their bytes.
+- `mirror` of the registry into an empty folder: time, peak memory, requests and bytes nginx
+  sent, against `curl` fetching the same paths, 8 in parallel, and `cp -r` of the registry
+  folder; the median of R runs, or 1 run when the first takes over a minute;
+- after one block changed upstream: the requests the next search makes and their bytes
+  (which one is the feed), then the requests of a second `mirror` into the same folder and
+  its peak memory;
+- last, the registry signed (`keygen`, then the rebuild with --sign): the requests and peak
+  memory of a pinned `info` and `add` (--key) with an empty cache.
 Every loop is bounded; traffic stays on 127.0.0.1.
 """
 import gzip
@@ -122,6 +130,44 @@ def sizes(registry, paths):
             sum(os.path.getsize(os.path.join(registry, path + ".gz")) for path in paths))
 
 
+def part_kinds(index):
+    """Each part's path under index/ and what it is, from index.json."""
+    kinds = {index["dictionary"]["path"]: "dictionary", index["feed"]["path"]: "feed"}
+    kinds.update({part["path"]: "range" for part in index["ranges"]})
+    kinds.update({part["path"]: "digest file" for part in index["digestFiles"]})
+    return kinds
+
+
+def label(path, kinds):
+    """What a requested path is: index.json, a part of the index, metadata or an archive."""
+    bare = path.split("?")[0].lstrip("/")
+    if bare.endswith(".gz") and bare[:-3] in kinds:
+        return kinds[bare[:-3]] + ", gzipped"
+    if bare in kinds:
+        return kinds[bare]
+    if bare.startswith("index/"):
+        return "a part the new index.json does not list"
+    if bare.startswith("blocks/"):
+        return "metadata file"
+    if bare.startswith("archives/"):
+        return "archive"
+    return bare
+
+
+def print_requests(requests, kinds):
+    for path, status, sent in requests:
+        print(f"- {path} {status} {sent / 1e3:.1f} KB ({label(path, kinds)})")
+
+
+def request_summary(requests):
+    """How many requests of each status, and the bytes nginx sent."""
+    statuses = {}
+    for _, status, _ in requests:
+        statuses[status] = statuses.get(status, 0) + 1
+    spelled = ", ".join(f"{count} × {status}" for status, count in sorted(statuses.items()))
+    return f"{len(requests)} requests ({spelled}), {sum(item[2] for item in requests) / 1e6:.2f} MB sent by nginx"
+
+
 def bump_one_block(catalog):
     """Publishes a new version of the first block, as a publisher's next upload would."""
     first = sorted(os.listdir(catalog))[0]
@@ -163,6 +209,9 @@ def main():
     print(size_line("what a cold search reads: index.json, dictionary, ranges",
                     *[index_size + part for index_size, part in zip((index_raw, index_gz), sizes(registry, search_paths))]))
     print(size_line(f"{len(digest_paths)} digest files, all", *sizes(registry, digest_paths)))
+    feed_path = index["feed"]["path"]
+    feed_changes = len(json.load(open(os.path.join(registry, feed_path)))["changes"])
+    print(size_line(f"feed, as built ({feed_changes} changes)", *sizes(registry, [feed_path])))
     print()
 
     server = Nginx(registry)
@@ -215,6 +264,53 @@ def main():
         memory["search (cold)"] = measured([BLOCKS, "search", "tabs", "--registry", server.url], cwd=project)[1]
         server.requests()
 
+        # The mirror from an empty folder; curl fetches the paths it fetched, 8 at a time as its
+        # --jobs default, into a folder, --compressed (the two totals of bytes sent compare).
+        mirror = os.path.join(WORK, "mirror")
+        copy = os.path.join(WORK, "copy")
+        mirror_times, mirror_memory, mirror_curl_times, cp_times = [], [], [], []
+        for attempt in range(RUNS):
+            shutil.rmtree(mirror, ignore_errors=True)
+            shutil.rmtree(ENV["XDG_CACHE_HOME"], ignore_errors=True)
+            server.requests()
+            seconds, peak = measured([BLOCKS, "mirror", server.url, mirror])
+            mirror_times.append(seconds)
+            mirror_memory.append(peak)
+            mirror_requests = server.requests()
+            config = os.path.join(WORK, "curl-mirror.txt")
+            with open(config, "w") as handle:
+                for path, _, _ in mirror_requests:
+                    handle.write(f'url = "{server.url}{path}"\noutput = "{copy}{path.split("?")[0]}"\n')
+            shutil.rmtree(copy, ignore_errors=True)
+            start = time.perf_counter()
+            run(["curl", "--silent", "--compressed", "--create-dirs", "--parallel", "--parallel-max", "8", "-K", config])
+            mirror_curl_times.append(time.perf_counter() - start)
+            curl_requests = server.requests()
+            shutil.rmtree(copy, ignore_errors=True)
+            start = time.perf_counter()
+            run(["cp", "-r", registry, copy])
+            cp_times.append(time.perf_counter() - start)
+            shutil.rmtree(copy, ignore_errors=True)
+            if attempt == 0 and seconds > 60:
+                break
+        mirror_runs = len(mirror_times)
+        rows.append((f"mirror into an empty folder ({'median of ' + str(mirror_runs) + ' runs' if mirror_runs > 1 else '1 run'})",
+                     statistics.median(mirror_times), "curl, same paths, 8 in parallel", statistics.median(mirror_curl_times)))
+        rows.append(("", statistics.median(mirror_times), "cp -r of the registry folder", statistics.median(cp_times)))
+        memory["mirror (empty folder; the most of its runs)"] = max(mirror_memory)
+        mirror_files = sum(len(files) for _, _, files in os.walk(mirror))
+        registry_files = sum(len(files) for _, _, files in os.walk(registry))
+        differences = run(["diff", "-rq", "--exclude=.blocks-mirror", "--exclude=.blocks-mirror.lock", registry, mirror],
+                          check=False).stdout.decode().splitlines()
+        print(f"Mirror into an empty folder: {request_summary(mirror_requests)} (headers included); "
+              f"curl of the same paths: {request_summary(curl_requests)}; "
+              f"the mirror holds {mirror_files} files, the registry {registry_files}; "
+              f"{'byte for byte the same, its own state aside' if not differences else str(len(differences)) + ' differences, e.g. ' + differences[0]}.")
+        # The runs above emptied the cache: a search fills it again, so the client is one build
+        # behind when the block changes below.
+        run([BLOCKS, "search", "tabs", "--registry", server.url], cwd=project)
+        server.requests()
+
         changed = bump_one_block(catalog)
         rebuild_seconds, rebuild_memory = measured([BLOCKS, "build", "--catalog", catalog, "--out", registry, "--split-index"])
         # nginx's ETag is the mtime's second and the size: make sure the new index.json (and
@@ -225,17 +321,59 @@ def main():
                 os.utime(os.path.join(registry, name), (later, later))
         run([BLOCKS, "search", "tabs", "--registry", server.url], cwd=project)
         after = server.requests()
+        new_index = json.load(open(os.path.join(registry, "index.json")))
+        kinds = part_kinds(new_index)
+        new_feed = new_index["feed"]["path"]
+        new_feed_changes = len(json.load(open(os.path.join(registry, new_feed)))["changes"])
+        new_feed_raw, new_feed_gz = sizes(registry, [new_feed])
+
+        mirror_again_seconds, memory["mirror (after one change)"] = measured([BLOCKS, "mirror", server.url, mirror])
+        mirror_after = server.requests()
+
+        # Signed: the same registry rebuilt with --sign (nothing changed but index.json and its
+        # signature), then a pinned info and add, each with an empty cache. The signature's time
+        # is SOURCE_DATE_EPOCH's, so it expires in ten years rather than 30 days.
+        keys = os.path.join(WORK, "keys")
+        run([BLOCKS, "keygen", "--output", keys])
+        public_key = [line for line in open(os.path.join(keys, "blocks.pub")).read().splitlines() if line.strip()][-1]
+        signed_seconds, signed_memory = measured([BLOCKS, "build", "--catalog", catalog, "--out", registry, "--split-index",
+                                                  "--sign", os.path.join(keys, "blocks.key"), "--expires", "3650d"])
+        later = time.time() + 4
+        for name in ["index.json", "index.json.gz", "index.json.minisig"]:
+            if os.path.exists(os.path.join(registry, name)):
+                os.utime(os.path.join(registry, name), (later, later))
+        signed_kinds = part_kinds(json.load(open(os.path.join(registry, "index.json"))))
+        pinned = {}
+        server.requests()
+        for command in ["info", "add"]:
+            shutil.rmtree(ENV["XDG_CACHE_HOME"], ignore_errors=True)
+            peak = measured([BLOCKS, command, changed, "--registry", server.url, "--key", public_key], cwd=project)[1]
+            pinned[command] = (peak, server.requests())
+            memory[f"{command}, pinned (cold cache)"] = peak
     finally:
         server.stop()
 
     print(f"After {changed} changed upstream, the next search made {len(after)} requests, "
           f"{sum(item[2] for item in after) / 1e3:.1f} KB sent by nginx (headers included):")
-    for path, status, sent in after:
-        print(f"- {path} {status} {sent / 1e3:.1f} KB")
+    print_requests(after, kinds)
+    feeds = [path for path, _, _ in after if label(path, kinds).startswith("feed")]
+    print(f"The feed is request {', '.join(str(after.index(next(item for item in after if item[0] == path)) + 1) for path in feeds) or 'none'}; "
+          f"it now holds {new_feed_changes} changes: {new_feed_raw / 1e3:.1f} KB raw, {new_feed_gz / 1e3:.1f} KB gzipped.")
+    print(f"\nThen a second mirror into the same folder ({mirror_again_seconds:.1f} s, peak "
+          f"{memory['mirror (after one change)']:.0f} MiB) made {len(mirror_after)} requests, "
+          f"{sum(item[2] for item in mirror_after) / 1e3:.1f} KB sent by nginx (headers included):")
+    print_requests(mirror_after, kinds)
+    print(f"\nSigned (rebuild with --sign: {signed_seconds:.1f} s, peak {signed_memory:.0f} MiB), with an empty cache:")
+    for command, (peak, requests) in pinned.items():
+        print(f"- pinned {command} {changed}: {len(requests)} requests, "
+              f"{sum(item[2] for item in requests) / 1e3:.1f} KB sent, peak {peak:.0f} MiB")
+        for path, status, sent in requests:
+            print(f"  - {path} {status} {sent / 1e3:.1f} KB ({label(path, signed_kinds)})")
     print()
     print("| case | blocks | anchor | anchor | ratio |\n|---|---|---|---|---|")
     for name, ours, anchor_name, anchor in rows:
-        print(f"| {name} | {ours * 1000:.0f} ms | {anchor_name} | {anchor * 1000:.0f} ms | {ours / anchor:.2f}x |")
+        print(f"| {name} | {ours * 1000:.0f} ms | {anchor_name} | {anchor * 1000:.0f} ms | {ours / anchor:.2f}x |" if name else
+              f"| | | {anchor_name} | {anchor * 1000:.0f} ms | {ours / anchor:.2f}x |")
     print(f"\n| build --split-index | {build_seconds:.1f} s | peak {build_memory:.0f} MiB |")
     print(f"| rebuild after one block changed | {rebuild_seconds:.1f} s | peak {rebuild_memory:.0f} MiB |\n")
     print("| command | peak memory |\n|---|---|")
