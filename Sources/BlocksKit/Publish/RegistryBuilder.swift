@@ -173,6 +173,9 @@ public struct RegistryBuilder: Sendable {
         var entry: RegistryEntry
         var fragment: Data
         var wrote: Bool
+        /// For a split index: the compact entry's bytes (`SplitIndexColumns.compactValue`),
+        /// while `entry` keeps only the name and the metadata path (`RegistryBuilder.kept`).
+        var compact: Data?
 
         /// `json` is the entry's own `stableJSON`, never the metadata file, whose
         /// `versions` the index leaves out.
@@ -203,11 +206,18 @@ public struct RegistryBuilder: Sendable {
     }
 
     /// What a build keeps of a published block until `index.json` is written: all of it for
-    /// a whole index or a site, and for a split index only what its ranges hold.
+    /// a whole index or a site, and for a split index only what its ranges hold, as bytes
+    /// (about 500 of them, a third of the same entry decoded).
     func kept(_ published: PublishedEntry) -> PublishedEntry {
         guard splitIndex, !site else { return published }
+        let entry = published.entry
         var kept = published
-        kept.entry = SplitIndexColumns.searchOnly(published.entry)
+        kept.compact = SplitIndexColumns.compact(SplitIndexColumns.compactValue(SplitIndexColumns.searchOnly(entry)))
+        kept.entry = RegistryEntry(
+            manifest: BlockManifest(
+                name: entry.manifest.name, version: entry.manifest.version, title: [:], summary: [:], category: "", platforms: [:], level: "", origin: "",
+                tags: [:], api: [], files: [], authors: [], license: "", accessibility: [:]),
+            metadata: entry.metadata, sourceSHA256: "", archives: [:])
         kept.fragment = Data()
         return kept
     }

@@ -11,8 +11,8 @@ extension RegistryBuilder {
     /// (a string used once is inline in any dictionary), or when a part has grown to twice
     /// its starting size.
     func writeSplitIndex(_ published: [PublishedEntry], previous: Data?) throws {
-        let entries = published.map(\.entry).sorted { $0.manifest.name < $1.manifest.name }
-        let names = entries.map(\.manifest.name)
+        let entries = CompactEntries(published)
+        let names = entries.names
         let previousLayout = previous.flatMap { try? RegistryIndex.decode($0, location: output.path) }?.split
         var continued = continuedEpoch(of: previousLayout, entries: entries)
         func cut(_ size: Int, _ firsts: [String]?) -> [Range<Int>] {
@@ -27,16 +27,17 @@ extension RegistryBuilder {
             digestFiles = cut(splitSizes.digestFile, nil)
         }
         try writeSplitIndex(
-            entries, dictionary: continued?.dictionary ?? SplitIndexColumns.Dictionary(for: entries), ranges: ranges, digestFiles: digestFiles,
+            entries, dictionary: try continued?.dictionary ?? entries.dictionary(), ranges: ranges, digestFiles: digestFiles,
             epoch: continued != nil ? previousLayout!.epoch : (previousLayout?.epoch ?? 0) + 1, previous: previous, keeping: previousLayout)
     }
 
     /// The previous epoch's dictionary and cuts when this build may continue it.
-    private func continuedEpoch(of previous: SplitIndex.Layout?, entries: [RegistryEntry]) -> ContinuedEpoch? {
+    private func continuedEpoch(of previous: SplitIndex.Layout?, entries: CompactEntries) -> ContinuedEpoch? {
         guard let previous, let data = FileManager.default.contents(atPath: output.joining(previous.dictionary.path).path),
             SHA256.hex(data) == previous.dictionary.sha256,
             let dictionary = try? SplitIndexColumns.Dictionary.decode(data, path: previous.dictionary.path),
-            dictionary.inlineShare(of: entries) <= SplitIndexColumns.Dictionary(for: entries).inlineShare(of: entries) + SplitIndexColumns.largestInlineShare
+            let fresh = try? entries.dictionary(), let kept = try? entries.inlineShare(of: dictionary), let least = try? entries.inlineShare(of: fresh),
+            kept <= least + SplitIndexColumns.largestInlineShare
         else { return nil }
         return ContinuedEpoch(dictionary: dictionary, rangeFirsts: previous.ranges.map(\.first), digestFirsts: previous.digestFiles.map(\.first))
     }
@@ -48,14 +49,14 @@ extension RegistryBuilder {
     }
 
     private func writeSplitIndex(
-        _ entries: [RegistryEntry], dictionary: SplitIndexColumns.Dictionary, ranges: [Range<Int>], digestFiles: [Range<Int>], epoch: Int,
+        _ entries: CompactEntries, dictionary: SplitIndexColumns.Dictionary, ranges: [Range<Int>], digestFiles: [Range<Int>], epoch: Int,
         previous: Data?, keeping previousLayout: SplitIndex.Layout?
     ) throws {
-        let dictionaryFile = try writePart(dictionary.data, blocks: entries.count)
+        let dictionaryFile = try writePart(dictionary.data, blocks: entries.names.count)
         let rangeParts = try ranges.map { group in
             SplitIndex.Part(
-                first: entries[group.lowerBound].manifest.name, blocks: group.count,
-                file: try writePart(SplitIndexColumns.range(Array(entries[group]), dictionary: dictionary), blocks: group.count))
+                first: entries.names[group.lowerBound], blocks: group.count,
+                file: try writePart(SplitIndexColumns.range(try entries.decoded(group), dictionary: dictionary), blocks: group.count))
         }
         let total = rangeParts.reduce(dictionaryFile.size) { $0 + $1.file.size }
         if total > SplitIndex.maximumTotalBytes {
@@ -66,14 +67,15 @@ extension RegistryBuilder {
         var digests: [String: RegistryFileDigest] = [:]
         let digestParts = try digestFiles.map { group in
             var groupDigests: [String: RegistryFileDigest] = [:]
-            for entry in entries[group] {
-                guard let data = FileManager.default.contents(atPath: output.joining(entry.metadata).path) else {
-                    throw RegistryError.missingFile(block: entry.manifest.name, path: entry.metadata)
+            for name in entries.names[group] {
+                let path = "blocks/\(name).json"
+                guard let data = FileManager.default.contents(atPath: output.joining(path).path) else {
+                    throw RegistryError.missingFile(block: name, path: path)
                 }
-                groupDigests[entry.metadata] = RegistryFileDigest(of: data)
+                groupDigests[path] = RegistryFileDigest(of: data)
             }
             digests.merge(groupDigests) { one, _ in one }
-            return SplitIndex.Part(first: entries[group.lowerBound].manifest.name, blocks: group.count, file: try writePart(SplitIndexColumns.digestFile(groupDigests), blocks: group.count))
+            return SplitIndex.Part(first: entries.names[group.lowerBound], blocks: group.count, file: try writePart(SplitIndexColumns.digestFile(groupDigests), blocks: group.count))
         }
         let emptyFeed = SplitIndex.FileReference(holding: SplitIndexFeed(epoch: epoch, since: 0, changes: []).data)
         var layout = SplitIndex.Layout(epoch: epoch, snapshot: 1, dictionary: dictionaryFile, ranges: rangeParts, digestFiles: digestParts, feed: emptyFeed)
@@ -83,13 +85,13 @@ extension RegistryBuilder {
             layout.feed = previousLayout.feed
         } else {
             layout.snapshot = (previousLayout?.snapshot ?? 0) + 1
-            let feed = previousFeed(previousLayout, epoch: epoch).map { $0.appending(changes(from: $1, to: digests, entries: entries, snapshot: layout.snapshot)) }
+            let feed = try previousFeed(previousLayout, epoch: epoch).map { try $0.appending(changes(from: $1, to: digests, entries: entries, snapshot: layout.snapshot)) }
             layout.feed = try writePart((feed ?? SplitIndexFeed(epoch: epoch, since: layout.snapshot, changes: [])).data, blocks: 0)
         }
         var index = RegistryIndex(blocks: [])
         index.schemaVersion = SplitIndex.schemaVersion
         index.split = layout
-        try writeSplitIndexFile(index, previous: previous, blocks: entries.count)
+        try writeSplitIndexFile(index, previous: previous, blocks: entries.names.count)
         // Only a build that changed the parts removes any: one that finds index.json
         // already current (the last build was killed after writing it) keeps the parts of
         // the index before that, as the killed build would have.
@@ -120,11 +122,11 @@ extension RegistryBuilder {
 
     /// The blocks whose metadata file is new, changed or gone, as changes of `snapshot`.
     private func changes(
-        from previous: [String: RegistryFileDigest], to current: [String: RegistryFileDigest], entries: [RegistryEntry], snapshot: Int
-    ) -> [SplitIndexFeed.Change] {
+        from previous: [String: RegistryFileDigest], to current: [String: RegistryFileDigest], entries: CompactEntries, snapshot: Int
+    ) throws -> [SplitIndexFeed.Change] {
         var changes: [SplitIndexFeed.Change] = []
-        for entry in entries where previous[entry.metadata] != current[entry.metadata] {
-            changes.append(.init(snapshot: snapshot, name: entry.manifest.name, entry: SplitIndexColumns.searchOnly(entry), metadata: current[entry.metadata]))
+        for (position, name) in entries.names.enumerated() where previous["blocks/\(name).json"] != current["blocks/\(name).json"] {
+            changes.append(.init(snapshot: snapshot, name: name, entry: try entries.decoded(position..<position + 1)[0], metadata: current["blocks/\(name).json"]))
         }
         for path in previous.keys.sorted() where current[path] == nil {
             changes.append(.init(snapshot: snapshot, name: String(path.dropFirst("blocks/".count).dropLast(".json".count)), entry: nil, metadata: nil))
@@ -166,3 +168,45 @@ extension RegistryBuilder {
         if data != previous { try writeWithGzip(data, to: "index.json", blocks: blocks) } else { try ensureGzip(of: data, at: "index.json") }
     }
 }
+
+/// The blocks of a split index in name order, each kept as its compact entry's bytes and
+/// decoded only where a step needs it: a range at a time, or one at a time to count.
+private struct CompactEntries {
+    let names: [String]
+    private let compact: [Data]
+
+    init(_ published: [RegistryBuilder.PublishedEntry]) {
+        let sorted = published.sorted { $0.entry.manifest.name < $1.entry.manifest.name }
+        names = sorted.map(\.entry.manifest.name)
+        compact = sorted.map { $0.compact ?? SplitIndexColumns.compact(SplitIndexColumns.compactValue(SplitIndexColumns.searchOnly($0.entry))) }
+    }
+
+    func decoded(_ positions: Range<Int>) throws -> [RegistryEntry] {
+        try positions.map { position in
+            do throws(RegistryEntryProblem) {
+                return try RegistryEntryProblem.reading(compact[position]) { (fields) throws(JSONFields.Problem) in try SplitIndexColumns.compactEntry(fields) }
+            } catch {
+                throw RegistryError.invalidIndex(location: names[position], reason: "its compact entry cannot be read back (\(error.reason))")
+            }
+        }
+    }
+
+    /// Each entry in turn, decoded in slices so that only one slice is held.
+    func forEach(_ body: (RegistryEntry) -> Void) throws {
+        for start in stride(from: 0, to: names.count, by: 1_000) { try decoded(start..<min(start + 1_000, names.count)).forEach(body) }
+    }
+
+    /// A new epoch's dictionary for these entries.
+    func dictionary() throws -> SplitIndexColumns.Dictionary {
+        var counter = SplitIndexColumns.Dictionary.Counter()
+        try forEach { counter.add($0) }
+        return counter.dictionary
+    }
+
+    func inlineShare(of dictionary: SplitIndexColumns.Dictionary) throws -> Double {
+        var (total, inline) = (0, 0)
+        try forEach { dictionary.count($0, total: &total, inline: &inline) }
+        return total == 0 ? 0 : Double(inline) / Double(total)
+    }
+}
+

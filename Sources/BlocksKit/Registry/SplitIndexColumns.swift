@@ -35,9 +35,18 @@ enum SplitIndexColumns {
         /// Every string the entries use at least twice, the most used first and ties in the
         /// order they first appear.
         init(for entries: [RegistryEntry]) {
-            var counts: [String: (count: Int, first: Int)] = [:]
-            var seen = 0
-            for entry in entries {
+            var counter = Counter()
+            entries.forEach { counter.add($0) }
+            self = counter.dictionary
+        }
+
+        /// Counts the strings of entries given one at a time, for `init(for:)`: a build of
+        /// 100,000 blocks decodes them one by one rather than holding them all.
+        struct Counter {
+            private var counts: [String: (count: Int, first: Int)] = [:]
+            private var seen = 0
+
+            mutating func add(_ entry: RegistryEntry) {
                 SplitIndexColumns.forEachString(in: entry) { string in
                     if let known = counts[string] {
                         counts[string] = (known.count + 1, known.first)
@@ -47,8 +56,11 @@ enum SplitIndexColumns {
                     }
                 }
             }
-            let repeated = counts.filter { $0.value.count > 1 }
-            self.init(strings: repeated.sorted { ($1.value.count, $0.value.first) < ($0.value.count, $1.value.first) }.map(\.key))
+
+            var dictionary: Dictionary {
+                let repeated = counts.filter { $0.value.count > 1 }
+                return Dictionary(strings: repeated.sorted { ($1.value.count, $0.value.first) < ($0.value.count, $1.value.first) }.map(\.key))
+            }
         }
 
         func code(_ string: String) -> JSONValue { numbers[string].map(JSONValue.int) ?? .string(string) }
@@ -57,13 +69,16 @@ enum SplitIndexColumns {
         /// with a new dictionary's to decide on a new epoch.
         func inlineShare(of entries: [RegistryEntry]) -> Double {
             var (total, inline) = (0, 0)
-            for entry in entries {
-                SplitIndexColumns.forEachString(in: entry) { string in
-                    total += 1
-                    if numbers[string] == nil { inline += 1 }
-                }
-            }
+            for entry in entries { count(entry, total: &total, inline: &inline) }
             return total == 0 ? 0 : Double(inline) / Double(total)
+        }
+
+        /// Adds an entry's strings to `total`, and those the dictionary lacks to `inline`.
+        func count(_ entry: RegistryEntry, total: inout Int, inline: inout Int) {
+            SplitIndexColumns.forEachString(in: entry) { string in
+                total += 1
+                if numbers[string] == nil { inline += 1 }
+            }
         }
 
         var data: Data { compact(.object([Key.schemaVersion: .int(SplitIndex.schemaVersion), SplitIndex.Key.strings: JSONFields.jsonArray(strings)])) }
@@ -107,6 +122,22 @@ enum SplitIndexColumns {
             platforms: manifest.platforms, level: manifest.level, origin: "", tags: manifest.tags, api: [], files: [], authors: [], license: "",
             accessibility: [:])
         return RegistryEntry(manifest: kept, metadata: entry.metadata, sourceSHA256: "", archives: [:], codeNames: entry.codeNames)
+    }
+
+    /// A compact entry as one JSON object, strings written out: what the change feed
+    /// carries, and what a build keeps of each block until the ranges are written.
+    static func compactValue(_ entry: RegistryEntry) -> JSONValue {
+        var members = entry.manifest.searchMembers
+        members[RegistryEntry.Key.codeNames] = JSONFields.jsonArray(entry.codeNames)
+        return .object(members)
+    }
+
+    /// A compact entry read back from `compactValue`.
+    static func compactEntry(_ fields: JSONFields) throws(JSONFields.Problem) -> RegistryEntry {
+        let manifest = try BlockManifest(searchFields: fields)
+        return RegistryEntry(
+            manifest: manifest, metadata: "blocks/\(manifest.name).json", sourceSHA256: "", archives: [:],
+            codeNames: try fields.strings(RegistryEntry.Key.codeNames))
     }
 
     static func words(of text: String) -> [String] { text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) }

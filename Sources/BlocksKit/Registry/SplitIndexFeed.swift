@@ -59,11 +59,7 @@ struct SplitIndexFeed: Equatable {
     var data: Data {
         let changes: [JSONValue] = changes.map { change in
             var members: [String: JSONValue] = [Key.snapshot: .int(change.snapshot), Key.name: .string(change.name)]
-            if let entry = change.entry {
-                var entryMembers = entry.manifest.searchMembers
-                entryMembers[RegistryEntry.Key.codeNames] = JSONFields.jsonArray(entry.codeNames)
-                members[Key.entry] = .object(entryMembers)
-            }
+            if let entry = change.entry { members[Key.entry] = SplitIndexColumns.compactValue(entry) }
             if let metadata = change.metadata { members[Key.metadata] = metadata.jsonValue }
             return .object(members)
         }
@@ -78,11 +74,8 @@ struct SplitIndexFeed: Equatable {
                 let name = try change.string(Key.name)
                 var entry: RegistryEntry?
                 if let members = try change.optionalObject(Key.entry) {
-                    let manifest = try BlockManifest(searchFields: members)
-                    guard manifest.name == name else { throw .wrongType(change.place(Key.entry)) }
-                    entry = RegistryEntry(
-                        manifest: manifest, metadata: "blocks/\(name).json", sourceSHA256: "", archives: [:],
-                        codeNames: try members.strings(RegistryEntry.Key.codeNames))
+                    entry = try SplitIndexColumns.compactEntry(members)
+                    guard entry?.manifest.name == name else { throw .wrongType(change.place(Key.entry)) }
                 }
                 let metadata = try change.optionalObject(Key.metadata).map { (digest) throws(JSONFields.Problem) in try RegistryFileDigest(fields: digest) }
                 guard (entry == nil) == (metadata == nil) else { throw .missing(change.place(entry == nil ? Key.entry : Key.metadata)) }

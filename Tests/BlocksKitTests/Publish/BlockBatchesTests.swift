@@ -29,8 +29,13 @@ import Testing
         #expect(builder.kept(published).entry == published.entry, "a whole index keeps the entry")
         builder.splitIndex = true
         let kept = builder.kept(published)
-        #expect(kept.entry.manifest.files.isEmpty && kept.entry.archives.isEmpty && kept.fragment.isEmpty)
-        #expect(kept.entry.manifest.searchMembers == published.entry.manifest.searchMembers && kept.entry.codeNames == published.entry.codeNames)
-        #expect(!published.entry.manifest.files.isEmpty && !published.fragment.isEmpty)
+        // The name and the metadata path, and the compact entry as bytes.
+        #expect(kept.entry.manifest.name == "strip" && kept.entry.metadata == "blocks/strip.json" && kept.fragment.isEmpty)
+        #expect(kept.entry.manifest.files.isEmpty && kept.entry.manifest.title.isEmpty && kept.entry.codeNames.isEmpty)
+        let compact = try #require(kept.compact)
+        let entry = try RegistryEntryProblem.reading(compact) { (fields) throws(JSONFields.Problem) in try SplitIndexColumns.compactEntry(fields) }
+        #expect(entry.manifest.searchMembers == published.entry.manifest.searchMembers && entry.codeNames == published.entry.codeNames)
+        #expect(entry.manifest.files.isEmpty && entry.archives.isEmpty)
+        #expect(!published.entry.manifest.files.isEmpty && !published.fragment.isEmpty && published.compact == nil)
     }
 }
