@@ -74,9 +74,9 @@ public struct RegistryBuilder: Sendable {
     /// is never in memory at once; what stays of each block until `index.json` is written
     /// is its entry, and for a split index only what the ranges hold of it.
     public func build(_ blocks: BlockBatches) throws -> Report {
-        // Every block is read once before anything is written: a broken one is an error
+        // Every block is checked before anything is written: a broken one is an error
         // that leaves the output as it was, or not made at all.
-        try blocks.forEachBatch { _ in }
+        try blocks.checkAll()
         let created = try Self.makeOutputFolder(output)
         let lock = try Self.lockOutput(output)
         defer { withExtendedLifetime(lock) {} }

@@ -18,6 +18,24 @@ import Testing
         #expect(Array(asked.joined()) == names)
     }
 
+    /// The check a build makes of the whole catalog first throws what reading it would.
+    @Test func checkingTheCatalogThrowsWhatReadingItWould() throws {
+        let catalog = try TestCatalog.make([.standard("strip", type: "Strip"), .standard("pager", type: "Pager")])
+        defer { catalog.delete() }
+        let source = CatalogSource.folder(catalog.root)
+        try source.check(["pager", "strip"])
+        // A listed file that is gone, then one that is a folder.
+        let logic = catalog.root.appendingPathComponent("strip/StripLogic.swift")
+        try FileManager.default.removeItem(at: logic)
+        for _ in 0..<2 {
+            let expected = RegistryError.missingFile(block: "strip", path: "StripLogic.swift")
+            #expect(throws: expected) { try source.contents(of: ["pager", "strip"]) }
+            #expect(throws: expected) { try source.check(["pager", "strip"]) }
+            try FileManager.default.createDirectory(at: logic, withIntermediateDirectories: true)
+        }
+        #expect(throws: RegistryError.self) { try source.check(["pager", "nothing-here"]) }
+    }
+
     @Test func aSplitIndexBuildKeepsOnlyTheSearchFieldsOfEachBlock() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
