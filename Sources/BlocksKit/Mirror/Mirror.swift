@@ -79,7 +79,11 @@ public struct Mirror {
         else {
             // Unchanged upstream: one conditional request, plus a stat per archive to catch damage.
             let folder = destination.path
-            let damaged = state.records.filter { !state.isIntact($0.key, sha256: $0.value.sha256, inFolder: folder) }
+            // A --latest-only mirror's metadata files are cut from upstream's, so fetching
+            // one again here would list versions it does not hold: the next change repairs them.
+            let damaged = state.records.filter {
+                !state.isIntact($0.key, sha256: $0.value.sha256, inFolder: folder) && !(latestOnly && $0.key.hasPrefix("blocks/"))
+            }
             // --prune still applies: files the unchanged index does not list may be here.
             if prune { summary.pruned = try pruneAgainstLocalIndex() }
             if damaged.isEmpty {

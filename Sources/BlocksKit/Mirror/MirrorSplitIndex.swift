@@ -93,13 +93,11 @@ extension Mirror {
     }
 
     /// After the new `index.json` moved in: records each metadata file as derived from its
-    /// upstream digest (not with `--latest-only`, whose files are cut), and removes the
-    /// parts neither it nor the one before lists.
+    /// upstream digest (with `--latest-only`, the file cut from it), so the next sync keeps
+    /// it, and removes the parts neither it nor the one before lists.
     func finishSplit(_ split: MirrorPlan.Split, previous: SplitIndex.Layout?, state: inout MirrorState) {
-        if !latestOnly {
-            for (path, sha256) in split.digests where !state.isIntact(path, sha256: sha256, in: destination) {
-                state.record(path, sha256: sha256, in: destination)
-            }
+        for (path, sha256) in split.digests where !state.isIntact(path, sha256: sha256, in: destination) {
+            state.record(path, sha256: sha256, in: destination)
         }
         SplitIndex.removeUnlistedParts(in: destination, keeping: split.layout.files + (previous?.files ?? []))
     }

@@ -383,6 +383,30 @@ import Testing
         #expect(project.run(["mirror", "--verify", mirror.path]).code == 0)
     }
 
+    /// A --latest-only mirror of a split index keeps its cut metadata files from one sync to
+    /// the next: after one change it fetches that block's metadata file alone.
+    @Test func aLatestOnlyMirrorOfASplitIndexFetchesOnlyWhatChanged() throws {
+        defer { delete() }
+        var blocks = Self.blocks
+        blocks[1] = .standard("strip", type: "Strip", version: "1.1.0")
+        #expect(try build(Self.blocks).code == 0)
+        #expect(try build(blocks).code == 0)
+        let server = try Nginx(root: registry)
+        defer { server.stop() }
+        let mirror = folder.appendingPathComponent("mirror")
+        #expect(project.run(["mirror", server.baseURL, mirror.path, "--latest-only"]).code == 0)
+        let strip = try BlockMetadata.decode(try Data(contentsOf: mirror.appendingPathComponent("blocks/strip.json")))
+        #expect(strip.versions.map(\.version) == ["1.1.0"], "cut to the newest version")
+        blocks[0] = .standard("pager", type: "Pager", version: "1.0.1")
+        #expect(try build(blocks).code == 0)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: registry.appendingPathComponent("index.json").path)
+        let before = server.requests().count
+        #expect(project.run(["mirror", server.baseURL, mirror.path, "--latest-only"]).code == 0)
+        let metadataRequests = server.requests(atLeast: before + 3).dropFirst(before).map(\.summary).filter { $0.contains("/blocks/") }
+        #expect(metadataRequests == ["GET /blocks/pager.json 200"], "\(metadataRequests)")
+        #expect(project.run(["mirror", "--verify", mirror.path]).code == 0)
+    }
+
     /// A pinned mirror of a signed split index checks each metadata file against its digest
     /// file: a forged one upstream fails the run, and the mirror keeps its snapshot.
     @Test func aPinnedMirrorRefusesAForgedMetadataFileOfASignedSplitIndex() throws {
