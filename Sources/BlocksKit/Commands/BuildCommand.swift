@@ -39,7 +39,7 @@ public enum BuildCommand: Command {
             source = .embedded
         }
         let names = try source.blockNames()
-        let blocks = BlockBatches(names: names, load: source.contents(of:), check: source.check)
+        let blocks = BlockBatches(names: names, load: source.contents(of:))
         let output = context.resolve(out)
         context.protectFromInterruption(
             "\(out) was not published to: its index.json, written last, is the previous one if there was one; run the same 'blocks build' again")

@@ -5,16 +5,18 @@ public struct BlockBatches {
     /// The blocks' names, in the order they are built.
     public let names: [String]
     private let load: ([String]) throws -> [BlockContent]
-    private let check: ([String]) throws -> Void
     /// How many blocks are in memory at once: enough to keep both cores busy.
-    static let batchSize = 512
+    let batchSize: Int
 
-    /// Blocks read by `load`, which is given a batch of `names` at a time. `check` throws
-    /// what `load` would, more cheaply (`CatalogSource.check`); by default it loads.
-    public init(names: [String], load: @escaping ([String]) throws -> [BlockContent], check: (([String]) throws -> Void)? = nil) {
+    /// Blocks read by `load`, which is given a batch of `names` at a time.
+    public init(names: [String], load: @escaping ([String]) throws -> [BlockContent]) {
+        self.init(names: names, batchSize: 512, load: load)
+    }
+
+    init(names: [String], batchSize: Int, load: @escaping ([String]) throws -> [BlockContent]) {
         self.names = names
+        self.batchSize = batchSize
         self.load = load
-        self.check = check ?? { _ = try load($0) }
     }
 
     /// Blocks already in memory.
@@ -23,17 +25,10 @@ public struct BlockBatches {
         self.init(names: blocks.map(\.manifest.name)) { names in names.compactMap { byName[$0] } }
     }
 
-    /// Throws what loading any block would, a batch at a time, holding none of them.
-    func checkAll() throws {
-        for start in stride(from: 0, to: names.count, by: Self.batchSize) {
-            try check(Array(names[start..<min(start + Self.batchSize, names.count)]))
-        }
-    }
-
     /// Calls `body` with each batch, loaded just before it.
     func forEachBatch(_ body: ([BlockContent]) throws -> Void) throws {
-        for start in stride(from: 0, to: names.count, by: Self.batchSize) {
-            try body(try load(Array(names[start..<min(start + Self.batchSize, names.count)])))
+        for start in stride(from: 0, to: names.count, by: batchSize) {
+            try body(try load(Array(names[start..<min(start + batchSize, names.count)])))
         }
     }
 }

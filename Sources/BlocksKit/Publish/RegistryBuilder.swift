@@ -74,15 +74,18 @@ public struct RegistryBuilder: Sendable {
     /// is never in memory at once; what stays of each block until `index.json` is written
     /// is its entry, and for a split index only what the ranges hold of it.
     public func build(_ blocks: BlockBatches) throws -> Report {
-        // Every block is checked before anything is written: a broken one is an error
-        // that leaves the output as it was, or not made at all.
-        try blocks.checkAll()
         let created = try Self.makeOutputFolder(output)
         let lock = try Self.lockOutput(output)
         defer { withExtendedLifetime(lock) {} }
         // Also removes staging folders left by killed builds, so it runs for every build.
         if let fresh = try FreshBuildFolder.begin(in: output, created: created, tuning: tuning) {
-            return try buildFresh(blocks, into: fresh)
+            do {
+                return try buildFresh(blocks, into: fresh)
+            } catch {
+                // A broken block leaves no output folder this build made (it is empty again).
+                if created { rmdir(output.path) }
+                throw error
+            }
         }
         let previousIndexData = try? Data(contentsOf: output.appendingPathComponent("index.json"))
         let previousIndex = previousIndexData.flatMap { try? RegistryIndex.decode($0, location: output.path) }
@@ -96,20 +99,27 @@ public struct RegistryBuilder: Sendable {
         let site = self.site ? SiteBuilder(output: output) : nil
         var report = Report()
         var entries: [PublishedEntry] = []
-        try blocks.forEachBatch { batch in
-            // Blocks are independent, so both cores can write archives at once.
-            let results = ConcurrentMap.map(batch) { block in
-                Result {
-                    let name = block.manifest.name
-                    let earlier = try previous[name] ?? (previousFromMetadata ? self.previousMetadata("blocks/\(name).json")?.entry : nil)
-                    return self.kept(try self.publish(block, previous: earlier, site: site))
+        let staging = try MetadataStaging(output: output)
+        do {
+            try blocks.forEachBatch { batch in
+                // Blocks are independent, so both cores can write archives at once.
+                let results = ConcurrentMap.map(batch) { block in
+                    Result {
+                        let name = block.manifest.name
+                        let earlier = try previous[name] ?? (previousFromMetadata ? self.previousMetadata("blocks/\(name).json")?.entry : nil)
+                        return self.kept(try self.publish(block, previous: earlier, site: site, staging: staging))
+                    }
+                }
+                for result in results {
+                    let published = try result.get()
+                    entries.append(published)
+                    if published.wrote { report.written.append(published.entry.manifest.name) } else { report.unchanged.append(published.entry.manifest.name) }
                 }
             }
-            for result in results {
-                let published = try result.get()
-                entries.append(published)
-                if published.wrote { report.written.append(published.entry.manifest.name) } else { report.unchanged.append(published.entry.manifest.name) }
-            }
+            try staging.commit(into: output)
+        } catch {
+            staging.discard()
+            throw error
         }
         try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
         report.site = site?.report
@@ -271,7 +281,8 @@ public struct RegistryBuilder: Sendable {
 
     /// Writes one block's archives and metadata unless they are already published, and
     /// its page when `site` is given.
-    func publish(_ block: BlockContent, previous: RegistryEntry?, site: SiteBuilder? = nil) throws -> PublishedEntry {
+    /// Changed metadata files go to `staging` when given, else straight into place.
+    func publish(_ block: BlockContent, previous: RegistryEntry?, site: SiteBuilder? = nil, staging: MetadataStaging? = nil) throws -> PublishedEntry {
         let manifest = block.manifest
         // The index lists each block at its newest version, which a step back would undo.
         if let previous, VersionComparison.isNewer(previous.manifest.version, than: manifest.version) {
@@ -289,7 +300,7 @@ public struct RegistryBuilder: Sendable {
                 entry.codeNames = codeNames
                 let metadata = BlockMetadata.publishing(entry, published: published, over: try previousMetadata(entry.metadata))
                 let entryMembers = entry.stableMembers()
-                try writeWithGzip(metadata.stableJSON(entryMembers: entryMembers), to: entry.metadata)
+                try writeMetadata(metadata.stableJSON(entryMembers: entryMembers), to: entry.metadata, staging: staging)
                 return PublishedEntry(entry: entry, json: entryMembers.data, wrote: false)
             }
             if let metadata = FileManager.default.contents(atPath: output.joining(previous.metadata).path) {
@@ -319,13 +330,20 @@ public struct RegistryBuilder: Sendable {
         }
         let metadata = BlockMetadata.publishing(entry, published: published, over: try previousMetadata(entry.metadata))
         let entryMembers = entry.stableMembers(manifestMembers: manifestMembers)
-        try writeWithGzip(metadata.stableJSON(entryMembers: entryMembers), to: entry.metadata)
+        try writeMetadata(metadata.stableJSON(entryMembers: entryMembers), to: entry.metadata, staging: staging)
         if let site {
             // The page shows what the archives hold, which an older build's kept archive decides.
             let files = try keptOlderArchive.map { try Archives.read($0).files } ?? SiteBuilder.shipped(shipped)
             try site.write(SiteBuilder.page(entry, versions: metadata.versions, shipped: files), to: SiteBuilder.pagePath(manifest.name))
         }
         return PublishedEntry(entry: entry, json: entryMembers.data, wrote: true)
+    }
+
+    /// A metadata file and its `.gz`, into `staging` when given, else into place.
+    func writeMetadata(_ data: Data, to path: String, staging: MetadataStaging?) throws {
+        guard let staging else { return try writeWithGzip(data, to: path) }
+        try ClientCaps.check(data, path: path, blocks: 1)
+        try staging.write(data, gzip: try Self.gzip(data, path: path), to: path)
     }
 
     /// The metadata file an earlier build wrote, whose versions this build keeps; nil

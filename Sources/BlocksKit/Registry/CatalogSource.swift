@@ -68,16 +68,6 @@ public struct CatalogSource: RegistrySource {
         }
     }
 
-    /// Whether `file(relativePath)` would find a file, without reading it.
-    func hasFile(_ relativePath: String) -> Bool {
-        switch storage {
-        case .embedded: return EmbeddedFiles.catalog[relativePath] != nil
-        case .folder:
-            let path = "\(location)/\(relativePath)"
-            return access(path, R_OK) == 0 && PathKind(path) != .folder
-        }
-    }
-
     public func manifests() throws -> [BlockManifest] {
         if case .embedded = storage {
             // Nine small files: decoding them in parallel would cost more than it saves.
@@ -122,18 +112,6 @@ public struct CatalogSource: RegistrySource {
     /// Reads only the named blocks' folders, so adding one block from a catalog of
     /// thousands reads one manifest.
     public func contents(of names: [String]) throws -> [BlockContent] {
-        try blocks(names, readingFiles: true)
-    }
-
-    /// Throws what `contents(of:)` would for these blocks, without reading their code
-    /// files (it checks that each is there): a build checks its whole catalog this way
-    /// before it writes anything, and reads the files a batch at a time after.
-    public func check(_ names: [String]) throws {
-        _ = try blocks(names, readingFiles: false)
-    }
-
-    /// The blocks, with their files when `readingFiles`, else with none.
-    private func blocks(_ names: [String], readingFiles: Bool) throws -> [BlockContent] {
         let results = ConcurrentMap.map(names) { name in
             Result { () throws -> BlockContent? in
                 guard self.hasBlock(named: name) else { return nil }
@@ -146,11 +124,10 @@ public struct CatalogSource: RegistrySource {
                 }
                 var files: [String: Data] = [:]
                 for entry in manifest.files {
-                    let path = "\(name)/\(entry.path)"
-                    if readingFiles { files[entry.path] = self.file(path) }
-                    guard readingFiles ? files[entry.path] != nil : self.hasFile(path) else {
+                    guard let data = self.file("\(name)/\(entry.path)") else {
                         throw RegistryError.missingFile(block: name, path: entry.path)
                     }
+                    files[entry.path] = data
                 }
                 return BlockContent(manifest: manifest, files: files)
             }

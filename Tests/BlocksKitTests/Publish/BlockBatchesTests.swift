@@ -15,25 +15,33 @@ import Testing
         }
         try batches.forEachBatch { _ in }
         #expect(asked.map(\.count) == [512, 512, 76])
+        #expect(batches.batchSize == 512)
         #expect(Array(asked.joined()) == names)
     }
 
-    /// The check a build makes of the whole catalog first throws what reading it would.
-    @Test func checkingTheCatalogThrowsWhatReadingItWould() throws {
-        let catalog = try TestCatalog.make([.standard("strip", type: "Strip"), .standard("pager", type: "Pager")])
+    /// A broken block in a later batch fails a build into an existing registry with every
+    /// metadata file and index.json as they were: the changed blocks of the batches before
+    /// were staged, not written in place.
+    @Test func aBrokenBlockInALaterBatchLeavesTheRegistryAsItWas() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let output = folder.path("registry")
+        let catalog = try TestCatalog.make([.standard("a-tabs", type: "A"), .standard("b-tabs", type: "B")])
         defer { catalog.delete() }
         let source = CatalogSource.folder(catalog.root)
-        try source.check(["pager", "strip"])
-        // A listed file that is gone, then one that is a folder.
-        let logic = catalog.root.appendingPathComponent("strip/StripLogic.swift")
-        try FileManager.default.removeItem(at: logic)
-        for _ in 0..<2 {
-            let expected = RegistryError.missingFile(block: "strip", path: "StripLogic.swift")
-            #expect(throws: expected) { try source.contents(of: ["pager", "strip"]) }
-            #expect(throws: expected) { try source.check(["pager", "strip"]) }
-            try FileManager.default.createDirectory(at: logic, withIntermediateDirectories: true)
+        let builder = RegistryBuilder(output: output, packager: BlockPackager(year: 2026), published: "2026-06-01T00:00:00Z")
+        _ = try builder.build(BlockBatches(names: ["a-tabs", "b-tabs"], batchSize: 1, load: source.contents(of:)))
+        let before = fileContents(under: output)
+
+        try catalog.put(.standard("a-tabs", type: "A", version: "1.1.0"))
+        try FileManager.default.removeItem(at: catalog.root.appendingPathComponent("b-tabs/BLogic.swift"))
+        #expect(throws: RegistryError.missingFile(block: "b-tabs", path: "BLogic.swift")) {
+            try builder.build(BlockBatches(names: ["a-tabs", "b-tabs"], batchSize: 1, load: source.contents(of:)))
         }
-        #expect(throws: RegistryError.self) { try source.check(["pager", "nothing-here"]) }
+        let after = fileContents(under: output)
+        for path in before.keys { #expect(after[path] == before[path], "\(path)") }
+        // Only the new version's archives are new: immutable files nothing names yet.
+        #expect(Set(after.keys).subtracting(before.keys).sorted() == ["archives/a-tabs-1.1.0.tar.gz", "archives/a-tabs-1.1.0.zip"])
     }
 
     @Test func aSplitIndexBuildKeepsOnlyTheSearchFieldsOfEachBlock() throws {
