@@ -5,14 +5,12 @@ public struct BlockBatches {
     /// The blocks' names, in the order they are built.
     public let names: [String]
     private let load: ([String]) throws -> [BlockContent]
-    /// How many blocks are in memory at once: a few megabytes of code, and few enough
-    /// batches that waiting for each one's slowest block costs nothing measurable (with
-    /// 512, a 10,000-block rebuild was 1-6% slower than reading the catalog whole).
+    /// How many blocks are in memory at once: enough to keep both cores busy.
     let batchSize: Int
 
     /// Blocks read by `load`, which is given a batch of `names` at a time.
     public init(names: [String], load: @escaping ([String]) throws -> [BlockContent]) {
-        self.init(names: names, batchSize: 2_048, load: load)
+        self.init(names: names, batchSize: 512, load: load)
     }
 
     init(names: [String], batchSize: Int, load: @escaping ([String]) throws -> [BlockContent]) {
