@@ -1,17 +1,19 @@
 /// A split index (`schemaVersion` 3, `blocks build --split-index`), for a registry too
-/// large for one `index.json`. `index.json` lists three kinds of files, each named by its
+/// large for one `index.json`. `index.json` lists four kinds of files, each named by its
 /// SHA-256 under `index/` and listed with that hash and its size:
 ///
 /// - one *dictionary*: the strings and words the blocks use at least twice;
 /// - *ranges*: the compact entries (what search, list and the filters read) of the blocks
 ///   whose names fall in a range of names, stored as columns of dictionary numbers;
-/// - *digest files*: each block's metadata file's SHA-256 and size, for a range of names.
+/// - *digest files*: each block's metadata file's SHA-256 and size, for a range of names;
+/// - the change *feed* (`SplitIndexFeed`): the latest changes, with their entries.
 ///
 /// The dictionary and the cuts between ranges stay fixed for an *epoch*, so a changed block
-/// changes one range and one digest file, which a client fetches again by its new hash;
-/// a signature over `index.json` covers every file and, through the digests, every metadata
-/// file and archive. Search reads the dictionary and the ranges; `add` and `info` read only
-/// the digest file that holds a name. docs/SCALE.md has the measurements behind the layout.
+/// changes one range and one digest file, which a client makes from the feed or fetches
+/// again by its new hash; a signature over `index.json` covers every file and, through the
+/// digests, every metadata file and archive. Search reads the dictionary and the ranges; a
+/// pinned `add` or `info` reads only the digest file that holds a name. docs/SCALE.md has
+/// the measurements behind the layout.
 /// Schemas: `Schemas/index.schema.json` and `Schemas/index-parts.schema.json`.
 public enum SplitIndex {
     /// The `schemaVersion` of a split `index.json` and of each file it lists.
