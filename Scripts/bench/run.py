@@ -8,14 +8,14 @@ their ratio, because the machines are noisy. Network traffic stays on 127.0.0.1.
 import os
 import resource
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import json
+
+import nginx
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BLOCKS = os.path.join(ROOT, ".build/release/blocks")
@@ -105,43 +105,6 @@ def mcp_search_median(registry):
 
 def cpu_text(cpu_ratio):
     return "—" if cpu_ratio is None else f"{cpu_ratio:.2f}×"
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Nginx:
-    def __init__(self, root, server_config=""):
-        self.folder = tempfile.mkdtemp(prefix="nginx-", dir=WORK)
-        self.port = free_port()
-        for temp in ["body", "proxy", "fastcgi", "uwsgi", "scgi"]:
-            os.makedirs(os.path.join(self.folder, "temp", temp))
-        config = os.path.join(self.folder, "nginx.conf")
-        with open(config, "w") as handle:
-            handle.write(f"""daemon off; master_process off; worker_processes 1;
-pid {self.folder}/nginx.pid; error_log {self.folder}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{ access_log off; sendfile on; etag on; keepalive_requests 100000;
-  client_body_temp_path {self.folder}/temp/body; proxy_temp_path {self.folder}/temp/proxy;
-  fastcgi_temp_path {self.folder}/temp/fastcgi; uwsgi_temp_path {self.folder}/temp/uwsgi;
-  scgi_temp_path {self.folder}/temp/scgi;
-  server {{ listen 127.0.0.1:{self.port}; root {root}; {server_config} }} }}
-""")
-        self.process = subprocess.Popen(["/usr/sbin/nginx", "-p", self.folder, "-e", f"{self.folder}/error.log", "-c", config],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(200):
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
-                    break
-            time.sleep(0.02)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def stop(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
 
 
 def make_project(path):
@@ -313,7 +276,7 @@ def main():
     bench_update(heavy if QUICK else small)
 
     print("registry over nginx", file=sys.stderr)
-    server = Nginx(out)
+    server = nginx.Nginx(out, WORK)
     try:
         names = sorted(os.listdir(big))
         first = names[0]
@@ -391,7 +354,7 @@ def signed_search_case(catalog, runs):
     subprocess.run([BLOCKS, "build", "--catalog", catalog, "--out", os.path.join(served, "signed"), "--sign", os.path.join(keys, "blocks.key")],
                    env=clock, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.sync()
-    server = Nginx(served)
+    server = nginx.Nginx(served, WORK)
     try:
         unsigned = [BLOCKS, "--registry", f"{server.url}/unsigned", "search", "scroling", "tabs", "--limit", "10"]
         signed = [BLOCKS, "--registry", f"{server.url}/signed", "--key", public_key, "search", "scroling", "tabs", "--limit", "10"]
@@ -437,7 +400,7 @@ def dependencies_case(project, runs):
             discard(out)
             sh([BLOCKS, "build", "--catalog", catalog, "--out", out])
             check = f'if ($http_authorization != "Bearer {token}") {{ return 401; }}' if registry == "team" else ""
-            servers[registry] = Nginx(out, check)
+            servers[registry] = nginx.Nginx(out, WORK, check)
             for name in blocks:
                 with open(os.path.join(out, "blocks", f"{name}.json")) as handle:
                     metadata = json.load(handle)

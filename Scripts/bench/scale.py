@@ -33,13 +33,13 @@ import gzip
 import json
 import os
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+import nginx
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BLOCKS = os.path.join(ROOT, ".build/release/blocks")
@@ -69,55 +69,6 @@ def measured(command, cwd=None):
     if result.returncode != 0:
         raise SystemExit(f"failed: {' '.join(command)}\n{result.stderr.decode()[-2000:]}")
     return elapsed, int(result.stderr.decode().strip().splitlines()[-1]) / 1024
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Nginx:
-    """nginx serving `root` with gzip_static, logging each request's path, status and bytes sent."""
-
-    def __init__(self, root):
-        self.folder = tempfile.mkdtemp(prefix="nginx-", dir=WORK)
-        self.port = free_port()
-        self.log = os.path.join(self.folder, "access.log")
-        for temp in ["body", "proxy", "fastcgi", "uwsgi", "scgi"]:
-            os.makedirs(os.path.join(self.folder, "temp", temp))
-        config = os.path.join(self.folder, "nginx.conf")
-        with open(config, "w") as handle:
-            handle.write(f"""daemon off; master_process off; worker_processes 1;
-pid {self.folder}/nginx.pid; error_log {self.folder}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{ log_format sent '$request_uri $status $bytes_sent'; access_log {self.log} sent;
-  sendfile on; etag on; keepalive_requests 100000; gzip_static on;
-  client_body_temp_path {self.folder}/temp/body; proxy_temp_path {self.folder}/temp/proxy;
-  fastcgi_temp_path {self.folder}/temp/fastcgi; uwsgi_temp_path {self.folder}/temp/uwsgi;
-  scgi_temp_path {self.folder}/temp/scgi;
-  server {{ listen 127.0.0.1:{self.port}; root {root}; }} }}
-""")
-        self.process = subprocess.Popen(["/usr/sbin/nginx", "-p", self.folder, "-e", f"{self.folder}/error.log", "-c", config],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(200):
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
-                    break
-            time.sleep(0.02)
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def requests(self):
-        """(path, status, bytes sent) of every request since the last call."""
-        time.sleep(0.2)
-        with open(self.log) as handle:
-            lines = handle.read().splitlines()
-        open(self.log, "w").close()
-        return [(path, status, int(sent)) for path, status, sent in (line.split(" ") for line in lines)]
-
-    def stop(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
 
 
 def size_line(name, raw, compressed):
@@ -214,7 +165,7 @@ def main():
     print(size_line(f"feed, as built ({feed_changes} changes)", *sizes(registry, [feed_path])))
     print()
 
-    server = Nginx(registry)
+    server = nginx.Nginx(registry, WORK, logged=True)
     project = os.path.join(WORK, "project")
     os.makedirs(os.path.join(project, "Sources/App"))
     with open(os.path.join(project, "Package.swift"), "w") as handle:

@@ -63,30 +63,13 @@ extension Mirror {
     /// them only the changed blocks' metadata files and archives.
     func deriveFromFeed(_ layout: SplitIndex.Layout, state: inout MirrorState) {
         let folder = destination.path
-        let held = { (part: SplitIndex.FileReference) -> Data? in
-            guard let data = FileManager.default.contents(atPath: folder + "/" + part.path), SHA256.hex(data) == part.sha256 else { return nil }
-            return data
-        }
-        guard let previous = localSplitLayout(), previous.epoch == layout.epoch, previous.snapshot < layout.snapshot,
-            let dictionaryData = held(layout.dictionary), let dictionary = try? SplitIndexColumns.Dictionary.decode(dictionaryData, path: layout.dictionary.path),
-            let feedData = try? upstream.fetchFiles([layout.feed.path], jobs: 1).first?.get(), SHA256.hex(feedData) == layout.feed.sha256,
-            let feed = try? SplitIndexFeed.decode(feedData, path: layout.feed.path), feed.epoch == layout.epoch,
-            let changes = feed.changes(after: previous.snapshot)
+        let held = { (part: SplitIndex.FileReference) in part.contents(atPath: folder + "/" + part.path) }
+        let missing = (layout.ranges + layout.digestFiles).filter { held($0.file) == nil }
+        guard !missing.isEmpty, let previous = localSplitLayout(), SplitIndexFeed.canDerive(layout, from: previous),
+            let feedData = try? upstream.fetchFiles([layout.feed.path], jobs: 1).first?.get(), SHA256.hex(feedData) == layout.feed.sha256
         else { return }
-        var derived: [(SplitIndex.FileReference, Data)] = [(layout.feed, feedData)]
-        let rangeFirsts = layout.ranges.map(\.first), digestFirsts = layout.digestFiles.map(\.first)
-        for (position, range) in layout.ranges.enumerated() where held(range.file) == nil {
-            guard let old = previous.ranges.first(where: { $0.first == range.first }).flatMap({ held($0.file) }),
-                let entries = try? SplitIndexColumns.entries(ofRange: old, path: range.file.path, dictionary: dictionary)
-            else { continue }
-            derived.append((range.file, SplitIndexFeed.range(entries, after: changes, holds: { SplitIndex.part(holding: $0, firsts: rangeFirsts) == position }, dictionary: dictionary)))
-        }
-        for (position, digestFile) in layout.digestFiles.enumerated() where held(digestFile.file) == nil {
-            let old = previous.digestFiles.first { $0.first == digestFile.first }.flatMap { held($0.file) }
-            guard let digests = old.map({ try? SplitIndexColumns.digests(ofDigestFile: $0, path: digestFile.file.path) }) ?? [:] else { continue }
-            derived.append((digestFile.file, SplitIndexFeed.digestFile(digests, after: changes, holds: { SplitIndex.part(holding: $0, firsts: digestFirsts) == position })))
-        }
-        for (part, data) in derived where SHA256.hex(data) == part.sha256 {
+        let derived = SplitIndexFeed.derive(missing, of: layout, from: previous, feed: feedData, read: held)
+        for (part, data) in [(layout.feed, feedData)] + derived {
             guard (try? AtomicFile.write(data, to: destination.appendingPathComponent(part.path))) != nil else { continue }
             state.record(part.path, sha256: part.sha256, in: destination)
         }
@@ -156,7 +139,7 @@ extension Mirror {
     /// A digest file in DEST, checked against its hash (it was fetched checked, but DEST's
     /// files may since have been changed), decoded.
     static func digests(of file: SplitIndex.FileReference, in destination: URL, location: String) throws -> [String: RegistryFileDigest] {
-        guard let data = FileManager.default.contents(atPath: destination.path + "/" + file.path), SHA256.hex(data) == file.sha256 else {
+        guard let data = file.contents(atPath: destination.path + "/" + file.path) else {
             throw RegistryError.invalidIndex(location: location, reason: "\(file.path) is missing or is not the file index.json lists")
         }
         do throws(RegistryEntryProblem) {

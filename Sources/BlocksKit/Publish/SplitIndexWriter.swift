@@ -33,8 +33,7 @@ extension RegistryBuilder {
 
     /// The previous epoch's dictionary and cuts when this build may continue it.
     private func continuedEpoch(of previous: SplitIndex.Layout?, entries: CompactEntries) -> ContinuedEpoch? {
-        guard let previous, let data = FileManager.default.contents(atPath: output.joining(previous.dictionary.path).path),
-            SHA256.hex(data) == previous.dictionary.sha256,
+        guard let previous, let data = verifiedPart(previous.dictionary),
             let dictionary = try? SplitIndexColumns.Dictionary.decode(data, path: previous.dictionary.path),
             let fresh = try? entries.dictionary(), let kept = try? entries.inlineShare(of: dictionary), let least = try? entries.inlineShare(of: fresh),
             kept <= least + SplitIndexColumns.largestInlineShare
@@ -115,10 +114,7 @@ extension RegistryBuilder {
     }
 
     /// A part of the output as `index.json` lists it, or nil.
-    private func verifiedPart(_ part: SplitIndex.FileReference) -> Data? {
-        guard let data = FileManager.default.contents(atPath: output.joining(part.path).path), SHA256.hex(data) == part.sha256 else { return nil }
-        return data
-    }
+    private func verifiedPart(_ part: SplitIndex.FileReference) -> Data? { part.contents(atPath: output.joining(part.path).path) }
 
     /// The blocks whose metadata file is new, changed or gone, as changes of `snapshot`.
     private func changes(

@@ -135,27 +135,15 @@ public struct BuiltRegistrySource: RegistrySource {
     /// after one block changed, a search then costs `index.json` and the feed, never the
     /// range. Whatever does not come out with the listed hash is left to be fetched.
     private func deriveRangesFromFeed(_ split: SplitIndex.Layout, base: String) {
-        let cached = { (part: SplitIndex.FileReference) -> Data? in
-            let file = self.cache.archiveFile(sha256: part.sha256, path: part.path)
-            guard let data = FileManager.default.contents(atPath: file.path), SHA256.hex(data) == part.sha256 else { return nil }
-            return data
-        }
+        let cachedFile = { (part: SplitIndex.FileReference) in self.cache.archiveFile(sha256: part.sha256, path: part.path).path }
         // Whether a range is here is enough: `parts` checks its hash as it reads it.
-        let missing = split.ranges.filter { !FileManager.default.fileExists(atPath: cache.archiveFile(sha256: $0.file.sha256, path: $0.file.path).path) }
+        let missing = split.ranges.filter { !FileManager.default.fileExists(atPath: cachedFile($0.file)) }
         guard !missing.isEmpty, let previousData = FileManager.default.contents(atPath: cache.previousIndexFile(for: Self.join(base, "index.json")).path),
-            let previous = (try? RegistryIndex.decode(previousData, location: location))?.split, previous.epoch == split.epoch,
-            previous.snapshot < split.snapshot, let dictionaryData = cached(split.dictionary),
-            let dictionary = try? SplitIndexColumns.Dictionary.decode(dictionaryData, path: split.dictionary.path),
-            let feedData = try? parts([split.feed]).first, let feed = try? SplitIndexFeed.decode(feedData, path: split.feed.path),
-            feed.epoch == split.epoch, let changes = feed.changes(after: previous.snapshot)
+            let previous = (try? RegistryIndex.decode(previousData, location: location))?.split, SplitIndexFeed.canDerive(split, from: previous),
+            let feedData = try? parts([split.feed]).first
         else { return }
-        let firsts = split.ranges.map(\.first)
-        for range in missing {
-            guard let position = split.ranges.firstIndex(of: range), let old = previous.ranges.first(where: { $0.first == range.first }),
-                let oldData = cached(old.file), let entries = try? SplitIndexColumns.entries(ofRange: oldData, path: old.file.path, dictionary: dictionary)
-            else { continue }
-            let derived = SplitIndexFeed.range(entries, after: changes, holds: { SplitIndex.part(holding: $0, firsts: firsts) == position }, dictionary: dictionary)
-            if SHA256.hex(derived) == range.file.sha256 { try? AtomicFile.write(derived, to: cache.archiveFile(sha256: range.file.sha256, path: range.file.path)) }
+        for (part, data) in SplitIndexFeed.derive(missing, of: split, from: previous, feed: feedData, read: { $0.contents(atPath: cachedFile($0)) }) {
+            try? AtomicFile.write(data, to: URL(fileURLWithPath: cachedFile(part)))
         }
     }
 

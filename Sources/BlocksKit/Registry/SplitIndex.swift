@@ -67,6 +67,12 @@ public enum SplitIndex {
 
         var members: [String: JSONValue] { [Key.path: .string(path), Key.sha256: .string(sha256), Key.size: .int(Int(size))] }
 
+        /// The bytes of the file at `path` when they are this file's (its SHA-256), else nil.
+        func contents(atPath path: String) -> Data? {
+            guard let data = FileManager.default.contents(atPath: path), SHA256.hex(data) == sha256 else { return nil }
+            return data
+        }
+
         /// The file as an archive-like file the cache fetches and checks by its hash.
         var asArchive: RegistryArchive { RegistryArchive(path: path, sha256: sha256, size: size) }
     }

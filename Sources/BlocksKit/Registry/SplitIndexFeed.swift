@@ -85,16 +85,56 @@ struct SplitIndexFeed: Equatable {
         }
     }
 
+    /// Whether the feed of `layout` can bring the parts of `previous` up to it (the same
+    /// epoch, an earlier snapshot): asked before the feed is fetched.
+    static func canDerive(_ layout: SplitIndex.Layout, from previous: SplitIndex.Layout) -> Bool {
+        previous.epoch == layout.epoch && previous.snapshot < layout.snapshot
+    }
+
+    /// The `missing` ranges and digest files of `layout` that the feed (`feedData`) makes
+    /// from the parts of `previous`, the index a client or mirror holds: a part from the
+    /// one of `previous` with the same first name (a digest file from none when it is
+    /// new). Only those whose bytes have the hash `layout` lists come back; `read` gives
+    /// the bytes of a part at hand, checked, or nil.
+    static func derive(
+        _ missing: [SplitIndex.Part], of layout: SplitIndex.Layout, from previous: SplitIndex.Layout, feed feedData: Data,
+        read: (SplitIndex.FileReference) -> Data?
+    ) -> [(SplitIndex.FileReference, Data)] {
+        guard canDerive(layout, from: previous), SHA256.hex(feedData) == layout.feed.sha256,
+            let feed = try? decode(feedData, path: layout.feed.path), feed.epoch == layout.epoch, let changes = feed.changes(after: previous.snapshot),
+            let dictionaryData = read(layout.dictionary), let dictionary = try? SplitIndexColumns.Dictionary.decode(dictionaryData, path: layout.dictionary.path)
+        else { return [] }
+        var derived: [(SplitIndex.FileReference, Data)] = []
+        for part in missing {
+            let isRange = layout.ranges.contains(part)
+            let parts = isRange ? layout.ranges : layout.digestFiles
+            guard let position = parts.firstIndex(of: part) else { continue }
+            let firsts = parts.map(\.first)
+            let inPart = { (name: String) in SplitIndex.part(holding: name, firsts: firsts) == position }
+            let old = (isRange ? previous.ranges : previous.digestFiles).first { $0.first == part.first }.flatMap { read($0.file) }
+            let data: Data
+            if isRange {
+                guard let old, let entries = try? SplitIndexColumns.entries(ofRange: old, path: part.file.path, dictionary: dictionary) else { continue }
+                data = range(entries, after: changes, holds: inPart, dictionary: dictionary)
+            } else {
+                guard let digests = old.map({ try? SplitIndexColumns.digests(ofDigestFile: $0, path: part.file.path) }) ?? [:] else { continue }
+                data = digestFile(digests, after: changes, holds: inPart)
+            }
+            if SHA256.hex(data) == part.file.sha256 { derived.append((part.file, data)) }
+        }
+        return derived
+    }
+
     /// A range after `changes`: its entries without the changed names, with the new
     /// entries of those that fall in it (`holds`), encoded as a build encodes it.
-    static func range(_ entries: [RegistryEntry], after changes: [Change], holds: (String) -> Bool, dictionary: SplitIndexColumns.Dictionary) -> Data {
+    private static func range(_ entries: [RegistryEntry], after changes: [Change], holds: (String) -> Bool, dictionary: SplitIndexColumns.Dictionary) -> Data {
         var byName = Dictionary(entries.map { ($0.manifest.name, $0) }, uniquingKeysWith: { _, last in last })
         for change in changes where holds(change.name) { byName[change.name] = change.entry }
         return SplitIndexColumns.range(byName.values.sorted { $0.manifest.name < $1.manifest.name }, dictionary: dictionary)
     }
 
     /// A digest file after `changes`, likewise.
-    static func digestFile(_ digests: [String: RegistryFileDigest], after changes: [Change], holds: (String) -> Bool) -> Data {
+    private static func digestFile(_ digests: [String: RegistryFileDigest], after changes: [Change], holds: (String) -> Bool) -> Data {
         var digests = digests
         for change in changes where holds(change.name) { digests["blocks/\(change.name).json"] = change.metadata }
         return SplitIndexColumns.digestFile(digests)
