@@ -10,21 +10,32 @@ public enum ListCommand: Command {
 
     public static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         let registries = try context.registrySet()
-        let listed = try registries.members.flatMap { member in try member.source.manifests().map { (member, $0) } }
+        // A slice of manifests at a time, each turned into what is printed and let go: a
+        // split registry of 100,000 blocks is listed holding a few ranges of manifests.
+        var blocks: [JSONValue] = []
+        var rows: [[String]] = []
+        for member in registries.members {
+            try member.source.manifests(inSlices: { slice in
+                for manifest in slice {
+                    if context.json {
+                        guard case .object(var object) = BlockSummary.json(manifest) else { continue }
+                        object["namespace"] = member.namespace.map { .string($0) } ?? .null
+                        if let namespace = member.namespace { object["name"] = .string("\(namespace)/\(manifest.name)") }
+                        blocks.append(.object(object))
+                    } else {
+                        rows.append([
+                            member.reference(manifest.name).description, manifest.version, BlockSummary.platformText(manifest), manifest.level,
+                            manifest.englishTitle,
+                        ])
+                    }
+                }
+            })
+        }
         if context.json {
-            let blocks: [JSONValue] = listed.map { member, manifest in
-                guard case .object(var object) = BlockSummary.json(manifest) else { return .null }
-                object["namespace"] = member.namespace.map { .string($0) } ?? .null
-                if let namespace = member.namespace { object["name"] = .string("\(namespace)/\(manifest.name)") }
-                return .object(object)
-            }
             var object: [String: JSONValue] = ["registry": .string(registries.members[0].source.location), "blocks": .array(blocks)]
             if registries.isSeveral || registries.members[0].namespace != nil { object["registries"] = registries.json }
             context.printJSON(object)
             return 0
-        }
-        let rows = listed.map { member, manifest in
-            [member.reference(manifest.name).description, manifest.version, BlockSummary.platformText(manifest), manifest.level, manifest.englishTitle]
         }
         for line in Table.render(rows, style: context.style, columnColors: [.bold, .dim, .cyan, .dim, nil], width: context.tableWidth, stackingWhenNarrow: true) { context.print(line) }
         return 0

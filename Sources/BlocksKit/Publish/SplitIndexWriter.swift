@@ -14,7 +14,8 @@ extension RegistryBuilder {
         let entries = CompactEntries(published)
         let names = entries.names
         let previousLayout = previous.flatMap { try? RegistryIndex.decode($0, location: output.path) }?.split
-        var continued = continuedEpoch(of: previousLayout, entries: entries)
+        let counts = try entries.counted()
+        var continued = continuedEpoch(of: previousLayout, counts: counts)
         func cut(_ size: Int, _ firsts: [String]?) -> [Range<Int>] {
             let groups = SplitIndex.group(names, size: size, firsts: firsts)
             if firsts != nil, groups.contains(where: { $0.count > 2 * size }) { continued = nil }
@@ -27,16 +28,15 @@ extension RegistryBuilder {
             digestFiles = cut(splitSizes.digestFile, nil)
         }
         try writeSplitIndex(
-            entries, dictionary: try continued?.dictionary ?? entries.dictionary(), ranges: ranges, digestFiles: digestFiles,
+            entries, dictionary: continued?.dictionary ?? counts.dictionary, ranges: ranges, digestFiles: digestFiles,
             epoch: continued != nil ? previousLayout!.epoch : (previousLayout?.epoch ?? 0) + 1, previous: previous, keeping: previousLayout)
     }
 
     /// The previous epoch's dictionary and cuts when this build may continue it.
-    private func continuedEpoch(of previous: SplitIndex.Layout?, entries: CompactEntries) -> ContinuedEpoch? {
+    private func continuedEpoch(of previous: SplitIndex.Layout?, counts: SplitIndexColumns.Dictionary.Counter) -> ContinuedEpoch? {
         guard let previous, let data = verifiedPart(previous.dictionary),
             let dictionary = try? SplitIndexColumns.Dictionary.decode(data, path: previous.dictionary.path),
-            let fresh = try? entries.dictionary(), let kept = try? entries.inlineShare(of: dictionary), let least = try? entries.inlineShare(of: fresh),
-            kept <= least + SplitIndexColumns.largestInlineShare
+            counts.inlineShare(of: dictionary) <= counts.inlineShare(of: nil) + SplitIndexColumns.largestInlineShare
         else { return nil }
         return ContinuedEpoch(dictionary: dictionary, rangeFirsts: previous.ranges.map(\.first), digestFirsts: previous.digestFiles.map(\.first))
     }
@@ -192,17 +192,11 @@ private struct CompactEntries {
         for start in stride(from: 0, to: names.count, by: 1_000) { try decoded(start..<min(start + 1_000, names.count)).forEach(body) }
     }
 
-    /// A new epoch's dictionary for these entries.
-    func dictionary() throws -> SplitIndexColumns.Dictionary {
+    /// The strings of every entry counted, in one pass: a new epoch's dictionary and the
+    /// inline shares that decide on one (`Counter.inlineShare`).
+    func counted() throws -> SplitIndexColumns.Dictionary.Counter {
         var counter = SplitIndexColumns.Dictionary.Counter()
         try forEach { counter.add($0) }
-        return counter.dictionary
-    }
-
-    func inlineShare(of dictionary: SplitIndexColumns.Dictionary) throws -> Double {
-        var (total, inline) = (0, 0)
-        try forEach { dictionary.count($0, total: &total, inline: &inline) }
-        return total == 0 ? 0 : Double(inline) / Double(total)
+        return counter
     }
 }
-

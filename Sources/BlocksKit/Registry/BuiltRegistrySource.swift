@@ -100,6 +100,16 @@ public struct BuiltRegistrySource: RegistrySource {
     /// SHA-256 index.json gives it. Over HTTP they are cached by hash, so only a part whose
     /// hash changed is fetched again.
     private func readRanges(_ split: SplitIndex.Layout, dropped: (String) -> Void) throws -> [RegistryEntry] {
+        var blocks: [RegistryEntry] = []
+        try forEachRange(split, dropped: dropped) { blocks += $0 }
+        return blocks
+    }
+
+    /// Each range's entries in name order, a range after another, decoded a few at a time
+    /// (one per core): a caller that keeps only what it needs holds a few ranges of
+    /// entries, not all of them. The ranges must follow each other in name order, so
+    /// the entries together are sorted by name.
+    private func forEachRange(_ split: SplitIndex.Layout, dropped: (String) -> Void, _ body: ([RegistryEntry]) throws -> Void) throws {
         guard supplier == nil else {
             throw RegistryError.unreadable(
                 location: location, reason: "it has a split index (schemaVersion 3), which a source plugin cannot serve yet; build it without --split-index")
@@ -112,22 +122,55 @@ public struct BuiltRegistrySource: RegistrySource {
         } catch {
             throw RegistryError.invalidIndex(location: location, reason: error.reason)
         }
-        let decoded = try Self.inParallel(Array(zip(split.ranges, contents.dropFirst()))) { range, data in
-            do throws(RegistryEntryProblem) {
-                return try SplitIndexColumns.entries(ofRange: data, path: range.file.path, dictionary: dictionary)
-            } catch {
-                throw RegistryError.invalidIndex(location: location, reason: error.reason)
+        let ranges = zip(split.ranges, contents.dropFirst()).sorted { $0.0.first < $1.0.first }
+        let group = max(2, ConcurrentMap.cores)
+        var lastName: String?
+        for start in stride(from: 0, to: ranges.count, by: group) {
+            let decoded = ConcurrentMap.map(Array(ranges[start..<min(start + group, ranges.count)])) { range, data in
+                Result { () throws(RegistryEntryProblem) in
+                    try SplitIndexColumns.entries(ofRange: data, path: range.file.path, dictionary: dictionary)
+                }
+            }
+            for (result, (range, _)) in zip(decoded, ranges[start...]) {
+                let entries: [RegistryEntry]
+                do {
+                    entries = try result.get()
+                } catch {
+                    throw RegistryError.invalidIndex(location: location, reason: error.reason)
+                }
+                var kept: [RegistryEntry] = []
+                kept.reserveCapacity(entries.count)
+                for entry in entries {
+                    guard entry.hasValidName else {
+                        dropped(entry.manifest.name)
+                        continue
+                    }
+                    kept.append(entry)
+                }
+                kept.sort { $0.manifest.name < $1.manifest.name }
+                if let first = kept.first?.manifest.name, let lastName, first < lastName {
+                    throw RegistryError.invalidIndex(location: location, reason: "\(range.file.path) holds '\(first)', which comes before the range listed ahead of it")
+                }
+                lastName = kept.last?.manifest.name ?? lastName
+                try body(kept)
             }
         }
-        var blocks: [RegistryEntry] = []
-        for entry in decoded.joined() {
-            guard entry.hasValidName else {
-                dropped(entry.manifest.name)
-                continue
-            }
-            blocks.append(entry)
-        }
-        return blocks.sorted { $0.manifest.name < $1.manifest.name }
+    }
+
+    /// The manifests of a split index, a range at a time (`forEachRange`), unless the
+    /// whole index was read already; other indexes in one slice.
+    public func manifests(inSlices body: ([BlockManifest]) throws -> Void) throws {
+        try entries(inSlices: { try body($0.map(\.manifest)) })
+    }
+
+    public func searchableBlocks(inSlices body: ([SearchableBlock]) throws -> Void) throws {
+        try entries(inSlices: { try body($0.map { SearchableBlock(manifest: $0.manifest, codeNames: $0.codeNames) }) })
+    }
+
+    private func entries(inSlices body: ([RegistryEntry]) throws -> Void) throws {
+        guard indexCache.value == nil, let split = try header().split else { return try body(index().blocks) }
+        let warnDropped = { [access, location] (name: String) in access.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
+        try forEachRange(split, dropped: warnDropped, body)
     }
 
     /// Puts into the cache the ranges that `index.json` lists and the cache lacks, when the

@@ -9,7 +9,9 @@ struct FetchedRegistrySource: RegistrySource {
 
     var searchFingerprinting: SearchFingerprinting? { base.searchFingerprinting }
     func manifests() throws -> [BlockManifest] { try base.manifests() }
+    func manifests(inSlices body: ([BlockManifest]) throws -> Void) throws { try base.manifests(inSlices: body) }
     func searchableBlocks() throws -> [SearchableBlock] { try base.searchableBlocks() }
+    func searchableBlocks(inSlices body: ([SearchableBlock]) throws -> Void) throws { try base.searchableBlocks(inSlices: body) }
     func contents(of names: [String]) throws -> [BlockContent] { try base.contents(of: names) }
     func manifest(named name: String) throws -> BlockManifest { try base.manifest(named: name) }
     func contents(of name: String, version: String) throws -> BlockContent { try base.contents(of: name, version: version) }

@@ -8,6 +8,12 @@ public protocol RegistrySource: Sendable {
     /// Every block's manifest with the public names in its code, for search
     /// (`SearchableBlock`), in the order of `manifests()`.
     func searchableBlocks() throws -> [SearchableBlock]
+    /// `manifests()` handed to `body` a slice at a time, in the same order, so a caller
+    /// that keeps only what it needs of each (a table row) never holds every manifest: a
+    /// split index gives one range after another, other sources one slice.
+    func manifests(inSlices body: ([BlockManifest]) throws -> Void) throws
+    /// `searchableBlocks()` a slice at a time, as `manifests(inSlices:)` gives manifests.
+    func searchableBlocks(inSlices body: ([SearchableBlock]) throws -> Void) throws
     /// The manifests and file contents of the named blocks, in the same order.
     /// Remote sources fetch them in parallel.
     func contents(of names: [String]) throws -> [BlockContent]
@@ -82,6 +88,15 @@ public enum RegistryError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension RegistrySource {
+    /// Sources that hold every manifest anyway give them in one slice.
+    public func manifests(inSlices body: ([BlockManifest]) throws -> Void) throws {
+        try body(manifests())
+    }
+
+    public func searchableBlocks(inSlices body: ([SearchableBlock]) throws -> Void) throws {
+        try body(searchableBlocks())
+    }
+
     /// Sources that read no metadata files keep nothing.
     public func saveReadMetadata() {}
 

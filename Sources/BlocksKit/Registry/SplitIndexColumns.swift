@@ -61,25 +61,22 @@ enum SplitIndexColumns {
                 let repeated = counts.filter { $0.value.count > 1 }
                 return Dictionary(strings: repeated.sorted { ($1.value.count, $0.value.first) < ($0.value.count, $1.value.first) }.map(\.key))
             }
+
+            /// The share of the strings counted that `dictionary` lacks; with nil, the share
+            /// `self.dictionary` would lack: the strings used once. A build compares the two
+            /// to decide on a new epoch, from this one count of the entries.
+            func inlineShare(of dictionary: Dictionary?) -> Double {
+                var (total, inline) = (0, 0)
+                for (string, counted) in counts {
+                    total += counted.count
+                    let lacking = dictionary.map { $0.numbers[string] == nil } ?? (counted.count == 1)
+                    if lacking { inline += counted.count }
+                }
+                return total == 0 ? 0 : Double(inline) / Double(total)
+            }
         }
 
         func code(_ string: String) -> JSONValue { numbers[string].map(JSONValue.int) ?? .string(string) }
-
-        /// The share of the entries' strings the dictionary lacks, which a build compares
-        /// with a new dictionary's to decide on a new epoch.
-        func inlineShare(of entries: [RegistryEntry]) -> Double {
-            var (total, inline) = (0, 0)
-            for entry in entries { count(entry, total: &total, inline: &inline) }
-            return total == 0 ? 0 : Double(inline) / Double(total)
-        }
-
-        /// Adds an entry's strings to `total`, and those the dictionary lacks to `inline`.
-        func count(_ entry: RegistryEntry, total: inout Int, inline: inout Int) {
-            SplitIndexColumns.forEachString(in: entry) { string in
-                total += 1
-                if numbers[string] == nil { inline += 1 }
-            }
-        }
 
         var data: Data { compact(.object([Key.schemaVersion: .int(SplitIndex.schemaVersion), SplitIndex.Key.strings: JSONFields.jsonArray(strings)])) }
 

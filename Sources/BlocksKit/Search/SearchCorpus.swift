@@ -108,10 +108,10 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
     let manifests: [BlockManifest]
 
     init(blocks: [SearchableBlock]) {
-        let postingsByWord = Self.postingsByWord(of: blocks)
-        // Sorted so that the same catalog always gives the same index bytes.
-        let words = postingsByWord.keys.sorted()
-        self.init(manifests: blocks.map(\.manifest), vocabulary: PackedStrings(words), postingLists: words.map { postingsByWord[$0] ?? [] })
+        var builder = SearchCorpusBuilder()
+        builder.add(blocks)
+        let corpus = builder.finished()
+        self.init(manifests: blocks.map(\.manifest), vocabulary: corpus.vocabulary, postingLists: corpus.postingLists)
     }
 
     /// Every word of the blocks (`fieldWords`, code names included) with its postings in
@@ -177,5 +177,41 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
     /// The folded words of each field of a block; see `SearchWords`.
     static func fieldWords(of block: SearchableBlock) -> [(SearchEngine.Field, Set<String>)] {
         SearchWords.fieldWords(of: block)
+    }
+}
+
+/// The words, postings and names of a corpus, gathered a slice of blocks at a time: the
+/// on-disk index of a split registry is built while one range of manifests is held, not
+/// every one. Each slice's blocks get the ids after the slices before.
+struct SearchCorpusBuilder {
+    /// What an index stores besides each block's row.
+    struct Finished {
+        /// Sorted, so that the same catalog always gives the same index bytes.
+        let vocabulary: PackedStrings
+        /// By word index, aligned with `vocabulary`.
+        let postingLists: [[SearchPosting]]
+        let names: PackedStrings
+        let nameRanks: [UInt32]
+    }
+
+    private var names: [String] = []
+    private var postings: [String: [SearchPosting]] = [:]
+
+    mutating func add(_ blocks: [SearchableBlock]) {
+        let slice = InMemorySearchCorpus.postingsByWord(of: blocks)
+        if names.isEmpty {
+            postings = slice
+        } else {
+            let shift = UInt32(names.count) << 3
+            for (word, list) in slice { postings[word, default: []].append(contentsOf: list.map { SearchPosting(rawValue: $0.rawValue + shift) }) }
+        }
+        names += blocks.map(\.manifest.name)
+    }
+
+    func finished() -> Finished {
+        let words = postings.keys.sorted()
+        return Finished(
+            vocabulary: PackedStrings(words), postingLists: words.map { postings[$0] ?? [] }, names: PackedStrings(names),
+            nameRanks: InMemorySearchCorpus.nameRanks(of: names))
     }
 }

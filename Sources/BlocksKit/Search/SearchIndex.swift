@@ -120,23 +120,49 @@ public final class SearchIndex {
     /// Reads every manifest and writes a fresh index, or keeps the corpus in memory when
     /// the cache cannot be written. The fingerprint was taken before the manifests were
     /// read, so a change made meanwhile is caught by the next run.
+    /// The manifests come a slice at a time (`searchableBlocks(inSlices:)`) and each
+    /// slice's rows are written before the next is read: a split registry of 100,000
+    /// blocks is indexed holding one range of manifests.
     /// The code files (`CatalogSource.codeFiles`) are stamped after they are read:
     /// one edited in the few milliseconds between is seen by the run after its next edit.
     private func rebuild(fingerprint: String) throws {
         guard let indexURL else { return }
-        let blocks = try source.searchableBlocks()
-        let memory = InMemorySearchCorpus(blocks: blocks)
         let catalog = source.readingSource as? CatalogSource
-        let codeFiles = catalog?.codeFiles(of: blocks) ?? PackedStrings()
-        let stamp = catalog?.codeStamp(of: codeFiles) ?? ""
+        var builder = SearchCorpusBuilder()
+        var codeFiles: [String] = []
+        var writer: IndexFile?
         do {
-            try Self.write(memory, fingerprint: Self.fingerprint(fingerprint, codeStamp: stamp), codeFiles: codeFiles, to: indexURL)
+            writer = try IndexFile(url: indexURL)
+        } catch {
+            return try keepInMemory(reason: error)
+        }
+        var writeFailure: Error?
+        try source.searchableBlocks(inSlices: { slice in
+            builder.add(slice)
+            if let catalog { codeFiles += catalog.codeFiles(of: slice, limit: .max).strings }
+            do {
+                try writer?.writer.append(slice.map(\.manifest))
+            } catch {
+                (writer, writeFailure) = (nil, error)
+            }
+        })
+        // Too many code files to stamp: the index is stamped by its source alone.
+        let stampedFiles = codeFiles.count <= CatalogSource.codeStampLimit ? PackedStrings(codeFiles) : PackedStrings()
+        let stamp = catalog?.codeStamp(of: stampedFiles) ?? ""
+        do {
+            guard let writer else { throw writeFailure ?? SearchIndexError.unwritable(path: indexURL.path, reason: "not written") }
+            try writer.finish(builder.finished(), fingerprint: Self.fingerprint(fingerprint, codeStamp: stamp), codeFiles: stampedFiles)
             corpus = try SearchIndexStore(path: indexURL.path)
             settledStatus = .built
         } catch {
-            corpus = memory
-            settledStatus = .inMemory(reason: String(describing: error))
+            try keepInMemory(reason: error)
         }
+    }
+
+    /// The corpus read again into memory, for a cache that cannot hold the index.
+    private func keepInMemory(reason: Error) throws {
+        corpus = InMemorySearchCorpus(blocks: try source.searchableBlocks())
+        settledStatus = .inMemory(reason: String(describing: reason))
     }
 
     /// Waits for the freshness check, if one is pending, and rebuilds a stale index.
@@ -162,27 +188,44 @@ public final class SearchIndex {
         return true
     }
 
-    /// Writes the index to a temporary file beside its final name, then renames it, so a
-    /// reader sees the old index or the new one and never half of one.
     /// What an index stores as its fingerprint: the source's, and the stamp of the code
     /// files it was built from when there are any.
     static func fingerprint(_ source: String, codeStamp: String) -> String {
         codeStamp.isEmpty ? source : source + " " + codeStamp
     }
 
-    static func write(_ corpus: InMemorySearchCorpus, fingerprint: String, codeFiles: PackedStrings = PackedStrings(), to url: URL) throws {
-        let folder = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw SearchIndexError.unwritable(path: folder.path, reason: "the folder cannot be created")
+    /// The index written to a temporary file beside its final name, then renamed, so a
+    /// reader sees the old index or the new one and never half of one. A write that does
+    /// not finish leaves no file behind.
+    private final class IndexFile {
+        let writer: SearchIndexStore.Writer
+        private let url: URL
+        private let temporary: URL
+
+        init(url: URL) throws {
+            let folder = url.deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw SearchIndexError.unwritable(path: folder.path, reason: "the folder cannot be created")
+            }
+            self.url = url
+            temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            do {
+                writer = try SearchIndexStore.Writer(path: temporary.path)
+            } catch {
+                unlink(temporary.path)
+                throw error
+            }
         }
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        defer { unlink(temporary.path) }
-        try SearchIndexStore.write(
-            manifests: corpus.manifests, corpus: corpus, fingerprint: fingerprint, codeFiles: codeFiles, format: format, to: temporary.path)
-        guard rename(temporary.path, url.path) == 0 else {
-            throw SearchIndexError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+
+        deinit { unlink(temporary.path) }
+
+        func finish(_ corpus: SearchCorpusBuilder.Finished, fingerprint: String, codeFiles: PackedStrings) throws {
+            try writer.finish(corpus, fingerprint: fingerprint, codeFiles: codeFiles, format: SearchIndex.format)
+            guard rename(temporary.path, url.path) == 0 else {
+                throw SearchIndexError.unwritable(path: url.path, reason: String(cString: strerror(errno)))
+            }
         }
     }
 

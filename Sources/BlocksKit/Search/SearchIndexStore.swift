@@ -132,26 +132,67 @@ final class SearchIndexStore: SearchCorpus {
         }
     }
 
-    /// Writes a complete index of `manifests` to a new file at `path`. The caller writes
-    /// to a temporary name and renames, so readers never see a half-written index.
-    static func write(
-        manifests: [BlockManifest], corpus: InMemorySearchCorpus, fingerprint: String, codeFiles: PackedStrings = PackedStrings(), format: String,
-        to path: String
-    ) throws {
-        let database = try SQLiteDatabase(path: path, readOnly: false)
-        try createTables(in: database)
-        try writeMeta(
-            [
-                ("format", Array(format.utf8)),
-                ("fingerprint", Array(fingerprint.utf8)),
-                ("names", corpus.names.encoded),
-                ("vocabulary", corpus.vocabulary.encoded),
-                ("name_ranks", PackedIntegers.encode(corpus.nameRanks)),
-                ("code_files", codeFiles.encoded),
-            ], to: database)
-        try writePostings(corpus.postingLists, to: database)
-        try writeBlocks(manifests, records: corpus.records, to: database)
-        try database.execute("COMMIT")
+    /// An index being written to a new file, a slice of blocks at a time: a split registry's
+    /// index is written while one range of manifests is held, not every one. The caller
+    /// writes to a temporary name and renames once `finish` returns, so readers never see
+    /// a half-written index.
+    final class Writer {
+        private let database: SQLiteDatabase
+        private let blockRows: SQLiteStatement
+        private let manifestRows: SQLiteStatement
+        /// The id the next block gets: its position among all the blocks added.
+        private(set) var blockCount = 0
+
+        init(path: String) throws {
+            database = try SQLiteDatabase(path: path, readOnly: false)
+            try SearchIndexStore.createTables(in: database)
+            blockRows = try database.prepare(
+                """
+                INSERT INTO blocks (id, name, platform_text, level, title, category, platforms, tags)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            manifestRows = try database.prepare("INSERT INTO manifests (id, json) VALUES (?, ?)")
+        }
+
+        /// Each block's row for the result table and filters, and its manifest as one line
+        /// of JSON (`StableJSONWriter.line`), which `manifests(of:)` reads back.
+        func append(_ manifests: [BlockManifest]) throws {
+            for manifest in manifests {
+                let record = BlockFilterRecord(manifest)
+                let platforms = record.platforms.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+                blockRows.reset()
+                blockRows.bind(1, blockCount)
+                blockRows.bind(2, manifest.name)
+                blockRows.bind(3, BlockSummary.platformText(manifest))
+                blockRows.bind(4, manifest.level)
+                blockRows.bind(5, manifest.englishTitle)
+                blockRows.bind(6, record.foldedCategory)
+                blockRows.bind(7, bytes: PackedStrings(platforms).encoded)
+                blockRows.bind(8, bytes: PackedStrings(record.foldedTags).encoded)
+                try blockRows.run()
+                manifestRows.reset()
+                manifestRows.bind(1, blockCount)
+                manifestRows.bind(2, bytes: StableJSONWriter.line(manifest.jsonValue))
+                try manifestRows.run()
+                blockCount += 1
+            }
+        }
+
+        /// Writes the words, postings and names of every block appended, and commits.
+        func finish(_ corpus: SearchCorpusBuilder.Finished, fingerprint: String, codeFiles: PackedStrings, format: String) throws {
+            guard corpus.names.count == blockCount else { throw SearchIndexError.damaged("\(corpus.names.count) names for \(blockCount) blocks") }
+            try SearchIndexStore.writeMeta(
+                [
+                    ("format", Array(format.utf8)),
+                    ("fingerprint", Array(fingerprint.utf8)),
+                    ("names", corpus.names.encoded),
+                    ("vocabulary", corpus.vocabulary.encoded),
+                    ("name_ranks", PackedIntegers.encode(corpus.nameRanks)),
+                    ("code_files", codeFiles.encoded),
+                ], to: database)
+            try SearchIndexStore.writePostings(corpus.postingLists, to: database)
+            try database.execute("COMMIT")
+        }
     }
 
     /// Opens the one transaction of a write and creates the tables in it.
@@ -187,35 +228,6 @@ final class SearchIndexStore: SearchCorpus {
             postings.bind(1, word)
             postings.bind(2, bytes: PackedIntegers.encode(list.map(\.rawValue)))
             try postings.run()
-        }
-    }
-
-    /// Each block's row for the result table and filters, and its manifest as one line of
-    /// JSON (`StableJSONWriter.line`), which `manifests(of:)` reads back.
-    private static func writeBlocks(_ manifests: [BlockManifest], records: [BlockFilterRecord], to database: SQLiteDatabase) throws {
-        let blocks = try database.prepare(
-            """
-            INSERT INTO blocks (id, name, platform_text, level, title, category, platforms, tags)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let manifestRows = try database.prepare("INSERT INTO manifests (id, json) VALUES (?, ?)")
-        for (block, manifest) in manifests.enumerated() {
-            let record = records[block]
-            let platforms = record.platforms.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
-            blocks.reset()
-            blocks.bind(1, block)
-            blocks.bind(2, manifest.name)
-            blocks.bind(3, BlockSummary.platformText(manifest))
-            blocks.bind(4, manifest.level)
-            blocks.bind(5, manifest.englishTitle)
-            blocks.bind(6, record.foldedCategory)
-            blocks.bind(7, bytes: PackedStrings(platforms).encoded)
-            blocks.bind(8, bytes: PackedStrings(record.foldedTags).encoded)
-            try blocks.run()
-            manifestRows.reset()
-            manifestRows.bind(1, block)
-            manifestRows.bind(2, bytes: StableJSONWriter.line(manifest.jsonValue))
-            try manifestRows.run()
         }
     }
 }

@@ -119,6 +119,50 @@ import Testing
         #expect(unknown.errors.contains("did you mean 'pager'?"), "\(unknown.errors)")
     }
 
+    /// Rewrites index.json to list `ranges`: each a first name and the entries its file holds.
+    func resplit(_ ranges: [(first: String, entries: [RegistryEntry])], dictionary: SplitIndexColumns.Dictionary) throws {
+        let parts = try ranges.map { first, entries -> JSONValue in
+            let data = SplitIndexColumns.range(entries, dictionary: dictionary)
+            let file = SplitIndex.FileReference(holding: data)
+            try data.write(to: registry.appendingPathComponent(file.path))
+            return SplitIndex.Part(first: first, blocks: entries.count, file: file).jsonValue
+        }
+        guard case .object(var index) = try JSONReader.parse(try #require(file("index.json"))) else { throw CocoaError(.fileReadCorruptFile) }
+        index["ranges"] = .array(parts)
+        try Data(StableJSONWriter.line(.object(index))).write(to: registry.appendingPathComponent("index.json"))
+    }
+
+    /// Search and list read a split index range after range (so a large one is never held
+    /// whole): over two ranges they give what one range gives, and ranges listed out of
+    /// name order are refused rather than listed unsorted.
+    @Test func searchAndListReadRangeAfterRangeAndRefuseRangesOutOfOrder() throws {
+        defer { delete() }
+        #expect(try build().code == 0)
+        let layout = try layout()
+        let dictionary = try SplitIndexColumns.Dictionary.decode(try part(layout.dictionary), path: "dictionary")
+        let all = try entries(layout)
+        #expect(all.map(\.manifest.name) == ["pager", "strip", "top-tabs"])
+        func outputs() -> [String] {
+            ["pestañas --json", "strip --json", "toptabs", "--json"].map { query in
+                let command = (query == "--json" ? ["list", "--json"] : ["search"] + query.split(separator: " ").map(String.init))
+                let result = project.run(command + ["--registry", registry.path])
+                return "\(result.code) \(result.output)\(result.errors)"
+            }
+        }
+        let whole = outputs()
+        #expect(whole[0].contains("\"top-tabs\"") && whole[3].contains("\"top-tabs\""), "\(whole)")
+        try resplit([("pager", Array(all[0..<2])), ("top-tabs", [all[2]])], dictionary: dictionary)
+        #expect(try self.layout().ranges.count == 2)
+        #expect(outputs() == whole)
+
+        // The second range listed first: its block comes before the other range's.
+        try resplit([("a", [all[2]]), ("b", Array(all[0..<2]))], dictionary: dictionary)
+        let listed = project.run(["list", "--registry", registry.path])
+        #expect(listed.code != 0 && listed.errors.contains("holds 'pager', which comes before the range listed ahead of it"), "\(listed.errors)")
+        let searched = project.run(["search", "strip", "--registry", registry.path])
+        #expect(searched.code != 0 && searched.errors.contains("which comes before the range listed ahead of it"), "\(searched.errors)")
+    }
+
     @Test func overNginxAWarmSearchFetchesNoPartAndAChangeFetchesTheFeedAlone() throws {
         defer { delete() }
         #expect(try build().code == 0)
@@ -208,6 +252,21 @@ import Testing
         #expect(feed.changes(after: 4) == nil, "snapshot 5 is no longer in it")
         #expect(feed.changes(after: 5)?.count == SplitIndexFeed.window)
         #expect(feed.changes(after: 5 + SplitIndexFeed.window)?.isEmpty == true)
+    }
+
+    /// When most of the strings change, the epoch's dictionary would leave far more of them
+    /// inline than a new one: the build starts a new epoch, with the same number of blocks
+    /// in each part (so no part doubled).
+    @Test func aRebuildStartsANewEpochWhenItsDictionaryHasGoneStale() throws {
+        defer { delete() }
+        let names = ["a-tabs", "b-tabs", "c-tabs", "d-tabs", "e-tabs"]
+        _ = try buildSmall(names.map { .standard($0, type: "T") })
+        let first = try layout()
+        _ = try buildSmall(names.map { .standard($0, type: "Carousel", version: "2.0.0", platforms: ["macOS": "15.0"]) })
+        let second = try layout()
+        #expect(second.epoch == first.epoch + 1 && second.ranges.map(\.blocks) == first.ranges.map(\.blocks))
+        let dictionary = try SplitIndexColumns.Dictionary.decode(try part(second.dictionary), path: "dictionary")
+        #expect(dictionary.strings.contains("2.0.0") && dictionary.strings.contains("macOS"), "\(dictionary.strings)")
     }
 
     @Test func aRebuildRewritesOnlyTheChangedBlocksRangeAndDigestFileWithinAnEpoch() throws {

@@ -128,6 +128,23 @@ import Testing
         #expect(try fixture.open().finalStatus() == .reused)
     }
 
+    /// A corpus gathered in slices is the corpus of all the blocks at once: the later
+    /// slices' postings name their blocks by their place among all.
+    @Test func aCorpusBuiltInSlicesIsTheSameAsAtOnce() throws {
+        let fixture = try Fixture()
+        defer { fixture.cleanUp() }
+        let blocks = try fixture.source.searchableBlocks()
+        #expect(blocks.count > 5)
+        var whole = SearchCorpusBuilder()
+        whole.add(blocks)
+        var sliced = SearchCorpusBuilder()
+        for start in stride(from: 0, to: blocks.count, by: 3) { sliced.add(Array(blocks[start..<min(start + 3, blocks.count)])) }
+        let (one, several) = (whole.finished(), sliced.finished())
+        #expect(several.vocabulary == one.vocabulary && several.names == one.names && several.nameRanks == one.nameRanks)
+        #expect(several.postingLists == one.postingLists)
+        #expect(one.postingLists.contains { $0.contains { $0.block == blocks.count - 1 } })
+    }
+
     @Test func aCacheThatCannotBeWrittenStillGivesResults() throws {
         let fixture = try Fixture()
         defer { fixture.cleanUp() }
