@@ -62,6 +62,33 @@ public struct CommandContext: Sendable {
         jsonCapture.hand(Self.masked(object))
     }
 
+    /// `printJSON` of `members` and one more, `key`, an array whose elements `produce`
+    /// hands over one at a time. They are printed as they come, in `printJSON`'s bytes, so
+    /// `list --json` of 100,000 blocks holds a block's JSON at a time rather than all of
+    /// them. A capture is handed the whole object.
+    func printJSON(_ members: [String: JSONValue], array key: String, produce: ((JSONValue) -> Void) throws -> Void) rethrows {
+        if jsonCapture != nil {
+            var elements: [JSONValue] = []
+            try produce { elements.append($0) }
+            return printJSON(members.merging([key: .array(elements)]) { _, array in array })
+        }
+        let parts = StableJSONWriter.ArrayParts(members, array: key)
+        var pending = parts.head
+        func flush() {
+            standardOutput.write(URLUserinfo.masked(in: String(decoding: pending, as: UTF8.self)))
+            pending.removeAll(keepingCapacity: true)
+        }
+        var isFirst = true
+        try produce { element in
+            parts.append(element, first: isFirst, to: &pending)
+            isFirst = false
+            if pending.count >= 1 << 16 { flush() }
+        }
+        pending += parts.tail
+        pending.append(UInt8(ascii: "\n"))
+        flush()
+    }
+
     private static func masked(_ object: [String: JSONValue]) -> [String: JSONValue] {
         func masked(_ value: JSONValue) -> JSONValue {
             switch value {

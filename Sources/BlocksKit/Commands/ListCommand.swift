@@ -12,30 +12,29 @@ public enum ListCommand: Command {
         let registries = try context.registrySet()
         // A slice of manifests at a time, each turned into what is printed and let go: a
         // split registry of 100,000 blocks is listed holding a few ranges of manifests.
-        var blocks: [JSONValue] = []
-        var rows: [[String]] = []
-        for member in registries.members {
-            try member.source.manifests(inSlices: { slice in
-                for manifest in slice {
-                    if context.json {
-                        guard case .object(var object) = BlockSummary.json(manifest) else { continue }
-                        object["namespace"] = member.namespace.map { .string($0) } ?? .null
-                        if let namespace = member.namespace { object["name"] = .string("\(namespace)/\(manifest.name)") }
-                        blocks.append(.object(object))
-                    } else {
-                        rows.append([
-                            member.reference(manifest.name).description, manifest.version, BlockSummary.platformText(manifest), manifest.level,
-                            manifest.englishTitle,
-                        ])
-                    }
-                }
-            })
+        func forEachManifest(_ body: (RegistrySet.Member, BlockManifest) -> Void) throws {
+            for member in registries.members {
+                try member.source.manifests(inSlices: { slice in slice.forEach { body(member, $0) } })
+            }
         }
         if context.json {
-            var object: [String: JSONValue] = ["registry": .string(registries.members[0].source.location), "blocks": .array(blocks)]
-            if registries.isSeveral || registries.members[0].namespace != nil { object["registries"] = registries.json }
-            context.printJSON(object)
+            var members: [String: JSONValue] = ["registry": .string(registries.members[0].source.location)]
+            if registries.isSeveral || registries.members[0].namespace != nil { members["registries"] = registries.json }
+            try context.printJSON(members, array: "blocks") { print in
+                try forEachManifest { member, manifest in
+                    guard case .object(var object) = BlockSummary.json(manifest) else { return }
+                    object["namespace"] = member.namespace.map { .string($0) } ?? .null
+                    if let namespace = member.namespace { object["name"] = .string("\(namespace)/\(manifest.name)") }
+                    print(.object(object))
+                }
+            }
             return 0
+        }
+        var rows: [[String]] = []
+        try forEachManifest { member, manifest in
+            rows.append([
+                member.reference(manifest.name).description, manifest.version, BlockSummary.platformText(manifest), manifest.level, manifest.englishTitle,
+            ])
         }
         for line in Table.render(rows, style: context.style, columnColors: [.bold, .dim, .cyan, .dim, nil], width: context.tableWidth, stackingWhenNarrow: true) { context.print(line) }
         return 0

@@ -133,6 +133,39 @@ enum StableJSONWriter {
     }
 }
 
+extension StableJSONWriter {
+    /// `write` of a top-level object one of whose members is an array, in three parts: all
+    /// before the array's first element, each element, and all after the last. A long
+    /// array is then printed as its elements are made (`CommandContext.printJSON(_:array:produce:)`).
+    struct ArrayParts {
+        let head: [UInt8]
+        let tail: [UInt8]
+
+        init(_ members: [String: JSONValue], array key: String) {
+            let keys = (Array(members.keys) + [key]).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let position = keys.firstIndex(of: key)!
+            func member(_ key: String) -> [UInt8] { [UInt8]("  ".utf8) + StableJSONWriter.topLevelMember(key, members[key]!) }
+            var head = [UInt8]("{\n".utf8)
+            for before in keys[..<position] { head += member(before) + [UInt8](",\n".utf8) }
+            head += [UInt8]("  ".utf8)
+            StableJSONWriter.writeString(key, into: &head)
+            head += [UInt8](" : [\n".utf8)
+            var tail = [UInt8]("\n  ]".utf8)
+            for after in keys[(position + 1)...] { tail += [UInt8](",\n".utf8) + member(after) }
+            tail += [UInt8]("\n}".utf8)
+            self.head = head
+            self.tail = tail
+        }
+
+        /// An element, after the one before it if `first` is false.
+        func append(_ element: JSONValue, first: Bool, to output: inout [UInt8]) {
+            if !first { output += [UInt8](",\n".utf8) }
+            output += [UInt8]("    ".utf8)
+            StableJSONWriter.write(element, indent: 4, into: &output)
+        }
+    }
+}
+
 /// A top-level object's members, each written once in `StableJSON`'s layout, from which
 /// documents that share members are put together. A build writes three such documents
 /// for every block: its manifest (`block.json` in the archives), its index entry (the

@@ -106,6 +106,22 @@ import Testing
                 == String(decoding: try StableJSON.encoder().encode(JSONValue.object(["b": .int(1), "a": .array([])])), as: UTF8.self))
     }
 
+    /// An array member printed element by element (`printJSON(_:array:produce:)`, which
+    /// `list --json` uses) gives `printJSON`'s bytes: no element, one, several; the array's
+    /// key first, in the middle and last; and a password in a URL masked either way.
+    @Test func anArrayPrintedElementByElementIsTheWholeObjectsJSON() {
+        let elements: [JSONValue] = [.object(["name": .string("a"), "tags": .array([.string("x")])]), .string("https://me:secret@host/r"), .array([]), .null]
+        for count in [0, 1, elements.count] {
+            for others in [["z": JSONValue.int(1)], ["a": .string("first"), "zz": .object(["k": .bool(true)])], [:]] {
+                let whole = makeContext(directory: URL(fileURLWithPath: "/"))
+                whole.0.printJSON(others.merging(["blocks": .array(Array(elements.prefix(count)))]) { one, _ in one })
+                let streamed = makeContext(directory: URL(fileURLWithPath: "/"))
+                streamed.0.printJSON(others, array: "blocks") { print in elements.prefix(count).forEach(print) }
+                #expect(streamed.1.text == whole.1.text && !whole.1.text.contains("secret"), "\(streamed.1.text)\n---\n\(whole.1.text)")
+            }
+        }
+    }
+
     /// Documents put together from members written once are what the whole object
     /// writes: shared and added keys interleaved in UTF-8 order, an added key replacing
     /// a shared one, nested containers, the empty object.
