@@ -38,8 +38,7 @@ public enum BuildCommand: Command {
         } else {
             source = .embedded
         }
-        let names = try source.blockNames()
-        let blocks = BlockBatches(names: names, load: source.contents(of:))
+        let blocks = try BlockBatches(catalog: source)
         let output = context.resolve(out)
         context.protectFromInterruption(
             "\(out) was not published to: its index.json, written last, is the previous one if there was one; run the same 'blocks build' again")
@@ -50,6 +49,7 @@ public enum BuildCommand: Command {
         builder.site = arguments.flag(siteOption)
         builder.splitIndex = arguments.flag(splitIndexOption)
         builder.signing = try signing(arguments, context: context)
+        builder.recordFile = BuildRecord.file(for: output, cacheDirectory: context.cacheDirectory)
         let started = Date()
         let report = try builder.build(blocks)
         let seconds = Date().timeIntervalSince(started)

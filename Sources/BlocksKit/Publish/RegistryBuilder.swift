@@ -32,6 +32,9 @@ public struct RegistryBuilder: Sendable {
     public var splitIndex = false
     /// How many names a new epoch's ranges and digest files start with; tests make them small.
     var splitSizes = (range: SplitIndex.namesPerRange, digestFile: SplitIndex.namesPerDigestFile)
+    /// Where the build record of this output is kept (`BuildRecord`): a rebuild then skips,
+    /// unread, the blocks whose files are as the last build left them. Nil reads every block.
+    public var recordFile: URL?
 
     public init(output: URL, packager: BlockPackager, published: String = PublicationDate.iso8601(secondsSince1970: Int(Date().timeIntervalSince1970))) {
         self.output = output
@@ -99,22 +102,38 @@ public struct RegistryBuilder: Sendable {
         let site = self.site ? SiteBuilder(output: output) : nil
         var report = Report()
         var entries: [PublishedEntry] = []
+        var fingerprints: [String?] = []
         let staging = try MetadataStaging(output: output)
+        let record = recordFile.map { BuildRecord.read($0, index: SearchFingerprint.file(at: output.joining("index.json").path)) } ?? BuildRecord()
+        let unread = record.blocks.isEmpty || site != nil ? [:] : unreadEntries(previousIndex, wholeIndexEntries: previous)
         do {
-            try blocks.forEachBatch { batch in
+            try blocks.forEachBatchOfNames { names in
+                let found = ConcurrentMap.map(names, blocks.fingerprint)
+                // A block whose files are as the last build recorded them is what the index says.
+                let skipped = ConcurrentMap.map(Array(zip(names, found))) { name, fingerprint -> PublishedEntry? in
+                    guard let fingerprint, let recorded = record.blocks[name], let entry = unread[name],
+                        BuildRecord.fingerprint(catalog: fingerprint, name: name, version: entry.entry.manifest.version, output: self.output) == recorded
+                    else { return nil }
+                    return entry
+                }
+                let loaded = try blocks.load(zip(names, skipped).filter { $0.1 == nil }.map(\.0))
                 // Blocks are independent, so both cores can write archives at once.
-                let results = ConcurrentMap.map(batch) { block in
+                let results = ConcurrentMap.map(loaded) { block in
                     Result {
                         let name = block.manifest.name
                         let earlier = try previous[name] ?? (previousFromMetadata ? self.previousMetadata("blocks/\(name).json")?.entry : nil)
                         return self.kept(try self.publish(block, previous: earlier, site: site, staging: staging))
                     }
                 }
-                for result in results {
-                    let published = try result.get()
-                    entries.append(published)
-                    if published.wrote { report.written.append(published.entry.manifest.name) } else { report.unchanged.append(published.entry.manifest.name) }
+                var published = try results.map { try $0.get() }.makeIterator()
+                for (name, skip) in zip(names, skipped) {
+                    guard let entry = skip ?? published.next(), entry.entry.manifest.name == name else {
+                        throw RegistryError.unreadable(location: name, reason: "the catalog did not give this block when asked")
+                    }
+                    entries.append(entry)
+                    if entry.wrote { report.written.append(name) } else { report.unchanged.append(name) }
                 }
+                fingerprints += found
             }
             try staging.commit(into: output)
         } catch {
@@ -124,6 +143,7 @@ public struct RegistryBuilder: Sendable {
         try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
         report.site = site?.report
         try writeIndex(entries, previous: previousIndexData)
+        keepRecord(of: entries, fingerprints: fingerprints)
         return report
     }
 
@@ -186,6 +206,9 @@ public struct RegistryBuilder: Sendable {
         /// For a split index: the compact entry's bytes (`SplitIndexColumns.compactValue`),
         /// while `entry` keeps only the name and the metadata path (`RegistryBuilder.kept`).
         var compact: Data?
+        /// The metadata file's SHA-256 and size, when known without reading it: for a block
+        /// skipped unread, from the previous split index's digest file.
+        var metadataDigest: RegistryFileDigest?
 
         /// `json` is the entry's own `stableJSON`, never the metadata file, whose
         /// `versions` the index leaves out.
@@ -201,8 +224,12 @@ public struct RegistryBuilder: Sendable {
     private func buildFresh(_ blocks: BlockBatches, into folder: FreshBuildFolder) throws -> Report {
         let site = self.site ? SiteBuilder(output: output) : nil
         var entries: [PublishedEntry] = []
+        var fingerprints: [String?] = []
         do {
-            try blocks.forEachBatch { batch in
+            try blocks.forEachBatchOfNames { names in
+                // Taken before the blocks are read, so a change made while they are is seen next time.
+                fingerprints += ConcurrentMap.map(names, blocks.fingerprint)
+                let batch = try blocks.load(names)
                 entries += try ConcurrentMap.map(batch) { block in Result { self.kept(try self.publishFresh(block, into: folder, site: site)) } }.map { try $0.get() }
             }
             try folder.publish()
@@ -212,6 +239,7 @@ public struct RegistryBuilder: Sendable {
         }
         try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
         try writeIndex(entries, previous: nil)
+        keepRecord(of: entries, fingerprints: fingerprints)
         return Report(written: entries.map(\.entry.manifest.name), stagingFolders: folder.stagingFolders.count, site: site?.report)
     }
 

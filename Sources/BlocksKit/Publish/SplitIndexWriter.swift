@@ -66,8 +66,12 @@ extension RegistryBuilder {
         var digests: [String: RegistryFileDigest] = [:]
         let digestParts = try digestFiles.map { group in
             var groupDigests: [String: RegistryFileDigest] = [:]
-            for name in entries.names[group] {
-                let path = "blocks/\(name).json"
+            for position in group {
+                let (name, path) = (entries.names[position], "blocks/\(entries.names[position]).json")
+                if let known = entries.metadataDigests[position] {
+                    groupDigests[path] = known
+                    continue
+                }
                 guard let data = FileManager.default.contents(atPath: output.joining(path).path) else {
                     throw RegistryError.missingFile(block: name, path: path)
                 }
@@ -169,11 +173,14 @@ extension RegistryBuilder {
 /// decoded only where a step needs it: a range at a time, or one at a time to count.
 private struct CompactEntries {
     let names: [String]
+    /// Those known without reading the metadata file (`PublishedEntry.metadataDigest`).
+    let metadataDigests: [RegistryFileDigest?]
     private let compact: [Data]
 
     init(_ published: [RegistryBuilder.PublishedEntry]) {
         let sorted = published.sorted { $0.entry.manifest.name < $1.entry.manifest.name }
         names = sorted.map(\.entry.manifest.name)
+        metadataDigests = sorted.map(\.metadataDigest)
         compact = sorted.map { $0.compact ?? SplitIndexColumns.compact(SplitIndexColumns.compactValue(SplitIndexColumns.searchOnly($0.entry))) }
     }
 

@@ -85,6 +85,43 @@ public enum SearchFingerprint {
         return "files-\(total.count)-\(total.first.hex)\(total.second.hex)"
     }
 
+    /// Every file under a folder, at any depth, each with its path inside it, size,
+    /// modification and change times and inode: what a build records of a block's folder
+    /// to skip it unread next time (`BuildRecord`). Nil when the folder cannot be read, is
+    /// deeper than 16 folders, or holds a file changed at or after `changedBefore`
+    /// (nanoseconds since 1970): a file written in the same clock tick as it was read
+    /// could change again without its times showing it, so such a block is read again.
+    static func tree(at path: String, changedBefore cutoff: Int64) -> String? {
+        var sum = EntrySum()
+        func visit(_ folder: String, relative: String, depth: Int) -> Bool {
+            guard depth < 16, let directory = opendir(folder) else { return false }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name == "." || name == ".." { continue }
+                var info = stat()
+                guard stat(folder + "/" + name, &info) == 0 else { return false }
+                let inside = relative.isEmpty ? name : relative + "/" + name
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    guard visit(folder + "/" + name, relative: inside, depth: depth + 1) else { return false }
+                    continue
+                }
+                let (modified, changed) = (info.modificationTime, info.statusChangeTime)
+                let latest = max(Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec), Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec))
+                guard latest < cutoff else { return false }
+                var hash = EntryHash()
+                Array(inside.utf8).withUnsafeBytes { hash.add($0) }
+                hash.add(info)
+                sum.add(hash)
+            }
+            return true
+        }
+        guard visit(path, relative: "", depth: 0) else { return nil }
+        return "tree-\(sum.count)-\(sum.first.hex)\(sum.second.hex)"
+    }
+
     /// `threads` overrides the choice of one thread for small folders and two otherwise.
     static func catalogFolder(at path: String, threads: Int?) -> String? {
         guard let directory = opendir(path) else { return nil }
