@@ -105,14 +105,14 @@ public struct RegistryBuilder: Sendable {
         var fingerprints: [String?] = []
         let staging = try MetadataStaging(output: output)
         let record = recordFile.map { BuildRecord.read($0, index: SearchFingerprint.file(at: output.joining("index.json").path)) } ?? BuildRecord()
-        let unread = record.blocks.isEmpty || site != nil ? [:] : unreadEntries(previousIndex, wholeIndexEntries: previous)
+        let (unread, previousRanges) = record.blocks.isEmpty || site != nil ? ([:], nil) : unreadEntries(previousIndex, wholeIndexEntries: previous, record: record)
         do {
             try blocks.forEachBatchOfNames { names in
                 let found = ConcurrentMap.map(names, blocks.fingerprint)
                 // A block whose files are as the last build recorded them is what the index says.
                 let skipped = ConcurrentMap.map(Array(zip(names, found))) { name, fingerprint -> PublishedEntry? in
                     guard let fingerprint, let recorded = record.blocks[name], let entry = unread[name],
-                        BuildRecord.fingerprint(catalog: fingerprint, name: name, version: entry.entry.manifest.version, output: self.output) == recorded
+                        BuildRecord.fingerprint(catalog: fingerprint, name: name, version: recorded.version, output: self.output) == recorded.fingerprint
                     else { return nil }
                     return entry
                 }
@@ -142,22 +142,26 @@ public struct RegistryBuilder: Sendable {
         }
         try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
         report.site = site?.report
-        try writeIndex(entries, previous: previousIndexData)
-        keepRecord(of: entries, fingerprints: fingerprints)
+        let counts = try writeIndex(entries, previous: previousIndexData, previousRanges: previousRanges, previousCounts: record.counts)
+        keepRecord(of: entries, fingerprints: fingerprints, previous: record, counts: counts)
         return report
     }
 
     /// Writes `index.json` (signed, with its `index.json.minisig`, under `signing`). An
     /// unchanged index keeps its file, and so its ETag: mirrors and caches then get a 304.
-    func writeIndex(_ published: [PublishedEntry], previous: Data?) throws {
-        if splitIndex { return try writeSplitIndex(published, previous: previous) }
+    /// A split index's string counts come back, for the build record (`BuildRecord`).
+    @discardableResult
+    func writeIndex(
+        _ published: [PublishedEntry], previous: Data?, previousRanges: PreviousRanges? = nil, previousCounts: [String: (count: Int, first: Int)]? = nil
+    ) throws -> SplitIndexColumns.Dictionary.Counter? {
+        if splitIndex { return try writeSplitIndex(published, previous: previous, previousRanges: previousRanges, previousCounts: previousCounts) }
         let entries = published.map { ($0.entry, $0.fragment) }
         guard let signing else {
             let index = try RegistryIndex.encoded(entries)
             if index != previous { try writeWithGzip(index, to: "index.json", blocks: published.count) } else { try ensureGzip(of: index, at: "index.json") }
             // A signature of an earlier index would only make pinned clients cry forgery.
             unlink(output.joining(IndexSigning.signatureFile).path)
-            return
+            return nil
         }
         var digests: [String: RegistryFileDigest] = [:]
         for entry in published.map(\.entry) {
@@ -171,6 +175,7 @@ public struct RegistryBuilder: Sendable {
             entries, metadata: digests, previous: previous, previousSignature: FileManager.default.contents(atPath: signatureURL.path))
         if index != previous { try writeWithGzip(index, to: "index.json", blocks: published.count) } else { try ensureGzip(of: index, at: "index.json") }
         if FileManager.default.contents(atPath: signatureURL.path) != signature { try AtomicFile.write(signature, to: signatureURL) }
+        return nil
     }
 
     /// Creates the output folder when it is missing; true when this call made it.
@@ -209,6 +214,8 @@ public struct RegistryBuilder: Sendable {
         /// The metadata file's SHA-256 and size, when known without reading it: for a block
         /// skipped unread, from the previous split index's digest file.
         var metadataDigest: RegistryFileDigest?
+        /// A block a rebuild skipped unread (`BuildRecord`): as the previous index has it.
+        var unread = false
 
         /// `json` is the entry's own `stableJSON`, never the metadata file, whose
         /// `versions` the index leaves out.
@@ -238,8 +245,8 @@ public struct RegistryBuilder: Sendable {
             throw error
         }
         try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
-        try writeIndex(entries, previous: nil)
-        keepRecord(of: entries, fingerprints: fingerprints)
+        let counts = try writeIndex(entries, previous: nil)
+        keepRecord(of: entries, fingerprints: fingerprints, previous: BuildRecord(), counts: counts)
         return Report(written: entries.map(\.entry.manifest.name), stagingFolders: folder.stagingFolders.count, site: site?.report)
     }
 

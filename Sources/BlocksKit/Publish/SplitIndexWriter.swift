@@ -10,11 +10,18 @@ extension RegistryBuilder {
     /// strings inline than a new one would by over `SplitIndexColumns.largestInlineShare`
     /// (a string used once is inline in any dictionary), or when a part has grown to twice
     /// its starting size.
-    func writeSplitIndex(_ published: [PublishedEntry], previous: Data?) throws {
-        let entries = CompactEntries(published)
+    ///
+    /// A rebuild that skipped blocks unread (`BuildRecord`) counts the strings of the
+    /// blocks that changed on top of the previous build's counts, and takes a skipped
+    /// block's compact entry from the previous ranges only where a range changed.
+    /// Returns the counts, for the record.
+    func writeSplitIndex(
+        _ published: [PublishedEntry], previous: Data?, previousRanges: PreviousRanges?, previousCounts: [String: (count: Int, first: Int)]?
+    ) throws -> SplitIndexColumns.Dictionary.Counter {
+        let entries = CompactEntries(published, previous: previousRanges)
         let names = entries.names
         let previousLayout = previous.flatMap { try? RegistryIndex.decode($0, location: output.path) }?.split
-        let counts = try entries.counted()
+        var counts = try previousCounts.flatMap { try entries.counted(over: $0) } ?? entries.counted()
         var continued = continuedEpoch(of: previousLayout, counts: counts)
         func cut(_ size: Int, _ firsts: [String]?) -> [Range<Int>] {
             let groups = SplitIndex.group(names, size: size, firsts: firsts)
@@ -27,9 +34,13 @@ extension RegistryBuilder {
             ranges = cut(splitSizes.range, nil)
             digestFiles = cut(splitSizes.digestFile, nil)
         }
+        // Counts carried over order their strings as first seen then, not in name order
+        // now: a new epoch's dictionary is made from a full count.
+        if continued == nil, previousCounts != nil { counts = try entries.counted() }
         try writeSplitIndex(
             entries, dictionary: continued?.dictionary ?? counts.dictionary, ranges: ranges, digestFiles: digestFiles,
             epoch: continued != nil ? previousLayout!.epoch : (previousLayout?.epoch ?? 0) + 1, previous: previous, keeping: previousLayout)
+        return counts
     }
 
     /// The previous epoch's dictionary and cuts when this build may continue it.
@@ -53,7 +64,15 @@ extension RegistryBuilder {
     ) throws {
         let dictionaryFile = try writePart(dictionary.data, blocks: entries.names.count)
         let rangeParts = try ranges.map { group in
-            SplitIndex.Part(
+            // A range of the same epoch whose blocks were all skipped unread is the range before.
+            if previousLayout?.epoch == epoch, entries.unread[group].allSatisfy({ $0 }),
+                let kept = previousLayout?.ranges.first(where: { $0.first == entries.names[group.lowerBound] && $0.blocks == group.count }),
+                FileStamp.of(path: output.joining(kept.file.path).path)?.size == kept.file.size
+            {
+                try ensureGzip(of: try Data(contentsOf: output.joining(kept.file.path)), at: kept.file.path)
+                return kept
+            }
+            return SplitIndex.Part(
                 first: entries.names[group.lowerBound], blocks: group.count,
                 file: try writePart(SplitIndexColumns.range(try entries.decoded(group), dictionary: dictionary), blocks: group.count))
         }
@@ -175,19 +194,33 @@ private struct CompactEntries {
     let names: [String]
     /// Those known without reading the metadata file (`PublishedEntry.metadataDigest`).
     let metadataDigests: [RegistryFileDigest?]
-    private let compact: [Data]
+    /// Whether each block was skipped unread, and so is as the previous index has it.
+    let unread: [Bool]
+    /// Nil for a block skipped unread: its entry is in `previous`.
+    private let compact: [Data?]
+    private let previous: PreviousRanges?
 
-    init(_ published: [RegistryBuilder.PublishedEntry]) {
+    init(_ published: [RegistryBuilder.PublishedEntry], previous: PreviousRanges? = nil) {
         let sorted = published.sorted { $0.entry.manifest.name < $1.entry.manifest.name }
         names = sorted.map(\.entry.manifest.name)
         metadataDigests = sorted.map(\.metadataDigest)
-        compact = sorted.map { $0.compact ?? SplitIndexColumns.compact(SplitIndexColumns.compactValue(SplitIndexColumns.searchOnly($0.entry))) }
+        unread = sorted.map(\.unread)
+        compact = sorted.map {
+            $0.compact ?? ($0.unread && previous != nil ? nil : SplitIndexColumns.compact(SplitIndexColumns.compactValue(SplitIndexColumns.searchOnly($0.entry))))
+        }
+        self.previous = previous
     }
 
     func decoded(_ positions: Range<Int>) throws -> [RegistryEntry] {
         try positions.map { position in
+            guard let bytes = compact[position] else {
+                guard let entry = try previous?.entry(named: names[position]) else {
+                    throw RegistryError.invalidIndex(location: names[position], reason: "the previous ranges do not hold it; build into an empty folder")
+                }
+                return entry
+            }
             do throws(RegistryEntryProblem) {
-                return try RegistryEntryProblem.reading(compact[position]) { (fields) throws(JSONFields.Problem) in try SplitIndexColumns.compactEntry(fields) }
+                return try RegistryEntryProblem.reading(bytes) { (fields) throws(JSONFields.Problem) in try SplitIndexColumns.compactEntry(fields) }
             } catch {
                 throw RegistryError.invalidIndex(location: names[position], reason: "its compact entry cannot be read back (\(error.reason))")
             }
@@ -204,6 +237,25 @@ private struct CompactEntries {
     func counted() throws -> SplitIndexColumns.Dictionary.Counter {
         var counter = SplitIndexColumns.Dictionary.Counter()
         try forEach { counter.add($0) }
+        return counter
+    }
+
+    /// The counts of the previous index's entries (`BuildRecord.counts`) with the blocks
+    /// that were read this time counted again, and those gone taken out: the counts of a
+    /// full count, reading only what changed. Nil without the previous ranges.
+    func counted(over previousCounts: [String: (count: Int, first: Int)]) throws -> SplitIndexColumns.Dictionary.Counter? {
+        guard let previous else { return nil }
+        var counter = SplitIndexColumns.Dictionary.Counter(counts: previousCounts)
+        var current = Set<String>()
+        for position in names.indices {
+            current.insert(names[position])
+            guard !unread[position] else { continue }
+            if previous.names.contains(names[position]), let before = try previous.entry(named: names[position]) { counter.remove(before) }
+            try decoded(position..<position + 1).forEach { counter.add($0) }
+        }
+        for gone in previous.names.subtracting(current).sorted() {
+            if let before = try previous.entry(named: gone) { counter.remove(before) }
+        }
         return counter
     }
 }

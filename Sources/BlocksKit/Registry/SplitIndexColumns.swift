@@ -43,8 +43,18 @@ enum SplitIndexColumns {
         /// Counts the strings of entries given one at a time, for `init(for:)`: a build of
         /// 100,000 blocks decodes them one by one rather than holding them all.
         struct Counter {
-            private var counts: [String: (count: Int, first: Int)] = [:]
+            /// Each string's count and the order it was first seen in, which breaks ties in
+            /// the dictionary. Only counts decide the inline shares.
+            private(set) var counts: [String: (count: Int, first: Int)] = [:]
             private var seen = 0
+
+            init() {}
+
+            /// Counts kept from an earlier build (`BuildRecord`).
+            init(counts: [String: (count: Int, first: Int)]) {
+                self.counts = counts
+                seen = (counts.values.map(\.first).max() ?? -1) + 1
+            }
 
             mutating func add(_ entry: RegistryEntry) {
                 SplitIndexColumns.forEachString(in: entry) { string in
@@ -54,6 +64,14 @@ enum SplitIndexColumns {
                         counts[string] = (1, seen)
                         seen += 1
                     }
+                }
+            }
+
+            /// Takes back an entry `add` counted: a rebuild counts what changed, not every entry.
+            mutating func remove(_ entry: RegistryEntry) {
+                SplitIndexColumns.forEachString(in: entry) { string in
+                    guard let known = counts[string] else { return }
+                    counts[string] = known.count > 1 ? (known.count - 1, known.first) : nil
                 }
             }
 
