@@ -103,47 +103,44 @@ struct BuildRecord {
 }
 
 extension RegistryBuilder {
-    /// What the previous index says of the recorded blocks, as the entries a build keeps
-    /// for blocks it skips unread: the whole index's entries; or, for a split index, each
-    /// block's name, recorded version and metadata digest (from its digest file, checked
-    /// against its hash), its compact entry left in the previous ranges (`PreviousRanges`)
-    /// until a range that changed needs it. Empty when a part is missing or damaged, or a
-    /// split index's record has no counts: then every block is read.
-    func unreadEntries(
-        _ previousIndex: RegistryIndex?, wholeIndexEntries: [String: RegistryEntry], record: BuildRecord
-    ) -> (entries: [String: PublishedEntry], previousRanges: PreviousRanges?) {
-        guard let previousIndex else { return ([:], nil) }
-        guard let split = previousIndex.split else {
-            let entries = wholeIndexEntries.mapValues { entry in
-                var published = kept(PublishedEntry(entry: entry, json: entry.stableJSON, wrote: false))
-                published.unread = true
-                return published
-            }
-            return (entries, nil)
-        }
-        guard record.counts != nil, let ranges = PreviousRanges(split, output: output) else { return ([:], nil) }
+    /// What the previous index says of the blocks a build may skip unread: the whole
+    /// index's entries; or, for a split index, each block's metadata digest (from its
+    /// digest file, checked against its hash), its compact entry left in the previous
+    /// ranges (`PreviousRanges`) until a range that changed needs it. Nil when a part is
+    /// missing or damaged, or a split index's record has no counts: then every block is read.
+    func unreadBlocks(_ previousIndex: RegistryIndex?, wholeIndexEntries: [String: RegistryEntry], record: BuildRecord) -> UnreadBlocks? {
+        guard let previousIndex, !record.blocks.isEmpty, !site else { return nil }
+        guard let split = previousIndex.split else { return UnreadBlocks(wholeIndex: wholeIndexEntries, digests: [:], previousRanges: nil) }
+        guard record.counts != nil, let ranges = PreviousRanges(split, output: output) else { return nil }
         var digests: [String: RegistryFileDigest] = [:]
         for reference in split.digestFiles.map(\.file) {
             guard let data = reference.contents(atPath: output.joining(reference.path).path),
                 let held = try? SplitIndexColumns.digests(ofDigestFile: data, path: reference.path)
-            else { return ([:], nil) }
+            else { return nil }
             digests.merge(held) { one, _ in one }
         }
-        var entries: [String: PublishedEntry] = [:]
-        for (name, recorded) in record.blocks {
-            let metadata = "blocks/\(name).json"
-            guard let digest = digests[metadata] else { continue }
-            let manifest = BlockManifest(
-                name: name, version: recorded.version, title: [:], summary: [:], category: "", platforms: [:], level: "", origin: "", tags: [:], api: [],
-                files: [], authors: [], license: "", accessibility: [:])
-            var published = PublishedEntry(entry: RegistryEntry(manifest: manifest, metadata: metadata, sourceSHA256: "", archives: [:]), json: Data(), wrote: false)
-            published.fragment = Data()
-            published.metadataDigest = digest
-            published.unread = true
-            entries[name] = published
-        }
         ranges.names = Set(digests.keys.map { String($0.dropFirst("blocks/".count).dropLast(".json".count)) })
-        return (entries, ranges)
+        return UnreadBlocks(wholeIndex: [:], digests: digests, previousRanges: ranges)
+    }
+
+    /// The entry a build keeps for a block it skipped unread at its recorded `version`.
+    func unreadEntry(_ name: String, version: String, from unread: UnreadBlocks) -> PublishedEntry? {
+        guard unread.previousRanges != nil else {
+            guard let entry = unread.wholeIndex[name], entry.manifest.version == version else { return nil }
+            var published = kept(PublishedEntry(entry: entry, json: entry.stableJSON, wrote: false))
+            published.unread = true
+            return published
+        }
+        let metadata = "blocks/\(name).json"
+        guard let digest = unread.digests[metadata] else { return nil }
+        let manifest = BlockManifest(
+            name: name, version: version, title: [:], summary: [:], category: "", platforms: [:], level: "", origin: "", tags: [:], api: [], files: [],
+            authors: [], license: "", accessibility: [:])
+        var published = PublishedEntry(entry: RegistryEntry(manifest: manifest, metadata: metadata, sourceSHA256: "", archives: [:]), json: Data(), wrote: false)
+        published.fragment = Data()
+        published.metadataDigest = digest
+        published.unread = true
+        return published
     }
 
     /// Writes the record of this build (`BuildRecord`) for the next one: each block whose
@@ -167,6 +164,17 @@ extension RegistryBuilder {
         record.counts = counts?.counts
         try? record.write(to: recordFile)
     }
+}
+
+/// What a rebuild takes from the previous index for the blocks it skips unread
+/// (`RegistryBuilder.unreadBlocks`).
+struct UnreadBlocks: @unchecked Sendable {
+    /// A whole index's entries, by name.
+    let wholeIndex: [String: RegistryEntry]
+    /// A split index's metadata digests, by path.
+    let digests: [String: RegistryFileDigest]
+    /// A split index's ranges; nil for a whole index. Read by the build's one thread.
+    let previousRanges: PreviousRanges?
 }
 
 /// The compact entries of the previous split index's ranges, decoded a range at a time

@@ -105,16 +105,16 @@ public struct RegistryBuilder: Sendable {
         var fingerprints: [String?] = []
         let staging = try MetadataStaging(output: output)
         let record = recordFile.map { BuildRecord.read($0, index: SearchFingerprint.file(at: output.joining("index.json").path)) } ?? BuildRecord()
-        let (unread, previousRanges) = record.blocks.isEmpty || site != nil ? ([:], nil) : unreadEntries(previousIndex, wholeIndexEntries: previous, record: record)
+        let unread = unreadBlocks(previousIndex, wholeIndexEntries: previous, record: record)
         do {
             try blocks.forEachBatchOfNames { names in
                 let found = ConcurrentMap.map(names, blocks.fingerprint)
                 // A block whose files are as the last build recorded them is what the index says.
                 let skipped = ConcurrentMap.map(Array(zip(names, found))) { name, fingerprint -> PublishedEntry? in
-                    guard let fingerprint, let recorded = record.blocks[name], let entry = unread[name],
+                    guard let unread, let fingerprint, let recorded = record.blocks[name],
                         BuildRecord.fingerprint(catalog: fingerprint, name: name, version: recorded.version, output: self.output) == recorded.fingerprint
                     else { return nil }
-                    return entry
+                    return self.unreadEntry(name, version: recorded.version, from: unread)
                 }
                 let loaded = try blocks.load(zip(names, skipped).filter { $0.1 == nil }.map(\.0))
                 // Blocks are independent, so both cores can write archives at once.
@@ -142,7 +142,7 @@ public struct RegistryBuilder: Sendable {
         }
         try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
         report.site = site?.report
-        let counts = try writeIndex(entries, previous: previousIndexData, previousRanges: previousRanges, previousCounts: record.counts)
+        let counts = try writeIndex(entries, previous: previousIndexData, previousRanges: unread?.previousRanges, previousCounts: record.counts)
         keepRecord(of: entries, fingerprints: fingerprints, previous: record, counts: counts)
         return report
     }
