@@ -15,9 +15,16 @@ import Foundation
 /// output, which is published as it is.
 struct BuildRecord {
     /// What was recorded of one block.
-    struct Block: Equatable {
+    struct Block: Equatable, Sendable {
         var version: String
-        var fingerprint: String
+        var fingerprint: Fingerprint
+    }
+
+    /// A block's fingerprint (`BuildRecord.fingerprint`) folded into 128 bits, which
+    /// 100,000 blocks hold in less memory than their text.
+    struct Fingerprint: Hashable, Sendable {
+        let first: UInt64
+        let second: UInt64
     }
 
     var blocks: [String: Block] = [:]
@@ -31,7 +38,7 @@ struct BuildRecord {
         cacheDirectory.appendingPathComponent("builds").appendingPathComponent(SHA256.hex(output.standardizedFileURL.path) + ".record")
     }
 
-    static var header: String { "blocks build record 2, blocks \(ToolVersion.current)\n" }
+    static var header: String { "blocks build record 3, blocks \(ToolVersion.current)\n" }
 
     /// The record in `file`, or an empty one when it is missing, unreadable, from another
     /// version of the tool, or not for `index` (the output's `index.json` as it is now).
@@ -49,12 +56,17 @@ struct BuildRecord {
                 return UnsafeRawBufferPointer(rebasing: rest[8..<(8 + length)])
             }
             guard let names = blob().flatMap(PackedStrings.init(encoded:)), let versions = blob().flatMap(PackedStrings.init(encoded:)),
-                let fingerprints = blob().flatMap(PackedStrings.init(encoded:)), let strings = blob().flatMap(PackedStrings.init(encoded:)),
+                let fingerprints = blob().flatMap(PackedIntegers.decode), let strings = blob().flatMap(PackedStrings.init(encoded:)),
                 let counts = blob().flatMap(PackedIntegers.decode), let firsts = blob().flatMap(PackedIntegers.decode), rest.isEmpty,
-                versions.count == names.count, fingerprints.count == names.count, counts.count == strings.count, firsts.count == strings.count
+                versions.count == names.count, fingerprints.count == 4 * names.count, counts.count == strings.count, firsts.count == strings.count
             else { return BuildRecord() }
             var record = BuildRecord(index: index)
-            for position in 0..<names.count { record.blocks[names[position]] = Block(version: versions[position], fingerprint: fingerprints[position]) }
+            record.blocks.reserveCapacity(names.count)
+            for position in 0..<names.count {
+                let words = fingerprints[(4 * position)..<(4 * position + 4)].map(UInt64.init)
+                let fingerprint = Fingerprint(first: words[0] << 32 | words[1], second: words[2] << 32 | words[3])
+                record.blocks[names[position]] = Block(version: versions[position], fingerprint: fingerprint)
+            }
             if strings.count > 0 {
                 var table: [String: (count: Int, first: Int)] = [:]
                 table.reserveCapacity(strings.count)
@@ -65,40 +77,49 @@ struct BuildRecord {
         }
     }
 
-    /// Written whole to a temporary file, then renamed: a killed build leaves the record
-    /// before, which no longer matches `index.json` or the files it changed.
-    func write(to file: URL) throws {
-        var bytes = Array((Self.header + "index \(index)\n").utf8)
+    /// Writes a record of `blocks` (in any order) to a temporary file, then renames it: a
+    /// killed build leaves the record before, which no longer matches `index.json` or the
+    /// files it changed.
+    static func write(
+        _ blocks: [(name: String, block: Block)], index: String, counts: [String: (count: Int, first: Int)]?, to file: URL
+    ) throws {
+        // Written straight into one buffer, each part made and let go in turn: a record of
+        // 100,000 blocks is written at the end of a build, when its memory is at its peak.
+        var bytes = Data((header + "index \(index)\n").utf8)
         func blob(_ encoded: [UInt8]) {
-            withUnsafeBytes(of: UInt64(encoded.count).littleEndian) { bytes += $0 }
-            bytes += encoded
+            withUnsafeBytes(of: UInt64(encoded.count).littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: encoded)
         }
-        let names = blocks.keys.sorted()
-        blob(PackedStrings(names).encoded)
-        blob(PackedStrings(names.map { blocks[$0]!.version }).encoded)
-        blob(PackedStrings(names.map { blocks[$0]!.fingerprint }).encoded)
+        blob(PackedStrings(blocks.lazy.map(\.name)).encoded)
+        blob(PackedStrings(blocks.lazy.map(\.block.version)).encoded)
+        var words: [UInt32] = []
+        words.reserveCapacity(4 * blocks.count)
+        for print in blocks.lazy.map(\.block.fingerprint) {
+            words += [UInt32(print.first >> 32), UInt32(truncatingIfNeeded: print.first), UInt32(print.second >> 32), UInt32(truncatingIfNeeded: print.second)]
+        }
+        blob(PackedIntegers.encode(words))
+        words = []
         let strings = (counts ?? [:]).sorted { $0.value.first < $1.value.first }
-        blob(PackedStrings(strings.map(\.key)).encoded)
+        blob(PackedStrings(strings.lazy.map(\.key)).encoded)
         blob(PackedIntegers.encode(strings.map { UInt32(clamping: $0.value.count) }))
         blob(PackedIntegers.encode(strings.map { UInt32(clamping: $0.value.first) }))
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try AtomicFile.write(Data(bytes), to: file)
+        try AtomicFile.write(bytes, to: file)
     }
 
-    /// A block's fingerprint: its catalog folder's (`SearchFingerprint.tree`) and that of
-    /// the files a build publishes for it at `version`, missing ones included.
-    static func fingerprint(catalog: String, name: String, version: String, output: URL) -> String {
+    /// A block's fingerprint: its catalog folder's (`SearchFingerprint.tree`) and the
+    /// `stat` of each file a build publishes for it at `version`, missing ones included.
+    static func fingerprint(catalog: String, name: String, version: String, output: URL) -> Fingerprint {
         var paths = ["blocks/\(name).json", RegistryBuilder.gzipPath("blocks/\(name).json")]
         paths += ArchiveFormat.allCases.map { RegistryBuilder.archivePath(name: name, version: version, format: $0) }
-        var sum = SearchFingerprint.EntrySum()
+        var hash = SearchFingerprint.EntryHash()
+        Array(catalog.utf8).withUnsafeBytes { hash.add($0) }
         for path in paths {
-            var hash = SearchFingerprint.EntryHash()
             Array(path.utf8).withUnsafeBytes { hash.add($0) }
             var info = stat()
             if stat(output.joining(path).path, &info) == 0 { hash.add(info) }
-            sum.add(hash)
         }
-        return catalog + " published-\(String(sum.first, radix: 16))-\(String(sum.second, radix: 16))"
+        return Fingerprint(first: hash.first, second: hash.second)
     }
 }
 
@@ -110,8 +131,8 @@ extension RegistryBuilder {
     /// missing or damaged, or a split index's record has no counts: then every block is read.
     func unreadBlocks(_ previousIndex: RegistryIndex?, wholeIndexEntries: [String: RegistryEntry], record: BuildRecord) -> UnreadBlocks? {
         guard let previousIndex, !record.blocks.isEmpty, !site else { return nil }
-        guard let split = previousIndex.split else { return UnreadBlocks(wholeIndex: wholeIndexEntries, digests: [:], previousRanges: nil) }
-        guard record.counts != nil, let ranges = PreviousRanges(split, output: output) else { return nil }
+        guard let split = previousIndex.split else { return UnreadBlocks(wholeIndex: wholeIndexEntries, previousRanges: nil) }
+        guard let counts = record.counts, let ranges = PreviousRanges(split, output: output) else { return nil }
         var digests: [String: RegistryFileDigest] = [:]
         for reference in split.digestFiles.map(\.file) {
             guard let data = reference.contents(atPath: output.joining(reference.path).path),
@@ -119,20 +140,21 @@ extension RegistryBuilder {
             else { return nil }
             digests.merge(held) { one, _ in one }
         }
-        ranges.names = Set(digests.keys.map { String($0.dropFirst("blocks/".count).dropLast(".json".count)) })
-        return UnreadBlocks(wholeIndex: [:], digests: digests, previousRanges: ranges)
+        ranges.digests = digests
+        ranges.counts = counts
+        return UnreadBlocks(wholeIndex: [:], previousRanges: ranges)
     }
 
     /// The entry a build keeps for a block it skipped unread at its recorded `version`.
     func unreadEntry(_ name: String, version: String, from unread: UnreadBlocks) -> PublishedEntry? {
-        guard unread.previousRanges != nil else {
+        guard let ranges = unread.previousRanges else {
             guard let entry = unread.wholeIndex[name], entry.manifest.version == version else { return nil }
             var published = kept(PublishedEntry(entry: entry, json: entry.stableJSON, wrote: false))
             published.unread = true
             return published
         }
         let metadata = "blocks/\(name).json"
-        guard let digest = unread.digests[metadata] else { return nil }
+        guard let digest = ranges.digests[metadata] else { return nil }
         let manifest = BlockManifest(
             name: name, version: version, title: [:], summary: [:], category: "", platforms: [:], level: "", origin: "", tags: [:], api: [], files: [],
             authors: [], license: "", accessibility: [:])
@@ -151,18 +173,17 @@ extension RegistryBuilder {
         guard let recordFile else { return }
         unlink(recordFile.path)
         guard !site, entries.count == fingerprints.count, let index = SearchFingerprint.file(at: output.joining("index.json").path) else { return }
-        let blocks = ConcurrentMap.map(Array(zip(entries, fingerprints))) { published, fingerprint -> (String, BuildRecord.Block)? in
-            let manifest = published.entry.manifest
+        // By position: pairs of entries and fingerprints would copy 100,000 entries.
+        let blocks = ConcurrentMap.map(Array(entries.indices)) { position -> (name: String, block: BuildRecord.Block)? in
+            let (manifest, fingerprint) = (entries[position].entry.manifest, fingerprints[position])
             // A block skipped unread has the files it had: its fingerprint is the one recorded.
-            if published.unread, let recorded = previous.blocks[manifest.name] { return (manifest.name, recorded) }
+            if entries[position].unread, let recorded = previous.blocks[manifest.name] { return (manifest.name, recorded) }
             return fingerprint.map {
-                (manifest.name, BuildRecord.Block(version: manifest.version, fingerprint: BuildRecord.fingerprint(catalog: $0, name: manifest.name, version: manifest.version, output: self.output)))
+                let print = BuildRecord.fingerprint(catalog: $0, name: manifest.name, version: manifest.version, output: self.output)
+                return (manifest.name, BuildRecord.Block(version: manifest.version, fingerprint: print))
             }
         }
-        var record = BuildRecord(index: index)
-        for case let (name, block)? in blocks { record.blocks[name] = block }
-        record.counts = counts?.counts
-        try? record.write(to: recordFile)
+        try? BuildRecord.write(blocks.compactMap { $0 }, index: index, counts: counts?.counts, to: recordFile)
     }
 }
 
@@ -171,9 +192,8 @@ extension RegistryBuilder {
 struct UnreadBlocks: @unchecked Sendable {
     /// A whole index's entries, by name.
     let wholeIndex: [String: RegistryEntry]
-    /// A split index's metadata digests, by path.
-    let digests: [String: RegistryFileDigest]
-    /// A split index's ranges; nil for a whole index. Read by the build's one thread.
+    /// A split index's parts; nil for a whole index. Its ranges are read by the build's
+    /// one thread, its digests by every core once they are set.
     let previousRanges: PreviousRanges?
 }
 
@@ -186,8 +206,18 @@ final class PreviousRanges {
     private let dictionary: SplitIndexColumns.Dictionary
     private let output: URL
     private var decoded: (range: Int, entries: [String: RegistryEntry])?
-    /// Every block the previous index lists (from its digest files).
-    var names: Set<String> = []
+    /// Its metadata digests, by path: every block it lists, the digest of a block skipped
+    /// unread, and what the change feed compares the new digests with.
+    var digests: [String: RegistryFileDigest] = [:]
+    /// The previous build's string counts (`BuildRecord.counts`), until `takeCounts`.
+    var counts: [String: (count: Int, first: Int)]?
+
+    /// The counts, given away: the one who counts on top of them changes them in place
+    /// rather than copying some 100,000 strings.
+    func takeCounts() -> [String: (count: Int, first: Int)]? {
+        defer { counts = nil }
+        return counts
+    }
 
     init?(_ layout: SplitIndex.Layout, output: URL) {
         guard let data = layout.dictionary.contents(atPath: output.joining(layout.dictionary.path).path),

@@ -104,13 +104,17 @@ public struct RegistryBuilder: Sendable {
         var entries: [PublishedEntry] = []
         var fingerprints: [String?] = []
         let staging = try MetadataStaging(output: output)
-        let record = recordFile.map { BuildRecord.read($0, index: SearchFingerprint.file(at: output.joining("index.json").path)) } ?? BuildRecord()
-        let unread = unreadBlocks(previousIndex, wholeIndexEntries: previous, record: record)
+        var readRecord = recordFile.map { BuildRecord.read($0, index: SearchFingerprint.file(at: output.joining("index.json").path)) } ?? BuildRecord()
+        let unread = unreadBlocks(previousIndex, wholeIndexEntries: previous, record: readRecord)
+        // Handed over to `unread`, which gives them to the count of this build.
+        readRecord.counts = nil
+        let record = readRecord
         do {
             try blocks.forEachBatchOfNames { names in
                 let found = ConcurrentMap.map(names, blocks.fingerprint)
                 // A block whose files are as the last build recorded them is what the index says.
-                let skipped = ConcurrentMap.map(Array(zip(names, found))) { name, fingerprint -> PublishedEntry? in
+                let skipped = ConcurrentMap.map(Array(names.indices)) { position -> PublishedEntry? in
+                    let (name, fingerprint) = (names[position], found[position])
                     guard let unread, let fingerprint, let recorded = record.blocks[name],
                         BuildRecord.fingerprint(catalog: fingerprint, name: name, version: recorded.version, output: self.output) == recorded.fingerprint
                     else { return nil }
@@ -142,7 +146,7 @@ public struct RegistryBuilder: Sendable {
         }
         try site?.finish(entries.map { SearchableBlock(manifest: $0.entry.manifest, codeNames: $0.entry.codeNames) })
         report.site = site?.report
-        let counts = try writeIndex(entries, previous: previousIndexData, previousRanges: unread?.previousRanges, previousCounts: record.counts)
+        let counts = try writeIndex(entries, previous: previousIndexData, previousRanges: unread?.previousRanges)
         keepRecord(of: entries, fingerprints: fingerprints, previous: record, counts: counts)
         return report
     }
@@ -152,9 +156,9 @@ public struct RegistryBuilder: Sendable {
     /// A split index's string counts come back, for the build record (`BuildRecord`).
     @discardableResult
     func writeIndex(
-        _ published: [PublishedEntry], previous: Data?, previousRanges: PreviousRanges? = nil, previousCounts: [String: (count: Int, first: Int)]? = nil
+        _ published: [PublishedEntry], previous: Data?, previousRanges: PreviousRanges? = nil
     ) throws -> SplitIndexColumns.Dictionary.Counter? {
-        if splitIndex { return try writeSplitIndex(published, previous: previous, previousRanges: previousRanges, previousCounts: previousCounts) }
+        if splitIndex { return try writeSplitIndex(published, previous: previous, previousRanges: previousRanges) }
         let entries = published.map { ($0.entry, $0.fragment) }
         guard let signing else {
             let index = try RegistryIndex.encoded(entries)

@@ -16,12 +16,13 @@ extension RegistryBuilder {
     /// block's compact entry from the previous ranges only where a range changed.
     /// Returns the counts, for the record.
     func writeSplitIndex(
-        _ published: [PublishedEntry], previous: Data?, previousRanges: PreviousRanges?, previousCounts: [String: (count: Int, first: Int)]?
+        _ published: [PublishedEntry], previous: Data?, previousRanges: PreviousRanges?
     ) throws -> SplitIndexColumns.Dictionary.Counter {
         let entries = CompactEntries(published, previous: previousRanges)
         let names = entries.names
         let previousLayout = previous.flatMap { try? RegistryIndex.decode($0, location: output.path) }?.split
-        var counts = try previousCounts.flatMap { try entries.counted(over: $0) } ?? entries.counted()
+        let carried = try entries.countedOverPrevious()
+        var counts = try carried ?? entries.counted()
         var continued = continuedEpoch(of: previousLayout, counts: counts)
         func cut(_ size: Int, _ firsts: [String]?) -> [Range<Int>] {
             let groups = SplitIndex.group(names, size: size, firsts: firsts)
@@ -36,10 +37,11 @@ extension RegistryBuilder {
         }
         // Counts carried over order their strings as first seen then, not in name order
         // now: a new epoch's dictionary is made from a full count.
-        if continued == nil, previousCounts != nil { counts = try entries.counted() }
+        if continued == nil, carried != nil { counts = try entries.counted() }
         try writeSplitIndex(
             entries, dictionary: continued?.dictionary ?? counts.dictionary, ranges: ranges, digestFiles: digestFiles,
-            epoch: continued != nil ? previousLayout!.epoch : (previousLayout?.epoch ?? 0) + 1, previous: previous, keeping: previousLayout)
+            epoch: continued != nil ? previousLayout!.epoch : (previousLayout?.epoch ?? 0) + 1, previous: previous, keeping: previousLayout,
+            previousDigests: previousRanges?.digests)
         return counts
     }
 
@@ -60,7 +62,7 @@ extension RegistryBuilder {
 
     private func writeSplitIndex(
         _ entries: CompactEntries, dictionary: SplitIndexColumns.Dictionary, ranges: [Range<Int>], digestFiles: [Range<Int>], epoch: Int,
-        previous: Data?, keeping previousLayout: SplitIndex.Layout?
+        previous: Data?, keeping previousLayout: SplitIndex.Layout?, previousDigests: [String: RegistryFileDigest]?
     ) throws {
         let dictionaryFile = try writePart(dictionary.data, blocks: entries.names.count)
         let rangeParts = try ranges.map { group in
@@ -107,7 +109,7 @@ extension RegistryBuilder {
             layout.feed = previousLayout.feed
         } else {
             layout.snapshot = (previousLayout?.snapshot ?? 0) + 1
-            let feed = try previousFeed(previousLayout, epoch: epoch).map { try $0.appending(changes(from: $1, to: digests, entries: entries, snapshot: layout.snapshot)) }
+            let feed = try previousFeed(previousLayout, epoch: epoch, digests: previousDigests).map { try $0.appending(changes(from: $1, to: digests, entries: entries, snapshot: layout.snapshot)) }
             layout.feed = try writePart((feed ?? SplitIndexFeed(epoch: epoch, since: layout.snapshot, changes: [])).data, blocks: 0)
         }
         var index = RegistryIndex(blocks: [])
@@ -124,10 +126,14 @@ extension RegistryBuilder {
 
     /// The feed of the index before and its blocks' metadata digests, when this build
     /// continues its epoch and both are there as it lists them; nil starts a new feed.
-    private func previousFeed(_ previous: SplitIndex.Layout?, epoch: Int) -> (SplitIndexFeed, [String: RegistryFileDigest])? {
+    /// The digests are read from its digest files unless `known` (`PreviousRanges.digests`).
+    private func previousFeed(
+        _ previous: SplitIndex.Layout?, epoch: Int, digests known: [String: RegistryFileDigest]?
+    ) -> (SplitIndexFeed, [String: RegistryFileDigest])? {
         guard let previous, previous.epoch == epoch, let feedData = verifiedPart(previous.feed),
             let feed = try? SplitIndexFeed.decode(feedData, path: previous.feed.path), feed.epoch == epoch
         else { return nil }
+        if let known { return (feed, known) }
         var digests: [String: RegistryFileDigest] = [:]
         for part in previous.digestFiles {
             guard let data = verifiedPart(part.file), let held = try? SplitIndexColumns.digests(ofDigestFile: data, path: part.file.path) else { return nil }
@@ -240,21 +246,19 @@ private struct CompactEntries {
         return counter
     }
 
-    /// The counts of the previous index's entries (`BuildRecord.counts`) with the blocks
+    /// The counts of the previous index's entries (`PreviousRanges.takeCounts`) with the blocks
     /// that were read this time counted again, and those gone taken out: the counts of a
     /// full count, reading only what changed. Nil without the previous ranges.
-    func counted(over previousCounts: [String: (count: Int, first: Int)]) throws -> SplitIndexColumns.Dictionary.Counter? {
-        guard let previous else { return nil }
+    func countedOverPrevious() throws -> SplitIndexColumns.Dictionary.Counter? {
+        guard let previous, let previousCounts = previous.takeCounts() else { return nil }
         var counter = SplitIndexColumns.Dictionary.Counter(counts: previousCounts)
-        var current = Set<String>()
-        for position in names.indices {
-            current.insert(names[position])
-            guard !unread[position] else { continue }
-            if previous.names.contains(names[position]), let before = try previous.entry(named: names[position]) { counter.remove(before) }
+        for position in names.indices where !unread[position] {
+            if previous.digests["blocks/\(names[position]).json"] != nil, let before = try previous.entry(named: names[position]) { counter.remove(before) }
             try decoded(position..<position + 1).forEach { counter.add($0) }
         }
-        for gone in previous.names.subtracting(current).sorted() {
-            if let before = try previous.entry(named: gone) { counter.remove(before) }
+        let current = Set(names.lazy.map { "blocks/\($0).json" })
+        for gone in previous.digests.keys.filter({ !current.contains($0) }).sorted() {
+            if let before = try previous.entry(named: String(gone.dropFirst("blocks/".count).dropLast(".json".count))) { counter.remove(before) }
         }
         return counter
     }
