@@ -22,6 +22,11 @@ enum PathKind: Equatable {
             self = .missing
             return
         }
+        self.init(info)
+    }
+
+    /// What a `stat` result names.
+    init(_ info: stat) {
         self = (info.st_mode & S_IFMT) == S_IFDIR ? .folder : .other
     }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The blocks a build publishes, loaded a batch at a time: a catalog of 100,000 blocks
 /// with their Swift files took over a gigabyte when read whole before the first archive
 /// was written.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What the last build into an output folder saw of each block, so a rebuild skips the
 /// blocks nobody touched without reading them: at 100,000 blocks, reading every manifest,
 /// source and metadata file to find the one that changed was most of a rebuild.
@@ -124,6 +122,30 @@ struct BuildRecord {
 }
 
 extension RegistryBuilder {
+    /// The record of the last build into the output, and what the previous index says of
+    /// the blocks it lets this build skip. The split index's counts go to the latter alone.
+    func recordAndUnreadBlocks(_ previousIndex: RegistryIndex?, wholeIndexEntries: [String: RegistryEntry]) -> (BuildRecord, UnreadBlocks?) {
+        var record = recordFile.map { BuildRecord.read($0, index: SearchFingerprint.file(at: output.joining("index.json").path)) } ?? BuildRecord()
+        let unread = unreadBlocks(previousIndex, wholeIndexEntries: wholeIndexEntries, record: record)
+        // Handed over to `unread`, which gives them to this build's count.
+        record.counts = nil
+        return (record, unread)
+    }
+
+    /// For each of `names`, the entry of a block whose files are as the last build
+    /// recorded them (`fingerprints` are its catalog folder's now), made without reading
+    /// it; nil for a block to read.
+    func skippedUnread(_ names: [String], fingerprints: [String?], record: BuildRecord, unread: UnreadBlocks?) -> [PublishedEntry?] {
+        guard let unread else { return names.map { _ in nil } }
+        return ConcurrentMap.map(Array(names.indices)) { position -> PublishedEntry? in
+            let (name, fingerprint) = (names[position], fingerprints[position])
+            guard let fingerprint, let recorded = record.blocks[name],
+                BuildRecord.fingerprint(catalog: fingerprint, name: name, version: recorded.version, output: self.output) == recorded.fingerprint
+            else { return nil }
+            return self.unreadEntry(name, version: recorded.version, from: unread)
+        }
+    }
+
     /// What the previous index says of the blocks a build may skip unread: the whole
     /// index's entries; or, for a split index, each block's metadata digest (from its
     /// digest file, checked against its hash), its compact entry left in the previous

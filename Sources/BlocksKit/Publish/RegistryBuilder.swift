@@ -90,6 +90,13 @@ public struct RegistryBuilder: Sendable {
                 throw error
             }
         }
+        return try buildOver(blocks)
+    }
+
+    /// A build into an output that holds a registry: blocks unchanged since the last build
+    /// are kept (skipped unread when the build record says so, `BuildRecord`), the others
+    /// published over their previous versions.
+    private func buildOver(_ blocks: BlockBatches) throws -> Report {
         let previousIndexData = try? Data(contentsOf: output.appendingPathComponent("index.json"))
         let previousIndex = previousIndexData.flatMap { try? RegistryIndex.decode($0, location: output.path) }
         // By name, once: looking each block up in the array was quadratic in the catalog.
@@ -104,22 +111,11 @@ public struct RegistryBuilder: Sendable {
         var entries: [PublishedEntry] = []
         var fingerprints: [String?] = []
         let staging = try MetadataStaging(output: output)
-        var readRecord = recordFile.map { BuildRecord.read($0, index: SearchFingerprint.file(at: output.joining("index.json").path)) } ?? BuildRecord()
-        let unread = unreadBlocks(previousIndex, wholeIndexEntries: previous, record: readRecord)
-        // Handed over to `unread`, which gives them to the count of this build.
-        readRecord.counts = nil
-        let record = readRecord
+        let (record, unread) = recordAndUnreadBlocks(previousIndex, wholeIndexEntries: previous)
         do {
             try blocks.forEachBatchOfNames { names in
                 let found = ConcurrentMap.map(names, blocks.fingerprint)
-                // A block whose files are as the last build recorded them is what the index says.
-                let skipped = ConcurrentMap.map(Array(names.indices)) { position -> PublishedEntry? in
-                    let (name, fingerprint) = (names[position], found[position])
-                    guard let unread, let fingerprint, let recorded = record.blocks[name],
-                        BuildRecord.fingerprint(catalog: fingerprint, name: name, version: recorded.version, output: self.output) == recorded.fingerprint
-                    else { return nil }
-                    return self.unreadEntry(name, version: recorded.version, from: unread)
-                }
+                let skipped = skippedUnread(names, fingerprints: found, record: record, unread: unread)
                 let loaded = try blocks.load(zip(names, skipped).filter { $0.1 == nil }.map(\.0))
                 // Blocks are independent, so both cores can write archives at once.
                 let results = ConcurrentMap.map(loaded) { block in

@@ -65,19 +65,7 @@ extension RegistryBuilder {
         previous: Data?, keeping previousLayout: SplitIndex.Layout?, previousDigests: [String: RegistryFileDigest]?
     ) throws {
         let dictionaryFile = try writePart(dictionary.data, blocks: entries.names.count)
-        let rangeParts = try ranges.map { group in
-            // A range of the same epoch whose blocks were all skipped unread is the range before.
-            if previousLayout?.epoch == epoch, entries.unread[group].allSatisfy({ $0 }),
-                let kept = previousLayout?.ranges.first(where: { $0.first == entries.names[group.lowerBound] && $0.blocks == group.count }),
-                FileStamp.of(path: output.joining(kept.file.path).path)?.size == kept.file.size
-            {
-                try ensureGzip(of: try Data(contentsOf: output.joining(kept.file.path)), at: kept.file.path)
-                return kept
-            }
-            return SplitIndex.Part(
-                first: entries.names[group.lowerBound], blocks: group.count,
-                file: try writePart(SplitIndexColumns.range(try entries.decoded(group), dictionary: dictionary), blocks: group.count))
-        }
+        let rangeParts = try ranges.map { group in try rangePart(entries, group, dictionary: dictionary, epoch: epoch, previous: previousLayout) }
         let total = rangeParts.reduce(dictionaryFile.size) { $0 + $1.file.size }
         if total > SplitIndex.maximumTotalBytes {
             throw RegistryError.tooLargeForClients(
@@ -122,6 +110,23 @@ extension RegistryBuilder {
         if layout.snapshot != previousLayout?.snapshot {
             SplitIndex.removeUnlistedParts(in: output, keeping: layout.files + (previousLayout?.files ?? []))
         }
+    }
+
+    /// The range of the blocks at `group`, written unless it is there already. One of the
+    /// same epoch whose blocks were all skipped unread is the range before, not encoded again.
+    private func rangePart(
+        _ entries: CompactEntries, _ group: Range<Int>, dictionary: SplitIndexColumns.Dictionary, epoch: Int, previous: SplitIndex.Layout?
+    ) throws -> SplitIndex.Part {
+        if previous?.epoch == epoch, entries.unread[group].allSatisfy({ $0 }),
+            let kept = previous?.ranges.first(where: { $0.first == entries.names[group.lowerBound] && $0.blocks == group.count }),
+            FileStamp.of(path: output.joining(kept.file.path).path)?.size == kept.file.size
+        {
+            try ensureGzip(of: try Data(contentsOf: output.joining(kept.file.path)), at: kept.file.path)
+            return kept
+        }
+        return SplitIndex.Part(
+            first: entries.names[group.lowerBound], blocks: group.count,
+            file: try writePart(SplitIndexColumns.range(try entries.decoded(group), dictionary: dictionary), blocks: group.count))
     }
 
     /// The feed of the index before and its blocks' metadata digests, when this build

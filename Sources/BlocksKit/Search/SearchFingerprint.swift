@@ -104,7 +104,7 @@ public enum SearchFingerprint {
                 var info = stat()
                 guard stat(folder + "/" + name, &info) == 0 else { return false }
                 let inside = relative.isEmpty ? name : relative + "/" + name
-                if info.st_mode & S_IFMT == S_IFDIR {
+                if PathKind(info) == .folder {
                     guard visit(folder + "/" + name, relative: inside, depth: depth + 1) else { return false }
                     continue
                 }
