@@ -121,6 +121,36 @@ import Testing
         }
     }
 
+    /// `blocks build` keeps its record in the cache, one per output folder, and a rebuild
+    /// reports what it kept and what it wrote. The catalog is left to settle two seconds
+    /// first: files changed since are read again whatever the record says.
+    @Test func blocksBuildKeepsItsRecordInTheCache() throws {
+        let folder = try TemporaryFolder("build-record-cli")
+        defer { folder.cleanUp() }
+        let catalog = try TestCatalog.make(["a-tabs", "b-tabs", "c-tabs"].map { .standard($0, type: "T") })
+        defer { catalog.delete() }
+        Thread.sleep(forTimeInterval: 2.1)
+        let output = folder.path("registry")
+        let environment = ["XDG_CACHE_HOME": folder.path("cache").path, "SOURCE_DATE_EPOCH": "1790000000"]
+        func build() throws -> (written: [String], unchanged: [String]) {
+            let result = try runBinary(["build", "--catalog", catalog.root.path, "--out", output.path, "--split-index", "--json"], environment: environment)
+            #expect(result.code == 0, "\(result.err)")
+            let object = try JSONReader.parse(Data(result.out.utf8)).object
+            return ((object?["written"]?.array ?? []).compactMap(\.string), (object?["unchanged"]?.array ?? []).compactMap(\.string))
+        }
+        #expect(try build().written.count == 3)
+        let recordFile = BuildRecord.file(for: output, cacheDirectory: folder.path("cache/blocks"))
+        let record = BuildRecord.read(recordFile, index: SearchFingerprint.file(at: output.appendingPathComponent("index.json").path))
+        #expect(record.blocks.keys.sorted() == ["a-tabs", "b-tabs", "c-tabs"] && record.counts?.isEmpty == false)
+        #expect(try build().unchanged == ["a-tabs", "b-tabs", "c-tabs"])
+        try catalog.put(.standard("b-tabs", type: "T", version: "1.1.0"))
+        let changed = try build()
+        #expect(changed.written == ["b-tabs"] && changed.unchanged == ["a-tabs", "c-tabs"])
+        // Written just now, the changed block is left out of the record until it settles.
+        let after = BuildRecord.read(recordFile, index: SearchFingerprint.file(at: output.appendingPathComponent("index.json").path))
+        #expect(after.blocks.keys.sorted() == ["a-tabs", "c-tabs"])
+    }
+
     /// What a skipped block's fingerprint covers: a deleted archive, a source edited to the
     /// same size with its modification time put back, and a hand-edited index.json are
     /// each read again, and the registry comes out whole.
