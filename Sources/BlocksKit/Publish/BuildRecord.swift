@@ -9,7 +9,7 @@
 /// it is. The record also names the `index.json` it goes with and the tool version, and is
 /// ignored when either differs, so a hand-edited index or a newer tool reads everything.
 ///
-/// It lives in the cache (`<cache>/builds/<SHA-256 of the output path>.txt`), not in the
+/// It lives in the cache (`<cache>/builds/<SHA-256 of the output path>.record`), not in the
 /// output, which is published as it is.
 struct BuildRecord {
     /// What was recorded of one block.

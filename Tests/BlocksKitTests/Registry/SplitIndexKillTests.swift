@@ -70,4 +70,54 @@ import Testing
         }
         print("SplitIndexKillTests: \(killed) of 6 incremental builds killed")
     }
+
+    /// The same with the build record (`BuildRecord`): one catalog folder changed in place,
+    /// so the rebuild skips the 59 blocks the build before recorded, unread. After each kill
+    /// the registry is the one before or the one after, and the next build, with whatever
+    /// record the killed one left, gives the bytes of a build never killed.
+    @Test func aKilledRebuildThatSkipsBlocksUnreadLeavesTheRegistryBeforeOrAfter() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let catalog = try RegistryFixtures.writeCatalog(in: folder, count: 60, version: "1.0.0")
+        let changing = catalog.appendingPathComponent("block-0007/block.json")
+        let before = try Data(contentsOf: changing)
+        let after = Data(String(decoding: before, as: UTF8.self).replacingOccurrences(of: "\"1.0.0\"", with: "\"1.0.1\"").utf8)
+        #expect(after != before)
+        // Files changed in the two seconds before a build are read whatever the record says.
+        Thread.sleep(forTimeInterval: 2.1)
+        var environment = self.environment
+        environment["XDG_CACHE_HOME"] = folder.path("cache").path
+        let reference = folder.path("reference")
+        #expect(try runBinary(arguments(catalog, into: reference), environment: environment).code == 0)
+        try after.write(to: changing)
+        let started = Date()
+        let rebuilt = try runBinary(arguments(catalog, into: reference) + ["--json"], environment: environment)
+        let cleanRun = Date().timeIntervalSince(started)
+        #expect(rebuilt.code == 0 && rebuilt.out.contains("\"written\" : [\n    \"block-0007\"\n  ]"), "\(rebuilt.out)")
+        let expected = fileContents(under: reference)
+        // The record the rebuild kept: the 59 settled blocks, which the next rebuild skips.
+        let record = BuildRecord.read(
+            BuildRecord.file(for: reference, cacheDirectory: folder.path("cache/blocks")),
+            index: SearchFingerprint.file(at: reference.appendingPathComponent("index.json").path))
+        #expect(record.blocks.count == 59 && record.blocks["block-0007"] == nil)
+
+        var generator = SystemRandomNumberGenerator()
+        var killed = 0
+        try KillLoop.loop(iterations: 6) { iteration in
+            let output = folder.path("public")
+            try? FileManager.default.removeItem(at: output)
+            try before.write(to: changing)
+            #expect(try runBinary(arguments(catalog, into: output), environment: environment).code == 0)
+            try after.write(to: changing)
+            let run = try KillLoop.run({ try TestProcess.start(blocksBinary, arguments(catalog, into: output), environment: environment, captureOutput: false) }, killAt: .randomly(in: 0...UInt32(cleanRun * 1.2 * 1_000_000)), generator: &generator)
+            if run.killed { killed += 1 }
+            let versions = try readable(output)
+            #expect(versions == ["1.0.0"] || versions == ["1.0.0", "1.0.1"], "iteration \(iteration): \(versions)")
+            #expect(try runBinary(arguments(catalog, into: output), environment: environment).code == 0)
+            let finished = fileContents(under: output).filter { !(($0.key as NSString).lastPathComponent.hasSuffix(".tmp")) }
+            #expect(finished.keys.sorted() == expected.keys.sorted(), "iteration \(iteration): \(Set(finished.keys).symmetricDifference(expected.keys).sorted())")
+            #expect(finished.filter { expected[$0.key] != $0.value }.keys.sorted() == [], "iteration \(iteration)")
+        }
+        print("SplitIndexKillTests: \(killed) of 6 recorded rebuilds killed")
+    }
 }
