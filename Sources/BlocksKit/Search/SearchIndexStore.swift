@@ -32,8 +32,12 @@ final class SearchIndexStore: SearchCorpus {
         self.path = path
         database = try SQLiteDatabase(path: path, readOnly: true)
         // One read transaction for the whole run: a single shared lock instead of a lock,
-        // an unlock and a header read per statement. Pages are mapped, not read.
-        try database.execute("PRAGMA mmap_size = 268435456; BEGIN")
+        // an unlock and a header read per statement. The first 32 MiB are mapped, not read:
+        // the whole index of 10,000 blocks (17 MB), where mapping is about 5% faster; past
+        // that, pages are read into SQLite's small cache, since every mapped page a large
+        // result touches counts in the process's memory (80 MiB more for 100,000 blocks,
+        // for no gain in time).
+        try database.execute("PRAGMA mmap_size = 33554432; BEGIN")
         var meta: [String: [UInt8]] = [:]
         let statement = try database.prepare("SELECT key, value FROM meta")
         while try statement.step() { meta[statement.text(0)] = statement.bytes(1) }
