@@ -154,14 +154,7 @@ extension RegistryBuilder {
     func unreadBlocks(_ previousIndex: RegistryIndex?, wholeIndexEntries: [String: RegistryEntry], record: BuildRecord) -> UnreadBlocks? {
         guard let previousIndex, !record.blocks.isEmpty, !site else { return nil }
         guard let split = previousIndex.split else { return UnreadBlocks(wholeIndex: wholeIndexEntries, previousRanges: nil) }
-        guard let counts = record.counts, let ranges = PreviousRanges(split, output: output) else { return nil }
-        var digests: [String: RegistryFileDigest] = [:]
-        for reference in split.digestFiles.map(\.file) {
-            guard let data = reference.contents(atPath: output.joining(reference.path).path),
-                let held = try? SplitIndexColumns.digests(ofDigestFile: data, path: reference.path)
-            else { return nil }
-            digests.merge(held) { one, _ in one }
-        }
+        guard let counts = record.counts, let ranges = PreviousRanges(split, output: output), let digests = previousDigests(of: split) else { return nil }
         ranges.digests = digests
         ranges.counts = counts
         return UnreadBlocks(wholeIndex: [:], previousRanges: ranges)
@@ -177,10 +170,7 @@ extension RegistryBuilder {
         }
         let metadata = "blocks/\(name).json"
         guard let digest = ranges.digests[metadata] else { return nil }
-        let manifest = BlockManifest(
-            name: name, version: version, title: [:], summary: [:], category: "", platforms: [:], level: "", origin: "", tags: [:], api: [], files: [],
-            authors: [], license: "", accessibility: [:])
-        var published = PublishedEntry(entry: RegistryEntry(manifest: manifest, metadata: metadata, sourceSHA256: "", archives: [:]), json: Data(), wrote: false)
+        var published = PublishedEntry(entry: Self.keptEntry(name: name, version: version, metadata: metadata), json: Data(), wrote: false)
         published.fragment = Data()
         published.metadataDigest = digest
         published.unread = true
@@ -225,7 +215,8 @@ struct UnreadBlocks: @unchecked Sendable {
 final class PreviousRanges {
     private let layout: SplitIndex.Layout
     private let firsts: [String]
-    private let dictionary: SplitIndexColumns.Dictionary
+    /// The previous epoch's dictionary, which a build continuing the epoch keeps.
+    let dictionary: SplitIndexColumns.Dictionary
     private let output: URL
     private var decoded: (range: Int, entries: [String: RegistryEntry])?
     /// Its metadata digests, by path: every block it lists, the digest of a block skipped

@@ -54,9 +54,9 @@ public struct RegistryBuilder: Sendable {
     }
 
     /// The `.gz` of a file whose bytes stay, written when an older build left none.
-    func ensureGzip(of data: Data, at path: String) throws {
+    func ensureGzip(of data: @autoclosure () throws -> Data, at path: String) throws {
         guard access(output.joining(Self.gzipPath(path)).path, F_OK) != 0 else { return }
-        try AtomicFile.write(try Self.gzip(data, path: path), to: output.joining(Self.gzipPath(path)))
+        try AtomicFile.write(try Self.gzip(try data(), path: path), to: output.joining(Self.gzipPath(path)))
     }
 
     /// The `.gz` bytes of the file at `path`: a split index's parts at deflate's smallest
@@ -258,13 +258,18 @@ public struct RegistryBuilder: Sendable {
         let entry = published.entry
         var kept = published
         kept.compact = SplitIndexColumns.compact(SplitIndexColumns.compactValue(SplitIndexColumns.searchOnly(entry)))
-        kept.entry = RegistryEntry(
-            manifest: BlockManifest(
-                name: entry.manifest.name, version: entry.manifest.version, title: [:], summary: [:], category: "", platforms: [:], level: "", origin: "",
-                tags: [:], api: [], files: [], authors: [], license: "", accessibility: [:]),
-            metadata: entry.metadata, sourceSHA256: "", archives: [:])
+        kept.entry = Self.keptEntry(name: entry.manifest.name, version: entry.manifest.version, metadata: entry.metadata)
         kept.fragment = Data()
         return kept
+    }
+
+    /// What a split build keeps of a block besides its compact entry: its name, version and
+    /// metadata path.
+    static func keptEntry(name: String, version: String, metadata: String) -> RegistryEntry {
+        let manifest = BlockManifest(
+            name: name, version: version, title: [:], summary: [:], category: "", platforms: [:], level: "", origin: "", tags: [:], api: [], files: [],
+            authors: [], license: "", accessibility: [:])
+        return RegistryEntry(manifest: manifest, metadata: metadata, sourceSHA256: "", archives: [:])
     }
 
     /// One block of a fresh build, written into the staging folder.

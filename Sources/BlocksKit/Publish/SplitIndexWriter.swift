@@ -23,7 +23,7 @@ extension RegistryBuilder {
         let previousLayout = previous.flatMap { try? RegistryIndex.decode($0, location: output.path) }?.split
         let carried = try entries.countedOverPrevious()
         var counts = try carried ?? entries.counted()
-        var continued = continuedEpoch(of: previousLayout, counts: counts)
+        var continued = continuedEpoch(of: previousLayout, counts: counts, dictionary: previousRanges?.dictionary)
         func cut(_ size: Int, _ firsts: [String]?) -> [Range<Int>] {
             let groups = SplitIndex.group(names, size: size, firsts: firsts)
             if firsts != nil, groups.contains(where: { $0.count > 2 * size }) { continued = nil }
@@ -45,10 +45,13 @@ extension RegistryBuilder {
         return counts
     }
 
-    /// The previous epoch's dictionary and cuts when this build may continue it.
-    private func continuedEpoch(of previous: SplitIndex.Layout?, counts: SplitIndexColumns.Dictionary.Counter) -> ContinuedEpoch? {
-        guard let previous, let data = verifiedPart(previous.dictionary),
-            let dictionary = try? SplitIndexColumns.Dictionary.decode(data, path: previous.dictionary.path),
+    /// The previous epoch's dictionary and cuts when this build may continue it. The
+    /// dictionary is read from the output unless `known` (`PreviousRanges.dictionary`).
+    private func continuedEpoch(
+        of previous: SplitIndex.Layout?, counts: SplitIndexColumns.Dictionary.Counter, dictionary known: SplitIndexColumns.Dictionary?
+    ) -> ContinuedEpoch? {
+        guard let previous,
+            let dictionary = known ?? verifiedPart(previous.dictionary).flatMap({ try? SplitIndexColumns.Dictionary.decode($0, path: previous.dictionary.path) }),
             counts.inlineShare(of: dictionary) <= counts.inlineShare(of: nil) + SplitIndexColumns.largestInlineShare
         else { return nil }
         return ContinuedEpoch(dictionary: dictionary, rangeFirsts: previous.ranges.map(\.first), digestFirsts: previous.digestFiles.map(\.first))
@@ -138,13 +141,18 @@ extension RegistryBuilder {
         guard let previous, previous.epoch == epoch, let feedData = verifiedPart(previous.feed),
             let feed = try? SplitIndexFeed.decode(feedData, path: previous.feed.path), feed.epoch == epoch
         else { return nil }
-        if let known { return (feed, known) }
+        return (known ?? previousDigests(of: previous)).map { (feed, $0) }
+    }
+
+    /// The metadata digests the digest files of `layout` hold, each file checked against
+    /// its hash; nil when one is missing or damaged.
+    func previousDigests(of layout: SplitIndex.Layout) -> [String: RegistryFileDigest]? {
         var digests: [String: RegistryFileDigest] = [:]
-        for part in previous.digestFiles {
+        for part in layout.digestFiles {
             guard let data = verifiedPart(part.file), let held = try? SplitIndexColumns.digests(ofDigestFile: data, path: part.file.path) else { return nil }
             digests.merge(held) { one, _ in one }
         }
-        return (feed, digests)
+        return digests
     }
 
     /// A part of the output as `index.json` lists it, or nil.
