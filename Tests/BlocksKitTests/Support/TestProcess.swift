@@ -44,6 +44,23 @@ final class TestProcess: @unchecked Sendable {
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
         input: Input = .none, captureOutput: Bool = true, captureErrors: Bool? = nil
     ) throws -> TestProcess {
+        // A program copied a moment ago is "busy" while a process another test thread forked
+        // in that moment still holds the copy's descriptor; Linux then refuses to run it.
+        // Wait that moment out, boundedly, as the tool's own `ChildProcess` does.
+        for attempt in 0..<8 {
+            do {
+                return try startOnce(executable, arguments, in: directory, environment: environment, input: input, captureOutput: captureOutput, captureErrors: captureErrors)
+            } catch let error as NSError where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) && attempt < 7 {
+                usleep(UInt32(min(1 << attempt, 50)) * 1000)
+            }
+        }
+        preconditionFailure("the last attempt returns or throws")
+    }
+
+    private static func startOnce(
+        _ executable: URL, _ arguments: [String], in directory: URL?, environment: [String: String]?,
+        input: Input, captureOutput: Bool, captureErrors: Bool?
+    ) throws -> TestProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
