@@ -99,7 +99,11 @@ import Testing
         defer { folder.cleanUp() }
         let copy = folder.path("alone/blocks")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: blocksBinary, to: copy)
+        // `cp` writes the copy in its own process. Copied here, the write descriptor of this
+        // large file would be inherited by whatever another test thread forks meanwhile (a
+        // server, a killed build), and Linux refuses to run a file still open for writing.
+        let copied = try runTool("cp", [blocksBinary.path, copy.path])
+        try #require(copied.code == 0, "\(copied.err)")
         let (code, text, _) = try runProcess(
             copy, ["info", "scrolling-strip", "--source"], in: URL(fileURLWithPath: "/"), environment: environment)
         #expect(code == 0)
