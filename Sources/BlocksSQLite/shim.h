@@ -4,8 +4,8 @@
 
 #include "../BlocksLazyLoading/lazy_loading.h"
 
-// Every SQLite function SearchIndexStore.swift uses. Only a search over a large
-// `--registry` folder needs the index, so the embedded catalog never maps the library.
+// Every SQLite function SQLiteDatabase.swift uses. Only a search over a large
+// `--registry` folder and a mirror's state need it, so the embedded catalog never maps the library.
 #define BLOCKS_SQLITE_FUNCTIONS(F, V, P) \
     F(int, sqlite3_open_v2, (const char *path, sqlite3 **database, int flags, const char *vfs), (path, database, flags, vfs)) \
     F(const char *, sqlite3_errmsg, (sqlite3 *database), (database)) \
@@ -26,6 +26,7 @@
     F(int, sqlite3_bind_blob, (sqlite3_stmt *statement, int index, const void *bytes, int length, void (*destructor)(void *)), \
       (statement, index, bytes, length, destructor)) \
     F(int, sqlite3_step, (sqlite3_stmt *statement), (statement)) \
+    F(int, sqlite3_changes, (sqlite3 *database), (database)) \
     F(sqlite3_int64, sqlite3_column_int64, (sqlite3_stmt *statement, int column), (statement, column)) \
     F(const unsigned char *, sqlite3_column_text, (sqlite3_stmt *statement, int column), (statement, column)) \
     F(const void *, sqlite3_column_blob, (sqlite3_stmt *statement, int column), (statement, column)) \

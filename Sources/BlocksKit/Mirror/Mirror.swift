@@ -67,7 +67,7 @@ public struct Mirror {
         defer { withExtendedLifetime(lock) {} }
         try Self.checkOwnFolders(in: destination)
         removeLeftoverParts()
-        var state = MirrorState.load(from: destination)
+        let state = try MirrorState.open(in: destination)
         let haveIndex = FileManager.default.fileExists(atPath: indexFile.path)
         var summary = Summary()
         // Metadata written in the other mode, or before versions were mirrored, is fetched again.
@@ -75,31 +75,33 @@ public struct Mirror {
 
         guard
             let (plan, etag, signature) = try readIndex(
-                ifNoneMatch: haveIndex && trusted ? state.etag : nil, trustingDest: trusted, state: &state, summary: &summary)
+                ifNoneMatch: haveIndex && trusted ? state.etag : nil, trustingDest: trusted, state: state, summary: &summary)
         else {
             // Unchanged upstream: one conditional request, plus a stat per archive to catch damage.
             let folder = destination.path
-            // A --latest-only mirror's metadata files are cut from upstream's, so fetching
-            // one again here would list versions it does not hold: the next change repairs them.
-            let damaged = state.records.filter {
-                !state.isIntact($0.key, sha256: $0.value.sha256, inFolder: folder) && !(latestOnly && $0.key.hasPrefix("blocks/"))
+            var damaged: [(path: String, sha256: String)] = []
+            state.forEachRecord { path, record in
+                // A --latest-only mirror's metadata files are cut from upstream's, so fetching
+                // one again here would list versions it does not hold: the next change repairs them.
+                if !state.isIntact(path, sha256: record.sha256, inFolder: folder) && !(latestOnly && path.hasPrefix("blocks/")) {
+                    damaged.append((path, record.sha256))
+                }
             }
             // --prune still applies: files the unchanged index does not list may be here.
-            if prune { summary.pruned = try pruneAgainstLocalIndex() }
+            if prune { summary.pruned = try pruneAgainstLocalIndex(state: state) }
             if damaged.isEmpty {
                 summary.upToDate = true
-                summary.skipped = state.records.count
+                summary.skipped = state.count
                 return summary
             }
-            let wanted = damaged.map { (path: $0.key, sha256: $0.value.sha256) }.sorted { $0.path < $1.path }
-            try download(wanted, state: &state, summary: &summary)
-            summary.skipped = state.records.count - summary.fetched
-            try state.save(to: destination)
+            try download(damaged, state: state, summary: &summary)
+            summary.skipped = state.count - summary.fetched
+            try state.save()
             return summary
         }
 
         summary.skippedNames = plan.skippedNames
-        return try apply(plan, etag: etag, signature: signature, state: &state, summary: &summary)
+        return try apply(plan, etag: etag, signature: signature, state: state, summary: &summary)
     }
 
     /// Makes DEST's own folder, `.blocks-mirror`, a real folder, and refuses to work through
@@ -131,7 +133,7 @@ public struct Mirror {
     /// A signed index (or any, with `--key`) comes with its signature, checked here.
     /// A split index's parts are fetched here, before the plan, which reads its digest files.
     private func readIndex(
-        ifNoneMatch etag: String?, trustingDest: Bool, state: inout MirrorState, summary: inout Summary
+        ifNoneMatch etag: String?, trustingDest: Bool, state: MirrorState, summary: inout Summary
     ) throws -> (plan: MirrorPlan, etag: String?, signature: Data?)? {
         guard let fetched = try upstream.fetchIndex(ifNoneMatch: etag) else { return nil }
         let copied = signature.keys.isEmpty && !MirrorSignature.looksSigned(fetched.data) ? nil : try upstreamSignature()
@@ -141,7 +143,7 @@ public struct Mirror {
         do {
             plan = try MirrorPlan.read(fetched.data, location: location, destination: destination, latestOnly: latestOnly, trustingDest: trustingDest)
         } catch MirrorError.splitIndex {
-            plan = try splitPlan(fetched.data, trustingDest: trustingDest, state: &state, summary: &summary)
+            plan = try splitPlan(fetched.data, trustingDest: trustingDest, state: state, summary: &summary)
         }
         return (plan, fetched.etag, copied)
     }
@@ -151,28 +153,21 @@ public struct Mirror {
 
     /// Fetches what the plan lacks, and the site's files when the upstream has a site,
     /// then puts the staged metadata and index in place.
-    private func apply(_ plan: MirrorPlan, etag: String?, signature copied: Data?, state: inout MirrorState, summary: inout Summary) throws -> Summary {
+    private func apply(_ plan: MirrorPlan, etag: String?, signature copied: Data?, state: MirrorState, summary: inout Summary) throws -> Summary {
         var plan = plan
-        try plan.fetchPendingMetadata(from: upstream, destination: destination, jobs: jobs)
-        var wanted: [(path: String, sha256: String)] = []
-        let folder = destination.path
-        let site = try upstreamSite()
-        for archive in plan.archives + (site?.files ?? []) {
-            if state.isIntact(archive.path, sha256: archive.sha256, inFolder: folder) {
-                summary.skipped += 1
-            } else if MirrorState.stamp(path: folder + "/" + archive.path) != nil,
-                let actual = try? SHA256.hex(fileAt: URL(fileURLWithPath: folder + "/" + archive.path, isDirectory: false)),
-                actual == archive.sha256
-            {
-                state.record(archive.path, sha256: archive.sha256, in: destination)
-                summary.skipped += 1
-            } else {
-                wanted.append(archive)
-            }
-        }
+        state.beginListing()
         // A split index's parts that the index it replaces lists stay, as `build` keeps them.
         let previousLayout = plan.split.flatMap { _ in localSplitLayout() }
-        try download(wanted, state: &state, summary: &summary)
+        var failures = MirrorError.FetchFailures.none(hasSnapshot: FileManager.default.fileExists(atPath: indexFile.path))
+        if let split = plan.split {
+            try fetchSplitBlocks(split, state: state, summary: &summary, failures: &failures)
+        } else {
+            try plan.fetchPendingMetadata(from: upstream, destination: destination, jobs: jobs)
+            for path in plan.metadata { state.markListed(path) }
+        }
+        let site = try upstreamSite()
+        download(listed: plan.archives + (site?.files ?? []), state: state, summary: &summary, failures: &failures)
+        try finish(failures, state: state, summary: summary)
         if let site { try AtomicFile.write(site.data, to: destination.appendingPathComponent(SiteBuilder.manifestPath)) }
         // A signed index's metadata, staged or kept, is what it signed, before anything moves.
         // Only a signed index lists their hashes, and its last bytes say whether it is one,
@@ -183,7 +178,7 @@ public struct Mirror {
         if MirrorSignature.looksSigned(FileDescriptorIO.readTail(stagedIndex, count: MirrorSignature.signedTailLength) ?? Data()) {
             let index = FileManager.default.contents(atPath: stagedIndex) ?? Data()
             try MirrorSignature.checkMetadata(index: index, location: upstream.url(for: "index.json")) { path in
-                FileManager.default.contents(atPath: (plan.staged.contains(path) ? staging : destination).appendingPathComponent(path).path)
+                FileManager.default.contents(atPath: staging.path + "/" + path) ?? FileManager.default.contents(atPath: destination.path + "/" + path)
             }
         }
         // The signature, copied byte for byte, goes in just before the index it signs.
@@ -191,13 +186,12 @@ public struct Mirror {
         if let copied { try AtomicFile.write(copied, to: signatureFile) } else { unlink(signatureFile.path) }
         // The index goes in last: from now on it names only verified archives.
         try plan.commit(destination: destination)
-        if let split = plan.split { finishSplit(split, previous: previousLayout, state: &state) }
-        let referenced = Set(plan.archives.map(\.path) + (site?.files.map(\.path) ?? []) + (plan.split?.digests.keys.map { $0 } ?? []))
-        state.records = state.records.filter { referenced.contains($0.key) }
+        if let split = plan.split { finishSplit(split, previous: previousLayout, state: state) }
+        state.keepOnlyListed()
         state.etag = etag
         state.mode = mode
-        if prune { summary.pruned = pruneUnreferenced(metadata: plan.metadata, referenced: referenced) }
-        try state.save(to: destination)
+        if prune { summary.pruned = pruneUnlisted(state: state) }
+        try state.save()
         return summary
     }
 
@@ -207,15 +201,58 @@ public struct Mirror {
     }
 
     /// Fetches archives through `.part` files, in batches. On any failure the index is not touched.
-    func download(_ wanted: [(path: String, sha256: String)], state: inout MirrorState, summary: inout Summary) throws {
+    func download(_ wanted: [(path: String, sha256: String)], state: MirrorState, summary: inout Summary) throws {
+        var failures = MirrorError.FetchFailures.none(hasSnapshot: FileManager.default.fileExists(atPath: indexFile.path))
+        download(wanted, state: state, summary: &summary, failures: &failures)
+        try finish(failures, state: state, summary: summary)
+    }
+
+    /// Fetches the files of `listed` this run has not listed yet (`MirrorState.markListed`)
+    /// and DEST does not hold verified. A file whose record is gone but whose bytes have
+    /// the listed hash is recorded, not fetched.
+    func download(listed: [(path: String, sha256: String)], state: MirrorState, summary: inout Summary, failures: inout MirrorError.FetchFailures) {
+        let folder = destination.path
+        var wanted: [(path: String, sha256: String)] = []
+        for file in listed where state.markListed(file.path) {
+            if state.isIntact(file.path, sha256: file.sha256, inFolder: folder) {
+                summary.skipped += 1
+            } else if MirrorState.stamp(path: folder + "/" + file.path) != nil,
+                let actual = try? SHA256.hex(fileAt: URL(fileURLWithPath: folder + "/" + file.path, isDirectory: false)),
+                actual == file.sha256
+            {
+                state.record(file.path, sha256: file.sha256, in: destination)
+                summary.skipped += 1
+            } else {
+                wanted.append(file)
+            }
+        }
+        download(wanted, state: state, summary: &summary, failures: &failures)
+    }
+
+    /// Throws the failures of a run, if any, keeping what was verified so a retry does
+    /// not fetch it again.
+    func finish(_ failures: MirrorError.FetchFailures, state: MirrorState, summary: Summary) throws {
+        guard failures.count > 0 else { return }
+        try? state.save()
+        var failures = failures
+        failures.fetched = summary.fetched
+        throw MirrorError.fetchFailed(failures)
+    }
+
+    /// Fetches archives through `.part` files, in batches, adding what failed to `failures`.
+    func download(
+        _ wanted: [(path: String, sha256: String)], state: MirrorState, summary: inout Summary, failures: inout MirrorError.FetchFailures
+    ) {
         guard !wanted.isEmpty else { return }
-        try FileManager.default.createDirectory(at: destination.appendingPathComponent("archives"), withIntermediateDirectories: true)
-        var failures = MirrorError.FetchFailures(
-            shown: [], count: 0, wanted: wanted.count, fetched: 0,
-            hasSnapshot: FileManager.default.fileExists(atPath: indexFile.path))
+        try? FileManager.default.createDirectory(at: destination.appendingPathComponent("archives"), withIntermediateDirectories: true)
+        failures.wanted += wanted.count
         let folder = destination.path
         var first = 0
-        var bytesBefore: Int64 = 0
+        // The bar counts on from earlier calls of this run: a split index's blocks come a
+        // digest file at a time, so the total grows as the run goes.
+        let filesBefore = summary.fetched
+        var bytesBefore = summary.bytes
+        let total = filesBefore + wanted.count
         while first < wanted.count {
             let batch = wanted[first..<min(first + max(1, batchSize), wanted.count)]
             let downloads = batch.map { item in
@@ -225,8 +262,7 @@ public struct Mirror {
             }
             var batchProgress: (@Sendable (TransferProgress) -> Void)?
             if let report = progress {
-                let done = first
-                let total = wanted.count
+                let done = filesBefore + first
                 let bytesDone = bytesBefore
                 batchProgress = { step in
                     report(TransferProgress(filesDone: done + step.filesDone, filesTotal: total, bytesDone: bytesDone + step.bytesDone))
@@ -238,7 +274,7 @@ public struct Mirror {
                 case .success:
                     state.record(item.path, sha256: item.sha256, in: destination)
                     summary.fetched += 1
-                    let size = state.records[item.path]?.size ?? 0
+                    let size = state[item.path]?.size ?? 0
                     summary.bytes += size
                     bytesBefore += size
                 case .failure(let error):
@@ -249,12 +285,6 @@ public struct Mirror {
                 }
             }
             first += batch.count
-        }
-        if failures.count > 0 {
-            // Keep what was verified so a retry does not fetch it again.
-            try? state.save(to: destination)
-            failures.fetched = summary.fetched
-            throw MirrorError.fetchFailed(failures)
         }
     }
 
@@ -284,45 +314,46 @@ public struct Mirror {
         return SiteBuilder.decodeManifest(data)?.files.map(\.path) ?? []
     }
 
-    /// `pruneUnreferenced` against the mirror's own index, for a sync whose upstream is
-    /// unchanged. The state file is not trusted for this: deleting is only done for what
-    /// the index does not list.
-    func pruneAgainstLocalIndex() throws -> Int {
+    /// `pruneUnlisted` against the mirror's own index, for a sync whose upstream is
+    /// unchanged. The state's records are not trusted for this: deleting is only done for
+    /// what the index does not list.
+    func pruneAgainstLocalIndex(state: MirrorState) throws -> Int {
         guard let data = FileManager.default.contents(atPath: indexFile.path) else { return 0 }
+        state.beginListing()
+        for path in localSitePaths() { state.markListed(path) }
         if let layout = localSplitLayout() {
-            guard let held = try localSplitBlocks(layout, location: indexFile.path) else { return 0 }
-            let referenced = Set(held.flatMap { $0.archives.map(\.path) } + layout.files.map(\.path))
-            return pruneUnreferenced(metadata: Set(held.map(\.metadata)), referenced: referenced.union(localSitePaths()))
+            for part in layout.files { state.markListed(part.path) }
+            guard try markLocalSplitBlocksListed(layout, state: state, location: indexFile.path) else { return 0 }
+            return pruneUnlisted(state: state)
         }
         let location = indexFile.path
-        var referenced: Set<String> = []
-        var metadata: Set<String> = []
         for (position, range) in try MirrorIndexReader.scan(data, location: location).entries.enumerated() {
             let entry = try MirrorIndexReader.entry(from: data, range: range, position: position, location: location)
             guard entry.hasValidName else { continue }
-            metadata.insert(entry.metadata)
+            state.markListed(entry.metadata)
             // Without its metadata file there is no telling which older archives are this
             // block's, so nothing is deleted.
             guard let held = MirrorPlan.heldArchives(of: entry, in: destination) else { return 0 }
-            referenced.formUnion(held.map(\.path))
+            for archive in held { state.markListed(archive.path) }
         }
-        return pruneUnreferenced(metadata: metadata, referenced: referenced.union(localSitePaths()))
+        return pruneUnlisted(state: state)
     }
 
-    /// Removes archives and metadata the index no longer lists. Returns how many archives went.
-    func pruneUnreferenced(metadata: Set<String>, referenced: Set<String>) -> Int {
+    /// Removes archives and metadata files this run's index does not list
+    /// (`MirrorState.markListed`). Returns how many archives went.
+    func pruneUnlisted(state: MirrorState) -> Int {
         var removed = 0
         let archives = destination.appendingPathComponent("archives")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: archives.path)) ?? [] {
             let path = "archives/\(name)"
-            guard !referenced.contains(path), ArchiveFormat.forFile(name) != nil else { continue }
+            guard !state.isListed(path), ArchiveFormat.forFile(name) != nil else { continue }
             if (try? FileManager.default.removeItem(at: archives.appendingPathComponent(name))) != nil { removed += 1 }
         }
         let blocks = destination.appendingPathComponent("blocks")
         // A site page's folder, `blocks/<name>/`, stays while the site lists its page.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: blocks.path)) ?? []
-        where !metadata.contains("blocks/\(name)") && !metadata.contains("blocks/\(name.dropLast(".gz".count))")
-            && !referenced.contains(SiteBuilder.pagePath(name))
+        where !state.isListed("blocks/\(name)") && !state.isListed("blocks/\(name.dropLast(".gz".count))")
+            && !state.isListed(SiteBuilder.pagePath(name))
         {
             try? FileManager.default.removeItem(at: blocks.appendingPathComponent(name))
         }
@@ -356,11 +387,11 @@ public struct Mirror {
             throw MirrorError.notAMirror(destination: destination.path)
         }
         let location = destination.appendingPathComponent("index.json").path
-        var state = MirrorState.load(from: destination)
+        let state = try MirrorState.open(in: destination)
         var problems = signature.problems(destination: destination)
         var checked = 0
         var siteFiles = 0
-        for held in try heldFiles(index: data, destination: destination, location: location, problems: &problems) {
+        try forEachHeldGroup(index: data, destination: destination, location: location, unreadable: { problems.append($0) }) { held in
             for archive in held {
                 guard RelativePath.isSafe(archive.path) else {
                     throw RegistryError.invalidIndex(location: location, reason: "archive path '\(archive.path)' leaves the registry")
@@ -369,7 +400,7 @@ public struct Mirror {
                 let url = destination.appendingPathComponent(archive.path)
                 guard FileManager.default.fileExists(atPath: url.path) else {
                     problems.append("\(archive.path): missing")
-                    state.records[archive.path] = .damaged(archive.sha256)
+                    state.markDamaged(archive.path, sha256: archive.sha256)
                     continue
                 }
                 let actual = (try? SHA256.hex(fileAt: url)) ?? "unreadable"
@@ -377,7 +408,7 @@ public struct Mirror {
                     state.record(archive.path, sha256: archive.sha256, in: destination)
                 } else {
                     problems.append("\(archive.path): SHA-256 is \(actual), the index says \(archive.sha256)")
-                    state.records[archive.path] = .damaged(archive.sha256)
+                    state.markDamaged(archive.path, sha256: archive.sha256)
                 }
             }
         }
@@ -391,10 +422,10 @@ public struct Mirror {
                 state.record(file.path, sha256: file.sha256, in: destination)
             } else {
                 problems.append(actual.map { "\(file.path): SHA-256 is \($0), site.json says \(file.sha256)" } ?? "\(file.path): missing")
-                state.records[file.path] = .damaged(file.sha256)
+                state.markDamaged(file.path, sha256: file.sha256)
             }
         }
-        try state.save(to: destination)
+        try state.save()
         return (checked, siteFiles, problems)
     }
 }

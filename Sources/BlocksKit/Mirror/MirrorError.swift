@@ -31,6 +31,11 @@ public enum MirrorError: Error, Equatable, Sendable, CustomStringConvertible {
 
         /// At most this many failures are spelled out.
         static let shownLimit = 3
+
+        /// No failure yet, in a run that will add what it wants and what fails.
+        static func none(hasSnapshot: Bool, noun: String = "archive") -> FetchFailures {
+            FetchFailures(shown: [], count: 0, wanted: 0, fetched: 0, hasSnapshot: hasSnapshot, noun: noun)
+        }
     }
 
     public var description: String {

@@ -2,7 +2,8 @@
 /// more than one decoded manifest is in memory.
 ///
 /// Reading the index checks every entry and writes each changed per-block metadata file,
-/// and the index itself, into a staging folder (`.blocks-mirror/incoming`). Nothing in
+/// and the index itself, into a staging folder (`.blocks-mirror/incoming`). A split index's
+/// blocks are planned the same way, a digest file at a time (`Mirror.fetchSplitBlocks`). Nothing in
 /// DEST's registry changes until `commit`, which runs after every archive is verified:
 /// metadata files are renamed into place, then the index, last.
 struct MirrorPlan {
@@ -11,11 +12,9 @@ struct MirrorPlan {
     var archives: [(path: String, sha256: String)] = []
     /// The paths in `archives`, so a version listed twice is fetched once.
     var archivePaths: Set<String> = []
-    /// Every per-block metadata path the index names.
+    /// Every per-block metadata path a whole index names (a split index's are marked
+    /// listed in the state as they are read, `MirrorState.markListed`).
     var metadata: Set<String> = []
-    /// Files waiting in the staging folder, relative to DEST, in the order `commit` moves
-    /// them: each metadata file's `.gz` before the file itself.
-    var staged: [String] = []
     /// Entries skipped, archives, metadata and all, because their name is not a block
     /// name (`RegistryEntry.hasValidName`); the index itself is kept byte for byte.
     var skippedNames: [String] = []
@@ -24,14 +23,13 @@ struct MirrorPlan {
     var pending: [PendingMetadata] = []
     /// Whether the mirror keeps only each block's newest version.
     var latestOnly = false
-    /// For a split index: its layout, and the metadata digest each path was planned from.
+    /// For a split index: its layout, whose blocks are planned a digest file at a time.
     var split: Split?
 
     struct Split {
         var layout: SplitIndex.Layout
-        /// Upstream's SHA-256 of each metadata file, by path: the mirror's state records
-        /// each file as derived from it, so the next sync trusts an unchanged file.
-        var digests: [String: String] = [:]
+        /// False when DEST's metadata files were written in another mode, so all are fetched again.
+        var trustingDest: Bool
     }
 
     static func stagingFolder(in destination: URL) -> URL {
@@ -122,7 +120,6 @@ struct MirrorPlan {
         try stage(gzipOf: data, at: path, staging: staging, folders: &folders)
         let file = staging + "/" + path
         try Self.writePlain(data, to: file)
-        staged.append(path)
     }
 
     /// Stages only the `.gz` of a metadata file DEST already holds.
@@ -131,7 +128,6 @@ struct MirrorPlan {
         let file = staging + "/" + gzipPath
         try folders.create(Self.folder(of: file))
         try Self.writePlain(try Zlib.gzip(data), to: file)
-        staged.append(gzipPath)
     }
 
     /// Renames the staged metadata into place, then the index: from then on DEST's index
@@ -141,9 +137,7 @@ struct MirrorPlan {
         var folders = FolderCache()
         let stagingPath = staging.path
         let destinationPath = destination.path
-        for path in staged {
-            try Self.move(stagingPath + "/" + path, to: destinationPath + "/" + path, folders: &folders)
-        }
+        try Self.moveStaged("", staging: stagingPath, destination: destinationPath, folders: &folders)
         let indexGzip = RegistryBuilder.gzipPath("index.json")
         try Self.move(stagingPath + "/" + indexGzip, to: destinationPath + "/" + indexGzip, folders: &folders)
         try Self.move(stagingPath + "/index.json", to: destinationPath + "/index.json", folders: &folders)
@@ -155,6 +149,34 @@ struct MirrorPlan {
     static func writePlain(_ data: Data, to file: String) throws {
         let failure = FileDescriptorIO.writeFile(data, to: file, flags: O_CREAT | O_TRUNC, mode: 0o644)
         if failure != 0 { throw AtomicFile.Failure(path: file, reason: String(cString: strerror(failure))) }
+    }
+
+    /// Moves every file under the staging folder to the same place in DEST, in each folder
+    /// every `.gz` before the file it compresses, and leaves `index.json` and its `.gz` for
+    /// last. Walked rather than listed, so a run that staged 100,000 metadata files holds
+    /// no list of them.
+    private static func moveStaged(_ relative: String, staging: String, destination: String, folders: inout FolderCache, depth: Int = 0) throws {
+        let folder = relative.isEmpty ? staging : staging + "/" + relative
+        var subfolders: [String] = []
+        for movingGzip in [true, false] {
+            guard depth < 16, let directory = opendir(folder) else { return }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let path = relative.isEmpty ? name : relative + "/" + name
+                if name == "." || name == ".." || path == "index.json" || path == RegistryBuilder.gzipPath("index.json") { continue }
+                var info = stat()
+                guard stat(folder + "/" + name, &info) == 0 else { continue }
+                if PathKind(info) == .folder {
+                    if movingGzip { subfolders.append(name) }
+                } else if name.hasSuffix(".gz") == movingGzip {
+                    try move(staging + "/" + path, to: destination + "/" + path, folders: &folders)
+                }
+            }
+        }
+        for name in subfolders {
+            try moveStaged(relative.isEmpty ? name : relative + "/" + name, staging: staging, destination: destination, folders: &folders, depth: depth + 1)
+        }
     }
 
     private static func move(_ source: String, to target: String, folders: inout FolderCache) throws {

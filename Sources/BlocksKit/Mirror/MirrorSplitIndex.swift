@@ -8,9 +8,9 @@
 /// against its digest. The files of the `index.json` before stay, as `build` keeps them,
 /// for a client that read it; older ones go.
 extension Mirror {
-    /// Fetches the split index's parts and plans the metadata files and archives, staging
-    /// `index.json` as `MirrorPlan.read` does.
-    func splitPlan(_ indexData: Data, trustingDest: Bool, state: inout MirrorState, summary: inout Summary) throws -> MirrorPlan {
+    /// Fetches the split index's parts and stages `index.json` as `MirrorPlan.read` does.
+    /// The blocks are planned later, a digest file at a time (`fetchSplitBlocks`).
+    func splitPlan(_ indexData: Data, trustingDest: Bool, state: MirrorState, summary: inout Summary) throws -> MirrorPlan {
         let location = upstream.url(for: "index.json")
         guard let layout = try RegistryIndex.decode(indexData, location: location).split else {
             throw RegistryError.invalidIndex(location: location, reason: "missing its split index")
@@ -20,8 +20,8 @@ extension Mirror {
         try FileManager.default.createDirectory(at: destination.appendingPathComponent("index"), withIntermediateDirectories: true)
         let parts = Self.unique(layout.files)
         let folder = destination.path
-        deriveFromFeed(layout, state: &state)
-        try download(parts.filter { !state.isIntact($0.path, sha256: $0.sha256, inFolder: folder) }.map { ($0.path, $0.sha256) }, state: &state, summary: &summary)
+        deriveFromFeed(layout, state: state)
+        try download(parts.filter { !state.isIntact($0.path, sha256: $0.sha256, inFolder: folder) }.map { ($0.path, $0.sha256) }, state: state, summary: &summary)
         for part in parts where access(folder + "/" + RegistryBuilder.gzipPath(part.path), F_OK) != 0 {
             guard let data = FileManager.default.contents(atPath: folder + "/" + part.path) else { continue }
             try AtomicFile.write(try RegistryBuilder.gzip(data, path: part.path), to: destination.appendingPathComponent(RegistryBuilder.gzipPath(part.path)))
@@ -29,39 +29,58 @@ extension Mirror {
 
         var plan = MirrorPlan()
         plan.latestOnly = latestOnly
-        var split = MirrorPlan.Split(layout: layout)
         // Parts count as files the mirror holds: already here, so the plan skips them.
         for part in parts { try plan.addArchives(of: [part.path: part.asArchive], location: location) }
-        for digestFile in layout.digestFiles {
-            for (path, digest) in try Self.digests(of: digestFile.file, in: destination, location: location).sorted(by: { $0.key < $1.key }) {
-                let name = String(path.dropFirst("blocks/".count).dropLast(".json".count))
-                guard path == "blocks/\(name).json", ManifestValidator.isValidName(name) else {
-                    plan.skippedNames.append(name)
-                    continue
-                }
-                plan.metadata.insert(path)
-                split.digests[path] = digest.sha256
-                if trustingDest, state.isIntact(path, sha256: digest.sha256, inFolder: folder),
-                    let data = FileManager.default.contents(atPath: folder + "/" + path), let held = try? BlockMetadata.decode(data)
-                {
-                    for version in held.versions { try plan.addArchives(of: version.archives, location: location) }
-                    continue
-                }
-                plan.pending.append(PendingMetadata(path: path, name: name, entrySHA256: "", expected: digest))
-            }
-        }
-        plan.split = split
+        plan.split = MirrorPlan.Split(layout: layout, trustingDest: trustingDest)
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         try AtomicFile.write(try Zlib.gzip(indexData), to: staging.appendingPathComponent(RegistryBuilder.gzipPath("index.json")))
         try AtomicFile.write(indexData, to: staging.appendingPathComponent("index.json"))
         return plan
     }
 
+    /// Plans, fetches and stages the blocks of a split index one digest file at a time, so
+    /// memory holds one digest file's blocks however many the registry has. A metadata
+    /// file whose digest the state records is kept, any other is fetched and checked
+    /// against its digest; then the archives its versions list are fetched. Archives that
+    /// fail are added to `failures` and the next digest file goes on; a metadata file that
+    /// fails stops the run after its digest file, before that file's archives.
+    func fetchSplitBlocks(_ split: MirrorPlan.Split, state: MirrorState, summary: inout Summary, failures: inout MirrorError.FetchFailures) throws {
+        let location = upstream.url(for: "index.json")
+        let folder = destination.path
+        for digestFile in split.layout.digestFiles {
+            var plan = MirrorPlan()
+            plan.latestOnly = latestOnly
+            for (path, digest) in try Self.digests(of: digestFile.file, in: destination, location: location).sorted(by: { $0.key < $1.key }) {
+                let name = String(path.dropFirst("blocks/".count).dropLast(".json".count))
+                guard path == "blocks/\(name).json", ManifestValidator.isValidName(name) else {
+                    summary.skippedNames.append(name)
+                    continue
+                }
+                state.markListed(path)
+                if split.trustingDest, state.isIntact(path, sha256: digest.sha256, inFolder: folder),
+                    let data = FileManager.default.contents(atPath: folder + "/" + path), let held = try? BlockMetadata.decode(data)
+                {
+                    for version in held.versions { try plan.addArchives(of: version.archives, location: location) }
+                    continue
+                }
+                state.noteDerived(path, sha256: digest.sha256)
+                plan.pending.append(PendingMetadata(path: path, name: name, entrySHA256: "", expected: digest))
+            }
+            do {
+                try plan.fetchPendingMetadata(from: upstream, destination: destination, jobs: jobs)
+            } catch {
+                try finish(failures, state: state, summary: summary)
+                throw error
+            }
+            download(listed: plan.archives, state: state, summary: &summary, failures: &failures)
+        }
+    }
+
     /// Writes into `index/` the ranges and digest files the new index lists and DEST lacks,
     /// when DEST's own parts and the change feed give them exactly (`SplitIndexFeed`): a
     /// mirror that is one build behind then fetches `index.json` and the feed, and after
     /// them only the changed blocks' metadata files and archives.
-    func deriveFromFeed(_ layout: SplitIndex.Layout, state: inout MirrorState) {
+    func deriveFromFeed(_ layout: SplitIndex.Layout, state: MirrorState) {
         let folder = destination.path
         let held = { (part: SplitIndex.FileReference) in part.contents(atPath: folder + "/" + part.path) }
         let missing = (layout.ranges + layout.digestFiles).filter { held($0.file) == nil }
@@ -75,13 +94,11 @@ extension Mirror {
         }
     }
 
-    /// After the new `index.json` moved in: records each metadata file as derived from its
-    /// upstream digest (with `--latest-only`, the file cut from it), so the next sync keeps
-    /// it, and removes the parts neither it nor the one before lists.
-    func finishSplit(_ split: MirrorPlan.Split, previous: SplitIndex.Layout?, state: inout MirrorState) {
-        for (path, sha256) in split.digests where !state.isIntact(path, sha256: sha256, in: destination) {
-            state.record(path, sha256: sha256, in: destination)
-        }
+    /// After the new `index.json` moved in: records each metadata file staged from its
+    /// upstream digest (with `--latest-only`, the file cut from it) as derived from it, so
+    /// the next sync keeps it, and removes the parts neither it nor the one before lists.
+    func finishSplit(_ split: MirrorPlan.Split, previous: SplitIndex.Layout?, state: MirrorState) {
+        state.recordDerived(in: destination)
         SplitIndex.removeUnlistedParts(in: destination, keeping: split.layout.files + (previous?.files ?? []))
     }
 
@@ -94,46 +111,49 @@ extension Mirror {
         return (try? RegistryIndex.decode(data, location: file.path))?.split
     }
 
-    /// Each block of DEST's split index: its metadata path and every archive its metadata
-    /// file lists; nil when one is missing or unreadable, as nothing can then be judged.
-    func localSplitBlocks(_ layout: SplitIndex.Layout, location: String) throws -> [(metadata: String, archives: [RegistryArchive])]? {
-        var blocks: [(metadata: String, archives: [RegistryArchive])] = []
+    /// Marks every block of DEST's split index listed: its metadata path and every archive
+    /// its metadata file lists. False when one is missing or unreadable, as nothing can
+    /// then be judged.
+    func markLocalSplitBlocksListed(_ layout: SplitIndex.Layout, state: MirrorState, location: String) throws -> Bool {
         for digestFile in layout.digestFiles {
             for path in try Self.digests(of: digestFile.file, in: destination, location: location).keys.sorted() {
-                guard let data = FileManager.default.contents(atPath: destination.path + "/" + path), let held = try? BlockMetadata.decode(data) else { return nil }
-                blocks.append((path, held.versions.flatMap(\.archives.values) + held.entry.archives.values))
+                guard let data = FileManager.default.contents(atPath: destination.path + "/" + path), let held = try? BlockMetadata.decode(data) else { return false }
+                state.markListed(path)
+                for archive in held.versions.flatMap(\.archives.values) + held.entry.archives.values { state.markListed(archive.path) }
             }
         }
-        return blocks
+        return true
     }
 
-    /// The files `verify` checks for each block of DEST's index: every archive its metadata
-    /// file lists, and for a split index also each part, as a group of its own.
-    static func heldFiles(index data: Data, destination: URL, location: String, problems: inout [String]) throws -> [[RegistryArchive]] {
+    /// The files `verify` checks for each block of DEST's index, handed to `body` a block
+    /// at a time: every archive its metadata file lists, and for a split index first each
+    /// part, as a group of its own. A block whose metadata file is missing or unreadable
+    /// goes to `unreadable` as a problem instead.
+    static func forEachHeldGroup(
+        index data: Data, destination: URL, location: String, unreadable: (String) -> Void, _ body: ([RegistryArchive]) throws -> Void
+    ) throws {
         if let layout = splitLayout(in: destination) {
-            var groups = [unique(layout.files).map(\.asArchive)]
+            try body(unique(layout.files).map(\.asArchive))
             for digestFile in layout.digestFiles {
                 for path in try digests(of: digestFile.file, in: destination, location: location).keys.sorted() {
                     guard let file = FileManager.default.contents(atPath: destination.path + "/" + path), let held = try? BlockMetadata.decode(file) else {
-                        problems.append("\(path): missing or not valid metadata")
+                        unreadable("\(path): missing or not valid metadata")
                         continue
                     }
-                    groups.append(held.versions.flatMap(\.archives.values) + held.entry.archives.values)
+                    try body(held.versions.flatMap(\.archives.values) + held.entry.archives.values)
                 }
             }
-            return groups
+            return
         }
-        var groups: [[RegistryArchive]] = []
         for (position, range) in try MirrorIndexReader.scan(data, location: location).entries.enumerated() {
             let entry = try MirrorIndexReader.entry(from: data, range: range, position: position, location: location)
             guard entry.hasValidName else { continue }
             guard let archives = MirrorPlan.heldArchives(of: entry, in: destination) else {
-                problems.append("\(entry.metadata): missing or not valid metadata")
+                unreadable("\(entry.metadata): missing or not valid metadata")
                 continue
             }
-            groups.append(archives)
+            try body(archives)
         }
-        return groups
     }
 
     /// A digest file in DEST, checked against its hash (it was fetched checked, but DEST's

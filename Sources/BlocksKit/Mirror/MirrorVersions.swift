@@ -32,10 +32,9 @@ extension MirrorPlan {
         let stagingPath = Self.stagingFolder(in: destination).path
         let location = upstream.url(for: "index.json")
         var folders = FolderCache()
-        var failures = MirrorError.FetchFailures(
-            shown: [], count: 0, wanted: pending.count, fetched: 0,
-            hasSnapshot: FileManager.default.fileExists(atPath: destination.appendingPathComponent("index.json").path),
-            noun: "metadata file")
+        var failures = MirrorError.FetchFailures.none(
+            hasSnapshot: FileManager.default.fileExists(atPath: destination.appendingPathComponent("index.json").path), noun: "metadata file")
+        failures.wanted = pending.count
         let latestOnly = self.latestOnly
         for start in stride(from: 0, to: pending.count, by: Self.metadataBatchSize) {
             let batch = Array(pending[start..<min(start + Self.metadataBatchSize, pending.count)])

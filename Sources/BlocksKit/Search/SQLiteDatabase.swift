@@ -1,6 +1,7 @@
 import BlocksSQLite
 
-/// One SQLite connection. Closed when the last statement using it is gone.
+/// One SQLite connection, for the search index and the mirror's state. Closed when the
+/// last statement using it is gone.
 final class SQLiteDatabase {
     let path: String
     fileprivate let handle: OpaquePointer
@@ -46,6 +47,10 @@ final class SQLiteDatabase {
     }
 
     var lastError: String { String(cString: blocks_sqlite3_errmsg(handle)) }
+
+    /// Rows the last INSERT, UPDATE or DELETE changed: 0 for an `INSERT OR IGNORE` that
+    /// found its row already there.
+    var changes: Int { Int(blocks_sqlite3_changes(handle)) }
 }
 
 /// A prepared statement, reused with `reset` and fresh bindings.

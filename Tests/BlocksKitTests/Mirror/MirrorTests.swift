@@ -340,46 +340,108 @@ import Testing
         }
     }
 
+    /// The state keeps what was saved and drops what was not (a killed run), and a record
+    /// holds only while the file's size and time are as recorded.
     @Test func stateRoundTripsAndSpotsChangedFiles() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         try folder.write("archives/a.tar.gz", "abc")
-        var state = MirrorState()
-        state.etag = "\"etag-1\""
-        state.record("archives/a.tar.gz", sha256: SHA256.hex("abc"), in: folder.url)
-        try state.save(to: folder.url)
-        let loaded = MirrorState.load(from: folder.url)
-        #expect(loaded == state)
+        try folder.write(".blocks-mirror/keep", "")
+        var state: MirrorState? = try MirrorState.open(in: folder.url)
+        state?.etag = "\"etag-1\""
+        state?.mode = "every-version"
+        state?.record("archives/a.tar.gz", sha256: SHA256.hex("abc"), in: folder.url)
+        state?.markDamaged("archives/b.zip", sha256: "bbb")
+        try state?.save()
+        let saved = state?["archives/a.tar.gz"]
+        state?.record(".blocks-mirror/keep", sha256: SHA256.hex(""), in: folder.url)
+        state?.etag = "unsaved"
+        state = nil
+        let loaded = try MirrorState.open(in: folder.url)
+        #expect(loaded.etag == "\"etag-1\"" && loaded.mode == "every-version")
+        #expect(saved != nil && loaded["archives/a.tar.gz"] == saved)
+        #expect(loaded["archives/b.zip"] == .damaged("bbb"))
+        #expect(loaded[".blocks-mirror/keep"] == nil)
+        #expect(loaded.count == 2)
         #expect(loaded.isIntact("archives/a.tar.gz", sha256: SHA256.hex("abc"), in: folder.url))
+        #expect(!loaded.isIntact("archives/a.tar.gz", sha256: SHA256.hex("abd"), in: folder.url))
+        #expect(!loaded.isIntact("archives/b.zip", sha256: "bbb", in: folder.url))
         try folder.write("archives/a.tar.gz", "abd")
         #expect(!loaded.isIntact("archives/a.tar.gz", sha256: SHA256.hex("abc"), in: folder.url))
+        // A state that is no database is started afresh rather than failing the mirror.
+        try folder.write(".blocks-mirror/state.sqlite", "not a database, and long enough to look like a header of one")
+        #expect(try MirrorState.open(in: folder.url).count == 0)
     }
 
-    /// The state file's line format as `load` reads it: known lines in any order, empty
-    /// lines, a last line without its newline, the last of two records for one path, and
-    /// lines it skips (wrong field count, a size that is not a number, a carriage return
-    /// in a number, an unknown kind, a kind that only starts like a known one).
-    @Test func stateLoadReadsTheLineFormatAndSkipsTheRest() throws {
+    /// What one run lists is kept apart from the records: each path is new once, records
+    /// of unlisted files go, and derived metadata is recorded as its digest, not its bytes.
+    @Test func stateListsARunAndKeepsOnlyWhatItListed() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let text = [
+        try folder.write("archives/a.tar.gz", "a")
+        try folder.write("archives/b.zip", "b")
+        try folder.write("blocks/c.json", "c")
+        try folder.write(".blocks-mirror/keep", "")
+        let state = try MirrorState.open(in: folder.url)
+        state.record("archives/a.tar.gz", sha256: SHA256.hex("a"), in: folder.url)
+        state.record("archives/b.zip", sha256: SHA256.hex("b"), in: folder.url)
+        state.beginListing()
+        #expect(state.markListed("archives/a.tar.gz"))
+        #expect(!state.markListed("archives/a.tar.gz"))
+        #expect(state.isListed("archives/a.tar.gz") && !state.isListed("archives/b.zip"))
+        state.noteDerived("blocks/c.json", sha256: "digest-of-upstream")
+        state.recordDerived(in: folder.url)
+        state.keepOnlyListed()
+        #expect(state["archives/a.tar.gz"] != nil && state["archives/b.zip"] == nil)
+        #expect(state.isIntact("blocks/c.json", sha256: "digest-of-upstream", in: folder.url) == false, "derived, but not listed")
+        state.beginListing()
+        #expect(state.markListed("archives/a.tar.gz"), "a new run lists afresh")
+        state.markListed("blocks/c.json")
+        state.noteDerived("blocks/c.json", sha256: "digest-of-upstream")
+        state.recordDerived(in: folder.url)
+        state.keepOnlyListed()
+        #expect(state.isIntact("blocks/c.json", sha256: "digest-of-upstream", in: folder.url))
+        #expect(state.count == 2)
+    }
+
+    /// A mirror made by an earlier version keeps its state in a line format, read once
+    /// into the database and then removed: known lines in any order, empty lines, a last
+    /// line without its newline, the last of two records for one path, and lines it skips
+    /// (wrong field count, a size that is not a number, a carriage return in a number, an
+    /// unknown kind, a kind that only starts like a known one).
+    @Test func aLegacyLineFormatStateIsReadOnceAndRemoved() throws {
+        let lines = [
             "blocks-mirror-state\t1", "", "archive\tarchives/a.tar.gz\taaa\t3\t1700000000123456789", "etag\t\"e-1\"",
             "archive\tarchives/b.zip\tbbb\t-1\t0", "archive\tarchives/a.tar.gz\tccc\t4\t5", "archive\tarchives/short\tddd\t4",
             "archive\tarchives/words\teee\tfour\t5", "archive\tarchives/crlf\tfff\t4\t5\r", "archived\tarchives/x\tggg\t1\t2",
             "etag\tone\ttoo many", "mode\tall-versions", "", "", "archive\tarchives/last\thhh\t+7\t8",
-        ].joined(separator: "\n")
-        try folder.write(".blocks-mirror/state", text)
-        var expected = MirrorState()
-        expected.etag = "\"e-1\""
-        expected.mode = "all-versions"
-        expected.records = [
+        ]
+        let text = lines.joined(separator: "\n")
+        let expected: [String: MirrorState.Record] = [
             "archives/a.tar.gz": .init(sha256: "ccc", size: 4, modified: 5), "archives/b.zip": .damaged("bbb"),
             "archives/last": .init(sha256: "hhh", size: 7, modified: 8),
         ]
-        #expect(MirrorState.load(from: folder.url) == expected)
-        try folder.write(".blocks-mirror/state", "")
-        #expect(MirrorState.load(from: folder.url) == MirrorState())
-        #expect(MirrorState.load(from: folder.url.appendingPathComponent("missing")) == MirrorState())
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        try folder.write(".blocks-mirror/state", text)
+        let state = try MirrorState.open(in: folder.url)
+        var records: [String: MirrorState.Record] = [:]
+        state.forEachRecord { records[$0] = $1 }
+        #expect(records == expected)
+        #expect(state.etag == "\"e-1\"" && state.mode == "all-versions")
+        #expect(!FileManager.default.fileExists(atPath: folder.path(".blocks-mirror/state").path))
+        #expect(try MirrorState.open(in: folder.url).count == 3)
+        // Read in chunks of any size, a line split across chunks reads as one.
+        for size in [1, 2, 7, 64] {
+            var reader = MirrorStateLines()
+            var count = 0
+            let bytes = Array(text.utf8)
+            for start in stride(from: 0, to: bytes.count, by: size) {
+                bytes[start..<min(start + size, bytes.count)].withUnsafeBytes { chunk in reader.read(chunk) { _ in count += 1 } }
+            }
+            reader.finish { _ in count += 1 }
+            #expect(count == 6, "chunks of \(size)")
+        }
     }
 }
 

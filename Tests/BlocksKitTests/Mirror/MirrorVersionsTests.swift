@@ -157,10 +157,12 @@ import Testing
         let setup = try Setup()
         defer { setup.cleanUp() }
         _ = try setup.sync(["--latest-only"])
-        let stateFile = setup.mirror.appendingPathComponent(".blocks-mirror/state")
-        let state = try String(contentsOf: stateFile, encoding: .utf8)
-        #expect(state.contains("mode\tlatest-only\n"))
-        try state.replacingOccurrences(of: "mode\tlatest-only\n", with: "").write(to: stateFile, atomically: true, encoding: .utf8)
+        do {
+            let state = try MirrorState.open(in: setup.mirror)
+            #expect(state.mode == "latest-only")
+            state.mode = nil
+            try state.save()
+        }
         let metadata = setup.mirror.appendingPathComponent("blocks/pager.json")
         try BlockMetadata.decode(Data(contentsOf: metadata)).entry.stableJSON.write(to: metadata)
         #expect(try setup.sync()["fetched"] as? Int == 2)

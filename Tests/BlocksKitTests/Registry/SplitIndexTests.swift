@@ -442,6 +442,41 @@ import Testing
         #expect(project.run(["mirror", "--verify", mirror.path]).code == 0)
     }
 
+    /// A split index's blocks are mirrored a digest file at a time. With a digest file for
+    /// each block, the mirror holds every file the registry holds; after one block is
+    /// removed and another gains a version, `--prune` removes exactly the removed block's
+    /// metadata and archives, and the state keeps records only of files the index lists.
+    @Test func aMirrorOfManyDigestFilesPrunesOnlyWhatTheIndexNoLongerLists() throws {
+        defer { delete() }
+        var blocks: [TestCatalog.Block] = ["alpha", "bravo", "charlie", "delta"].map { .standard($0, type: "T") }
+        _ = try buildSmall(blocks)
+        #expect(try layout().digestFiles.count == 4)
+        let mirror = folder.appendingPathComponent("mirror")
+        let made = project.run(["mirror", registry.path, mirror.path])
+        #expect(made.code == 0, "\(made.errors)")
+        var held = try Self.files(in: mirror)
+        for (path, hash) in try Self.files(in: registry) { #expect(held[path] == hash, "\(path)") }
+        #expect(held.keys.contains("blocks/charlie.json") && held.keys.contains("archives/charlie-1.0.0.zip"))
+
+        blocks.remove(at: 2)
+        blocks[0] = .standard("alpha", type: "T", version: "1.1.0")
+        _ = try buildSmall(blocks)
+        let pruned = project.run(["mirror", registry.path, mirror.path, "--prune"])
+        #expect(pruned.code == 0, "\(pruned.errors)")
+        held = try Self.files(in: mirror)
+        // The registry still holds the removed block's files (a build deletes nothing); the
+        // mirror prunes them, as its index no longer lists them.
+        for (path, hash) in try Self.files(in: registry) where !path.contains("charlie") { #expect(held[path] == hash, "\(path)") }
+        #expect(held.keys.filter { $0.contains("charlie") }.isEmpty, "\(held.keys.sorted())")
+        #expect(held.keys.contains("archives/alpha-1.0.0.tar.gz") && held.keys.contains("archives/alpha-1.1.0.tar.gz"))
+        let state = try MirrorState.open(in: mirror)
+        #expect(state["blocks/charlie.json"] == nil && state["archives/charlie-1.0.0.zip"] == nil)
+        #expect(state.isIntact("blocks/alpha.json", sha256: SHA256.hex(try #require(file("blocks/alpha.json"))), in: mirror))
+        #expect(state.isIntact("archives/alpha-1.1.0.zip", sha256: SHA256.hex(try #require(file("archives/alpha-1.1.0.zip"))), in: mirror))
+        let upToDate = project.run(["mirror", registry.path, mirror.path])
+        #expect(upToDate.code == 0 && upToDate.output.contains("up to date"), "\(upToDate.output)")
+    }
+
     /// A --latest-only mirror of a split index keeps its cut metadata files from one sync to
     /// the next: after one change it fetches that block's metadata file alone.
     @Test func aLatestOnlyMirrorOfASplitIndexFetchesOnlyWhatChanged() throws {
