@@ -16,7 +16,11 @@ public enum SearchCommand: Command {
         "level", value: "level", help: "beginner, intermediate or advanced.", completion: .choices(["beginner", "intermediate", "advanced"]))
     static let categoryOption = OptionSpec("category", value: "category", help: "Only blocks of this category, e.g. tabs.")
     static let tagOption = OptionSpec("tag", value: "tag", help: "Only blocks with this tag, in any language.")
-    static let limitOption = OptionSpec("limit", value: "n", help: "Show at most <n> results.")
+    static let limitOption = OptionSpec("limit", value: "n", help: "Show at most <n> results (default \(tableLimit) in the table, every one with --json).")
+    /// How many rows the table shows without `--limit`: a registry of 100,000 blocks
+    /// matches tens of thousands for a common word, more than anyone reads in a terminal,
+    /// and laying them out took a warm search 0.3 s. `--json` lists every match unless told.
+    static let tableLimit = 50
     /// The options that narrow the results, in the order a message names them.
     static let filterOptions = [platformOption, levelOption, categoryOption, tagOption]
 
@@ -42,10 +46,10 @@ public enum SearchCommand: Command {
             return 0
         }
         // The table is laid out while the index's freshness is being checked.
-        let (table, isPartial) = try index.listings(query, filters: filters, limit: limit) { listings, isPartial in
+        let (table, isPartial, hidden) = try index.listings(query, filters: filters, limit: limit ?? tableLimit) { listings, isPartial, total in
             let rows = listings.map { [$0.name, $0.platforms, $0.level, $0.title] }
             let lines = Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil], width: context.tableWidth, stackingWhenNarrow: true)
-            return (lines.joined(separator: "\n"), isPartial)
+            return (lines.joined(separator: "\n"), isPartial, (shown: listings.count, total: total))
         }
         if table.isEmpty {
             try reportNoMatch(index, query: query, filters: filters, arguments: arguments, context: context)
@@ -56,7 +60,15 @@ public enum SearchCommand: Command {
         }
         // One write for the whole table: thousands of lines cost one system call, not thousands.
         context.print(table)
+        noteHidden(shown: hidden.shown, total: hidden.total, limited: limit == nil, context: context)
         return 0
+    }
+
+    /// Says on stderr that the table left matches out, and how to see them, when it was
+    /// cut at `tableLimit` rather than at a `--limit` the user gave.
+    static func noteHidden(shown: Int, total: Int, limited: Bool, context: CommandContext) {
+        guard limited, total > shown else { return }
+        context.note("Showing the best \(shown) of \(total) matches; --limit <n> shows more, --json every one.")
     }
 
     /// `--platform`, `--level`, `--category` and `--tag`, checked.
@@ -99,7 +111,7 @@ public enum SearchCommand: Command {
         _ index: SearchIndex, query: String, filters: SearchEngine.Filters, arguments: ParsedArguments, context: CommandContext
     ) throws {
         if !query.isEmpty, !filters.isEmpty {
-            let unfiltered = try index.listings(query) { listings, isPartial in isPartial ? 0 : listings.count }
+            let unfiltered = try index.listings(query, limit: 1) { _, isPartial, total in isPartial ? 0 : total }
             if unfiltered > 0 {
                 let given = filterOptions.compactMap { option in
                     arguments.value(option).map { "--\(option.long) \($0)" }
@@ -124,16 +136,19 @@ public enum SearchCommand: Command {
     ) throws -> Int32 {
         var hits: [(member: RegistrySet.Member, hit: SearchEngine.Hit, partial: Bool)] = []
         var suggestions: [String] = []
+        var totals: [(partial: Bool, total: Int)] = []
+        let shownLimit = limit ?? (context.json ? nil : tableLimit)
         for member in registries.members {
             let index = try SearchIndex.open(for: member.source, cacheDirectory: context.cacheDirectory)
-            let outcome = try index.search(query, filters: filters, limit: limit)
+            let outcome = try index.search(query, filters: filters, limit: shownLimit)
             hits += outcome.hits.map { (member, $0, outcome.isPartial) }
+            totals.append((outcome.isPartial, outcome.total))
             if outcome.hits.isEmpty, !query.isEmpty { suggestions += index.suggestions(for: query) }
         }
         let isPartial = !hits.isEmpty && hits.allSatisfy(\.partial)
         hits = hits.filter { $0.partial == isPartial }
         hits.sort { $0.hit.score > $1.hit.score }
-        if let limit { hits = Array(hits.prefix(limit)) }
+        if let shownLimit { hits = Array(hits.prefix(shownLimit)) }
         suggestions = Array(Set(suggestions)).sorted()
         if context.json {
             context.printJSON([
@@ -163,6 +178,8 @@ public enum SearchCommand: Command {
             [member.reference(hit.manifest.name).description, BlockSummary.platformText(hit.manifest), hit.manifest.level, hit.manifest.englishTitle]
         }
         context.print(Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil], width: context.tableWidth, stackingWhenNarrow: true).joined(separator: "\n"))
+        let total = totals.filter { $0.partial == isPartial }.reduce(0) { $0 + $1.total }
+        noteHidden(shown: hits.count, total: total, limited: limit == nil, context: context)
         return 0
     }
 }

@@ -62,6 +62,8 @@ public enum SearchEngine {
     public struct Outcome: Sendable {
         public var hits: [Hit]
         public var isPartial: Bool
+        /// How many blocks matched, before the limit.
+        public var total: Int
     }
 
     /// How much a word's matches in its other fields add to its best one.

@@ -252,7 +252,7 @@ public final class SearchIndex {
             let ranked = try SearchRanking.rank(query, filters: filters, limit: limit, in: corpus)
             let manifests = try corpus.manifests(of: ranked.blocks.map(\.block))
             let hits = zip(ranked.blocks, manifests).map { SearchEngine.Hit(manifest: $1, score: $0.score, matchedWords: $0.matchedWords) }
-            return SearchEngine.Outcome(hits: hits, isPartial: ranked.isPartial)
+            return SearchEngine.Outcome(hits: hits, isPartial: ranked.isPartial, total: ranked.total)
         }
     }
 
@@ -262,11 +262,11 @@ public final class SearchIndex {
     /// the index turns out stale, so it must have no side effects.
     func listings<Presented>(
         _ query: String, filters: SearchEngine.Filters = .init(), limit: Int? = nil,
-        present: ([SearchListing], Bool) throws -> Presented
+        present: (_ listings: [SearchListing], _ isPartial: Bool, _ total: Int) throws -> Presented
     ) throws -> Presented {
         try reading { corpus in
             let ranked = try SearchRanking.rank(query, filters: filters, limit: limit, in: corpus)
-            return try present(try corpus.listings(of: ranked.blocks.map(\.block)), ranked.isPartial)
+            return try present(try corpus.listings(of: ranked.blocks.map(\.block)), ranked.isPartial, ranked.total)
         }
     }
 

@@ -28,6 +28,8 @@ enum SearchRanking {
         var blocks: [Ranked]
         /// True when no block had every word and these are the closest matches.
         var isPartial: Bool
+        /// How many blocks matched, before the limit.
+        var total: Int
     }
 
     /// How much adjacent query words found in one field add.
@@ -104,9 +106,9 @@ private struct AllowedBlocks {
 
     /// An empty query: every allowed block, in catalog order.
     func unranked(count: Int, limit: Int?) -> SearchRanking.Outcome {
-        let blocks = (0..<count).lazy.filter(contains).prefix(limit ?? .max)
-            .map { SearchRanking.Ranked(block: $0, score: 0, matchedWords: 0) }
-        return SearchRanking.Outcome(blocks: Array(blocks), isPartial: false)
+        let allowed = (0..<count).filter(contains)
+        let blocks = allowed.prefix(limit ?? .max).map { SearchRanking.Ranked(block: $0, score: 0, matchedWords: 0) }
+        return SearchRanking.Outcome(blocks: blocks, isPartial: false, total: allowed.count)
     }
 }
 
@@ -279,13 +281,16 @@ private struct Tally {
         let candidates = scored.indices.filter { scored[$0] }
         let complete = candidates.filter { matched[$0] == requiredCount }
         let isPartial = complete.isEmpty
-        let sorted = (isPartial ? candidates : complete).sorted { left, right in
+        let found = isPartial ? candidates : complete
+        // Names are unique, so the order is total and the first `limit` are the same
+        // whether all are sorted or only those are picked.
+        let best = found.min(count: limit ?? found.count) { left, right in
             if matched[left] != matched[right] { return matched[left] > matched[right] }
             if scores[left] != scores[right] { return scores[left] > scores[right] }
             return nameRanks[left] < nameRanks[right]
         }
-        let blocks = sorted.prefix(limit ?? .max).map { SearchRanking.Ranked(block: $0, score: scores[$0], matchedWords: matched[$0]) }
-        return SearchRanking.Outcome(blocks: Array(blocks), isPartial: isPartial && !sorted.isEmpty)
+        let blocks = best.map { SearchRanking.Ranked(block: $0, score: scores[$0], matchedWords: matched[$0]) }
+        return SearchRanking.Outcome(blocks: blocks, isPartial: isPartial && !found.isEmpty, total: found.count)
     }
 }
 

@@ -176,7 +176,7 @@ import Testing
         defer { cache.cleanUp() }
         let index = try SearchIndex.open(for: CatalogSource.folder(catalog), cacheDirectory: cache.url)
         for query in ["tabs", "toolbar", "slider chips"] {
-            let rows = try index.listings(query) { rows, _ in rows }
+            let rows = try index.listings(query) { rows, _, _ in rows }
             let hits = try index.search(query).hits
             #expect(rows == hits.map { SearchListing($0.manifest) })
             #expect(!rows.isEmpty)

@@ -229,6 +229,46 @@ import Testing
         #expect(results.compactMap { $0["name"] as? String } == hits.map(\.manifest.name))
     }
 
+    /// Without --limit the table shows the best `tableLimit` rows and says on stderr how
+    /// many matched; a --limit shows as many as asked without the note; --json every one.
+    @Test func theTableShowsTheBestFiftyAndSaysHowManyMatched() throws {
+        let fixture = try Fixture()
+        defer { fixture.cleanUp() }
+        let environment = ["XDG_CACHE_HOME": fixture.cache.url.path]
+        let arguments = ["--registry", fixture.catalog.url.path, "search", "tabs"]
+        let hits = InMemorySearch(manifests: try fixture.source.manifests()).search("tabs").hits
+        #expect(hits.count == 60 && SearchCommand.tableLimit == 50)
+        func table(_ hits: ArraySlice<SearchEngine.Hit>) -> String {
+            Table.render(hits.map { [$0.manifest.name, BlockSummary.platformText($0.manifest), $0.manifest.level, $0.manifest.englishTitle] })
+                .joined(separator: "\n") + "\n"
+        }
+        let cut = runBlocks(arguments, environment: environment)
+        #expect(cut.code == 0 && cut.out == table(hits.prefix(50)))
+        #expect(cut.err == "Showing the best 50 of 60 matches; --limit <n> shows more, --json every one.\n")
+        let asked = runBlocks(arguments + ["--limit", "55"], environment: environment)
+        #expect(asked.out == table(hits.prefix(55)) && asked.err.isEmpty)
+        let few = runBlocks(arguments + ["--limit", "3"], environment: environment)
+        #expect(few.out == table(hits.prefix(3)) && few.err.isEmpty)
+        let json = runBlocks(["--json"] + arguments, environment: environment)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect((object["results"] as? [[String: Any]])?.count == 60)
+    }
+
+    /// A limit picks the best blocks without sorting every match, and they are the ones,
+    /// in the order, that sorting every match gives.
+    @Test func aLimitedSearchGivesTheFirstOfTheFullRanking() throws {
+        let catalog = try #require(SyntheticCatalog.shared300)
+        let search = InMemorySearch(manifests: try CatalogSource.folder(catalog).manifests())
+        for query in ["tabs", "carousel", "scroling", "pestanas toolbar", ""] {
+            let all = search.search(query).hits.map(\.manifest.name)
+            for limit in [1, 5, 20] {
+                let limited = search.search(query, limit: limit)
+                #expect(limited.hits.map(\.manifest.name) == Array(all.prefix(limit)), "\(query) \(limit)")
+                #expect(limited.total == all.count)
+            }
+        }
+    }
+
     @Test func theCommandWorksWithAnUnwritableCache() throws {
         let fixture = try Fixture()
         defer { fixture.cleanUp() }

@@ -19,9 +19,9 @@ struct InMemorySearch: Sendable {
         // The in-memory corpus never fails; only a damaged on-disk index can.
         let ranked =
             (try? SearchRanking.rank(query, filters: filters, limit: limit, in: corpus))
-            ?? SearchRanking.Outcome(blocks: [], isPartial: false)
+            ?? SearchRanking.Outcome(blocks: [], isPartial: false, total: 0)
         let hits = ranked.blocks.map { SearchEngine.Hit(manifest: corpus.manifests[$0.block], score: $0.score, matchedWords: $0.matchedWords) }
-        return SearchEngine.Outcome(hits: hits, isPartial: ranked.isPartial)
+        return SearchEngine.Outcome(hits: hits, isPartial: ranked.isPartial, total: ranked.total)
     }
 
     /// Names and words near a query that found nothing, for "did you mean".
