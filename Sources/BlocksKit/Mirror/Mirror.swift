@@ -83,7 +83,7 @@ public struct Mirror {
             state.forEachRecord { path, record in
                 // A --latest-only mirror's metadata files are cut from upstream's, so fetching
                 // one again here would list versions it does not hold: the next change repairs them.
-                if !state.isIntact(path, sha256: record.sha256, inFolder: folder) && !(latestOnly && path.hasPrefix("blocks/")) {
+                if !MirrorState.matches(record, atPath: folder + "/" + path) && !(latestOnly && path.hasPrefix("blocks/")) {
                     damaged.append((path, record.sha256))
                 }
             }
@@ -185,12 +185,13 @@ public struct Mirror {
         let signatureFile = destination.appendingPathComponent(MirrorSignature.file)
         if let copied { try AtomicFile.write(copied, to: signatureFile) } else { unlink(signatureFile.path) }
         // The index goes in last: from now on it names only verified archives.
+        try state.checkWrites()
         try plan.commit(destination: destination)
         if let split = plan.split { finishSplit(split, previous: previousLayout, state: state) }
         state.keepOnlyListed()
         state.etag = etag
         state.mode = mode
-        if prune { summary.pruned = pruneUnlisted(state: state) }
+        if prune { summary.pruned = try pruneUnlisted(state: state) }
         try state.save()
         return summary
     }
@@ -324,7 +325,7 @@ public struct Mirror {
         if let layout = localSplitLayout() {
             for part in layout.files { state.markListed(part.path) }
             guard try markLocalSplitBlocksListed(layout, state: state, location: indexFile.path) else { return 0 }
-            return pruneUnlisted(state: state)
+            return try pruneUnlisted(state: state)
         }
         let location = indexFile.path
         for (position, range) in try MirrorIndexReader.scan(data, location: location).entries.enumerated() {
@@ -336,12 +337,14 @@ public struct Mirror {
             guard let held = MirrorPlan.heldArchives(of: entry, in: destination) else { return 0 }
             for archive in held { state.markListed(archive.path) }
         }
-        return pruneUnlisted(state: state)
+        return try pruneUnlisted(state: state)
     }
 
     /// Removes archives and metadata files this run's index does not list
-    /// (`MirrorState.markListed`). Returns how many archives went.
-    func pruneUnlisted(state: MirrorState) -> Int {
+    /// (`MirrorState.markListed`), and nothing when the list could not be written whole.
+    /// Returns how many archives went.
+    func pruneUnlisted(state: MirrorState) throws -> Int {
+        try state.checkWrites()
         var removed = 0
         let archives = destination.appendingPathComponent("archives")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: archives.path)) ?? [] {

@@ -4,9 +4,10 @@
 /// like archives, straight into `index/` through checked `.part` files, before the plan:
 /// nothing names them until the new `index.json` moves in. The digest files then say
 /// which metadata files changed, in place of the entries of a whole index: a metadata file
-/// whose digest the state file already records is kept, any other is fetched and checked
-/// against its digest. The files of the `index.json` before stay, as `build` keeps them,
-/// for a client that read it; older ones go.
+/// whose digest the state already records is kept, any other is fetched and checked
+/// against its digest. They are read a digest file at a time, so memory holds 500 blocks
+/// however many the registry has. The files of the `index.json` before stay, as `build`
+/// keeps them, for a client that read it; older ones go.
 extension Mirror {
     /// Fetches the split index's parts and stages `index.json` as `MirrorPlan.read` does.
     /// The blocks are planned later, a digest file at a time (`fetchSplitBlocks`).

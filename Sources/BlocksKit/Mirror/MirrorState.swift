@@ -55,6 +55,12 @@ final class MirrorState {
         guard SQLiteDatabase.isLibraryAvailable else {
             throw MirrorError.unwritable(destination: destination.path, reason: "it keeps its state in SQLite, and libsqlite3 is not installed")
         }
+        // SQLite follows links: a link in place of the database or its journal, carried in
+        // with a copied folder, would have it write outside DEST. Only files are kept.
+        for suffix in ["", "-journal"] {
+            var info = stat()
+            if lstat(path + suffix, &info) == 0, info.st_mode & S_IFMT != S_IFREG { unlink(path + suffix) }
+        }
         do {
             return try MirrorState(path: path, destination: destination)
         } catch {
@@ -154,9 +160,13 @@ final class MirrorState {
     }
 
     func isIntact(_ path: String, sha256: String, inFolder folder: String) -> Bool {
-        guard let record = self[path], record.sha256 == sha256,
-            let stamp = Self.stamp(path: folder + "/" + path)
-        else { return false }
+        guard let record = self[path], record.sha256 == sha256 else { return false }
+        return Self.matches(record, atPath: folder + "/" + path)
+    }
+
+    /// Whether the file at `path` has the size and modification time `record` holds.
+    static func matches(_ record: Record, atPath path: String) -> Bool {
+        guard let stamp = stamp(path: path) else { return false }
         return stamp.size == record.size && stamp.modified == record.modified
     }
 
@@ -198,12 +208,13 @@ final class MirrorState {
     }
 
     /// Adds `path` to what this run's index names. True the first time, so each file is
-    /// fetched once however many entries list it.
+    /// fetched once however many entries list it; true too when the write failed, so the
+    /// file is still checked (the failure stops the run at `checkWrites`).
     @discardableResult
     func markListed(_ path: String) -> Bool {
         listing.reset()
         listing.bind(1, path)
-        var added = false
+        var added = true
         note {
             try listing.run()
             added = database.changes > 0
@@ -211,12 +222,13 @@ final class MirrorState {
         return added
     }
 
-    /// Whether this run's index names `path`.
+    /// Whether this run's index names `path`: only a lookup that finds no row says no, as
+    /// the answer decides what `--prune` deletes.
     func isListed(_ path: String) -> Bool {
         listedLookup.reset()
         listedLookup.bind(1, path)
         defer { listedLookup.reset() }
-        return (try? listedLookup.step()) == true
+        return (try? listedLookup.step()) != false
     }
 
     /// Drops the records of files this run's index does not name.
@@ -238,6 +250,14 @@ final class MirrorState {
         guard let statement = try? database.prepare("SELECT path, sha256 FROM derived") else { return }
         while (try? statement.step()) == true {
             record(statement.text(0), sha256: statement.text(1), in: destination)
+        }
+    }
+
+    /// Throws when a write to the state failed: before the index moves in, and before
+    /// `--prune` trusts what was listed.
+    func checkWrites() throws {
+        if let failure {
+            throw MirrorError.unwritable(destination: destinationPath, reason: "its state could not be written: \(failure)")
         }
     }
 

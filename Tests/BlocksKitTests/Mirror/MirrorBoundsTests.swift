@@ -73,6 +73,32 @@ import Testing
         #expect(try runBinary(["mirror", "--verify", setup.mirror.path], environment: ["PATH": "/usr/bin:/bin"]).code == 0)
     }
 
+    /// A link in place of the state database or its journal, carried in with a copied
+    /// folder, is removed and never written through (SQLite follows links): the files
+    /// they point to stay as they were, and the mirror makes a database of its own.
+    @Test func aLinkedStateDatabaseIsReplacedNotFollowed() throws {
+        let setup = try Setup()
+        defer { setup.folder.cleanUp() }
+        #expect(try setup.mirrorBinary().code == 0)
+        let state = setup.mirror.appendingPathComponent(".blocks-mirror/state.sqlite")
+        let journal = URL(fileURLWithPath: state.path + "-journal")
+        let decoy = setup.outside.appendingPathComponent("state.sqlite")
+        let journalDecoy = setup.outside.appendingPathComponent("journal")
+        try FileManager.default.copyItem(at: state, to: decoy)
+        try Data("not a journal\n".utf8).write(to: journalDecoy)
+        try FileManager.default.removeItem(at: state)
+        try FileManager.default.createSymbolicLink(at: state, withDestinationURL: decoy)
+        try FileManager.default.createSymbolicLink(at: journal, withDestinationURL: journalDecoy)
+        let before = [try Data(contentsOf: decoy), try Data(contentsOf: journalDecoy)]
+        try setup.publish(version: "1.1.0")
+        let result = try setup.mirrorBinary()
+        #expect(result.code == 0, "\(result.err)")
+        #expect([try Data(contentsOf: decoy), try Data(contentsOf: journalDecoy)] == before)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: state.path)) == nil && PathKind(state.path) == .other)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: journal.path)) == nil)
+        #expect(try runBinary(["mirror", "--verify", setup.mirror.path], environment: ["PATH": "/usr/bin:/bin"]).code == 0)
+    }
+
     /// Item 6, the lock file and the registry folders: a link there is refused, never
     /// followed (opening the lock used to create or truncate the file it points to).
     @Test func linksAtTheLockAndTheArchivesAreRefused() throws {
