@@ -55,6 +55,7 @@ public enum PluginProtocol {
             members["name"] = .string(name)
             members["version"] = .string(version)
             members["path"] = .string(path)
+        case .part(let path): members["path"] = .string(path)
         }
         return .object(members)
     }

@@ -35,6 +35,9 @@ public enum RegistryFileRequest: Sendable, Equatable {
     case metadata(name: String)
     /// One version's archive, at `path` as its metadata names it.
     case archive(name: String, version: String, path: String)
+    /// One file of a split index (`index/<sha256>.json`: its dictionary, a range, a digest
+    /// file or the change feed), at `path` as `index.json` names it.
+    case part(path: String)
 
     /// The request's name in the plugin protocol.
     var kind: String {
@@ -42,6 +45,7 @@ public enum RegistryFileRequest: Sendable, Equatable {
         case .index: return "index"
         case .metadata: return "metadata"
         case .archive: return "archive"
+        case .part: return "part"
         }
     }
 
@@ -51,6 +55,7 @@ public enum RegistryFileRequest: Sendable, Equatable {
         case .index: return "index.json"
         case .metadata(let name): return "blocks/\(name).json"
         case .archive(_, _, let path): return path
+        case .part(let path): return path
         }
     }
 }

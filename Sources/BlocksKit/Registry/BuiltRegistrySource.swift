@@ -110,10 +110,6 @@ public struct BuiltRegistrySource: RegistrySource {
     /// entries, not all of them. The ranges must follow each other in name order, so
     /// the entries together are sorted by name.
     private func forEachRange(_ split: SplitIndex.Layout, dropped: (String) -> Void, _ body: ([RegistryEntry]) throws -> Void) throws {
-        guard supplier == nil else {
-            throw RegistryError.unreadable(
-                location: location, reason: "it has a split index (schemaVersion 3), which a source plugin cannot serve yet; build it without --split-index")
-        }
         if case .remote(let base) = root { deriveRangesFromFeed(split, base: base) }
         let contents = try parts([split.dictionary] + split.ranges.map(\.file))
         let dictionary: SplitIndexColumns.Dictionary
@@ -197,15 +193,15 @@ public struct BuiltRegistrySource: RegistrySource {
         case .folder(let url):
             return try files.map { part in
                 let file = url.joining(part.path)
-                // Its size first: a file that is not the one the index names is not read whole.
-                guard let size = FileStamp.of(path: file.path)?.size else {
-                    throw RegistryError.unreadable(location: location, reason: "\(part.path) is missing")
+                do {
+                    return try verifiedPart(part, at: file)
+                } catch {
+                    // A source plugin brings a part its folder lacks, or holds damaged. Parts
+                    // are named by their hash, so one fetched before is not asked for again.
+                    guard let supplier else { throw error }
+                    _ = try supplier.supply(.part(path: part.path), maximumBytes: RegistryIndex.maximumBytes)
+                    return try verifiedPart(part, at: file)
                 }
-                guard size == part.size, let data = FileManager.default.contents(atPath: file.path) else {
-                    throw RegistryError.unreadable(location: location, reason: "\(part.path) is \(size) bytes, not the \(part.size) index.json gives it")
-                }
-                try SHA256.verify(data, expected: part.sha256) { HTTPError.checksumMismatch(url: file.path, expected: part.sha256, actual: $0) }
-                return data
             }
         case .remote(let base):
             var unique: [String: SplitIndex.FileReference] = [:]
@@ -218,6 +214,19 @@ public struct BuiltRegistrySource: RegistrySource {
             for (part, file) in zip(wanted, fetched) { bytes[part.sha256] = try file.bytes ?? Data(contentsOf: file.file) }
             return files.map { bytes[$0.sha256] ?? Data() }
         }
+    }
+
+    /// The bytes of a part in a folder, when they are the ones `index.json` names.
+    private func verifiedPart(_ part: SplitIndex.FileReference, at file: URL) throws -> Data {
+        // Its size first: a file that is not the one the index names is not read whole.
+        guard let size = FileStamp.of(path: file.path)?.size else {
+            throw RegistryError.unreadable(location: location, reason: "\(part.path) is missing")
+        }
+        guard size == part.size, let data = FileManager.default.contents(atPath: file.path) else {
+            throw RegistryError.unreadable(location: location, reason: "\(part.path) is \(size) bytes, not the \(part.size) index.json gives it")
+        }
+        try SHA256.verify(data, expected: part.sha256) { HTTPError.checksumMismatch(url: file.path, expected: part.sha256, actual: $0) }
+        return data
     }
 
     /// The metadata files' digests a signed index vouches for, by path, for `names`: its
@@ -359,7 +368,15 @@ public struct BuiltRegistrySource: RegistrySource {
     /// list, with the usual checks: a registry a supplier fills file by file is then whole,
     /// ready to be mirrored.
     func fetchEverything() throws {
-        let names = try index().blocks.map(\.manifest.name)
+        var names: [String] = []
+        if let split = try header().split {
+            // Every part, the digest files and the feed too, which a mirror reads.
+            _ = try parts(split.files)
+            let warnDropped = { [access, location] (name: String) in access.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
+            try forEachRange(split, dropped: warnDropped) { names += $0.map(\.manifest.name) }
+        } else {
+            names = try index().blocks.map(\.manifest.name)
+        }
         for metadata in try metadataFiles(names) {
             let name = metadata.entry.manifest.name
             let versions = metadata.versions.isEmpty ? [(metadata.entry.manifest.version, metadata.entry.archives)] : metadata.versions.map { ($0.version, $0.archives) }

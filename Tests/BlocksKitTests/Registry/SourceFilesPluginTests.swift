@@ -33,7 +33,8 @@ import Testing
         ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "HOME": cache.path, "XDG_CACHE_HOME": cache.path]
     }
 
-    /// The docs' plugin, serving `store`, with one line added that logs each request.
+    /// The docs' plugin, serving `store`, with one line added that logs each request (and a
+    /// part's path).
     func installDocumentedPlugin() throws {
         let page = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/PLUGINS.md"), encoding: .utf8)
         let start = try #require(page.range(of: "A whole plugin in Python, serving"))
@@ -44,7 +45,7 @@ import Testing
         program = program.replacingOccurrences(of: "STORE = \"/srv/blocks-registry\"", with: "STORE = \"\(store.path)\"")
         program = program.replacingOccurrences(
             of: "kind = request[\"request\"]\n",
-            with: "kind = request[\"request\"]\nopen(\"\(log.path)\", \"a\").write(\" \".join([kind, request.get(\"name\", \"\"), request.get(\"version\", \"\")]).strip() + \"\\n\")\n")
+            with: "kind = request[\"request\"]\nopen(\"\(log.path)\", \"a\").write(\" \".join(x for x in [kind, request.get(\"name\"), request.get(\"version\"), request.get(\"path\") if kind == \"part\" else None] if x) + \"\\n\")\n")
         try write(program, as: "blocks-plugin-company")
     }
 
@@ -198,7 +199,10 @@ import Testing
     @Test func requestsAndAnswersMatchTheirSchemas() throws {
         defer { delete() }
         let schemas = SchemaFilesTests()
-        let requests: [RegistryFileRequest] = [.index, .metadata(name: "pager"), .archive(name: "pager", version: "1.0.0", path: "archives/pager-1.0.0.tar.gz")]
+        let requests: [RegistryFileRequest] = [
+            .index, .metadata(name: "pager"), .archive(name: "pager", version: "1.0.0", path: "archives/pager-1.0.0.tar.gz"),
+            .part(path: "index/" + SHA256.hex("part") + ".json"),
+        ]
         for (position, request) in requests.enumerated() {
             let file = folder.appendingPathComponent("request-\(position).json")
             try Data(StableJSONWriter.line(PluginProtocol.fileRequest(request, location: "company://team", folder: "/tmp/x"))).write(to: file)
@@ -213,8 +217,11 @@ import Testing
             try Data(answer.utf8).write(to: file)
             #expect(try schemas.problems(file, schema: "plugin-response") == [], "\(answer)")
         }
-        // The schemas can fail: an archive request without its version, and `missing: false`.
+        // The schemas can fail: an archive request without its version, a part outside
+        // `index/`, and `missing: false`.
         let bad = folder.appendingPathComponent("bad.json")
+        try Data(#"{"folder": "/x", "location": "company://team", "path": "../index.json", "protocolVersion": 1, "request": "part"}"#.utf8).write(to: bad)
+        #expect(try !schemas.problems(bad, schema: "plugin-request").isEmpty)
         try Data(#"{"folder": "/x", "location": "company://team", "name": "pager", "path": "archives/pager-1.0.0.tar.gz", "protocolVersion": 1, "request": "archive"}"#.utf8).write(to: bad)
         #expect(try !schemas.problems(bad, schema: "plugin-request").isEmpty)
         try Data(#"{"protocolVersion": 1, "missing": false}"#.utf8).write(to: bad)
@@ -237,16 +244,44 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: kept.path), "a fetched file")
     }
 
-    @Test func aSplitIndexIsRefusedClearlyThroughAFileByFilePlugin() throws {
+    /// A split index comes part by part: search asks for the index and then the parts it
+    /// reads, each once (a second search asks for the index alone); `add` of a pinned
+    /// registry the digest file too; and the mirror gets every file the store holds.
+    @Test func aSplitIndexIsServedPartByPart() throws {
         defer { delete() }
         try installDocumentedPlugin()
-        let catalog = try TestCatalog.make([.standard("pager", type: "Pager")])
+        let keys = folder.appendingPathComponent("keys")
+        let publicKey = try keygenPublicKey(into: keys)
+        let catalog = try TestCatalog.make([.standard("pager", type: "Pager"), .standard("strip", type: "Strip")])
         defer { catalog.delete() }
-        let built = try runBinary(["build", "--catalog", catalog.root.path, "--out", store.path, "--split-index"])
+        let built = try runBinary(
+            ["build", "--catalog", catalog.root.path, "--out", store.path, "--split-index", "--sign", keys.appendingPathComponent("blocks.key").path])
         #expect(built.code == 0, "\(built.err)")
-        let search = project.run(["search", "pager", "--registry", "company://team"], environment: environment)
-        #expect(search.code != 0)
-        #expect(search.errors.contains("a source plugin cannot serve yet; build it without --split-index"), "\(search.errors)")
+        let index = try RegistryIndex.decode(try Data(contentsOf: store.appendingPathComponent("index.json")), location: "store")
+        let layout = try #require(index.split)
+        let searched = Set(([layout.dictionary] + layout.ranges.map(\.file)).map { "part " + $0.path })
+
+        let search = project.run(["search", "strip", "--registry", "company://team"], environment: environment)
+        #expect(search.code == 0 && search.output.contains("strip"), "\(search.errors)")
+        var asked = try requests()
+        #expect(Array(asked.prefix(2)) == ["capabilities", "index"] && Set(asked.dropFirst(2)) == searched, "\(asked)")
+        #expect(asked.count == 2 + searched.count, "each part once: \(asked)")
+        let again = project.run(["search", "pager", "--registry", "company://team"], environment: environment)
+        #expect(again.code == 0 && again.output.contains("pager"), "\(again.errors)")
+        #expect(try requests() == ["capabilities", "index"])
+
+        try project.write("blocks.json", "{\"registry\": \"company://team\", \"keys\": [\"\(publicKey)\"]}\n")
+        let added = project.run(["add", "pager"], environment: environment)
+        #expect(added.code == 0, "\(added.errors)")
+        asked = try requests()
+        #expect(asked.contains("part " + (layout.digestFile(for: "pager")?.file.path ?? "?")), "\(asked)")
+        #expect(asked.contains("archive pager 1.0.0"), "\(asked)")
+
+        let mirror = folder.appendingPathComponent("mirror")
+        let mirrored = project.run(["mirror", "company://team", mirror.path], environment: environment)
+        #expect(mirrored.code == 0, "\(mirrored.errors)")
+        let held = try SplitIndexTests.files(in: mirror)
+        for (path, hash) in try SplitIndexTests.files(in: store) { #expect(held[path] == hash, "\(path)") }
     }
 }
 
