@@ -168,6 +168,7 @@ public struct Mirror {
         let site = try upstreamSite()
         download(listed: plan.archives + (site?.files ?? []), state: state, summary: &summary, failures: &failures)
         try finish(failures, state: state, summary: summary)
+        if let split = plan.split { try writePartGzips(split.layout) }
         if let site { try AtomicFile.write(site.data, to: destination.appendingPathComponent(SiteBuilder.manifestPath)) }
         // A signed index's metadata, staged or kept, is what it signed, before anything moves.
         // Only a signed index lists their hashes, and its last bytes say whether it is one,

@@ -22,11 +22,11 @@ extension Mirror {
         let parts = Self.unique(layout.files)
         let folder = destination.path
         deriveFromFeed(layout, state: state)
-        try download(parts.filter { !state.isIntact($0.path, sha256: $0.sha256, inFolder: folder) }.map { ($0.path, $0.sha256) }, state: state, summary: &summary)
-        for part in parts where access(folder + "/" + RegistryBuilder.gzipPath(part.path), F_OK) != 0 {
-            guard let data = FileManager.default.contents(atPath: folder + "/" + part.path) else { continue }
-            try AtomicFile.write(try RegistryBuilder.gzip(data, path: part.path), to: destination.appendingPathComponent(RegistryBuilder.gzipPath(part.path)))
-        }
+        // The plan reads the digest files, not the ranges: those come after the blocks'
+        // files, with the archives (`apply`), still before the index.
+        let ranges = Set(layout.ranges.map(\.file.path))
+        let needed = parts.filter { !ranges.contains($0.path) && !state.isIntact($0.path, sha256: $0.sha256, inFolder: folder) }
+        try download(needed.map { ($0.path, $0.sha256) }, state: state, summary: &summary)
 
         var plan = MirrorPlan()
         plan.latestOnly = latestOnly
@@ -77,14 +77,16 @@ extension Mirror {
         }
     }
 
-    /// Writes into `index/` the ranges and digest files the new index lists and DEST lacks,
-    /// when DEST's own parts and the change feed give them exactly (`SplitIndexFeed`): a
-    /// mirror that is one build behind then fetches `index.json` and the feed, and after
-    /// them only the changed blocks' metadata files and archives.
+    /// Writes into `index/` the digest files the new index lists and DEST lacks, when
+    /// DEST's own and the change feed give them exactly (`SplitIndexFeed`): a mirror that
+    /// is one build behind then fetches `index.json` and the feed, and after them the
+    /// changed blocks' metadata files and archives. A changed range is fetched, after
+    /// those: deriving one decodes its 10,000 entries (about 55 MiB of a mirror's memory),
+    /// and the mirror reads none of them.
     func deriveFromFeed(_ layout: SplitIndex.Layout, state: MirrorState) {
         let folder = destination.path
         let held = { (part: SplitIndex.FileReference) in part.contents(atPath: folder + "/" + part.path) }
-        let missing = (layout.ranges + layout.digestFiles).filter { held($0.file) == nil }
+        let missing = layout.digestFiles.filter { held($0.file) == nil }
         guard !missing.isEmpty, let previous = localSplitLayout(), SplitIndexFeed.canDerive(layout, from: previous),
             let feedData = try? upstream.fetchFiles([layout.feed.path], jobs: 1).first?.get(), SHA256.hex(feedData) == layout.feed.sha256
         else { return }
@@ -92,6 +94,15 @@ extension Mirror {
         for (part, data) in [(layout.feed, feedData)] + derived {
             guard (try? AtomicFile.write(data, to: destination.appendingPathComponent(part.path))) != nil else { continue }
             state.record(part.path, sha256: part.sha256, in: destination)
+        }
+    }
+
+    /// Writes the `.gz` beside each part that lacks one, with the build's own gzip step.
+    func writePartGzips(_ layout: SplitIndex.Layout) throws {
+        let folder = destination.path
+        for part in Self.unique(layout.files) where access(folder + "/" + RegistryBuilder.gzipPath(part.path), F_OK) != 0 {
+            guard let data = FileManager.default.contents(atPath: folder + "/" + part.path) else { continue }
+            try AtomicFile.write(try RegistryBuilder.gzip(data, path: part.path), to: destination.appendingPathComponent(RegistryBuilder.gzipPath(part.path)))
         }
     }
 

@@ -398,7 +398,8 @@ import Testing
         #expect(project.run(["add", "pager", "--registry", mirror.path]).code == 0)
 
         // One block changes upstream: the mirror reads index.json and the feed, from which it
-        // makes the changed range and digest file, then that block's metadata file and archive.
+        // makes the changed digest file, then that block's metadata file and archives, and
+        // then the changed range, which it fetches rather than decodes.
         var blocks = Self.blocks
         blocks[1] = .standard("strip", type: "Strip", version: "1.1.0")
         #expect(try build(blocks).code == 0)
@@ -411,8 +412,11 @@ import Testing
         #expect(changed.count == 3, "a range, a digest file and the feed: \(changed)")
         let requests = server.requests(atLeast: before + 5).dropFirst(before).map(\.summary)
         #expect(Array(requests.prefix(3)) == ["GET /index.json 200", "GET /\(second.feed.path) 200", "GET /blocks/strip.json 200"], "\(requests)")
-        // Then whether the registry has a site, and the block's two archives.
-        #expect(requests.dropFirst(3).filter { $0 != "GET /site.json 404" }.sorted() == ["GET /archives/strip-1.1.0.tar.gz 200", "GET /archives/strip-1.1.0.zip 200"], "\(requests)")
+        // Then whether the registry has a site, the block's two archives and the range.
+        let changedRange = try #require(second.ranges.first { !first.ranges.contains($0) })
+        #expect(
+            requests.dropFirst(3).filter { $0 != "GET /site.json 404" }.sorted()
+                == ["GET /archives/strip-1.1.0.tar.gz 200", "GET /archives/strip-1.1.0.zip 200", "GET /\(changedRange.file.path) 200"], "\(requests)")
         // The mirror holds what the registry holds, the parts of the index before included.
         let held = try Self.files(in: mirror)
         for (path, hash) in try Self.files(in: registry) {
