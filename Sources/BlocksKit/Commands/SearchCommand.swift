@@ -60,14 +60,14 @@ public enum SearchCommand: Command {
         }
         // One write for the whole table: thousands of lines cost one system call, not thousands.
         context.print(table)
-        noteHidden(shown: hidden.shown, total: hidden.total, limited: limit == nil, context: context)
+        noteHidden(shown: hidden.shown, total: hidden.total, cutAtTableLimit: limit == nil, context: context)
         return 0
     }
 
     /// Says on stderr that the table left matches out, and how to see them, when it was
     /// cut at `tableLimit` rather than at a `--limit` the user gave.
-    static func noteHidden(shown: Int, total: Int, limited: Bool, context: CommandContext) {
-        guard limited, total > shown else { return }
+    static func noteHidden(shown: Int, total: Int, cutAtTableLimit: Bool, context: CommandContext) {
+        guard cutAtTableLimit, total > shown else { return }
         context.note("Showing the best \(shown) of \(total) matches; --limit <n> shows more, --json every one.")
     }
 
@@ -179,7 +179,7 @@ public enum SearchCommand: Command {
         }
         context.print(Table.render(rows, style: context.style, columnColors: [.bold, .cyan, .dim, nil], width: context.tableWidth, stackingWhenNarrow: true).joined(separator: "\n"))
         let total = totals.filter { $0.partial == isPartial }.reduce(0) { $0 + $1.total }
-        noteHidden(shown: hits.count, total: total, limited: limit == nil, context: context)
+        noteHidden(shown: hits.count, total: total, cutAtTableLimit: limit == nil, context: context)
         return 0
     }
 }

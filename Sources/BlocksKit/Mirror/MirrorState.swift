@@ -35,8 +35,8 @@ final class MirrorState {
     private let listing: SQLiteStatement
     private let listedLookup: SQLiteStatement
     private let derivedInsert: SQLiteStatement
-    /// The first write that failed: reported by `save`, as a record that did not reach the
-    /// database only costs a re-hash, never a wrong answer.
+    /// The first write that failed, which `checkWrites` and `save` report: the run goes on
+    /// to the next check, but never moves the index in or prunes on a state it could not write.
     private var failure: String?
 
     static func file(in destination: URL) -> URL {

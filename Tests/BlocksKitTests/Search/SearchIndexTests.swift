@@ -254,6 +254,27 @@ import Testing
         #expect((object["results"] as? [[String: Any]])?.count == 60)
     }
 
+    /// Over several registries the table is cut the same way, and the note counts the
+    /// matches of all of them: the nine embedded blocks and the sixty of `@big`.
+    @Test func severalRegistriesShareTheTablesFirstFifty() throws {
+        let fixture = try Fixture()
+        defer { fixture.cleanUp() }
+        let project = try TestProject.make()
+        defer { project.delete() }
+        let environment = ["XDG_CACHE_HOME": fixture.cache.url.path]
+        #expect(project.run(["registry", "add", "@big", fixture.catalog.url.path], environment: environment).code == 0)
+        let json = project.run(["search", "tabs", "--json"], environment: environment)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let results = try #require(object["results"] as? [[String: Any]])
+        #expect(results.count == 69 && json.errors.isEmpty, "\(json.errors)")
+        let cut = project.run(["search", "tabs"], environment: environment)
+        let names = cut.output.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
+        #expect(cut.code == 0 && names == results.prefix(50).compactMap { $0["name"] as? String }, "\(cut.output)")
+        #expect(cut.errors == "Showing the best 50 of 69 matches; --limit <n> shows more, --json every one.\n")
+        let asked = project.run(["search", "tabs", "--limit", "60"], environment: environment)
+        #expect(asked.output.split(separator: "\n").count == 60 && asked.errors.isEmpty, "\(asked.errors)")
+    }
+
     /// A limit picks the best blocks without sorting every match, and they are the ones,
     /// in the order, that sorting every match gives.
     @Test func aLimitedSearchGivesTheFirstOfTheFullRanking() throws {
