@@ -99,6 +99,38 @@ import Testing
         #expect(try runBinary(["mirror", "--verify", setup.mirror.path], environment: ["PATH": "/usr/bin:/bin"]).code == 0)
     }
 
+    /// A state that opens but cannot be written (here an immutable file, which even root
+    /// cannot write, so SQLite opens it read-only) fails the run with one clear error
+    /// before the new index moves in, and --prune deletes nothing. A state that cannot be
+    /// opened at all (a folder where its journal goes) is one clear error too.
+    @Test func aStateThatCannotBeWrittenStopsTheRunBeforeTheIndexMoves() throws {
+        let setup = try Setup()
+        defer { setup.folder.cleanUp() }
+        #expect(try setup.mirrorBinary().code == 0)
+        let state = setup.mirror.appendingPathComponent(".blocks-mirror/state.sqlite")
+        let index = try Data(contentsOf: setup.mirror.appendingPathComponent("index.json"))
+        let held = filesUnder(setup.mirror)
+        try setup.publish(version: "1.1.0")
+        try #require(try runTool("chattr", ["+i", state.path]).code == 0, "chattr +i is how this test makes a file root cannot write")
+        defer { _ = try? runTool("chattr", ["-i", state.path]) }
+        let result = try setup.mirrorBinary(extra: ["--prune"])
+        #expect(try runTool("chattr", ["-i", state.path]).code == 0)
+        #expect(result.code == 1)
+        #expect(result.err.contains("its state could not be written"), "\(result.err)")
+        #expect(try Data(contentsOf: setup.mirror.appendingPathComponent("index.json")) == index)
+        #expect(Set(held).isSubset(of: Set(filesUnder(setup.mirror))), "nothing the old index lists was deleted")
+
+        let journal = URL(fileURLWithPath: state.path + "-journal")
+        try FileManager.default.createDirectory(at: journal, withIntermediateDirectories: true)
+        let unopened = try setup.mirrorBinary()
+        #expect(unopened.code == 1 && unopened.err.contains("cannot be opened"), "\(unopened.err)")
+        #expect(try Data(contentsOf: setup.mirror.appendingPathComponent("index.json")) == index)
+        try FileManager.default.removeItem(at: journal)
+        let repaired = try setup.mirrorBinary()
+        #expect(repaired.code == 0, "\(repaired.err)")
+        #expect(try runBinary(["mirror", "--verify", setup.mirror.path], environment: ["PATH": "/usr/bin:/bin"]).code == 0)
+    }
+
     /// Item 6, the lock file and the registry folders: a link there is refused, never
     /// followed (opening the lock used to create or truncate the file it points to).
     @Test func linksAtTheLockAndTheArchivesAreRefused() throws {
