@@ -282,8 +282,7 @@ private struct Tally {
         let complete = candidates.filter { matched[$0] == requiredCount }
         let isPartial = complete.isEmpty
         let found = isPartial ? candidates : complete
-        // Names are unique, so the order is total and the first `limit` are the same
-        // whether all are sorted or only those are picked.
+        // The first `limit` in the order a stable sort of them all gives.
         let best = found.min(count: limit ?? found.count) { left, right in
             if matched[left] != matched[right] { return matched[left] > matched[right] }
             if scores[left] != scores[right] { return scores[left] > scores[right] }

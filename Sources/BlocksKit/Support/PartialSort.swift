@@ -2,10 +2,9 @@ extension Collection {
     /// The first `count` elements in the order `areInIncreasingOrder` gives, as
     /// `sorted(by:).prefix(count)` would give them, without sorting the rest. A search
     /// that matches 100,000 blocks and shows 20 keeps 20 in order as it goes, instead of
-    /// sorting all of them.
-    ///
-    /// The order must be total (no two elements equivalent), as a stable sort would keep
-    /// equivalent elements in their original order and this does not promise to.
+    /// sorting all of them. Like that sort it is stable: equivalent elements keep their
+    /// order, as each goes in after those already kept and a later one never displaces
+    /// an equivalent earlier one.
     func min(count: Int, sortedBy areInIncreasingOrder: (Element, Element) -> Bool) -> [Element] {
         guard count > 0 else { return [] }
         // Picking pays while the kept elements are few against all of them.
