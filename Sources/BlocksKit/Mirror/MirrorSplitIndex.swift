@@ -70,7 +70,9 @@ extension Mirror {
             do {
                 try plan.fetchPendingMetadata(from: upstream, destination: destination, jobs: jobs)
             } catch {
-                try finish(failures, state: state, summary: summary)
+                // The metadata file's error is the one that stopped the run; what the
+                // digest files before it verified is kept for the next run.
+                try? state.save()
                 throw error
             }
             download(listed: plan.archives, state: state, summary: &summary, failures: &failures)
