@@ -274,9 +274,8 @@ public struct Mirror {
             for (item, result) in zip(batch, results) {
                 switch result {
                 case .success:
-                    state.record(item.path, sha256: item.sha256, in: destination)
+                    let size = state.record(item.path, sha256: item.sha256, in: destination) ?? 0
                     summary.fetched += 1
-                    let size = state[item.path]?.size ?? 0
                     summary.bytes += size
                     bytesBefore += size
                 case .failure(let error):

@@ -170,10 +170,13 @@ final class MirrorState {
         return stamp.size == record.size && stamp.modified == record.modified
     }
 
-    /// Records the file at `path` in DEST as verified to have `sha256`, as it is on disk now.
-    func record(_ path: String, sha256: String, in destination: URL) {
-        guard let stamp = Self.stamp(path: destination.path + "/" + path) else { return }
+    /// Records the file at `path` in DEST as verified to have `sha256`, as it is on disk
+    /// now. Returns its size, or nil when it is missing.
+    @discardableResult
+    func record(_ path: String, sha256: String, in destination: URL) -> Int64? {
+        guard let stamp = Self.stamp(path: destination.path + "/" + path) else { return nil }
         store(path, Record(sha256: sha256, size: stamp.size, modified: stamp.modified))
+        return stamp.size
     }
 
     /// Marks the file damaged, so the next sync fetches it again.

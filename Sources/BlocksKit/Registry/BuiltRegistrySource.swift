@@ -370,8 +370,8 @@ public struct BuiltRegistrySource: RegistrySource {
     func fetchEverything() throws {
         var names: [String] = []
         if let split = try header().split {
-            // Every part, the digest files and the feed too, which a mirror reads.
-            _ = try parts(split.files)
+            // The parts the ranges' reading below does not fetch: a mirror reads them too.
+            _ = try parts(split.digestFiles.map(\.file) + [split.feed])
             let warnDropped = { [access, location] (name: String) in access.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
             try forEachRange(split, dropped: warnDropped) { names += $0.map(\.manifest.name) }
         } else {

@@ -26,6 +26,11 @@ import Testing
             try folder.write("outside/state", "not the mirror's either\n")
         }
 
+        /// Whether `blocks mirror --verify` passes on the mirror.
+        func verifies() throws -> Bool {
+            try runBinary(["mirror", "--verify", mirror.path], environment: ["PATH": "/usr/bin:/bin"]).code == 0
+        }
+
         func mirrorBinary(_ source: String? = nil, extra: [String] = []) throws -> (code: Int32, out: String, err: String) {
             try runBinary(
                 ["mirror", source ?? upstream.path, mirror.path] + extra, in: folder.url,
@@ -70,7 +75,7 @@ import Testing
         #expect(setup.outsideFiles() == before)
         #expect(PathKind(own.path) == .folder)
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: own.path)) == nil)
-        #expect(try runBinary(["mirror", "--verify", setup.mirror.path], environment: ["PATH": "/usr/bin:/bin"]).code == 0)
+        #expect(try setup.verifies())
     }
 
     /// A link in place of the state database or its journal, carried in with a copied
@@ -96,7 +101,7 @@ import Testing
         #expect([try Data(contentsOf: decoy), try Data(contentsOf: journalDecoy)] == before)
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: state.path)) == nil && PathKind(state.path) == .other)
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: journal.path)) == nil)
-        #expect(try runBinary(["mirror", "--verify", setup.mirror.path], environment: ["PATH": "/usr/bin:/bin"]).code == 0)
+        #expect(try setup.verifies())
     }
 
     /// A state that opens but cannot be written (here an immutable file, which even root
@@ -128,7 +133,7 @@ import Testing
         try FileManager.default.removeItem(at: journal)
         let repaired = try setup.mirrorBinary()
         #expect(repaired.code == 0, "\(repaired.err)")
-        #expect(try runBinary(["mirror", "--verify", setup.mirror.path], environment: ["PATH": "/usr/bin:/bin"]).code == 0)
+        #expect(try setup.verifies())
     }
 
     /// Item 6, the lock file and the registry folders: a link there is refused, never
@@ -172,7 +177,7 @@ import Testing
         #expect(!files.contains { $0.contains("pwned") || $0.contains("PWNED") }, "\(files)")
         #expect(files.filter { $0.hasPrefix("archives/") }.count == 6)
         #expect(!FileManager.default.fileExists(atPath: setup.folder.path("PWNED-NAME.json").path))
-        #expect(try runBinary(["mirror", "--verify", setup.mirror.path], environment: ["PATH": "/usr/bin:/bin"]).code == 0)
+        #expect(try setup.verifies())
     }
 
     /// Tests that can fail, 11: an upstream index naming `../evil.zip` makes the mirror
@@ -225,7 +230,7 @@ import Testing
         #expect(try Data(contentsOf: quiet) == goodQuiet)
         let summary = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
         #expect(summary?["fetched"] as? Int == 4)  // block-0000 1.1.0's two, and the two repaired
-        #expect(try runBinary(["mirror", "--verify", setup.mirror.path], environment: ["PATH": "/usr/bin:/bin"]).code == 0)
+        #expect(try setup.verifies())
     }
 
     /// Item 9: the mirror takes every `file://` spelling `--registry` takes: percent
