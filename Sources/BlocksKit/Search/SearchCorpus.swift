@@ -122,9 +122,12 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
         let slice = max(64, (blocks.count + 15) / 16)
         let slices = ConcurrentMap.map(Array(stride(from: 0, to: blocks.count, by: slice))) { start in
             var postings: [String: [SearchPosting]] = [:]
+            var memo = SearchWords.Memo()
             for block in start..<min(start + slice, blocks.count) {
-                for (field, words) in fieldWords(of: blocks[block]) {
-                    for word in words { postings[word, default: []].append(SearchPosting(block: block, field: field)) }
+                SearchWords.forEachField(of: blocks[block], memo: &memo) { field, words in
+                    let posting = SearchPosting(block: block, field: field)
+                    // A field's words come together, so a repeat finds its posting last.
+                    for word in words { postings[word, default: []].appendIfNotLast(posting) }
                 }
             }
             return postings
@@ -213,5 +216,11 @@ struct SearchCorpusBuilder {
         return Finished(
             vocabulary: PackedStrings(words), postingLists: words.map { postings[$0] ?? [] }, names: PackedStrings(names),
             nameRanks: InMemorySearchCorpus.nameRanks(of: names))
+    }
+}
+
+extension Array where Element == SearchPosting {
+    fileprivate mutating func appendIfNotLast(_ posting: SearchPosting) {
+        if last != posting { append(posting) }
     }
 }

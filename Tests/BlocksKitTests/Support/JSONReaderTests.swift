@@ -92,7 +92,7 @@ import Testing
                 .double(1e16),
             ]),
             "keys": .object([
-                "Zeta": .int(1), "alpha": .int(2), "Alpha": .int(3), "ä": .int(4), "a_b": .int(5), "a-b": .int(6), "e\u{301}z": .int(7), "f": .int(8),
+                "Zeta": .int(1), "alpha": .int(2), "Alpha": .int(3), "ä": .int(4), "a_b": .int(5), "a-b": .int(6), "e\u{301}z": .int(7), "f": .int(8), "fa": .int(9), "f0": .int(10),
             ]),
         ])
         let expected = try StableJSON.encoder().encode(value)

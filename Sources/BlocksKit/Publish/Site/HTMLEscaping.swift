@@ -96,7 +96,7 @@ enum HTMLEscaping {
         _ members: [String: Member], inline: Bool, into out: inout [UInt8], _ writeMember: (Member, inout [UInt8]) -> Void
     ) {
         out.append(UInt8(ascii: "{"))
-        for (position, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+        for (position, key) in members.keys.sorted(by: StableJSONWriter.keyPrecedes).enumerated() {
             if position > 0 { out.append(UInt8(ascii: ",")) }
             writeString(key, inline: inline, into: &out)
             out.append(UInt8(ascii: ":"))
