@@ -122,28 +122,25 @@ public struct BuiltRegistrySource: RegistrySource {
         let group = max(2, ConcurrentMap.cores)
         var lastName: String?
         for start in stride(from: 0, to: ranges.count, by: group) {
+            // Each range is decoded, stripped of unsafe names and sorted on a core of its own.
             let decoded = ConcurrentMap.map(Array(ranges[start..<min(start + group, ranges.count)])) { range, data in
                 Result { () throws(RegistryEntryProblem) in
-                    try SplitIndexColumns.entries(ofRange: data, path: range.file.path, dictionary: dictionary)
+                    var (kept, dropped): ([RegistryEntry], [String]) = ([], [])
+                    for entry in try SplitIndexColumns.entries(ofRange: data, path: range.file.path, dictionary: dictionary) {
+                        if entry.hasValidName { kept.append(entry) } else { dropped.append(entry.manifest.name) }
+                    }
+                    kept.sort { $0.manifest.name < $1.manifest.name }
+                    return (kept, dropped)
                 }
             }
             for (result, (range, _)) in zip(decoded, ranges[start...]) {
-                let entries: [RegistryEntry]
+                let (kept, droppedNames): ([RegistryEntry], [String])
                 do {
-                    entries = try result.get()
+                    (kept, droppedNames) = try result.get()
                 } catch {
                     throw RegistryError.invalidIndex(location: location, reason: error.reason)
                 }
-                var kept: [RegistryEntry] = []
-                kept.reserveCapacity(entries.count)
-                for entry in entries {
-                    guard entry.hasValidName else {
-                        dropped(entry.manifest.name)
-                        continue
-                    }
-                    kept.append(entry)
-                }
-                kept.sort { $0.manifest.name < $1.manifest.name }
+                droppedNames.forEach(dropped)
                 if let first = kept.first?.manifest.name, let lastName, first < lastName {
                     throw RegistryError.invalidIndex(location: location, reason: "\(range.file.path) holds '\(first)', which comes before the range listed ahead of it")
                 }

@@ -116,27 +116,38 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
 
     /// Every word of the blocks (`fieldWords`, code names included) with its postings in
     /// block order: what the search index, the embedded corpus cache and the site's search
-    /// data (`SiteSearchData`) all hold. Slices of blocks are done on every core, then
-    /// joined in order: a later slice's blocks all come after an earlier one's.
+    /// data (`SiteSearchData`) all hold.
     static func postingsByWord(of blocks: [SearchableBlock]) -> [String: [SearchPosting]] {
-        let slice = max(64, (blocks.count + 15) / 16)
+        var postings: [String: [SearchPosting]] = [:]
+        addPostings(of: blocks, numberedFrom: 0, to: &postings)
+        return postings
+    }
+
+    /// Appends the postings of `blocks`, the first of them block `first`, to `postings`,
+    /// whose blocks all come before. Slices of blocks are done on every core, then joined
+    /// in order; two slices a core keep both busy, where more only cost more joining.
+    static func addPostings(of blocks: [SearchableBlock], numberedFrom first: Int, to postings: inout [String: [SearchPosting]]) {
+        let perCore = 2 * ConcurrentMap.cores
+        let slice = max(64, (blocks.count + perCore - 1) / perCore)
         let slices = ConcurrentMap.map(Array(stride(from: 0, to: blocks.count, by: slice))) { start in
             var postings: [String: [SearchPosting]] = [:]
             var memo = SearchWords.Memo()
             for block in start..<min(start + slice, blocks.count) {
                 SearchWords.forEachField(of: blocks[block], memo: &memo) { field, words in
-                    let posting = SearchPosting(block: block, field: field)
+                    let posting = SearchPosting(block: first + block, field: field)
                     // A field's words come together, so a repeat finds its posting last.
                     for word in words { postings[word, default: []].appendIfNotLast(posting) }
                 }
             }
             return postings
         }
-        guard var joined = slices.first else { return [:] }
-        for postings in slices.dropFirst() {
-            for (word, list) in postings { joined[word, default: []].append(contentsOf: list) }
+        for slice in slices {
+            if postings.isEmpty {
+                postings = slice
+                continue
+            }
+            for (word, list) in slice { postings[word, default: []].append(contentsOf: list) }
         }
-        return joined
     }
 
     /// Blocks without the names in their code.
@@ -201,13 +212,7 @@ struct SearchCorpusBuilder {
     private var postings: [String: [SearchPosting]] = [:]
 
     mutating func add(_ blocks: [SearchableBlock]) {
-        let slice = InMemorySearchCorpus.postingsByWord(of: blocks)
-        if names.isEmpty {
-            postings = slice
-        } else {
-            let shift = UInt32(names.count) << 3
-            for (word, list) in slice { postings[word, default: []].append(contentsOf: list.map { SearchPosting(rawValue: $0.rawValue + shift) }) }
-        }
+        InMemorySearchCorpus.addPostings(of: blocks, numberedFrom: names.count, to: &postings)
         names += blocks.map(\.manifest.name)
     }
 

@@ -17,7 +17,7 @@ enum SearchWords {
 
     /// Each field's words, repeats and all, once per field and always in the same order:
     /// what `fieldWords` makes sets of, for a caller that drops repeats as it goes
-    /// (`InMemorySearchCorpus.postingsByWord`) instead of building eight sets a block.
+    /// (`InMemorySearchCorpus.addPostings`) instead of building eight sets a block.
     /// The words of tags and code names come from `memo` when another block had them: a
     /// catalog repeats the same few thousand, and splitting `pestañas` or `TabView` anew
     /// for each of 100,000 blocks was a third of a first search's time.
