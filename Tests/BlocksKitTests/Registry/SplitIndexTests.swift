@@ -154,6 +154,9 @@ import Testing
         try resplit([("pager", Array(all[0..<2])), ("top-tabs", [all[2]])], dictionary: dictionary)
         #expect(try self.layout().ranges.count == 2)
         #expect(outputs() == whole)
+        // A range that holds its entries out of name order is read in name order.
+        try resplit([("pager", [all[1], all[0]]), ("top-tabs", [all[2]])], dictionary: dictionary)
+        #expect(outputs() == whole)
 
         // The second range listed first: its block comes before the other range's.
         try resplit([("a", [all[2]]), ("b", Array(all[0..<2]))], dictionary: dictionary)
