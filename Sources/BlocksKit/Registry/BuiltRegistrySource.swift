@@ -42,11 +42,15 @@ public struct BuiltRegistrySource: RegistrySource {
         if let index = indexCache.value { return index }
         var index = try header()
         if let split = index.split {
-            let warnDropped = { [access, location] (name: String) in access.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
             index.blocks = try readRanges(split, dropped: warnDropped)
         }
         indexCache.value = index
         return index
+    }
+
+    /// Warns of an entry skipped for its unsafe name, where an index or a range drops one.
+    private func warnDropped(_ name: String) {
+        access.warn(RegistryEntry.unsafeNameWarning(name, location: location))
     }
 
     /// `index.json` alone, checked against its signature: for a split index, the list of
@@ -54,7 +58,6 @@ public struct BuiltRegistrySource: RegistrySource {
     func header() throws -> RegistryIndex {
         if let header = indexCache.header { return header }
         var index: RegistryIndex
-        let warnDropped = { [access, location] (name: String) in access.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
         let check = signedCheck
         var claims: SignedIndexClaims?
         switch root {
@@ -162,7 +165,6 @@ public struct BuiltRegistrySource: RegistrySource {
 
     private func entries(inSlices body: ([RegistryEntry]) throws -> Void) throws {
         guard indexCache.value == nil, let split = try header().split else { return try body(index().blocks) }
-        let warnDropped = { [access, location] (name: String) in access.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
         try forEachRange(split, dropped: warnDropped, body)
     }
 
@@ -365,15 +367,10 @@ public struct BuiltRegistrySource: RegistrySource {
     /// list, with the usual checks: a registry a supplier fills file by file is then whole,
     /// ready to be mirrored.
     func fetchEverything() throws {
+        // The parts the ranges' reading below does not fetch: a mirror reads them too.
+        if let split = try header().split { _ = try parts(split.digestFiles.map(\.file) + [split.feed]) }
         var names: [String] = []
-        if let split = try header().split {
-            // The parts the ranges' reading below does not fetch: a mirror reads them too.
-            _ = try parts(split.digestFiles.map(\.file) + [split.feed])
-            let warnDropped = { [access, location] (name: String) in access.warn(RegistryEntry.unsafeNameWarning(name, location: location)) }
-            try forEachRange(split, dropped: warnDropped) { names += $0.map(\.manifest.name) }
-        } else {
-            names = try index().blocks.map(\.manifest.name)
-        }
+        try entries(inSlices: { names += $0.map(\.manifest.name) })
         for metadata in try metadataFiles(names) {
             let name = metadata.entry.manifest.name
             let versions = metadata.versions.isEmpty ? [(metadata.entry.manifest.version, metadata.entry.archives)] : metadata.versions.map { ($0.version, $0.archives) }

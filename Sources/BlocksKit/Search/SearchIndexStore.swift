@@ -98,28 +98,23 @@ final class SearchIndexStore: SearchCorpus {
         func listing(_ statement: SQLiteStatement) -> SearchListing {
             SearchListing(name: statement.text(1), platforms: statement.text(2), level: statement.text(3), title: statement.text(4))
         }
-        var found: [SearchListing?] = []
-        // A few blocks, by id: a table as long as the catalog for 20 rows cost a search of
-        // 100,000 blocks a few milliseconds.
-        var looked: [Int: SearchListing] = [:]
+        var rows: [Int: SearchListing] = [:]
         if blocks.count * 4 > blockCount {
             // Most of the catalog: one pass is cheaper than a lookup per block.
-            found = Array(repeating: nil, count: blockCount)
             let statement = try database.prepare(columns)
-            while try statement.step() {
-                let block = statement.integer(0)
-                if found.indices.contains(block) { found[block] = listing(statement) }
-            }
+            while try statement.step() { rows[statement.integer(0)] = listing(statement) }
         } else {
+            // A few blocks, by id: for the 20 rows of a table, a pass over 100,000 cost a
+            // few milliseconds.
             let statement = try database.prepare(columns + " WHERE id = ?")
-            for block in blocks where looked[block] == nil {
+            for block in blocks where rows[block] == nil {
                 statement.reset()
                 statement.bind(1, block)
-                if try statement.step() { looked[block] = listing(statement) }
+                if try statement.step() { rows[block] = listing(statement) }
             }
         }
         return try blocks.map { block in
-            guard let row = looked[block] ?? (found.indices.contains(block) ? found[block] : nil) else {
+            guard let row = rows[block] else {
                 throw SearchIndexError.damaged("block \(block) is missing from \(path)")
             }
             return row
