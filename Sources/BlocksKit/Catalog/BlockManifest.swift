@@ -135,6 +135,11 @@ public struct BlockManifest: Sendable, Equatable {
 
     /// The English text, falling back to any language the manifest has.
     public func localized(_ field: [String: String], language: String = "en") -> String {
+        Self.localized(field, language: language)
+    }
+
+    /// The text in `language`, else in English, else in the language whose text sorts first.
+    static func localized(_ field: [String: String], language: String = "en") -> String {
         field[language] ?? field["en"] ?? field.values.sorted().first ?? ""
     }
 

@@ -21,6 +21,11 @@ public enum BlockSummary {
 
     /// "iOS 18.0+", several joined by commas.
     public static func platformText(_ manifest: BlockManifest) -> String {
-        manifest.platforms.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)+" }.joined(separator: ", ")
+        platformText(manifest.platforms)
+    }
+
+    /// A platform table as the tables show it: `iOS 17.0+, macOS 14.0+`.
+    static func platformText(_ platforms: [String: String]) -> String {
+        platforms.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)+" }.joined(separator: ", ")
     }
 }

@@ -42,7 +42,7 @@ public struct BuiltRegistrySource: RegistrySource {
         if let index = indexCache.value { return index }
         var index = try header()
         if let split = index.split {
-            index.blocks = try readRanges(split, dropped: warnDropped)
+            index.blocks = try readRanges(split)
         }
         indexCache.value = index
         return index
@@ -102,54 +102,77 @@ public struct BuiltRegistrySource: RegistrySource {
     /// A split index's entries: its dictionary and every range, each checked against the
     /// SHA-256 index.json gives it. Over HTTP they are cached by hash, so only a part whose
     /// hash changed is fetched again.
-    private func readRanges(_ split: SplitIndex.Layout, dropped: (String) -> Void) throws -> [RegistryEntry] {
+    private func readRanges(_ split: SplitIndex.Layout) throws -> [RegistryEntry] {
         var blocks: [RegistryEntry] = []
-        try forEachRange(split, dropped: dropped) { blocks += $0 }
+        try forEachRange(split) { blocks += $0 }
         return blocks
     }
 
-    /// Each range's entries in name order, a range after another, decoded a few at a time
-    /// (one per core): a caller that keeps only what it needs holds a few ranges of
-    /// entries, not all of them. The ranges must follow each other in name order, so
-    /// the entries together are sorted by name.
-    private func forEachRange(_ split: SplitIndex.Layout, dropped: (String) -> Void, _ body: ([RegistryEntry]) throws -> Void) throws {
+    /// Each range's entries in name order, a range after another (`forEachRange(columns:)`).
+    private func forEachRange(_ split: SplitIndex.Layout, _ body: ([RegistryEntry]) throws -> Void) throws {
+        try forEachRange(split, columns: { columns, order in order.map(columns.entry) }, body)
+    }
+
+    /// A split index's ranges as checked columns (`RangeColumns`), each made into `Value` by
+    /// `transform` on a core of its own, given the rows to keep in name order
+    /// (`RangeColumns.nameOrder`); false, having read nothing, for a whole index or one
+    /// read whole already.
+    func forEachRange<Value: Sendable>(
+        columns transform: @escaping @Sendable (RangeColumns, _ order: [Int]) -> Value, _ body: (Value) throws -> Void
+    ) throws -> Bool {
+        guard indexCache.value == nil, let split = try header().split else { return false }
+        try forEachRange(split, columns: transform, body)
+        return true
+    }
+
+    /// One range as `decode` made it, with its first and last names and those it left out.
+    private struct DecodedRange<Value: Sendable>: Sendable {
+        let value: Value
+        let names: (first: String?, last: String?)
+        let dropped: [String]
+    }
+
+    /// Each range read into columns and made into `Value`, a range after another, a few at
+    /// a time (one per core): a caller that keeps only what it needs holds a few ranges,
+    /// not all of them. Unsafe names are left out (and warned of) and each range's rows
+    /// are taken in name order; the ranges must follow each other in name order, so the
+    /// blocks together are sorted by name.
+    private func forEachRange<Value: Sendable>(
+        _ split: SplitIndex.Layout, columns transform: @escaping @Sendable (RangeColumns, _ order: [Int]) -> Value,
+        _ body: (Value) throws -> Void
+    ) throws {
         if case .remote(let base) = root { deriveRangesFromFeed(split, base: base) }
         let contents = try parts([split.dictionary] + split.ranges.map(\.file))
-        let dictionary: SplitIndexColumns.Dictionary
-        do throws(RegistryEntryProblem) {
-            dictionary = try SplitIndexColumns.Dictionary.decode(contents[0], path: split.dictionary.path)
-        } catch {
-            throw RegistryError.invalidIndex(location: location, reason: error.reason)
-        }
+        let dictionary = try decodedDictionary(contents[0], split: split)
         let ranges = zip(split.ranges, contents.dropFirst()).sorted { $0.0.first < $1.0.first }
         let group = max(2, ConcurrentMap.cores)
         var lastName: String?
         for start in stride(from: 0, to: ranges.count, by: group) {
-            // Each range is decoded, stripped of unsafe names and sorted on a core of its own.
             let decoded = ConcurrentMap.map(Array(ranges[start..<min(start + group, ranges.count)])) { range, data in
                 Result { () throws(RegistryEntryProblem) in
-                    var (kept, dropped): ([RegistryEntry], [String]) = ([], [])
-                    for entry in try SplitIndexColumns.entries(ofRange: data, path: range.file.path, dictionary: dictionary) {
-                        if entry.hasValidName { kept.append(entry) } else { dropped.append(entry.manifest.name) }
-                    }
-                    kept.sort { $0.manifest.name < $1.manifest.name }
-                    return (kept, dropped)
+                    let columns = try RangeColumns(data, path: range.file.path, dictionary: dictionary)
+                    let (order, dropped) = columns.nameOrder()
+                    let names = (first: order.first.map { columns.names[$0] }, last: order.last.map { columns.names[$0] })
+                    return DecodedRange(value: transform(columns, order), names: names, dropped: dropped)
                 }
             }
             for (result, (range, _)) in zip(decoded, ranges[start...]) {
-                let (kept, droppedNames): ([RegistryEntry], [String])
-                do {
-                    (kept, droppedNames) = try result.get()
-                } catch {
-                    throw RegistryError.invalidIndex(location: location, reason: error.reason)
+                let range = (path: range.file.path, decoded: try result.mapError { RegistryError.invalidIndex(location: location, reason: $0.reason) }.get())
+                range.decoded.dropped.forEach(warnDropped)
+                if let first = range.decoded.names.first, let lastName, first < lastName {
+                    throw RegistryError.invalidIndex(location: location, reason: "\(range.path) holds '\(first)', which comes before the range listed ahead of it")
                 }
-                droppedNames.forEach(dropped)
-                if let first = kept.first?.manifest.name, let lastName, first < lastName {
-                    throw RegistryError.invalidIndex(location: location, reason: "\(range.file.path) holds '\(first)', which comes before the range listed ahead of it")
-                }
-                lastName = kept.last?.manifest.name ?? lastName
-                try body(kept)
+                lastName = range.decoded.names.last ?? lastName
+                try body(range.decoded.value)
             }
+        }
+    }
+
+    private func decodedDictionary(_ data: Data, split: SplitIndex.Layout) throws -> SplitIndexColumns.Dictionary {
+        do throws(RegistryEntryProblem) {
+            return try SplitIndexColumns.Dictionary.decode(data, path: split.dictionary.path)
+        } catch {
+            throw RegistryError.invalidIndex(location: location, reason: error.reason)
         }
     }
 
@@ -165,7 +188,46 @@ public struct BuiltRegistrySource: RegistrySource {
 
     private func entries(inSlices body: ([RegistryEntry]) throws -> Void) throws {
         guard indexCache.value == nil, let split = try header().split else { return try body(index().blocks) }
-        try forEachRange(split, dropped: warnDropped, body)
+        try forEachRange(split, body)
+    }
+
+    /// The named blocks' manifests as a range holds them (the search fields), reading only
+    /// the ranges that hold those names: each range's `first` name says where it starts.
+    func rangeManifests(named names: [String]) throws -> [BlockManifest] {
+        guard let split = try header().split else {
+            let blocks = Dictionary(try index().blocks.map { ($0.manifest.name, $0.manifest) }, uniquingKeysWith: { first, _ in first })
+            return try names.map { name in
+                guard let manifest = blocks[name] else { throw RegistryError.unknownBlock(name, suggestions: []) }
+                return manifest
+            }
+        }
+        let ranges = split.ranges.sorted { $0.first < $1.first }
+        func range(of name: String) -> Int? { ranges.lastIndex { $0.first <= name } }
+        var wanted: [Int: [String]] = [:]
+        for name in names {
+            guard let index = range(of: name) else { throw RegistryError.invalidIndex(location: location, reason: "no range holds '\(name)'") }
+            wanted[index, default: []].append(name)
+        }
+        let order = wanted.keys.sorted()
+        let contents = try parts([split.dictionary] + order.map { ranges[$0].file })
+        let dictionary = try decodedDictionary(contents[0], split: split)
+        var found: [String: BlockManifest] = [:]
+        for (index, data) in zip(order, contents.dropFirst()) {
+            let path = ranges[index].file.path
+            do throws(RegistryEntryProblem) {
+                let columns = try RangeColumns(data, path: path, dictionary: dictionary)
+                let wantedHere = Set(wanted[index]!)
+                for row in columns.nameOrder().order where wantedHere.contains(columns.names[row]) && found[columns.names[row]] == nil {
+                    found[columns.names[row]] = columns.entry(row).manifest
+                }
+            } catch {
+                throw RegistryError.invalidIndex(location: location, reason: error.reason)
+            }
+        }
+        return try names.map { name in
+            guard let manifest = found[name] else { throw RegistryError.invalidIndex(location: location, reason: "its ranges lack '\(name)'") }
+            return manifest
+        }
     }
 
     /// Puts into the cache the ranges that `index.json` lists and the cache lacks, when the

@@ -183,28 +183,12 @@ enum SplitIndexColumns {
         return compact(.object(members))
     }
 
-    /// A range's entries: manifests holding the search fields only, their code names, and
-    /// the metadata file's path (from the name). Throws for anything that is not a range.
+    /// A range's entries, in the order it holds them: manifests holding the search fields
+    /// only, their code names, and the metadata file's path (from the name). Throws for
+    /// anything that is not a range.
     static func entries(ofRange data: Data, path: String, dictionary: Dictionary) throws(RegistryEntryProblem) -> [RegistryEntry] {
-        try RegistryEntryProblem.reading(data, path: path) { (fields) throws(JSONFields.Problem) in
-            try checkVersion(fields)
-            let reader = RangeReader(fields: fields, dictionary: dictionary)
-            let names = try reader.names()
-            let count = names.count
-            let versions = try reader.strings(Key.versions, count: count), categories = try reader.strings(Key.categories, count: count)
-            let levels = try reader.strings(Key.levels, count: count), platforms = try reader.lists(try fields.array(Key.platforms), Key.platforms, count: count)
-            let titles = try reader.languages(Key.titles, count: count), summaries = try reader.languages(Key.summaries, count: count)
-            let tags = try reader.languages(Key.tags, count: count), codeNames = try reader.lists(try fields.array(Key.codeNames), Key.codeNames, count: count)
-            return try (0..<count).map { (row) throws(JSONFields.Problem) in
-                guard let pairs = platforms[row], pairs.count % 2 == 0 else { throw .wrongType("\(Key.platforms)[\(row)]") }
-                let manifest = BlockManifest(
-                    name: names[row], version: versions[row], title: titles.compactMapValues { $0[row]?.joined(separator: " ") },
-                    summary: summaries.compactMapValues { $0[row]?.joined(separator: " ") }, category: categories[row],
-                    platforms: Swift.Dictionary(stride(from: 0, to: pairs.count, by: 2).map { (pairs[$0], pairs[$0 + 1]) }, uniquingKeysWith: { first, _ in first }),
-                    level: levels[row], origin: "", tags: tags.compactMapValues { $0[row] }, api: [], files: [], authors: [], license: "", accessibility: [:])
-                return RegistryEntry(manifest: manifest, metadata: "blocks/\(names[row]).json", sourceSHA256: "", archives: [:], codeNames: codeNames[row] ?? [])
-            }
-        }
+        let columns = try RangeColumns(data, path: path, dictionary: dictionary)
+        return (0..<columns.count).map(columns.entry)
     }
 
     /// A digest file: each metadata file's SHA-256 and size, by path.
@@ -230,55 +214,144 @@ enum SplitIndexColumns {
     }
 }
 
-/// Reads a range's columns back into strings, checking each column's length and each
-/// code: a number must be in the dictionary, a string must be plain text.
-private struct RangeReader {
-    let fields: JSONFields
-    let dictionary: SplitIndexColumns.Dictionary
+/// A range's columns, read and checked: each column's length, and each code (a number must
+/// be in the dictionary, a string must be plain text). Every value is a number into
+/// `strings`, the dictionary's strings followed by the ones the range writes out, so one
+/// reader serves both the entries (`entry(_:)`) and the search index, which splits each
+/// string into words once however many blocks use it (`SearchIndexSlice`).
+struct RangeColumns {
+    typealias Problem = JSONFields.Problem
+    private(set) var strings: [String]
+    let names: [String]
+    private(set) var versions: [Int] = []
+    private(set) var categories: [Int] = []
+    private(set) var levels: [Int] = []
+    /// Each row's platforms and their minimums, in pairs.
+    private(set) var platforms: [[Int]] = []
+    /// By language, each row's words, or nil where the row lacks that language.
+    private(set) var titles: [String: [[Int]?]] = [:]
+    private(set) var summaries: [String: [[Int]?]] = [:]
+    private(set) var tags: [String: [[Int]?]] = [:]
+    private(set) var codeNames: [[Int]] = []
+    private let dictionaryCount: Int
 
-    func string(_ code: JSONValue, path: @autoclosure () -> String) throws(JSONFields.Problem) -> String {
+    var count: Int { names.count }
+
+    init(_ data: Data, path: String, dictionary: SplitIndexColumns.Dictionary) throws(RegistryEntryProblem) {
+        self = try RegistryEntryProblem.reading(data, path: path) { (fields) throws(Problem) in
+            try SplitIndexColumns.checkVersion(fields)
+            return try RangeColumns(fields: fields, dictionary: dictionary)
+        }
+    }
+
+    private init(fields: JSONFields, dictionary: SplitIndexColumns.Dictionary) throws(Problem) {
+        typealias Key = SplitIndexColumns.Key
+        strings = dictionary.strings
+        dictionaryCount = dictionary.strings.count
+        names = try Self.names(fields)
+        versions = try numbers(fields, Key.versions)
+        categories = try numbers(fields, Key.categories)
+        levels = try numbers(fields, Key.levels)
+        platforms = try lists(fields, try fields.array(Key.platforms), Key.platforms).enumerated().map { (row, pairs) throws(Problem) in
+            guard let pairs, pairs.count % 2 == 0 else { throw .wrongType("\(Key.platforms)[\(row)]") }
+            return pairs
+        }
+        titles = try languages(fields, Key.titles)
+        summaries = try languages(fields, Key.summaries)
+        tags = try languages(fields, Key.tags)
+        codeNames = try lists(fields, try fields.array(Key.codeNames), Key.codeNames).map { $0 ?? [] }
+    }
+
+    /// The rows a reader keeps, in name order, and the names it leaves out: those that are
+    /// not safe as a block's name (and so as a path).
+    func nameOrder() -> (order: [Int], dropped: [String]) {
+        var (order, dropped): ([Int], [String]) = ([], [])
+        for row in 0..<count {
+            if ManifestValidator.isValidName(names[row]) { order.append(row) } else { dropped.append(names[row]) }
+        }
+        order.sort { names[$0] < names[$1] }
+        return (order, dropped)
+    }
+
+    /// Row `row` as an entry: the manifest's search fields, its code names and its metadata path.
+    func entry(_ row: Int) -> RegistryEntry {
+        let name = names[row]
+        let manifest = BlockManifest(
+            name: name, version: strings[versions[row]], title: text(titles, row), summary: text(summaries, row),
+            category: strings[categories[row]], platforms: platformTable(row), level: strings[levels[row]], origin: "",
+            tags: tags.compactMapValues { $0[row].map { $0.map { strings[$0] } } }, api: [], files: [], authors: [], license: "",
+            accessibility: [:])
+        return RegistryEntry(manifest: manifest, metadata: "blocks/\(name).json", sourceSHA256: "", archives: [:], codeNames: codeNames[row].map { strings[$0] })
+    }
+
+    /// A text column's row by language, its words joined by the spaces they were split at.
+    func text(_ column: [String: [[Int]?]], _ row: Int) -> [String: String] {
+        column.compactMapValues { $0[row].map { $0.map { strings[$0] }.joined(separator: " ") } }
+    }
+
+    /// A row's English title, as `BlockManifest.localized` takes it from `text(titles, row)`.
+    func englishTitle(_ row: Int) -> String {
+        if let words = titles["en"]?[row] { return words.map { strings[$0] }.joined(separator: " ") }
+        return BlockManifest.localized(text(titles, row))
+    }
+
+    /// A row's platforms; a platform written twice keeps its first minimum.
+    func platformTable(_ row: Int) -> [String: String] {
+        let pairs = platforms[row]
+        return Dictionary(stride(from: 0, to: pairs.count, by: 2).map { (strings[pairs[$0]], strings[pairs[$0 + 1]]) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private mutating func number(_ code: JSONValue, fields: JSONFields, path: @autoclosure () -> String) throws(Problem) -> Int {
         switch code {
-        case .int(let number) where dictionary.strings.indices.contains(number): return dictionary.strings[number]
-        case .string(let text): return try fields.checked(text, path: path())
+        case .int(let number) where number >= 0 && number < dictionaryCount: return number
+        case .string(let text):
+            strings.append(try fields.checked(text, path: path()))
+            return strings.count - 1
         default: throw .wrongType(path())
         }
     }
 
-    func column(_ key: String, count: Int) throws(JSONFields.Problem) -> [JSONValue] {
+    private mutating func numbers(_ fields: JSONFields, _ key: String) throws(Problem) -> [Int] {
         let values = try fields.array(key)
         guard values.count == count else { throw .wrongType(fields.place(key)) }
-        return values
-    }
-
-    func strings(_ key: String, count: Int) throws(JSONFields.Problem) -> [String] {
-        try column(key, count: count).enumerated().map { (row, code) throws(JSONFields.Problem) in try string(code, path: "\(key)[\(row)]") }
+        var result: [Int] = []
+        result.reserveCapacity(values.count)
+        for (row, code) in values.enumerated() { result.append(try number(code, fields: fields, path: "\(key)[\(row)]")) }
+        return result
     }
 
     /// A column whose rows are lists of codes, or null.
-    func lists(_ values: [JSONValue], _ path: String, count: Int) throws(JSONFields.Problem) -> [[String]?] {
+    private mutating func lists(_ fields: JSONFields, _ values: [JSONValue], _ path: String) throws(Problem) -> [[Int]?] {
         guard values.count == count else { throw .wrongType(path) }
-        return try values.enumerated().map { (row, value) throws(JSONFields.Problem) -> [String]? in
+        var result: [[Int]?] = []
+        result.reserveCapacity(values.count)
+        for (row, value) in values.enumerated() {
             switch value {
-            case .null: return nil
-            case .array(let codes): return try codes.map { (code) throws(JSONFields.Problem) in try string(code, path: "\(path)[\(row)]") }
+            case .null: result.append(nil)
+            case .array(let codes):
+                var list: [Int] = []
+                list.reserveCapacity(codes.count)
+                for code in codes { list.append(try number(code, fields: fields, path: "\(path)[\(row)]")) }
+                result.append(list)
             default: throw .wrongType("\(path)[\(row)]")
             }
         }
+        return result
     }
 
     /// An object of columns by language.
-    func languages(_ key: String, count: Int) throws(JSONFields.Problem) -> [String: [[String]?]] {
+    private mutating func languages(_ fields: JSONFields, _ key: String) throws(Problem) -> [String: [[Int]?]] {
         let object = try fields.object(key)
-        var result: [String: [[String]?]] = [:]
+        var result: [String: [[Int]?]] = [:]
         for (language, value) in object.members {
             guard case .array(let values) = value else { throw .wrongType(object.place(language)) }
-            result[try fields.checked(language, path: object.place(language))] = try lists(values, object.place(language), count: count)
+            result[try fields.checked(language, path: object.place(language))] = try lists(fields, values, object.place(language))
         }
         return result
     }
 
     /// The front-coded names.
-    func names() throws(JSONFields.Problem) -> [String] {
+    private static func names(_ fields: JSONFields) throws(Problem) -> [String] {
         let values = try fields.array(SplitIndexColumns.Key.names)
         guard values.count % 2 == 0 else { throw .wrongType(SplitIndexColumns.Key.names) }
         var names: [String] = []

@@ -80,7 +80,13 @@ struct BlockFilterRecord: Sendable, Equatable {
         platforms = manifest.platforms
         level = manifest.level
         foldedCategory = TextNormalizer.fold(manifest.category)
-        foldedTags = manifest.tags.values.joined().map(TextNormalizer.fold)
+        foldedTags = Self.foldedTags(manifest.tags)
+    }
+
+    /// Every tag folded, the languages in order, so an index's rows are the same bytes
+    /// from one run to the next.
+    static func foldedTags(_ tags: [String: [String]]) -> [String] {
+        tags.keys.sorted().flatMap { tags[$0, default: []].map(TextNormalizer.fold) }
     }
 
     func passes(_ filters: SearchEngine.Filters) -> Bool {
@@ -214,6 +220,16 @@ struct SearchCorpusBuilder {
     mutating func add(_ blocks: [SearchableBlock]) {
         InMemorySearchCorpus.addPostings(of: blocks, numberedFrom: names.count, to: &postings)
         names += blocks.map(\.manifest.name)
+    }
+
+    /// A slice whose words and postings were made already, its blocks numbered after
+    /// those added before.
+    mutating func add(_ slice: SearchIndexSlice) {
+        let shift = UInt32(names.count) << 3
+        for (word, list) in zip(slice.words, slice.postings) {
+            postings[word, default: []].append(contentsOf: list.lazy.map { SearchPosting(rawValue: $0.rawValue + shift) })
+        }
+        names += slice.names
     }
 
     func finished() -> Finished {

@@ -85,7 +85,7 @@ public final class SearchIndex {
         guard source.searchFingerprinting?.isIndexable == true else { return try inMemory(source, reason: nil) }
         guard SQLiteDatabase.isLibraryAvailable else { return try inMemory(source, reason: "libsqlite3 is not installed") }
         let url = indexURL(for: source.location, cacheDirectory: cacheDirectory())
-        let store = (try? SearchIndexStore(path: url.path)).flatMap { $0.format == format ? $0 : nil }
+        let store = (try? SearchIndexStore(path: url.path, manifestSource: sliceSource(of: source))).flatMap { $0.format == format ? $0 : nil }
         // The code files the index was built from are stamped along with the source.
         let check = FingerprintCheck(source, codeFiles: store?.codeFiles ?? PackedStrings())
         if let store {
@@ -95,6 +95,11 @@ public final class SearchIndex {
         let index = SearchIndex(source: source, corpus: InMemorySearchCorpus(manifests: []), status: .built, indexURL: url)
         try index.rebuild(fingerprint: fingerprint)
         return index
+    }
+
+    /// The source that gives an index its blocks as slices, and their manifests, if it can.
+    private static func sliceSource(of source: RegistrySource) -> SearchIndexSliceSource? {
+        source.readingSource as? SearchIndexSliceSource
     }
 
     private static func inMemory(_ source: RegistrySource, reason: String?) throws -> SearchIndex {
@@ -120,9 +125,11 @@ public final class SearchIndex {
     /// Reads every manifest and writes a fresh index, or keeps the corpus in memory when
     /// the cache cannot be written. The fingerprint was taken before the manifests were
     /// read, so a change made meanwhile is caught by the next run.
-    /// The manifests come a slice at a time (`searchableBlocks(inSlices:)`) and each
-    /// slice's rows are written before the next is read: a split registry of 100,000
-    /// blocks is indexed holding one range of manifests.
+    /// The blocks come a slice at a time and each slice's rows are written before the
+    /// next is read: a split registry of 100,000 blocks is indexed holding a range or two.
+    /// A split registry hands over its ranges as rows and postings, without a manifest
+    /// per block (`SearchIndexSliceSource`); other sources give manifests
+    /// (`searchableBlocks(inSlices:)`).
     /// The code files (`CatalogSource.codeFiles`) are stamped after they are read:
     /// one edited in the few milliseconds between is seen by the run after its next edit.
     private func rebuild(fingerprint: String) throws {
@@ -137,22 +144,31 @@ public final class SearchIndex {
             return try keepInMemory(reason: error)
         }
         var writeFailure: Error?
-        try source.searchableBlocks(inSlices: { slice in
-            builder.add(slice)
-            if let catalog { codeFiles += catalog.codeFiles(of: slice, limit: .max).strings }
+        func write(_ append: (SearchIndexStore.Writer) throws -> Void) {
             do {
-                try writer?.writer.append(slice.map(\.manifest))
+                try writer.map { try append($0.writer) }
             } catch {
                 (writer, writeFailure) = (nil, error)
             }
-        })
+        }
+        let sliced = try Self.sliceSource(of: source)?.searchIndexSlices { slice in
+            builder.add(slice)
+            write { try $0.append(slice.rows) }
+        }
+        if sliced != true {
+            try source.searchableBlocks(inSlices: { slice in
+                builder.add(slice)
+                if let catalog { codeFiles += catalog.codeFiles(of: slice, limit: .max).strings }
+                write { try $0.append(slice.map(\.manifest)) }
+            })
+        }
         // Too many code files to stamp: the index is stamped by its source alone.
         let stampedFiles = codeFiles.count <= CatalogSource.codeStampLimit ? PackedStrings(codeFiles) : PackedStrings()
         let stamp = catalog?.codeStamp(of: stampedFiles) ?? ""
         do {
             guard let writer else { throw writeFailure ?? SearchIndexError.unwritable(path: indexURL.path, reason: "not written") }
             try writer.finish(builder.finished(), fingerprint: Self.fingerprint(fingerprint, codeStamp: stamp), codeFiles: stampedFiles)
-            corpus = try SearchIndexStore(path: indexURL.path)
+            corpus = try SearchIndexStore(path: indexURL.path, manifestSource: Self.sliceSource(of: source))
             settledStatus = .built
         } catch {
             try keepInMemory(reason: error)

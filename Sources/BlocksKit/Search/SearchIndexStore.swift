@@ -9,8 +9,9 @@ final class SearchIndexStore: SearchCorpus {
     /// Bumped whenever the layout or the meaning of what is stored changes. 3: entries
     /// whose name is not a block name are no longer stored, so an index written before
     /// may still list one. 5: postings of the code names field (`CodeNames`) and the
-    /// code files they were read from.
-    static let layoutVersion = 5
+    /// code files they were read from. 6: a split registry's manifests are left to the
+    /// registry (`manifestsInSource`), and each row's tags are in language order.
+    static let layoutVersion = 6
 
     let path: String
     /// What the index was built from; `SearchIndex` compares it with the source's now.
@@ -24,12 +25,23 @@ final class SearchIndexStore: SearchCorpus {
     /// The code files the names were read from, relative to the source; their stamp is
     /// part of `fingerprint` (see `CatalogSource.codeFiles`).
     let codeFiles: PackedStrings
+    /// Whether the manifests are the source's to give (`SearchIndexSliceSource`) rather
+    /// than stored: a split registry's ranges hold them already, and writing 100,000 of
+    /// them as JSON was a fifth of a first search's time.
+    let manifestsInSource: Bool
+    private let manifestSource: SearchIndexSliceSource?
     private let database: SQLiteDatabase
 
+    /// The meta row that says where the manifests are, and its value for "in the source".
+    static let manifestsKey = "manifests"
+    static let inSource = "source"
+
     /// Opens an index read-only and reads its meta row. Throws for a missing, foreign
-    /// or damaged file; callers rebuild it then.
-    init(path: String) throws {
+    /// or damaged file; callers rebuild it then. `manifestSource` gives the manifests of
+    /// an index that does not store them.
+    init(path: String, manifestSource: SearchIndexSliceSource? = nil) throws {
         self.path = path
+        self.manifestSource = manifestSource
         database = try SQLiteDatabase(path: path, readOnly: true)
         // One read transaction for the whole run: a single shared lock instead of a lock,
         // an unlock and a header read per statement. The first 32 MiB are mapped, not read:
@@ -61,6 +73,7 @@ final class SearchIndexStore: SearchCorpus {
         nameRanks = ranks
         blockCount = names.count
         codeFiles = try strings("code_files")
+        manifestsInSource = meta[Self.manifestsKey] == Array(Self.inSource.utf8)
     }
 
     func postings(ofWords words: [Int]) throws -> [[SearchPosting]] {
@@ -123,6 +136,10 @@ final class SearchIndexStore: SearchCorpus {
 
     /// Only these manifests are decoded.
     func manifests(of blocks: [Int]) throws -> [BlockManifest] {
+        if manifestsInSource {
+            guard let manifestSource else { throw SearchIndexError.damaged("\(path) leaves its manifests to a registry it was not opened with") }
+            return try manifestSource.searchManifests(named: blocks.map { names[$0] })
+        }
         let statement = try database.prepare("SELECT json FROM manifests WHERE id = ?")
         return try blocks.map { block in
             statement.reset()
@@ -145,6 +162,8 @@ final class SearchIndexStore: SearchCorpus {
         private let manifestRows: SQLiteStatement
         /// The id the next block gets: its position among all the blocks added.
         private(set) var blockCount = 0
+        /// Whether the manifests were left to the source.
+        private var manifestsInSource = false
 
         init(path: String) throws {
             database = try SQLiteDatabase(path: path, readOnly: false)
@@ -157,53 +176,40 @@ final class SearchIndexStore: SearchCorpus {
             manifestRows = try database.prepare("INSERT INTO manifests (id, json) VALUES (?, ?)")
         }
 
-        /// What one block's rows hold, encoded away from SQLite so that every core can
-        /// encode while one thread writes.
-        private struct EncodedRow: Sendable {
-            let name: String
-            let platformText: String
-            let level: String
-            let title: String
-            let foldedCategory: String
-            let platforms: [UInt8]
-            let foldedTags: [UInt8]
-            let json: [UInt8]
-
-            init(_ manifest: BlockManifest) {
-                let record = BlockFilterRecord(manifest)
-                name = manifest.name
-                platformText = BlockSummary.platformText(manifest)
-                level = manifest.level
-                title = manifest.englishTitle
-                foldedCategory = record.foldedCategory
-                platforms = PackedStrings(record.platforms.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }).encoded
-                foldedTags = PackedStrings(record.foldedTags).encoded
-                json = StableJSONWriter.line(manifest.jsonValue)
+        /// Each block's row for the result table and filters, and its manifest as one line
+        /// of JSON (`StableJSONWriter.line`), which `manifests(of:)` reads back. The rows
+        /// are made on every core (a first search of 100,000 blocks spent 1.2 s here, on
+        /// one), then written in order.
+        func append(_ manifests: [BlockManifest]) throws {
+            let encoded = ConcurrentMap.map(manifests) { (SearchIndexRow($0), StableJSONWriter.line($0.jsonValue)) }
+            for (row, json) in encoded {
+                manifestRows.reset()
+                manifestRows.bind(1, blockCount)
+                manifestRows.bind(2, bytes: json)
+                try manifestRows.run()
+                try append(row)
             }
         }
 
-        /// Each block's row for the result table and filters, and its manifest as one line
-        /// of JSON (`StableJSONWriter.line`), which `manifests(of:)` reads back. The rows
-        /// are encoded on every core (a first search of 100,000 blocks spent 1.2 s here,
-        /// on one), then written in order.
-        func append(_ manifests: [BlockManifest]) throws {
-            for row in ConcurrentMap.map(manifests, EncodedRow.init) {
-                blockRows.reset()
-                blockRows.bind(1, blockCount)
-                blockRows.bind(2, row.name)
-                blockRows.bind(3, row.platformText)
-                blockRows.bind(4, row.level)
-                blockRows.bind(5, row.title)
-                blockRows.bind(6, row.foldedCategory)
-                blockRows.bind(7, bytes: row.platforms)
-                blockRows.bind(8, bytes: row.foldedTags)
-                try blockRows.run()
-                manifestRows.reset()
-                manifestRows.bind(1, blockCount)
-                manifestRows.bind(2, bytes: row.json)
-                try manifestRows.run()
-                blockCount += 1
-            }
+        /// Rows without their manifests: the blocks of a source that gives the manifests
+        /// itself (`SearchIndexSliceSource`). `finish` then marks the index so.
+        func append(_ rows: [SearchIndexRow]) throws {
+            manifestsInSource = true
+            for row in rows { try append(row) }
+        }
+
+        private func append(_ row: SearchIndexRow) throws {
+            blockRows.reset()
+            blockRows.bind(1, blockCount)
+            blockRows.bind(2, row.name)
+            blockRows.bind(3, row.platforms.text)
+            blockRows.bind(4, row.level)
+            blockRows.bind(5, row.title)
+            blockRows.bind(6, row.foldedCategory)
+            blockRows.bind(7, bytes: row.platforms.packed)
+            blockRows.bind(8, bytes: row.foldedTags)
+            try blockRows.run()
+            blockCount += 1
         }
 
         /// Writes the words, postings and names of every block appended, and commits.
@@ -217,6 +223,7 @@ final class SearchIndexStore: SearchCorpus {
                     ("vocabulary", corpus.vocabulary.encoded),
                     ("name_ranks", PackedIntegers.encode(corpus.nameRanks)),
                     ("code_files", codeFiles.encoded),
+                    (SearchIndexStore.manifestsKey, Array((manifestsInSource ? SearchIndexStore.inSource : "").utf8)),
                 ], to: database)
             try SearchIndexStore.writePostings(corpus.postingLists, to: database)
             try database.execute("COMMIT")

@@ -150,3 +150,73 @@ enum SearchWords {
         "de", "la", "el", "los", "las", "lo", "con", "entre", "para", "en", "y", "o", "un", "una", "por", "del", "al", "que",
     ]
 }
+
+/// The postings of blocks whose strings are numbers into one table, as a split index's
+/// range gives them (`RangeColumns`): the words `SearchWords.forEachField` gives such a
+/// block, each string of the table split once however many blocks use it. A range's
+/// blocks have no API and no details, so those fields have no words.
+///
+/// The caller adds a block's fields in `forEachField`'s order, each whole before the next,
+/// and the blocks in order: a repeated word then finds its posting last in its list, and
+/// each list is in block order, as `InMemorySearchCorpus.addPostings` makes them.
+/// `SplitIndexSearchTests` holds the two equal, posting for posting.
+struct CodedSearchWords {
+    let strings: [String]
+    /// The distinct words met, each with its postings in `postings`.
+    private(set) var words: [String] = []
+    private(set) var postings: [[SearchPosting]] = []
+    private var wordNumbers: [String: Int] = [:]
+    /// By string: the numbers of its words (`TextNormalizer.words`), once split.
+    private var textWords: [[Int]?]
+    /// By string: the numbers of its words as an identifier (`SearchWords.identifierWords`).
+    private var identifierWords: [[Int]?]
+
+    init(strings: [String]) {
+        self.strings = strings
+        textWords = Array(repeating: nil, count: strings.count)
+        identifierWords = textWords
+    }
+
+    /// Free text given as its parts, split at each space (a title or summary in one
+    /// language). Its words are its parts' words when every part starts and ends with
+    /// ASCII, where `TextNormalizer.words` always splits at a space; otherwise the parts
+    /// are joined back and the whole text is split.
+    mutating func addText(_ parts: [Int], block: Int, field: SearchEngine.Field) {
+        guard parts.allSatisfy({ strings[$0].utf8.first ?? 0 < 0x80 && strings[$0].utf8.last ?? 0 < 0x80 }) else {
+            return add(TextNormalizer.words(parts.map { strings[$0] }.joined(separator: " ")), block: block, field: field)
+        }
+        for part in parts { addWords(of: part, block: block, field: field) }
+    }
+
+    /// The words of one string (a category).
+    mutating func addWords(of string: Int, block: Int, field: SearchEngine.Field) {
+        if textWords[string] == nil { textWords[string] = numbers(of: TextNormalizer.words(strings[string])) }
+        for word in textWords[string]! { post(word, block: block, field: field) }
+    }
+
+    /// The words of one string as an identifier (a tag, a name in the code).
+    mutating func addIdentifier(_ string: Int, block: Int, field: SearchEngine.Field) {
+        if identifierWords[string] == nil { identifierWords[string] = numbers(of: SearchWords.identifierWords(strings[string])) }
+        for word in identifierWords[string]! { post(word, block: block, field: field) }
+    }
+
+    /// Words given as text (a block's name).
+    mutating func add(_ words: [String], block: Int, field: SearchEngine.Field) {
+        for word in numbers(of: words) { post(word, block: block, field: field) }
+    }
+
+    private mutating func numbers(of words: [String]) -> [Int] {
+        words.map { word in
+            if let number = wordNumbers[word] { return number }
+            wordNumbers[word] = self.words.count
+            self.words.append(word)
+            postings.append([])
+            return self.words.count - 1
+        }
+    }
+
+    private mutating func post(_ word: Int, block: Int, field: SearchEngine.Field) {
+        let posting = SearchPosting(block: block, field: field)
+        if postings[word].last != posting { postings[word].append(posting) }
+    }
+}

@@ -2,7 +2,7 @@
 /// what the one reader (`JSONReader`) gives and the one writer (`StableJSONWriter`)
 /// takes; every file format maps its fields to and from it once (`init(fields:)`,
 /// `jsonValue`), and `Codable` serves only the tests, as an independent oracle.
-public indirect enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
     case string(String)
     case int(Int)
     case double(Double)

@@ -1,0 +1,54 @@
+extension SearchIndexSlice {
+    /// A range made ready for the search index, straight from its columns: the rows and
+    /// postings its entries would give through a manifest each, for the rows `order`
+    /// names (`RangeColumns.nameOrder`). Each string of the range is split into words
+    /// once (`CodedSearchWords`), and each distinct platform table and category is made
+    /// into its row's form once.
+    init(_ columns: RangeColumns, order: [Int]) {
+        let languages = (
+            titles: columns.titles.keys.sorted(), summaries: columns.summaries.keys.sorted(), tags: columns.tags.keys.sorted()
+        )
+        var words = CodedSearchWords(strings: columns.strings)
+        var platforms: [[Int]: SearchIndexRow.Platforms] = [:]
+        var folded: [Int: String] = [:]
+        func fold(_ string: Int) -> String {
+            if let known = folded[string] { return known }
+            let text = TextNormalizer.fold(columns.strings[string])
+            folded[string] = text
+            return text
+        }
+        var rows: [SearchIndexRow] = []
+        rows.reserveCapacity(order.count)
+        for (block, row) in order.enumerated() {
+            // The fields in `SearchWords.forEachField`'s order.
+            words.add(TextNormalizer.words(columns.names[row]), block: block, field: .name)
+            for language in languages.titles {
+                if let parts = columns.titles[language]![row] { words.addText(parts, block: block, field: .title) }
+            }
+            for language in languages.tags { columns.tags[language]![row]?.forEach { words.addIdentifier($0, block: block, field: .tags) } }
+            words.addWords(of: columns.categories[row], block: block, field: .category)
+            for language in languages.summaries {
+                if let parts = columns.summaries[language]![row] { words.addText(parts, block: block, field: .summary) }
+            }
+            columns.codeNames[row].forEach { words.addIdentifier($0, block: block, field: .codeNames) }
+            let platformRow = platforms[columns.platforms[row]] ?? SearchIndexRow.Platforms(columns.platformTable(row))
+            platforms[columns.platforms[row]] = platformRow
+            rows.append(
+                SearchIndexRow(
+                    name: columns.names[row], platforms: platformRow, level: columns.strings[columns.levels[row]],
+                    title: columns.englishTitle(row), foldedCategory: fold(columns.categories[row]),
+                    foldedTags: languages.tags.flatMap { (columns.tags[$0]![row] ?? []).map(fold) }))
+        }
+        self.init(names: order.map { columns.names[$0] }, rows: rows, words: words.words, postings: words.postings)
+    }
+}
+
+extension BuiltRegistrySource: SearchIndexSliceSource {
+    func searchIndexSlices(_ body: (SearchIndexSlice) throws -> Void) throws -> Bool {
+        try forEachRange(columns: SearchIndexSlice.init, body)
+    }
+
+    func searchManifests(named names: [String]) throws -> [BlockManifest] {
+        try rangeManifests(named: names)
+    }
+}
