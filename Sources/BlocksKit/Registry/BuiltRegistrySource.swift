@@ -110,18 +110,18 @@ public struct BuiltRegistrySource: RegistrySource {
 
     /// Each range's entries in name order, a range after another (`forEachRange(columns:)`).
     private func forEachRange(_ split: SplitIndex.Layout, _ body: ([RegistryEntry]) throws -> Void) throws {
-        try forEachRange(split, columns: { columns, order in order.map(columns.entry) }, body)
+        try forEachRange(split, ahead: ConcurrentMap.cores, columns: { columns, order in order.map(columns.entry) }, body)
     }
 
     /// A split index's ranges as checked columns (`RangeColumns`), each made into `Value` by
     /// `transform` on a core of its own, given the rows to keep in name order
     /// (`RangeColumns.nameOrder`); false, having read nothing, for a whole index or one
-    /// read whole already.
+    /// read whole already. Up to `ahead` ranges are made beyond the one `body` has.
     func forEachRange<Value: Sendable>(
-        columns transform: @escaping @Sendable (RangeColumns, _ order: [Int]) -> Value, _ body: (Value) throws -> Void
+        ahead: Int, columns transform: @escaping @Sendable (RangeColumns, _ order: [Int]) -> Value, _ body: (Value) throws -> Void
     ) throws -> Bool {
         guard indexCache.value == nil, let split = try header().split else { return false }
-        try forEachRange(split, columns: transform, body)
+        try forEachRange(split, ahead: ahead, columns: transform, body)
         return true
     }
 
@@ -132,39 +132,37 @@ public struct BuiltRegistrySource: RegistrySource {
         let dropped: [String]
     }
 
-    /// Each range read into columns and made into `Value`, a range after another, a few at
-    /// a time (one per core): a caller that keeps only what it needs holds a few ranges,
-    /// not all of them. Unsafe names are left out (and warned of) and each range's rows
+    /// Each range read into columns and made into `Value`, a range after another, up to
+    /// `ahead` beyond the one `body` has: a caller that keeps only what it needs holds a
+    /// few ranges, not all of them. Unsafe names are left out (and warned of) and each range's rows
     /// are taken in name order; the ranges must follow each other in name order, so the
     /// blocks together are sorted by name.
     private func forEachRange<Value: Sendable>(
-        _ split: SplitIndex.Layout, columns transform: @escaping @Sendable (RangeColumns, _ order: [Int]) -> Value,
+        _ split: SplitIndex.Layout, ahead: Int, columns transform: @escaping @Sendable (RangeColumns, _ order: [Int]) -> Value,
         _ body: (Value) throws -> Void
     ) throws {
         if case .remote(let base) = root { deriveRangesFromFeed(split, base: base) }
         let contents = try parts([split.dictionary] + split.ranges.map(\.file))
         let dictionary = try decodedDictionary(contents[0], split: split)
         let ranges = zip(split.ranges, contents.dropFirst()).sorted { $0.0.first < $1.0.first }
-        let group = max(2, ConcurrentMap.cores)
         var lastName: String?
-        for start in stride(from: 0, to: ranges.count, by: group) {
-            let decoded = ConcurrentMap.map(Array(ranges[start..<min(start + group, ranges.count)])) { range, data in
-                Result { () throws(RegistryEntryProblem) in
-                    let columns = try RangeColumns(data, path: range.file.path, dictionary: dictionary)
-                    let (order, dropped) = columns.nameOrder()
-                    let names = (first: order.first.map { columns.names[$0] }, last: order.last.map { columns.names[$0] })
-                    return DecodedRange(value: transform(columns, order), names: names, dropped: dropped)
-                }
+        // Each range is read, stripped of unsafe names and put in name order on a core of
+        // its own, while this thread hands the ranges before it to `body`.
+        try ConcurrentMap.forEachInOrder(ranges, ahead: ahead) { range, data in
+            Result { () throws(RegistryEntryProblem) in
+                let columns = try RangeColumns(data, path: range.file.path, dictionary: dictionary)
+                let (order, dropped) = columns.nameOrder()
+                let names = (first: order.first.map { columns.names[$0] }, last: order.last.map { columns.names[$0] })
+                return DecodedRange(value: transform(columns, order), names: names, dropped: dropped)
+            }.map { (path: range.file.path, decoded: $0) }
+        } _: { result in
+            let range = try result.mapError { RegistryError.invalidIndex(location: location, reason: $0.reason) }.get()
+            range.decoded.dropped.forEach(warnDropped)
+            if let first = range.decoded.names.first, let lastName, first < lastName {
+                throw RegistryError.invalidIndex(location: location, reason: "\(range.path) holds '\(first)', which comes before the range listed ahead of it")
             }
-            for (result, (range, _)) in zip(decoded, ranges[start...]) {
-                let range = (path: range.file.path, decoded: try result.mapError { RegistryError.invalidIndex(location: location, reason: $0.reason) }.get())
-                range.decoded.dropped.forEach(warnDropped)
-                if let first = range.decoded.names.first, let lastName, first < lastName {
-                    throw RegistryError.invalidIndex(location: location, reason: "\(range.path) holds '\(first)', which comes before the range listed ahead of it")
-                }
-                lastName = range.decoded.names.last ?? lastName
-                try body(range.decoded.value)
-            }
+            lastName = range.decoded.names.last ?? lastName
+            try body(range.decoded.value)
         }
     }
 
@@ -202,30 +200,30 @@ public struct BuiltRegistrySource: RegistrySource {
             }
         }
         let ranges = split.ranges.sorted { $0.first < $1.first }
-        func range(of name: String) -> Int? { ranges.lastIndex { $0.first <= name } }
-        var wanted: [Int: [String]] = [:]
-        for name in names {
-            guard let index = range(of: name) else { throw RegistryError.invalidIndex(location: location, reason: "no range holds '\(name)'") }
-            wanted[index, default: []].append(name)
+        // Where each name is asked for, by range: a range is read once, and in turn.
+        var wanted: [Int: [String: [Int]]] = [:]
+        for (position, name) in names.enumerated() {
+            guard let range = ranges.lastIndex(where: { $0.first <= name }) else {
+                throw RegistryError.invalidIndex(location: location, reason: "no range holds '\(name)'")
+            }
+            wanted[range, default: [:]][name, default: []].append(position)
         }
-        let order = wanted.keys.sorted()
-        let contents = try parts([split.dictionary] + order.map { ranges[$0].file })
-        let dictionary = try decodedDictionary(contents[0], split: split)
-        var found: [String: BlockManifest] = [:]
-        for (index, data) in zip(order, contents.dropFirst()) {
-            let path = ranges[index].file.path
+        let dictionary = try decodedDictionary(try parts([split.dictionary])[0], split: split)
+        var manifests = [BlockManifest?](repeating: nil, count: names.count)
+        for (range, positions) in wanted.sorted(by: { $0.key < $1.key }) {
+            let file = ranges[range].file
+            let data = try parts([file])[0]
             do throws(RegistryEntryProblem) {
-                let columns = try RangeColumns(data, path: path, dictionary: dictionary)
-                let wantedHere = Set(wanted[index]!)
-                for row in columns.nameOrder().order where wantedHere.contains(columns.names[row]) && found[columns.names[row]] == nil {
-                    found[columns.names[row]] = columns.entry(row).manifest
+                let columns = try RangeColumns(data, path: file.path, dictionary: dictionary)
+                for row in columns.nameOrder().order {
+                    for position in positions[columns.names[row]] ?? [] where manifests[position] == nil { manifests[position] = columns.entry(row).manifest }
                 }
             } catch {
                 throw RegistryError.invalidIndex(location: location, reason: error.reason)
             }
         }
-        return try names.map { name in
-            guard let manifest = found[name] else { throw RegistryError.invalidIndex(location: location, reason: "its ranges lack '\(name)'") }
+        return try zip(names, manifests).map { name, manifest in
+            guard let manifest else { throw RegistryError.invalidIndex(location: location, reason: "its ranges lack '\(name)'") }
             return manifest
         }
     }

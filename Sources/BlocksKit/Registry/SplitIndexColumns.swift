@@ -355,15 +355,32 @@ struct RangeColumns {
         let values = try fields.array(SplitIndexColumns.Key.names)
         guard values.count % 2 == 0 else { throw .wrongType(SplitIndexColumns.Key.names) }
         var names: [String] = []
-        var previous: [Unicode.Scalar] = []
+        names.reserveCapacity(values.count / 2)
+        // The name before, as bytes when it is ASCII (a scalar a byte, so the shared count
+        // counts bytes), else as scalars.
+        var previousBytes: [UInt8] = []
+        var previousScalars: [Unicode.Scalar]?
         for pair in stride(from: 0, to: values.count, by: 2) {
-            guard case .int(let shared) = values[pair], (0...previous.count).contains(shared), case .string(let rest) = values[pair + 1] else {
+            guard case .int(let shared) = values[pair], (0...(previousScalars?.count ?? previousBytes.count)).contains(shared),
+                case .string(let rest) = values[pair + 1]
+            else {
                 throw .wrongType("\(SplitIndexColumns.Key.names)[\(pair)]")
             }
-            let scalars = previous[..<shared] + Array(rest.unicodeScalars)
-            let name = try fields.checked(String(String.UnicodeScalarView(scalars)), path: "\(SplitIndexColumns.Key.names)[\(pair)]")
-            names.append(name)
-            previous = Array(scalars)
+            let text: String
+            if let scalars = previousScalars {
+                text = String(String.UnicodeScalarView(scalars[..<shared] + Array(rest.unicodeScalars)))
+            } else {
+                previousBytes.removeSubrange(shared...)
+                previousBytes.append(contentsOf: rest.utf8)
+                text = String(decoding: previousBytes, as: UTF8.self)
+            }
+            names.append(try fields.checked(text, path: "\(SplitIndexColumns.Key.names)[\(pair)]"))
+            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+                // Bytes made above hold the name already.
+                if previousScalars != nil { (previousBytes, previousScalars) = (Array(text.utf8), nil) }
+            } else {
+                previousScalars = Array(text.unicodeScalars)
+            }
         }
         return names
     }

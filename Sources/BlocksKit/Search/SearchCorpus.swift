@@ -124,36 +124,29 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
     /// block order: what the search index, the embedded corpus cache and the site's search
     /// data (`SiteSearchData`) all hold.
     static func postingsByWord(of blocks: [SearchableBlock]) -> [String: [SearchPosting]] {
-        var postings: [String: [SearchPosting]] = [:]
+        var postings = OrderedPostings()
         addPostings(of: blocks, numberedFrom: 0, to: &postings)
-        return postings
+        return Dictionary(uniqueKeysWithValues: zip(postings.words, postings.lists))
     }
 
     /// Appends the postings of `blocks`, the first of them block `first`, to `postings`,
     /// whose blocks all come before. Slices of blocks are done on every core, then joined
     /// in order; two slices a core keep both busy, where more only cost more joining.
-    static func addPostings(of blocks: [SearchableBlock], numberedFrom first: Int, to postings: inout [String: [SearchPosting]]) {
+    static func addPostings(of blocks: [SearchableBlock], numberedFrom first: Int, to postings: inout OrderedPostings) {
         let perCore = 2 * ConcurrentMap.cores
         let slice = max(64, (blocks.count + perCore - 1) / perCore)
         let slices = ConcurrentMap.map(Array(stride(from: 0, to: blocks.count, by: slice))) { start in
-            var postings: [String: [SearchPosting]] = [:]
+            var postings = OrderedPostings()
             var memo = SearchWords.Memo()
             for block in start..<min(start + slice, blocks.count) {
                 SearchWords.forEachField(of: blocks[block], memo: &memo) { field, words in
                     let posting = SearchPosting(block: first + block, field: field)
-                    // A field's words come together, so a repeat finds its posting last.
-                    for word in words { postings[word, default: []].appendIfNotLast(posting) }
+                    for word in words { postings.post(posting, to: postings.number(of: word)) }
                 }
             }
             return postings
         }
-        for slice in slices {
-            if postings.isEmpty {
-                postings = slice
-                continue
-            }
-            for (word, list) in slice { postings[word, default: []].append(contentsOf: list) }
-        }
+        for slice in slices { postings.append(slice) }
     }
 
     /// Blocks without the names in their code.
@@ -173,7 +166,9 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
     }
 
     /// Each block's place when blocks are sorted by name, then by id (see `SearchCorpus.nameRanks`).
+    /// A registry lists its blocks by name already: then each block's place is its id.
     static func nameRanks(of names: [String]) -> [UInt32] {
+        if zip(names, names.dropFirst()).allSatisfy({ $0 <= $1 }) { return (0..<names.count).map(UInt32.init) }
         let order = names.indices.sorted { (names[$0], $0) < (names[$1], $1) }
         var ranks = [UInt32](repeating: 0, count: names.count)
         for (rank, block) in order.enumerated() { ranks[block] = UInt32(rank) }
@@ -201,12 +196,14 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
 }
 
 /// The words, postings and names of a corpus, gathered a slice of blocks at a time: the
-/// on-disk index of a split registry is built while one range of manifests is held, not
-/// every one. Each slice's blocks get the ids after the slices before.
+/// on-disk index of a split registry is built while a few ranges are held, not every one.
+/// Each slice's blocks get the ids after the slices before.
 struct SearchCorpusBuilder {
     /// What an index stores besides each block's row.
     struct Finished {
-        /// Sorted, so that the same catalog always gives the same index bytes.
+        /// In the order first met, which the same catalog always gives, so its index has the
+        /// same bytes: sorting 200,000 words was a fifth of a first search's time on the
+        /// thread that writes the index.
         let vocabulary: PackedStrings
         /// By word index, aligned with `vocabulary`.
         let postingLists: [[SearchPosting]]
@@ -215,7 +212,7 @@ struct SearchCorpusBuilder {
     }
 
     private var names: [String] = []
-    private var postings: [String: [SearchPosting]] = [:]
+    private var postings = OrderedPostings()
 
     mutating func add(_ blocks: [SearchableBlock]) {
         InMemorySearchCorpus.addPostings(of: blocks, numberedFrom: names.count, to: &postings)
@@ -225,23 +222,54 @@ struct SearchCorpusBuilder {
     /// A slice whose words and postings were made already, its blocks numbered after
     /// those added before.
     mutating func add(_ slice: SearchIndexSlice) {
-        let shift = UInt32(names.count) << 3
-        for (word, list) in zip(slice.words, slice.postings) {
-            postings[word, default: []].append(contentsOf: list.lazy.map { SearchPosting(rawValue: $0.rawValue + shift) })
-        }
+        postings.append(slice.postings, blocksBefore: names.count)
         names += slice.names
     }
 
     func finished() -> Finished {
-        let words = postings.keys.sorted()
-        return Finished(
-            vocabulary: PackedStrings(words), postingLists: words.map { postings[$0] ?? [] }, names: PackedStrings(names),
+        Finished(
+            vocabulary: PackedStrings(postings.words), postingLists: postings.lists, names: PackedStrings(names),
             nameRanks: InMemorySearchCorpus.nameRanks(of: names))
     }
 }
 
-extension Array where Element == SearchPosting {
-    fileprivate mutating func appendIfNotLast(_ posting: SearchPosting) {
-        if last != posting { append(posting) }
+/// Words in the order first met, each with its postings in block order: what one slice of
+/// blocks gives on its core, and what the slices joined in order give.
+///
+/// Postings are added a block at a time and, within a block, a field at a time, so a word
+/// repeated in a field finds its posting last in its list, and each list stays in block order.
+struct OrderedPostings: Sendable {
+    private(set) var words: [String] = []
+    /// By word number, aligned with `words`.
+    private(set) var lists: [[SearchPosting]] = []
+    private var numbers: [String: Int] = [:]
+
+    /// The word's number, given it when it is new.
+    mutating func number(of word: String) -> Int {
+        if let number = numbers[word] { return number }
+        numbers[word] = words.count
+        words.append(word)
+        lists.append([])
+        return words.count - 1
+    }
+
+    /// Adds a posting to a word's list, unless the list ends with it already.
+    mutating func post(_ posting: SearchPosting, to word: Int) {
+        if lists[word].last != posting { lists[word].append(posting) }
+    }
+
+    /// Appends the postings of a later slice, its blocks numbered after `blocksBefore`
+    /// (none when they were numbered so already).
+    mutating func append(_ other: OrderedPostings, blocksBefore: Int = 0) {
+        if words.isEmpty && blocksBefore == 0 { return self = other }
+        let shift = UInt32(blocksBefore) << 3
+        for (word, list) in zip(other.words, other.lists) {
+            let number = number(of: word)
+            if shift == 0 {
+                lists[number].append(contentsOf: list)
+            } else {
+                lists[number].append(contentsOf: list.lazy.map { SearchPosting(rawValue: $0.rawValue + shift) })
+            }
+        }
     }
 }

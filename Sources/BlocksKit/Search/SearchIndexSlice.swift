@@ -9,10 +9,8 @@ struct SearchIndexSlice: Sendable {
     var names: [String]
     /// By block, aligned with `names`.
     var rows: [SearchIndexRow]
-    /// The slice's distinct words, in no set order.
-    var words: [String]
-    /// Each word's postings, aligned with `words`, the slice's first block numbered 0.
-    var postings: [[SearchPosting]]
+    /// The slice's words and their postings, the slice's first block numbered 0.
+    var postings: OrderedPostings
 }
 
 /// A source that hands the search index its blocks as `SearchIndexSlice`s, and gives back

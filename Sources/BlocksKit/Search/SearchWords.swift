@@ -24,19 +24,25 @@ enum SearchWords {
     static func forEachField(of block: SearchableBlock, memo: inout Memo, _ body: (SearchEngine.Field, [String]) -> Void) {
         let manifest = block.manifest
         body(.name, TextNormalizer.words(manifest.name))
-        body(.title, manifest.title.values.flatMap(TextNormalizer.words))
-        body(.tags, manifest.tags.values.joined().flatMap { memo.identifierWords($0) })
+        body(.title, inOrder(manifest.title).flatMap(TextNormalizer.words))
+        body(.tags, inOrder(manifest.tags).joined().flatMap { memo.identifierWords($0) })
         body(.category, TextNormalizer.words(manifest.category))
-        body(.summary, manifest.summary.values.flatMap(TextNormalizer.words))
+        body(.summary, inOrder(manifest.summary).flatMap(TextNormalizer.words))
         body(.api, manifest.api.flatMap { identifierWords($0.name) + identifierWords($0.type) })
         var details = manifest.api.flatMap { TextNormalizer.words($0.description) }
-        for (key, note) in manifest.accessibility {
+        for (key, note) in manifest.accessibility.sorted(by: { $0.key < $1.key }) {
             details += TextNormalizer.words(note)
             details += accessibilityConcepts[key, default: []].flatMap(identifierWords)
             details += identifierWords(key)
         }
         body(.details, details)
         body(.codeNames, block.codeNames.flatMap { memo.identifierWords($0) })
+    }
+
+    /// A field's values by language, the languages in order: the words then come in the
+    /// same order on every run, and so does the vocabulary (`OrderedPostings`).
+    private static func inOrder<Value>(_ field: [String: Value]) -> [Value] {
+        field.keys.sorted().map { field[$0]! }
     }
 
     /// The words of each identifier met so far (`identifierWords`), for one thread's
@@ -162,10 +168,7 @@ enum SearchWords {
 /// `SplitIndexSearchTests` holds the two equal, posting for posting.
 struct CodedSearchWords {
     let strings: [String]
-    /// The distinct words met, each with its postings in `postings`.
-    private(set) var words: [String] = []
-    private(set) var postings: [[SearchPosting]] = []
-    private var wordNumbers: [String: Int] = [:]
+    private(set) var postings = OrderedPostings()
     /// By string: the numbers of its words (`TextNormalizer.words`), once split.
     private var textWords: [[Int]?]
     /// By string: the numbers of its words as an identifier (`SearchWords.identifierWords`).
@@ -206,17 +209,10 @@ struct CodedSearchWords {
     }
 
     private mutating func numbers(of words: [String]) -> [Int] {
-        words.map { word in
-            if let number = wordNumbers[word] { return number }
-            wordNumbers[word] = self.words.count
-            self.words.append(word)
-            postings.append([])
-            return self.words.count - 1
-        }
+        words.map { postings.number(of: $0) }
     }
 
     private mutating func post(_ word: Int, block: Int, field: SearchEngine.Field) {
-        let posting = SearchPosting(block: block, field: field)
-        if postings[word].last != posting { postings[word].append(posting) }
+        postings.post(SearchPosting(block: block, field: field), to: word)
     }
 }

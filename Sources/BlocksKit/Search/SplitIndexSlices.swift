@@ -39,13 +39,15 @@ extension SearchIndexSlice {
                     title: columns.englishTitle(row), foldedCategory: fold(columns.categories[row]),
                     foldedTags: languages.tags.flatMap { (columns.tags[$0]![row] ?? []).map(fold) }))
         }
-        self.init(names: order.map { columns.names[$0] }, rows: rows, words: words.words, postings: words.postings)
+        self.init(names: order.map { columns.names[$0] }, rows: rows, postings: words.postings)
     }
 }
 
 extension BuiltRegistrySource: SearchIndexSliceSource {
+    /// A slice is a tenth of its range's entries in memory, so twice as many ranges as
+    /// cores are made ahead while this thread writes rows.
     func searchIndexSlices(_ body: (SearchIndexSlice) throws -> Void) throws -> Bool {
-        try forEachRange(columns: SearchIndexSlice.init, body)
+        try forEachRange(ahead: 2 * ConcurrentMap.cores, columns: SearchIndexSlice.init, body)
     }
 
     func searchManifests(named names: [String]) throws -> [BlockManifest] {

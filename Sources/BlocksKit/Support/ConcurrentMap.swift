@@ -30,3 +30,83 @@ enum ConcurrentMap {
         return output
     }
 }
+
+extension ConcurrentMap {
+    /// Makes `transform` of each item on other threads, at most `ahead` items beyond the one
+    /// `body` has, and hands the results to `body` in order on the calling thread: the
+    /// caller's work on one result overlaps the making of the next ones (a first search
+    /// writes one range's rows while the next ranges are decoded), and no more than
+    /// `ahead + 1` results are held at once. When `body` throws, the items not yet begun
+    /// are skipped, and every thread has finished before the error is thrown on.
+    static func forEachInOrder<Input: Sendable, Output: Sendable>(
+        _ items: [Input], ahead: Int, _ transform: @escaping @Sendable (Input) -> Output, _ body: (Output) throws -> Void
+    ) rethrows {
+        let pipeline = Pipeline<Output>(count: items.count, ahead: max(1, ahead))
+        let workers = DispatchGroup()
+        for _ in 0..<min(cores, items.count) {
+            DispatchQueue.global(qos: .userInitiated).async(group: workers) {
+                while let index = pipeline.claim() { pipeline.fill(index, with: transform(items[index])) }
+            }
+        }
+        defer {
+            pipeline.stop(workers: cores)
+            workers.wait()
+        }
+        for index in items.indices { try body(pipeline.take(index)) }
+    }
+
+    /// The results of `forEachInOrder` between the threads that make them and the one that
+    /// takes them. A thread claims the next item only with a permit from `window`, so items
+    /// are claimed in order and the item taken next is always made or being made.
+    private final class Pipeline<Output>: @unchecked Sendable {
+        private let lock = Lock()
+        /// Semaphores start at zero and are signalled up: libdispatch stops a process that
+        /// frees one below its starting value, as a throwing `body` would leave `window`.
+        private let window = DispatchSemaphore(value: 0)
+        private let made: [DispatchSemaphore]
+        private var results: [Output?]
+        private var next = 0
+        private var stopped = false
+
+        init(count: Int, ahead: Int) {
+            results = Array(repeating: nil, count: count)
+            made = (0..<count).map { _ in DispatchSemaphore(value: 0) }
+            for _ in 0..<ahead { window.signal() }
+        }
+
+        /// The next item to make; nil when none is left or the pipeline stopped.
+        func claim() -> Int? {
+            window.wait()
+            let index: Int? = lock.withLock {
+                guard !stopped, next < results.count else { return nil }
+                next += 1
+                return next - 1
+            }
+            // A thread that stops passes its permit on, so that every waiting one stops too.
+            if index == nil { window.signal() }
+            return index
+        }
+
+        func fill(_ index: Int, with output: Output) {
+            lock.withLock { results[index] = output }
+            made[index].signal()
+        }
+
+        /// Waits for item `index`, hands it over and lets one more item begin.
+        func take(_ index: Int) -> Output {
+            made[index].wait()
+            let output = lock.withLock { () -> Output in
+                defer { results[index] = nil }
+                return results[index]!
+            }
+            window.signal()
+            return output
+        }
+
+        /// No item begins after this; threads waiting for a permit wake and stop.
+        func stop(workers: Int) {
+            lock.withLock { stopped = true }
+            for _ in 0..<workers { window.signal() }
+        }
+    }
+}
