@@ -119,6 +119,8 @@ import Testing
                 made.words.firstIndex(of: word).map { made.lists[$0] } != expected.words.firstIndex(of: word).map { expected.lists[$0] }
             }.sorted()
             #expect(differing.isEmpty, "seed \(seed): the postings of \(differing.prefix(5)) differ")
+            // Each list in block order, then field order, and no posting twice.
+            #expect(made.lists.allSatisfy { list in zip(list, list.dropFirst()).allSatisfy { $0.rawValue < $1.rawValue } }, "seed \(seed)")
             // The same words in the same order: the index's vocabulary is the same either way.
             #expect(made.words == expected.words, "seed \(seed)")
             checkedWords += made.words.count
