@@ -61,6 +61,22 @@ enum IndexTarget {
         }
     }
 
+    /// What a first search makes of a range straight from its columns is what its entries
+    /// give: the same words in the same order, the same postings and the same rows.
+    static func searchSliceMatchesEntries(_ columns: RangeColumns) {
+        let order = columns.nameOrder().order
+        let slice = SearchIndexSlice(columns, order: order)
+        let entries = order.map(columns.entry)
+        var expected = OrderedPostings()
+        for (number, entry) in entries.enumerated() {
+            InMemorySearchCorpus.addPostings(
+                of: [SearchableBlock(manifest: entry.manifest, codeNames: entry.codeNames)], numberedFrom: number, to: &expected)
+        }
+        FuzzCheck.expect(slice.names == entries.map(\.manifest.name), "a range's search slice names other blocks")
+        FuzzCheck.expect(slice.postings.words == expected.words && slice.postings.lists == expected.lists, "a range's search slice has other words")
+        FuzzCheck.expect(slice.rows == entries.map { SearchIndexRow($0.manifest) }, "a range's search slice has other rows")
+    }
+
     /// A split index's parts: what a client reads of a range, through an empty dictionary
     /// and through one of its own strings, survives the round trip `build` makes (a range
     /// written under a new epoch's dictionary); a dictionary and a digest file likewise.
@@ -73,6 +89,7 @@ enum IndexTarget {
             let epoch = SplitIndexColumns.Dictionary(for: entries)
             let again = try? SplitIndexColumns.entries(ofRange: SplitIndexColumns.range(entries, dictionary: epoch), path: "again", dictionary: epoch)
             FuzzCheck.expect(again == entries, "a round trip of a range through a new dictionary changed it")
+            if let columns = try? RangeColumns(data, path: "index/range.json", dictionary: dictionary) { searchSliceMatchesEntries(columns) }
         }
         if let dictionary = try? SplitIndexColumns.Dictionary.decode(data, path: "dictionary") {
             FuzzCheck.expect((try? SplitIndexColumns.Dictionary.decode(dictionary.data, path: "again"))?.strings == dictionary.strings, "a round trip of a dictionary changed it")

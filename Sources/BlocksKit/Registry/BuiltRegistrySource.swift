@@ -125,7 +125,8 @@ public struct BuiltRegistrySource: RegistrySource {
         return true
     }
 
-    /// One range as `decode` made it, with its first and last names and those it left out.
+    /// One range as `transform` made it, with its first and last names and the unsafe ones
+    /// it left out.
     private struct DecodedRange<Value: Sendable>: Sendable {
         let value: Value
         let names: (first: String?, last: String?)
@@ -134,9 +135,9 @@ public struct BuiltRegistrySource: RegistrySource {
 
     /// Each range read into columns and made into `Value`, a range after another, up to
     /// `ahead` beyond the one `body` has: a caller that keeps only what it needs holds a
-    /// few ranges, not all of them. Unsafe names are left out (and warned of) and each range's rows
-    /// are taken in name order; the ranges must follow each other in name order, so the
-    /// blocks together are sorted by name.
+    /// few ranges, not all of them. Unsafe names are left out (and warned of) and each
+    /// range's rows are taken in name order; the ranges must follow each other in name
+    /// order, so the blocks together are sorted by name.
     private func forEachRange<Value: Sendable>(
         _ split: SplitIndex.Layout, ahead: Int, columns transform: @escaping @Sendable (RangeColumns, _ order: [Int]) -> Value,
         _ body: (Value) throws -> Void
