@@ -20,26 +20,14 @@ import Testing
     static let tags = ["tabs", "pestañas", "TabView", "scrollTo", "URLSession", "menú", "ÄrgerTab", "a-b", "x", "Binding<Item.ID?>", "\u{D4E}"]
     static let codeNames = ["TabsStrip", "scrollTo", "ÜberView", "ID", "tabs"]
 
-    /// SplitMix64: the same entries on every run and machine.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
-
-    static func text(_ generator: inout Generator) -> String {
+    static func text(_ generator: inout SeededGenerator) -> String {
         (0..<Int.random(in: 1...5, using: &generator)).map { _ in parts.randomElement(using: &generator)! }.joined(separator: " ")
     }
 
     /// `count` entries, a few with names that are not safe: with a space, or with letters
     /// beyond ASCII, which front coding counts in scalars.
     static func entries(count: Int, seed: UInt64) -> [RegistryEntry] {
-        var generator = Generator(state: seed)
+        var generator = SeededGenerator(seed: seed)  // the same entries on every run and machine
         return (0..<count).map { number in
             var languages = ["en", "es", "fr"].filter { _ in Bool.random(using: &generator) }
             if languages.isEmpty { languages = ["es"] }
