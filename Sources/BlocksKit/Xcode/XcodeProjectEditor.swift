@@ -40,7 +40,30 @@ public struct XcodeProjectEditor {
             try editor.add(missing, target: target, blockFolder: blockFolder)
         }
         editor.remove(present.filter { !wanted.contains($0) }, blockFolder: blockFolder)
-        return editor.insertions.isEmpty && editor.deletions.isEmpty ? nil : editor.applied()
+        guard !editor.insertions.isEmpty || !editor.deletions.isEmpty else { return nil }
+        let edited = editor.applied()
+        try verify(edited, of: project, blockFolder: blockFolder, wanted: wanted)
+        return edited
+    }
+
+    /// Reads an edit back as the next run will, and refuses it unless every wanted file
+    /// has a reference under the block folder and no other file keeps one of ours. The
+    /// edit is made on the text, so a damaged file (an object's definition nested where
+    /// no reader looks, a comment left open) can take it somewhere the reader does not
+    /// see; the fuzzer found such files. Refused, nothing is written.
+    private static func verify(_ edited: [UInt8], of project: XcodeProject, blockFolder: String, wanted: [String]) throws(XcodeProjectError) {
+        let name = project.bundle.lastPathComponent
+        let reread: XcodeProject
+        do {
+            reread = try XcodeProject(bundle: project.bundle, bytes: edited)
+        } catch {
+            throw .unsupportedLayout(project: name, reason: "its project.pbxproj would not read back after the edit (\(error))")
+        }
+        let editor = XcodeProjectEditor(project: reread)
+        let referenced = Set(editor.references(under: blockFolder).map(\.path))
+        guard referenced.isSuperset(of: wanted), Set(editor.referencedFiles(under: blockFolder)).isSubset(of: wanted) else {
+            throw .unsupportedLayout(project: name, reason: "its project.pbxproj does not read back with the files of \(blockFolder) after the edit")
+        }
     }
 
     // MARK: Identifiers

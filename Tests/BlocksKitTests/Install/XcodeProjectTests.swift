@@ -374,6 +374,25 @@ import Testing
         #expect(throws: XcodeProjectError.self) { _ = try Self.addThenRemove(Array(noComma.utf8), target: "MyApp", file: "MyApp/Blocks/x/A.swift") }
     }
 
+    /// The fuzzer's seventh finding: a main group whose `isa` is not `PBXGroup` hid its
+    /// children's paths from the walk that finds a block's files again, so an add could not
+    /// be undone. The edit, read back, lacks the file, and is refused.
+    @Test func aMainGroupThatIsNotAGroupIsRefused() throws {
+        let bytes = Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Fuzz/crashes/pbxproj-main-group-not-a-group.pbxproj")))
+        #expect(throws: XcodeProjectError.self) { _ = try Self.addThenRemove(bytes, target: "MyWidget", file: "MyWidget/Blocks/x/A.swift") }
+        let fixture = try String(contentsOf: Self.fixtures.appendingPathComponent("Classic/MyApp.xcodeproj/project.pbxproj"), encoding: .utf8)
+        #expect((try? Self.addThenRemove(Array(fixture.utf8), target: "MyApp", file: "MyApp/Blocks/x/A.swift")) != nil)
+    }
+
+    /// The fuzzer's eighth finding: a damaged file (a comment left open, the groups' text
+    /// copied inside the project object) where the edit, made on the text, lands in a copy
+    /// no reader looks at. Every edit is read back before it is written, and this one is
+    /// refused.
+    @Test func anEditThatDoesNotReadBackIsRefused() throws {
+        let bytes = Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Fuzz/crashes/pbxproj-edit-lands-outside-the-objects.pbxproj")))
+        #expect(throws: XcodeProjectError.self) { _ = try Self.addThenRemove(bytes, target: "MyApp", file: "MyApp/Blocks/x/A.swift") }
+    }
+
     @Test func aSourcesPhaseWhoseFilesAreNotAListIsRefused() throws {
         let text = try String(contentsOf: Self.fixtures.appendingPathComponent("Classic/MyApp.xcodeproj/project.pbxproj"), encoding: .utf8)
         let broken = text.replacingOccurrences(

@@ -144,6 +144,18 @@ def evaluate(browser, expression, timeout=20):
     return result.get("result", {}).get("value")
 
 
+def evaluate_unless_navigating(browser, expression):
+    """`evaluate`, or None while a click's navigation replaces the page the expression was
+    sent to (Chromium then answers "Inspected target navigated or closed"): a wait asks
+    again, within its own time limit."""
+    try:
+        return evaluate(browser, expression)
+    except Failure as failure:
+        if "navigated or closed" in str(failure) or "Cannot find context" in str(failure):
+            return None
+        raise
+
+
 def press(browser, name):
     key, code, text = KEYS.get(name, (name, 0, name))
     down = {"type": "keyDown", "key": key, "code": key if len(key) > 1 else "", "windowsVirtualKeyCode": code}
@@ -196,7 +208,7 @@ def run(executable, steps):
                     output["values"][step["name"]] = value
             elif "wait" in step:
                 end = time.monotonic() + step.get("timeout", 10)
-                while not evaluate(browser, step["wait"]):
+                while not evaluate_unless_navigating(browser, step["wait"]):
                     if time.monotonic() > end:
                         raise Failure(f"still false after {step.get('timeout', 10)} s: {step['wait']}")
                     time.sleep(0.05)
