@@ -264,12 +264,7 @@ struct OrderedPostings: Sendable {
         if words.isEmpty && blocksBefore == 0 { return self = other }
         let shift = UInt32(blocksBefore) << 3
         for (word, list) in zip(other.words, other.lists) {
-            let number = number(of: word)
-            if shift == 0 {
-                lists[number].append(contentsOf: list)
-            } else {
-                lists[number].append(contentsOf: list.lazy.map { SearchPosting(rawValue: $0.rawValue + shift) })
-            }
+            lists[number(of: word)].append(contentsOf: list.lazy.map { SearchPosting(rawValue: $0.rawValue + shift) })
         }
     }
 }

@@ -43,13 +43,14 @@ extension ConcurrentMap {
     ) rethrows {
         let pipeline = Pipeline<Output>(count: items.count, ahead: max(1, ahead))
         let workers = DispatchGroup()
-        for _ in 0..<min(cores, items.count) {
+        let workerCount = min(cores, items.count)
+        for _ in 0..<workerCount {
             DispatchQueue.global(qos: .userInitiated).async(group: workers) {
                 while let index = pipeline.claim() { pipeline.fill(index, with: transform(items[index])) }
             }
         }
         defer {
-            pipeline.stop(workers: cores)
+            pipeline.stop(workers: workerCount)
             workers.wait()
         }
         for index in items.indices { try body(pipeline.take(index)) }
