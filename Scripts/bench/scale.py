@@ -19,7 +19,8 @@ Measures, side by side where a user's other tool exists:
 - a cold `search tabs` (empty cache): time, requests and bytes nginx sent, against `curl`
   fetching index.json, the dictionary and the ranges compressed, in parallel;
 - a warm `search tabs`, against `grep` over the dictionary and the ranges on disk;
-- peak memory of search, list (and list --json), info and add;
+- peak memory of search (and `search tabs --json`, every match), list (and list --json), info
+  and add;
 - `mirror` of the registry into an empty folder: time, peak memory, requests and bytes nginx
   sent, against `curl` fetching the same paths, 8 in parallel, and `cp -r` of the registry
   folder; the median of R runs, or 1 run when the first takes over a minute;
@@ -214,6 +215,7 @@ def main():
         memory["search (warm)"] = measured([BLOCKS, "search", "tabs", "--registry", server.url], cwd=project)[1]
         memory["list"] = measured([BLOCKS, "list", "--registry", server.url], cwd=project)[1]
         memory["list --json"] = measured([BLOCKS, "list", "--json", "--registry", server.url], cwd=project)[1]
+        memory["search tabs --json (every match)"] = measured([BLOCKS, "search", "tabs", "--json", "--registry", server.url], cwd=project)[1]
         memory["info"] = measured([BLOCKS, "info", first_name, "--registry", server.url], cwd=project)[1]
         memory["add"] = measured([BLOCKS, "add", first_name, "--registry", server.url], cwd=project)[1]
         shutil.rmtree(ENV["XDG_CACHE_HOME"], ignore_errors=True)

@@ -72,21 +72,26 @@ public struct CommandContext: Sendable {
             try produce { elements.append($0) }
             return printJSON(members.merging([key: .array(elements)]) { _, array in array })
         }
-        let parts = StableJSONWriter.ArrayParts(members, array: key)
-        var pending = parts.head
-        func flush() {
-            standardOutput.write(URLUserinfo.masked(in: String(decoding: pending, as: UTF8.self)))
-            pending.removeAll(keepingCapacity: true)
+        var printer = JSONArrayPrinter(members, array: key, to: standardOutput)
+        try produce { printer.add(StableJSONWriter.ArrayParts.element($0)) }
+        printer.finish()
+    }
+
+    /// Where a command keeps the elements of a `--json` array that are made out of order:
+    /// as the bytes `printJSON(_:array:placed:)` prints, or as values for a capture.
+    func placedJSONElements() -> PlacedJSONElements {
+        PlacedJSONElements(keepingValues: jsonCapture != nil)
+    }
+
+    /// `printJSON` of `members` and one more, `key`, an array of `elements` in the order
+    /// of their places.
+    func printJSON(_ members: [String: JSONValue], array key: String, placed elements: PlacedJSONElements) {
+        if jsonCapture != nil {
+            return printJSON(members.merging([key: .array(elements.values.map { $0 ?? .null })]) { _, array in array })
         }
-        var isFirst = true
-        try produce { element in
-            parts.append(element, first: isFirst, to: &pending)
-            isFirst = false
-            if pending.count >= 1 << 16 { flush() }
-        }
-        pending += parts.tail
-        pending.append(UInt8(ascii: "\n"))
-        flush()
+        var printer = JSONArrayPrinter(members, array: key, to: standardOutput)
+        for element in elements.encoded { printer.add(element ?? [UInt8]("    null".utf8)) }
+        printer.finish()
     }
 
     private static func masked(_ object: [String: JSONValue]) -> [String: JSONValue] {
@@ -285,5 +290,38 @@ final class JSONCapture: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return captured
+    }
+}
+
+/// Prints an object of `members` and one more, an array, whose elements
+/// (`StableJSONWriter.ArrayParts.element`) are added in order and written a few dozen
+/// kilobytes at a time. A URL's password never shows, as in `CommandContext.print`.
+private struct JSONArrayPrinter {
+    private let parts: StableJSONWriter.ArrayParts
+    private let output: TextSink
+    private var pending: [UInt8]
+    private var isFirst = true
+
+    init(_ members: [String: JSONValue], array key: String, to output: TextSink) {
+        parts = StableJSONWriter.ArrayParts(members, array: key)
+        pending = parts.head
+        self.output = output
+    }
+
+    mutating func add(_ element: [UInt8]) {
+        parts.append(encoded: element, first: isFirst, to: &pending)
+        isFirst = false
+        if pending.count >= 1 << 16 { flush() }
+    }
+
+    mutating func finish() {
+        pending += parts.tail
+        pending.append(UInt8(ascii: "\n"))
+        flush()
+    }
+
+    private mutating func flush() {
+        output.write(URLUserinfo.masked(in: String(decoding: pending, as: UTF8.self)))
+        pending.removeAll(keepingCapacity: true)
     }
 }

@@ -86,22 +86,26 @@ public enum SearchCommand: Command {
         return filters
     }
 
-    /// `--json` over one registry's index.
+    /// `--json` over one registry's index. The results are made as their manifests are
+    /// read, range by range for a split registry, and kept as bytes until printed in rank
+    /// order (`PlacedJSONElements`): every match of 100,000 blocks is never held as
+    /// manifests or values at once.
     static func printJSON(_ index: SearchIndex, query: String, filters: SearchEngine.Filters, limit: Int?, context: CommandContext) throws {
-        let outcome = try index.search(query, filters: filters, limit: limit)
-        let suggestions = outcome.hits.isEmpty && !query.isEmpty ? index.suggestions(for: query) : []
-        context.printJSON([
-            "query": .string(query),
-            "partial": .bool(outcome.isPartial),
-            "results": .array(
-                outcome.hits.map { hit in
-                    guard case .object(var object) = BlockSummary.json(hit.manifest) else { return .null }
-                    object["score"] = .int(Int(hit.score.rounded()))
-                    object["namespace"] = .null
-                    return .object(object)
-                }),
-            "suggestions": .array(suggestions.map { .string($0) }),
-        ])
+        var results = context.placedJSONElements()
+        let ranking = try index.search(query, filters: filters, limit: limit) { place, hit in
+            guard case .object(var object) = BlockSummary.json(hit.manifest) else { return }
+            object["score"] = .int(Int(hit.score.rounded()))
+            object["namespace"] = .null
+            results.set(.object(object), at: place)
+        }
+        results.keepFirst(ranking.count)
+        let suggestions = ranking.count == 0 && !query.isEmpty ? index.suggestions(for: query) : []
+        context.printJSON(
+            [
+                "query": .string(query),
+                "partial": .bool(ranking.isPartial),
+                "suggestions": .array(suggestions.map { .string($0) }),
+            ], array: "results", placed: results)
     }
 
     /// Nothing to list: when the filters alone exclude what the query finds, says so rather

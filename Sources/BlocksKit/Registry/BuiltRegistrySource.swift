@@ -190,42 +190,48 @@ public struct BuiltRegistrySource: RegistrySource {
         try forEachRange(split, body)
     }
 
-    /// The named blocks' manifests as a range holds them (the search fields), reading only
-    /// the ranges that hold those names: each range's `first` name says where it starts.
-    func rangeManifests(named names: [String]) throws -> [BlockManifest] {
+    /// The named blocks' manifests as a range holds them (the search fields), each handed
+    /// to `body` with its place in `names`, reading only the ranges that hold those names
+    /// (each range's `first` name says where it starts) one at a time: `search --json`
+    /// of every one of 100,000 blocks holds a range of manifests, not all of them.
+    func forEachRangeManifest(named names: [String], _ body: (_ place: Int, BlockManifest) throws -> Void) throws {
         guard let split = try header().split else {
             let blocks = Dictionary(try index().blocks.map { ($0.manifest.name, $0.manifest) }, uniquingKeysWith: { first, _ in first })
-            return try names.map { name in
+            for (place, name) in names.enumerated() {
                 guard let manifest = blocks[name] else { throw RegistryError.unknownBlock(name, suggestions: []) }
-                return manifest
+                try body(place, manifest)
             }
+            return
         }
         let ranges = split.ranges.sorted { $0.first < $1.first }
         // Where each name is asked for, by range: a range is read once, and in turn.
         var wanted: [Int: [String: [Int]]] = [:]
-        for (position, name) in names.enumerated() {
+        for (place, name) in names.enumerated() {
             guard let range = ranges.lastIndex(where: { $0.first <= name }) else {
                 throw RegistryError.invalidIndex(location: location, reason: "no range holds '\(name)'")
             }
-            wanted[range, default: [:]][name, default: []].append(position)
+            wanted[range, default: [:]][name, default: []].append(place)
         }
         let dictionary = try decodedDictionary(try parts([split.dictionary])[0], split: split)
-        var manifests = [BlockManifest?](repeating: nil, count: names.count)
-        for (range, positions) in wanted.sorted(by: { $0.key < $1.key }) {
+        var handed = [Bool](repeating: false, count: names.count)
+        for (range, places) in wanted.sorted(by: { $0.key < $1.key }) {
             let file = ranges[range].file
             let data = try parts([file])[0]
+            let columns: RangeColumns
             do throws(RegistryEntryProblem) {
-                let columns = try RangeColumns(data, path: file.path, dictionary: dictionary)
-                for row in columns.nameOrder().order {
-                    for position in positions[columns.names[row]] ?? [] where manifests[position] == nil { manifests[position] = columns.entry(row).manifest }
-                }
+                columns = try RangeColumns(data, path: file.path, dictionary: dictionary)
             } catch {
                 throw RegistryError.invalidIndex(location: location, reason: error.reason)
             }
+            for row in columns.nameOrder().order {
+                for place in places[columns.names[row]] ?? [] where !handed[place] {
+                    handed[place] = true
+                    try body(place, columns.entry(row).manifest)
+                }
+            }
         }
-        return try zip(names, manifests).map { name, manifest in
-            guard let manifest else { throw RegistryError.invalidIndex(location: location, reason: "its ranges lack '\(name)'") }
-            return manifest
+        if let missing = handed.firstIndex(of: false) {
+            throw RegistryError.invalidIndex(location: location, reason: "its ranges lack '\(names[missing])'")
         }
     }
 

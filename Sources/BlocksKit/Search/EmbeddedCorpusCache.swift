@@ -141,8 +141,8 @@ struct CachedEmbeddedCorpus: SearchCorpus, Sendable {
         blocks.map { rows[$0] }
     }
 
-    func manifests(of blocks: [Int]) throws -> [BlockManifest] {
+    func forEachManifest(of blocks: [Int], _ body: (_ place: Int, BlockManifest) throws -> Void) throws {
         let all = try CatalogSource.embedded.manifests()
-        return blocks.map { all[$0] }
+        for (place, block) in blocks.enumerated() { try body(place, all[block]) }
     }
 }

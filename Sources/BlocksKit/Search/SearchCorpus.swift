@@ -20,8 +20,22 @@ protocol SearchCorpus {
     func filterRecords() throws -> [BlockFilterRecord]
     /// The result-table rows of the given blocks, in the same order.
     func listings(of blocks: [Int]) throws -> [SearchListing]
+    /// The full manifests of the given blocks, each handed to `body` with its place in
+    /// `blocks`, in whatever order they are cheapest to read: a split registry's range by
+    /// range. Every match of 100,000 blocks is then never held as manifests at once.
+    func forEachManifest(of blocks: [Int], _ body: (_ place: Int, BlockManifest) throws -> Void) throws
+}
+
+extension SearchCorpus {
     /// The full manifests of the given blocks, in the same order.
-    func manifests(of blocks: [Int]) throws -> [BlockManifest]
+    func manifests(of blocks: [Int]) throws -> [BlockManifest] {
+        var manifests = [BlockManifest?](repeating: nil, count: blocks.count)
+        try forEachManifest(of: blocks) { place, manifest in manifests[place] = manifest }
+        return try manifests.map { manifest in
+            guard let manifest else { throw SearchIndexError.damaged("a manifest the search shows was not read") }
+            return manifest
+        }
+    }
 }
 
 /// One line of `blocks search`'s table, which is all a human listing needs: a large
@@ -185,8 +199,8 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
         blocks.map { SearchListing(manifests[$0]) }
     }
 
-    func manifests(of blocks: [Int]) -> [BlockManifest] {
-        blocks.map { manifests[$0] }
+    func forEachManifest(of blocks: [Int], _ body: (_ place: Int, BlockManifest) throws -> Void) rethrows {
+        for (place, block) in blocks.enumerated() { try body(place, manifests[block]) }
     }
 
     /// The folded words of each field of a block; see `SearchWords`.

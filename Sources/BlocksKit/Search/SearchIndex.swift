@@ -264,11 +264,39 @@ public final class SearchIndex {
 
     /// Ranked hits with their full manifests, as `SearchEngine.search` returns them.
     public func search(_ query: String, filters: SearchEngine.Filters = .init(), limit: Int? = nil) throws -> SearchEngine.Outcome {
+        var hits: [SearchEngine.Hit?] = []
+        let ranking = try search(query, filters: filters, limit: limit) { place, hit in
+            if place >= hits.count { hits += Array(repeating: nil, count: place + 1 - hits.count) }
+            hits[place] = hit
+        }
+        return SearchEngine.Outcome(hits: hits.prefix(ranking.count).compactMap { $0 }, isPartial: ranking.isPartial, total: ranking.total)
+    }
+
+    /// What a search found besides its hits: how many it hands, whether they match only
+    /// some of the query's words, and how many blocks match in all.
+    public struct Ranking: Equatable, Sendable {
+        public var count: Int
+        public var isPartial: Bool
+        public var total: Int
+    }
+
+    /// Ranked hits handed to `eachHit` with their place in the ranking (0 first), in the
+    /// order their manifests are cheapest to read (`SearchCorpus.forEachManifest`), so
+    /// that every match of 100,000 blocks is never held as manifests at once. When the
+    /// index turns out stale or damaged part-way, the hits of the index read afresh are
+    /// handed again: `eachHit` keeps hits by place, and only the places below the
+    /// returned `count`.
+    public func search(
+        _ query: String, filters: SearchEngine.Filters = .init(), limit: Int? = nil,
+        eachHit: (_ place: Int, SearchEngine.Hit) throws -> Void
+    ) throws -> Ranking {
         try reading { corpus in
             let ranked = try SearchRanking.rank(query, filters: filters, limit: limit, in: corpus)
-            let manifests = try corpus.manifests(of: ranked.blocks.map(\.block))
-            let hits = zip(ranked.blocks, manifests).map { SearchEngine.Hit(manifest: $1, score: $0.score, matchedWords: $0.matchedWords) }
-            return SearchEngine.Outcome(hits: hits, isPartial: ranked.isPartial, total: ranked.total)
+            try corpus.forEachManifest(of: ranked.blocks.map(\.block)) { place, manifest in
+                let block = ranked.blocks[place]
+                try eachHit(place, SearchEngine.Hit(manifest: manifest, score: block.score, matchedWords: block.matchedWords))
+            }
+            return Ranking(count: ranked.blocks.count, isPartial: ranked.isPartial, total: ranked.total)
         }
     }
 

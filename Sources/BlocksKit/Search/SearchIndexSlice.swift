@@ -20,8 +20,9 @@ protocol SearchIndexSliceSource: Sendable {
     /// Hands every block to `body`, a slice at a time in the order of `manifests()`.
     /// Returns false, having handed nothing, when this source has only manifests to give.
     func searchIndexSlices(_ body: (SearchIndexSlice) throws -> Void) throws -> Bool
-    /// The manifests search shows for the named blocks, in the same order.
-    func searchManifests(named names: [String]) throws -> [BlockManifest]
+    /// The manifests search shows for the named blocks, each handed to `body` with its
+    /// place in `names`, in the order the source reads them.
+    func forEachSearchManifest(named names: [String], _ body: (_ place: Int, BlockManifest) throws -> Void) throws
 }
 
 /// One block's row in the search index: the result table's columns and what the filters

@@ -135,20 +135,20 @@ final class SearchIndexStore: SearchCorpus {
     }
 
     /// Only these manifests are decoded.
-    func manifests(of blocks: [Int]) throws -> [BlockManifest] {
+    func forEachManifest(of blocks: [Int], _ body: (_ place: Int, BlockManifest) throws -> Void) throws {
         if manifestsInSource {
             guard let manifestSource else { throw SearchIndexError.damaged("\(path) leaves its manifests to a registry it was not opened with") }
-            return try manifestSource.searchManifests(named: blocks.map { names[$0] })
+            return try manifestSource.forEachSearchManifest(named: blocks.map { names[$0] }, body)
         }
         let statement = try database.prepare("SELECT json FROM manifests WHERE id = ?")
-        return try blocks.map { block in
+        for (place, block) in blocks.enumerated() {
             statement.reset()
             statement.bind(1, block)
             guard try statement.step() else { throw SearchIndexError.damaged("block \(block) is missing from \(path)") }
             guard let manifest = BlockManifest.decode(Data(statement.bytes(0))) else {
                 throw SearchIndexError.damaged("the manifest of block \(block) in \(path) is unreadable")
             }
-            return manifest
+            try body(place, manifest)
         }
     }
 

@@ -50,7 +50,7 @@ extension BuiltRegistrySource: SearchIndexSliceSource {
         try forEachRange(ahead: 2 * ConcurrentMap.cores, columns: SearchIndexSlice.init, body)
     }
 
-    func searchManifests(named names: [String]) throws -> [BlockManifest] {
-        try rangeManifests(named: names)
+    func forEachSearchManifest(named names: [String], _ body: (_ place: Int, BlockManifest) throws -> Void) throws {
+        try forEachRangeManifest(named: names, body)
     }
 }

@@ -175,9 +175,20 @@ extension StableJSONWriter {
 
         /// An element, after the one before it if `first` is false.
         func append(_ element: JSONValue, first: Bool, to output: inout [UInt8]) {
+            append(encoded: Self.element(element), first: first, to: &output)
+        }
+
+        /// An element as `element` wrote it, after the one before it if `first` is false.
+        func append(encoded element: [UInt8], first: Bool, to output: inout [UInt8]) {
             if !first { output += [UInt8](",\n".utf8) }
-            output += [UInt8]("    ".utf8)
-            StableJSONWriter.write(element, indent: 4, into: &output)
+            output += element
+        }
+
+        /// An element's bytes in the array, without the comma before it.
+        static func element(_ value: JSONValue) -> [UInt8] {
+            var output = [UInt8]("    ".utf8)
+            StableJSONWriter.write(value, indent: 4, into: &output)
+            return output
         }
     }
 }

@@ -120,14 +120,9 @@ import Testing
     /// The search index of a split registry: written from slices, it holds no manifest, and
     /// ranks, lists and shows manifests as the registry's own manifests do.
     @Test func aSplitRegistrysIndexRanksAndShowsAsItsManifests() throws {
-        let catalog = try #require(SyntheticCatalog.shared300)
         let folder = try TemporaryFolder("search-split-registry")
         defer { folder.cleanUp() }
-        let source = CatalogSource.folder(catalog)
-        var builder = RegistryBuilder(output: folder.path("public"), packager: BlockPackager(year: 2026), published: "2026-06-01T00:00:00Z")
-        builder.splitIndex = true
-        builder.splitSizes = (range: 64, digestFile: 100)
-        _ = try builder.build(try source.contents(of: try source.blockNames()))
+        try Self.buildSplitRegistry(in: folder)
         let (context, _, _) = makeContext(directory: folder.url)
         let registry = BuiltRegistrySource(root: .folder(folder.path("public")), access: context.registryAccess)
         let blocks = try registry.searchableBlocks()
@@ -154,5 +149,64 @@ import Testing
             let byName = Dictionary(uniqueKeysWithValues: blocks.map { ($0.manifest.name, $0.manifest) })
             #expect(outcome.hits.map(\.manifest) == outcome.hits.map { byName[$0.manifest.name] }, "\(item.query)")
         }
+    }
+
+    /// The synthetic catalog of 300 blocks as a split registry in `public`, 64 blocks a range.
+    static func buildSplitRegistry(in folder: TemporaryFolder) throws {
+        let catalog = try #require(SyntheticCatalog.shared300)
+        let source = CatalogSource.folder(catalog)
+        var builder = RegistryBuilder(output: folder.path("public"), packager: BlockPackager(year: 2026), published: "2026-06-01T00:00:00Z")
+        builder.splitIndex = true
+        builder.splitSizes = (range: 64, digestFile: 100)
+        _ = try builder.build(try source.contents(of: try source.blockNames()))
+    }
+
+    /// `search --json` of a split registry gets its results' manifests range by range, out
+    /// of rank order, and prints them in rank order: the reference ranking, in exactly the
+    /// bytes the whole document would be written in, and the same object handed to a
+    /// capture (the MCP server's way).
+    @Test func searchJSONOfASplitRegistryComesRangeByRangeAndPrintsInRankOrder() throws {
+        let folder = try TemporaryFolder("search-split-json")
+        defer { folder.cleanUp() }
+        try Self.buildSplitRegistry(in: folder)
+        let (context, _, _) = makeContext(directory: folder.url)
+        let registry = BuiltRegistrySource(root: .folder(folder.path("public")), access: context.registryAccess)
+        let reference = ReferenceSearch(blocks: try registry.searchableBlocks())
+        // A source of its own, which has read no range yet: its index leaves the manifests to the ranges.
+        let fresh = BuiltRegistrySource(root: .folder(folder.path("public")), access: context.registryAccess)
+        let index = try SearchIndex.open(for: fresh, cacheDirectory: folder.path("cache"))
+        var outOfOrder = 0
+        for query in ["tabs", "pestanas badge", "strip 00042", "zzzqqq"] {
+            var handed: [Int] = []
+            let ranking = try index.search(query) { place, _ in handed.append(place) }
+            #expect(handed.sorted() == Array(0..<ranking.count), "\(query)")
+            if handed != handed.sorted() { outOfOrder += 1 }
+
+            let arguments = ["search"] + query.split(separator: " ").map(String.init) + ["--json", "--registry", folder.path("public").path]
+            let printed = runBlocks(arguments, in: folder.url)
+            #expect(printed.code == 0, "\(printed.err)")
+            guard case .object(let object) = try JSONReader.parse(Data(printed.out.utf8)), case .array(let results)? = object["results"] else {
+                Issue.record("\(query): not a JSON object with results")
+                continue
+            }
+            #expect(printed.out == JSONOutput.encode(object) + "\n", "\(query)")
+            let lines = results.map { result in
+                "\(result.object?["name"]?.string ?? "?") \(result.object?["score"].flatMap { if case .int(let n) = $0 { n } else { nil } } ?? -1)"
+            }
+            let expected = reference.search(query, filters: .init(), limit: nil).dropLast().map { line in
+                let fields = line.split(separator: " ")
+                return "\(fields[0]) \(Int(Double(fields[1])!.rounded()))"
+            }
+            #expect(lines == expected, "\(query)")
+            #expect(object["partial"] == .bool(reference.search(query, filters: .init(), limit: nil).last == "partial: true"), "\(query)")
+
+            var (capturing, _, _) = makeContext(directory: folder.url)
+            let capture = JSONCapture()
+            capturing.jsonCapture = capture
+            #expect(BlocksCLI.run(arguments, context: &capturing) == 0)
+            #expect(capture.object == object, "\(query)")
+        }
+        // The ranking is not the registry's name order, so the places came out of order.
+        #expect(outOfOrder >= 2)
     }
 }
