@@ -10,8 +10,9 @@ final class SearchIndexStore: SearchCorpus {
     /// whose name is not a block name are no longer stored, so an index written before
     /// may still list one. 5: postings of the code names field (`CodeNames`) and the
     /// code files they were read from. 6: a split registry's manifests are left to the
-    /// registry (`manifestsInSource`), and each row's tags are in language order.
-    static let layoutVersion = 6
+    /// registry (`manifestsInSource`), and each row's tags are in language order. 7: posting
+    /// lists in chunks of words (`PostingChunks`), not a row per word.
+    static let layoutVersion = 7
 
     let path: String
     /// What the index was built from; `SearchIndex` compares it with the source's now.
@@ -77,14 +78,15 @@ final class SearchIndexStore: SearchCorpus {
     }
 
     func postings(ofWords words: [Int]) throws -> [[SearchPosting]] {
-        let statement = try database.prepare("SELECT list FROM postings WHERE word = ?")
+        // The chunk that holds a word is the last that starts at or before it.
+        let statement = try database.prepare("SELECT first_word, lists FROM postings WHERE first_word <= ? ORDER BY first_word DESC LIMIT 1")
         return try words.map { word in
             statement.reset()
             statement.bind(1, word)
-            guard try statement.step(), let values = statement.withBytes(0, PackedIntegers.decode) else {
+            guard try statement.step(), let list = statement.withBytes(1, { PostingChunks.list(word - statement.integer(0), in: $0) }) else {
                 throw SearchIndexError.damaged("word \(word) has no posting list in \(path)")
             }
-            return values.map(SearchPosting.init(rawValue:))
+            return list
         }
     }
 
@@ -238,7 +240,7 @@ final class SearchIndexStore: SearchCorpus {
             PRAGMA synchronous = OFF;
             BEGIN;
             CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
-            CREATE TABLE postings (word INTEGER PRIMARY KEY, list BLOB NOT NULL);
+            CREATE TABLE postings (first_word INTEGER PRIMARY KEY, lists BLOB NOT NULL);
             CREATE TABLE blocks (
                 id INTEGER PRIMARY KEY, name TEXT NOT NULL, platform_text TEXT NOT NULL, level TEXT NOT NULL,
                 title TEXT NOT NULL, category TEXT NOT NULL, platforms BLOB NOT NULL, tags BLOB NOT NULL);
@@ -256,13 +258,71 @@ final class SearchIndexStore: SearchCorpus {
         }
     }
 
+    /// The lists in chunks (`PostingChunks`), each encoded on a core of its own: 210,000
+    /// lists of a registry of 100,000 blocks were as many rows, a tenth of its first search.
     private static func writePostings(_ lists: [[SearchPosting]], to database: SQLiteDatabase) throws {
-        let postings = try database.prepare("INSERT INTO postings (word, list) VALUES (?, ?)")
-        for (word, list) in lists.enumerated() {
+        let postings = try database.prepare("INSERT INTO postings (first_word, lists) VALUES (?, ?)")
+        let chunks = PostingChunks.bounds(of: lists)
+        let encoded = ConcurrentMap.map(chunks) { chunk in PostingChunks.encode(lists[chunk]) }
+        for (chunk, bytes) in zip(chunks, encoded) {
             postings.reset()
-            postings.bind(1, word)
-            postings.bind(2, bytes: PackedIntegers.encode(list.map(\.rawValue)))
+            postings.bind(1, chunk.lowerBound)
+            postings.bind(2, bytes: bytes)
             try postings.run()
         }
+    }
+}
+
+/// Posting lists stored a chunk of neighbouring words at a time: a row of the index's
+/// `postings` table, keyed by the chunk's first word, holds the number of its lists, each
+/// list's length, then every list's postings, all little-endian `UInt32`s.
+///
+/// A chunk closes at `words` words or once it holds `postings` postings, so a word's list
+/// is read with a few kilobytes around it, and a common word's long list mostly alone.
+enum PostingChunks {
+    static let words = 256
+    static let postings = 4096
+
+    /// The ranges of word numbers that make the chunks, in order and covering every list.
+    static func bounds(of lists: [[SearchPosting]]) -> [Range<Int>] {
+        var chunks: [Range<Int>] = []
+        var start = 0
+        var held = 0
+        for (word, list) in lists.enumerated() {
+            held += list.count
+            if word + 1 - start == words || held >= postings {
+                chunks.append(start..<word + 1)
+                (start, held) = (word + 1, 0)
+            }
+        }
+        if start < lists.count { chunks.append(start..<lists.count) }
+        return chunks
+    }
+
+    static func encode(_ lists: ArraySlice<[SearchPosting]>) -> [UInt8] {
+        var values: [UInt32] = [UInt32(lists.count)]
+        values.reserveCapacity(1 + lists.count + lists.reduce(0) { $0 + $1.count })
+        for list in lists { values.append(UInt32(list.count)) }
+        for list in lists { values.append(contentsOf: list.lazy.map(\.rawValue)) }
+        return PackedIntegers.encode(values)
+    }
+
+    /// The list at `position` in an encoded chunk; nil when the chunk is damaged or holds
+    /// fewer lists.
+    static func list(_ position: Int, in chunk: UnsafeRawBufferPointer) -> [SearchPosting]? {
+        guard chunk.count % 4 == 0, chunk.count >= 4 else { return nil }
+        let total = chunk.count / 4
+        func value(_ index: Int) -> Int { Int(UInt32(littleEndian: chunk.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))) }
+        let count = value(0)
+        guard position >= 0, position < count, count < total else { return nil }
+        var end = 1 + count
+        var wanted = end..<end
+        for index in 0..<count {
+            let start = end
+            end += value(1 + index)
+            if index == position { wanted = start..<end }
+        }
+        guard end == total else { return nil }
+        return wanted.map { SearchPosting(rawValue: UInt32(value($0))) }
     }
 }

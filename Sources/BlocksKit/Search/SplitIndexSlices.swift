@@ -2,14 +2,16 @@ extension SearchIndexSlice {
     /// A range made ready for the search index, straight from its columns: the rows and
     /// postings its entries would give through a manifest each, for the rows `order`
     /// names (`RangeColumns.nameOrder`). Each string of the range is split into words
-    /// once (`CodedSearchWords`), and each distinct platform table and category is made
-    /// into its row's form once.
+    /// once (`CodedSearchWords`), and each distinct platform table, category and list of
+    /// tags is made into its row's form once.
     init(_ columns: RangeColumns, order: [Int]) {
         let languages = (
             titles: columns.titles.keys.sorted(), summaries: columns.summaries.keys.sorted(), tags: columns.tags.keys.sorted()
         )
         var words = CodedSearchWords(strings: columns.strings)
         var platforms: [[Int]: SearchIndexRow.Platforms] = [:]
+        // By the numbers of a row's tags in every language, in language order.
+        var packedTags: [[Int]: [UInt8]] = [:]
         var folded: [Int: String] = [:]
         func fold(_ string: Int) -> String {
             if let known = folded[string] { return known }
@@ -33,11 +35,13 @@ extension SearchIndexSlice {
             columns.codeNames[row].forEach { words.addIdentifier($0, block: block, field: .codeNames) }
             let platformRow = platforms[columns.platforms[row]] ?? SearchIndexRow.Platforms(columns.platformTable(row))
             platforms[columns.platforms[row]] = platformRow
+            let tags = languages.tags.flatMap { columns.tags[$0]![row] ?? [] }
+            let tagsRow = packedTags[tags] ?? PackedStrings(tags.map(fold)).encoded
+            packedTags[tags] = tagsRow
             rows.append(
                 SearchIndexRow(
                     name: columns.names[row], platforms: platformRow, level: columns.strings[columns.levels[row]],
-                    title: columns.englishTitle(row), foldedCategory: fold(columns.categories[row]),
-                    foldedTags: languages.tags.flatMap { (columns.tags[$0]![row] ?? []).map(fold) }))
+                    title: columns.englishTitle(row), foldedCategory: fold(columns.categories[row]), packedTags: tagsRow))
         }
         self.init(names: order.map { columns.names[$0] }, rows: rows, postings: words.postings)
     }

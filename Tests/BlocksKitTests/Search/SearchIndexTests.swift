@@ -107,7 +107,7 @@ import Testing
         #expect(try fixture.names("wombat", try fixture.open()) == ["wombat-pager"])
     }
 
-    @Test(arguments: ["garbage", "truncated", "empty"])
+    @Test(arguments: ["garbage", "truncated", "empty", "postings"])
     func aDamagedIndexIsReplaced(damage: String) throws {
         let fixture = try Fixture()
         defer { fixture.cleanUp() }
@@ -119,6 +119,16 @@ import Testing
         case "truncated":
             let bytes = try Data(contentsOf: fixture.indexURL)
             try bytes.prefix(bytes.count / 3).write(to: fixture.indexURL)
+        case "postings":
+            // A sound file whose every chunk of posting lists lost its last posting.
+            let program = """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                assert db.execute("UPDATE postings SET lists = substr(lists, 1, length(lists) - 4)").rowcount > 0
+                db.commit()
+                """
+            let run = try ArchiveTool.python(program, [fixture.indexURL.path])
+            #expect(run.status == 0, "\(run.errors)")
         default:
             try Data().write(to: fixture.indexURL)
         }
