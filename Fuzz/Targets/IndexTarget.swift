@@ -67,13 +67,13 @@ enum IndexTarget {
         let order = columns.nameOrder().order
         let slice = SearchIndexSlice(columns, order: order)
         let entries = order.map(columns.entry)
-        var expected = OrderedPostings()
+        var expected = JoinedPostings()
         for (number, entry) in entries.enumerated() {
             InMemorySearchCorpus.addPostings(
                 of: [SearchableBlock(manifest: entry.manifest, codeNames: entry.codeNames)], numberedFrom: number, to: &expected)
         }
         FuzzCheck.expect(slice.names == entries.map(\.manifest.name), "a range's search slice names other blocks")
-        FuzzCheck.expect(slice.postings.words == expected.words && slice.postings.lists == expected.lists, "a range's search slice has other words")
+        FuzzCheck.expect(slice.words == expected.words && slice.lists.lists == expected.lists, "a range's search slice has other words")
         FuzzCheck.expect(slice.rows == entries.map { SearchIndexRow($0.manifest) }, "a range's search slice has other rows")
     }
 

@@ -44,12 +44,8 @@ struct EmbeddedCorpusCache {
     /// posting list's end, every posting, and the blocks' names, platforms, levels and
     /// titles as the result table shows them.
     static func encode(_ corpus: InMemorySearchCorpus, key: String) -> Data {
-        var ends: [UInt32] = []
-        var postings: [UInt32] = []
-        for list in corpus.postingLists {
-            postings += list.map(\.rawValue)
-            ends.append(UInt32(postings.count))
-        }
+        let lists = PostingLists(corpus.postingLists)
+        let (ends, postings) = (lists.ends, lists.values)
         let rows = corpus.listings(of: Array(0..<corpus.blockCount))
         var data = Data(key.utf8)
         let runs = [

@@ -138,7 +138,7 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
     /// block order: what the search index, the embedded corpus cache and the site's search
     /// data (`SiteSearchData`) all hold.
     static func postingsByWord(of blocks: [SearchableBlock]) -> [String: [SearchPosting]] {
-        var postings = OrderedPostings()
+        var postings = JoinedPostings()
         addPostings(of: blocks, numberedFrom: 0, to: &postings)
         return Dictionary(uniqueKeysWithValues: zip(postings.words, postings.lists))
     }
@@ -146,7 +146,7 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
     /// Appends the postings of `blocks`, the first of them block `first`, to `postings`,
     /// whose blocks all come before. Slices of blocks are done on every core, then joined
     /// in order; two slices a core keep both busy, where more only cost more joining.
-    static func addPostings(of blocks: [SearchableBlock], numberedFrom first: Int, to postings: inout OrderedPostings) {
+    static func addPostings(of blocks: [SearchableBlock], numberedFrom first: Int, to postings: inout JoinedPostings) {
         let perCore = 2 * ConcurrentMap.cores
         let slice = max(64, (blocks.count + perCore - 1) / perCore)
         let slices = ConcurrentMap.map(Array(stride(from: 0, to: blocks.count, by: slice))) { start in
@@ -158,9 +158,9 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
                     for word in words { postings.post(posting, to: postings.number(of: word)) }
                 }
             }
-            return postings
+            return (postings.words, postings.grouped)
         }
-        for slice in slices { postings.append(slice) }
+        for (words, lists) in slices { postings.append(words: words, lists: lists) }
     }
 
     /// Blocks without the names in their code.
@@ -220,13 +220,15 @@ struct SearchCorpusBuilder {
         /// thread that writes the index.
         let vocabulary: PackedStrings
         /// By word index, aligned with `vocabulary`.
-        let postingLists: [[SearchPosting]]
+        let postings: JoinedPostings
         let names: PackedStrings
         let nameRanks: [UInt32]
+
+        var postingLists: [[SearchPosting]] { postings.lists }
     }
 
     private var names: [String] = []
-    private var postings = OrderedPostings()
+    private var postings = JoinedPostings()
 
     mutating func add(_ blocks: [SearchableBlock]) {
         InMemorySearchCorpus.addPostings(of: blocks, numberedFrom: names.count, to: &postings)
@@ -236,13 +238,13 @@ struct SearchCorpusBuilder {
     /// A slice whose words and postings were made already, its blocks numbered after
     /// those added before.
     mutating func add(_ slice: SearchIndexSlice) {
-        postings.append(slice.postings, blocksBefore: names.count)
+        postings.append(words: slice.words, lists: slice.lists, blocksBefore: names.count)
         names += slice.names
     }
 
     func finished() -> Finished {
         Finished(
-            vocabulary: PackedStrings(postings.words), postingLists: postings.lists, names: PackedStrings(names),
+            vocabulary: PackedStrings(postings.words), postings: postings, names: PackedStrings(names),
             nameRanks: InMemorySearchCorpus.nameRanks(of: names))
     }
 }
@@ -252,33 +254,171 @@ struct SearchCorpusBuilder {
 ///
 /// Postings are added a block at a time and, within a block, a field at a time, so a word
 /// repeated in a field finds its posting last in its list, and each list stays in block order.
+///
+/// The postings are kept as one run in the order they were added, each with its word's
+/// number, and grouped by word only when asked (`grouped`): a list of its own for each of
+/// the 210,000 words of 100,000 blocks, on every slice's core and again where the slices
+/// are joined, was most of the memory traffic of a first search.
 struct OrderedPostings: Sendable {
     private(set) var words: [String] = []
-    /// By word number, aligned with `words`.
-    private(set) var lists: [[SearchPosting]] = []
     private var numbers: [String: Int] = [:]
+    /// Every posting added, in order, and the number of its word.
+    private var postings: [UInt32] = []
+    private var postingWords: [UInt32] = []
+    /// By word number: its last posting, to leave out a repeat.
+    private var lastPostings: [UInt32] = []
 
     /// The word's number, given it when it is new.
     mutating func number(of word: String) -> Int {
         if let number = numbers[word] { return number }
         numbers[word] = words.count
         words.append(word)
-        lists.append([])
+        lastPostings.append(.max)
         return words.count - 1
     }
 
     /// Adds a posting to a word's list, unless the list ends with it already.
     mutating func post(_ posting: SearchPosting, to word: Int) {
-        if lists[word].last != posting { lists[word].append(posting) }
+        guard lastPostings[word] != posting.rawValue else { return }
+        lastPostings[word] = posting.rawValue
+        postings.append(posting.rawValue)
+        postingWords.append(UInt32(word))
     }
 
-    /// Appends the postings of a later slice, its blocks numbered after `blocksBefore`
+    /// The postings by word, aligned with `words`, each list in the order it was added.
+    var grouped: PostingLists {
+        // A counting sort: where each word's list starts, then every posting put in place.
+        var starts = [UInt32](repeating: 0, count: words.count + 1)
+        for word in postingWords { starts[Int(word) + 1] += 1 }
+        for word in words.indices { starts[word + 1] += starts[word] }
+        var next = starts
+        let values = [UInt32](unsafeUninitializedCapacity: postings.count) { buffer, initialized in
+            for (posting, word) in zip(postings, postingWords) {
+                buffer[Int(next[Int(word)])] = posting
+                next[Int(word)] += 1
+            }
+            initialized = postings.count
+        }
+        return PostingLists(ends: Array(starts.dropFirst()), values: values)
+    }
+
+    /// The postings by word, aligned with `words`.
+    var lists: [[SearchPosting]] { grouped.lists }
+}
+
+/// The words and postings of a whole corpus, made of slices' (`OrderedPostings.grouped`)
+/// joined in order: the words in the order first met, each with its postings in block order.
+///
+/// Each slice's lists are kept as the slice made them, and each word of the whole knows its
+/// runs in them; a word's list is put together only when it is read or written
+/// (`PostingChunks`), a chunk of words at a time on every core. Copying 4 million postings
+/// into one run as slices came, or into a list per word, cost the thread that joins them
+/// a quarter of a first search of 100,000 blocks, and the copy's growth 30 MiB of its peak.
+struct JoinedPostings: Sendable {
+    private(set) var words: [String] = []
+    private var numbers: [String: Int] = [:]
+    /// Each slice's lists, and what its postings gain to name their blocks among all.
+    private var slices: [(lists: PostingLists, shift: UInt32)] = []
+    /// By word: how many postings it has, and its first and last run (-1: none yet).
+    private var counts: [Int] = []
+    private var firstRuns: [Int32] = []
+    private var lastRuns: [Int32] = []
+    /// By run: the slice, the slice's number for the word, and the word's next run (-1: none).
+    private var runSlices: [Int32] = []
+    private var runWords: [UInt32] = []
+    private var nextRuns: [Int32] = []
+
+    init() {}
+
+    /// Lists of words made up for them (`w0`, `w1`, ...), for tests of what reads the lists.
+    init(lists: [[SearchPosting]]) {
+        append(words: lists.indices.map { "w\($0)" }, lists: PostingLists(lists))
+    }
+
+    /// Appends a later slice's words and lists, its blocks numbered after `blocksBefore`
     /// (none when they were numbered so already).
-    mutating func append(_ other: OrderedPostings, blocksBefore: Int = 0) {
-        if words.isEmpty && blocksBefore == 0 { return self = other }
-        let shift = UInt32(blocksBefore) << 3
-        for (word, list) in zip(other.words, other.lists) {
-            lists[number(of: word)].append(contentsOf: list.lazy.map { SearchPosting(rawValue: $0.rawValue + shift) })
+    mutating func append(words sliceWords: [String], lists: PostingLists, blocksBefore: Int = 0) {
+        let slice = Int32(slices.count)
+        slices.append((lists, UInt32(blocksBefore) << 3))
+        for (sliceWord, word) in sliceWords.enumerated() {
+            let number: Int
+            if let known = numbers[word] {
+                number = known
+            } else {
+                number = words.count
+                numbers[word] = number
+                words.append(word)
+                counts.append(0)
+                firstRuns.append(-1)
+                lastRuns.append(-1)
+            }
+            let length = lists.range(sliceWord).count
+            guard length > 0 else { continue }
+            let run = Int32(runSlices.count)
+            runSlices.append(slice)
+            runWords.append(UInt32(sliceWord))
+            nextRuns.append(-1)
+            if lastRuns[number] < 0 { firstRuns[number] = run } else { nextRuns[Int(lastRuns[number])] = run }
+            lastRuns[number] = run
+            counts[number] += length
         }
     }
+
+    /// How many postings `word` has.
+    func count(of word: Int) -> Int { counts[word] }
+
+    /// Appends `word`'s postings, in block order, to `values`.
+    func appendList(of word: Int, to values: inout [UInt32]) {
+        var run = firstRuns[word]
+        while run >= 0 {
+            let (lists, shift) = slices[Int(runSlices[Int(run)])]
+            values += lists.values[lists.range(Int(runWords[Int(run)]))].lazy.map { $0 + shift }
+            run = nextRuns[Int(run)]
+        }
+    }
+
+    func list(_ word: Int) -> [SearchPosting] {
+        var values: [UInt32] = []
+        appendList(of: word, to: &values)
+        return values.map(SearchPosting.init(rawValue:))
+    }
+
+    /// The postings by word, aligned with `words`.
+    var lists: [[SearchPosting]] { words.indices.map(list) }
+}
+
+/// Posting lists one after another, in word order, as one run of postings and the place
+/// where each list ends: what an index is written from (`PostingChunks`) without a heap
+/// allocation per word.
+struct PostingLists: Sendable, Equatable {
+    /// `ends[i]` is the place just past list `i`; list `i` starts at `ends[i - 1]` (or 0).
+    let ends: [UInt32]
+    let values: [UInt32]
+
+    init(ends: [UInt32], values: [UInt32]) {
+        self.ends = ends
+        self.values = values
+    }
+
+    init(_ lists: [[SearchPosting]]) {
+        var values: [UInt32] = []
+        var ends: [UInt32] = []
+        for list in lists {
+            values += list.lazy.map(\.rawValue)
+            ends.append(UInt32(values.count))
+        }
+        self.init(ends: ends, values: values)
+    }
+
+    var count: Int { ends.count }
+
+    func range(_ word: Int) -> Range<Int> {
+        (word == 0 ? 0 : Int(ends[word - 1]))..<Int(ends[word])
+    }
+
+    subscript(word: Int) -> [SearchPosting] {
+        values[range(word)].map(SearchPosting.init(rawValue:))
+    }
+
+    var lists: [[SearchPosting]] { (0..<count).map { self[$0] } }
 }

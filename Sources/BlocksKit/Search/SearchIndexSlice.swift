@@ -9,8 +9,10 @@ struct SearchIndexSlice: Sendable {
     var names: [String]
     /// By block, aligned with `names`.
     var rows: [SearchIndexRow]
-    /// The slice's words and their postings, the slice's first block numbered 0.
-    var postings: OrderedPostings
+    /// The slice's words in the order first met, and their postings by word, the slice's
+    /// first block numbered 0 (`OrderedPostings`).
+    var words: [String]
+    var lists: PostingLists
 }
 
 /// A source that hands the search index its blocks as `SearchIndexSlice`s, and gives back

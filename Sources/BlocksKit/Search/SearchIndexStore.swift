@@ -227,7 +227,7 @@ final class SearchIndexStore: SearchCorpus {
                     ("code_files", codeFiles.encoded),
                     (SearchIndexStore.manifestsKey, Array((manifestsInSource ? SearchIndexStore.inSource : "").utf8)),
                 ], to: database)
-            try SearchIndexStore.writePostings(corpus.postingLists, to: database)
+            try SearchIndexStore.writePostings(corpus.postings, to: database)
             try database.execute("COMMIT")
         }
     }
@@ -260,10 +260,10 @@ final class SearchIndexStore: SearchCorpus {
 
     /// The lists in chunks (`PostingChunks`), each encoded on a core of its own: 210,000
     /// lists of a registry of 100,000 blocks were as many rows, a tenth of its first search.
-    private static func writePostings(_ lists: [[SearchPosting]], to database: SQLiteDatabase) throws {
+    private static func writePostings(_ lists: JoinedPostings, to database: SQLiteDatabase) throws {
         let postings = try database.prepare("INSERT INTO postings (first_word, lists) VALUES (?, ?)")
         let chunks = PostingChunks.bounds(of: lists)
-        let encoded = ConcurrentMap.map(chunks) { chunk in PostingChunks.encode(lists[chunk]) }
+        let encoded = ConcurrentMap.map(chunks) { chunk in PostingChunks.encode(lists, words: chunk) }
         for (chunk, bytes) in zip(chunks, encoded) {
             postings.reset()
             postings.bind(1, chunk.lowerBound)
@@ -284,26 +284,27 @@ enum PostingChunks {
     static let postings = 4096
 
     /// The ranges of word numbers that make the chunks, in order and covering every list.
-    static func bounds(of lists: [[SearchPosting]]) -> [Range<Int>] {
+    static func bounds(of lists: JoinedPostings) -> [Range<Int>] {
         var chunks: [Range<Int>] = []
         var start = 0
         var held = 0
-        for (word, list) in lists.enumerated() {
-            held += list.count
+        for word in lists.words.indices {
+            held += lists.count(of: word)
             if word + 1 - start == words || held >= postings {
                 chunks.append(start..<word + 1)
                 (start, held) = (word + 1, 0)
             }
         }
-        if start < lists.count { chunks.append(start..<lists.count) }
+        if start < lists.words.count { chunks.append(start..<lists.words.count) }
         return chunks
     }
 
-    static func encode(_ lists: ArraySlice<[SearchPosting]>) -> [UInt8] {
-        var values: [UInt32] = [UInt32(lists.count)]
-        values.reserveCapacity(1 + lists.count + lists.reduce(0) { $0 + $1.count })
-        for list in lists { values.append(UInt32(list.count)) }
-        for list in lists { values.append(contentsOf: list.lazy.map(\.rawValue)) }
+    /// The chunk of the lists of `chunk`'s words.
+    static func encode(_ lists: JoinedPostings, words chunk: Range<Int>) -> [UInt8] {
+        var values: [UInt32] = [UInt32(chunk.count)]
+        values.reserveCapacity(1 + chunk.count + chunk.reduce(0) { $0 + lists.count(of: $1) })
+        for word in chunk { values.append(UInt32(lists.count(of: word))) }
+        for word in chunk { lists.appendList(of: word, to: &values) }
         return PackedIntegers.encode(values)
     }
 

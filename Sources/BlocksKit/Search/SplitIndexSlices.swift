@@ -43,7 +43,7 @@ extension SearchIndexSlice {
                     name: columns.names[row], platforms: platformRow, level: columns.strings[columns.levels[row]],
                     title: columns.englishTitle(row), foldedCategory: fold(columns.categories[row]), packedTags: tagsRow))
         }
-        self.init(names: order.map { columns.names[$0] }, rows: rows, postings: words.postings)
+        self.init(names: order.map { columns.names[$0] }, rows: rows, words: words.postings.words, lists: words.postings.grouped)
     }
 }
 

@@ -19,7 +19,9 @@ import Testing
     @Test(arguments: [0, 1, 255, 256, 257, 1000])
     func everyListComesBackFromItsChunk(count: Int) throws {
         let lists = Self.lists(seed: UInt64(count) + 7, count: count)
-        let chunks = PostingChunks.bounds(of: lists)
+        let packed = JoinedPostings(lists: lists)
+        #expect(packed.lists == lists)
+        let chunks = PostingChunks.bounds(of: packed)
         // In order, touching, covering every word.
         #expect(chunks.first?.lowerBound ?? 0 == 0 && chunks.last?.upperBound ?? 0 == count)
         #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
@@ -27,7 +29,7 @@ import Testing
             #expect(chunk.count >= 1 && chunk.count <= PostingChunks.words)
             // Only the last word of a chunk takes it past the postings bound.
             #expect(lists[chunk.dropLast()].reduce(0) { $0 + $1.count } < PostingChunks.postings)
-            let bytes = PostingChunks.encode(lists[chunk])
+            let bytes = PostingChunks.encode(packed, words: chunk)
             for word in chunk {
                 #expect(bytes.withUnsafeBytes { PostingChunks.list(word - chunk.lowerBound, in: $0) } == lists[word])
             }
@@ -41,7 +43,7 @@ import Testing
 
     @Test func aDamagedChunkIsNoList() {
         let lists = Self.lists(seed: 3, count: 20)
-        let bytes = PostingChunks.encode(lists[...])
+        let bytes = PostingChunks.encode(JoinedPostings(lists: lists), words: 0..<20)
         func read(_ damaged: [UInt8], _ position: Int = 0) -> [SearchPosting]? {
             damaged.withUnsafeBytes { PostingChunks.list(position, in: $0) }
         }
@@ -56,5 +58,37 @@ import Testing
         var longer = bytes
         longer[4] &+= 1  // the first list one longer than the postings there are
         #expect(read(longer) == nil)
+    }
+
+    /// Slices joined in order: each word numbered where first met, its postings every
+    /// slice's in slice order, each slice's blocks moved past the blocks before it, and a
+    /// word a slice numbered without postings still a word.
+    @Test func slicesJoinedGiveEachWordItsPostingsInBlockOrder() {
+        var generator = SeededGenerator(seed: 11)
+        let vocabulary = (0..<40).map { "word\($0)" }
+        var joined = JoinedPostings()
+        var expected: [String: [SearchPosting]] = [:]
+        var order: [String] = []
+        var blocksBefore = 0
+        for _ in 0..<6 {
+            let words = Array(vocabulary.shuffled(using: &generator).prefix(Int.random(in: 1...25, using: &generator)))
+            let blocks = Int.random(in: 1...50, using: &generator)
+            var lists: [[SearchPosting]] = []
+            for word in words {
+                let length = Int.random(in: 0...6, using: &generator)
+                let list = (0..<length).map { _ in
+                    SearchPosting(block: Int.random(in: 0..<blocks, using: &generator), field: .title)
+                }.sorted { $0.rawValue < $1.rawValue }
+                lists.append(list)
+                if !order.contains(word) { order.append(word) }
+                expected[word, default: []] += list.map { SearchPosting(block: $0.block + blocksBefore, field: .title) }
+            }
+            joined.append(words: words, lists: PostingLists(lists), blocksBefore: blocksBefore)
+            blocksBefore += blocks
+        }
+        #expect(joined.words == order)
+        #expect(joined.lists == order.map { expected[$0]! })
+        #expect(order.indices.allSatisfy { joined.count(of: $0) == expected[order[$0]]!.count })
+        #expect(joined.lists.contains([]) == expected.values.contains([]))
     }
 }

@@ -99,10 +99,10 @@ import Testing
             #expect(!dropped.isEmpty && dropped == decoded.filter { !$0.hasValidName }.map(\.manifest.name))
             #expect(slice.names == kept.map(\.manifest.name))
             #expect(slice.rows == kept.map { SearchIndexRow($0.manifest) })
-            var expected = OrderedPostings()
+            var expected = JoinedPostings()
             InMemorySearchCorpus.addPostings(
                 of: kept.map { SearchableBlock(manifest: $0.manifest, codeNames: $0.codeNames) }, numberedFrom: 0, to: &expected)
-            let made = slice.postings
+            let made = (words: slice.words, lists: slice.lists.lists)
             let differing = Set(made.words).union(expected.words).filter { word in
                 made.words.firstIndex(of: word).map { made.lists[$0] } != expected.words.firstIndex(of: word).map { expected.lists[$0] }
             }.sorted()
