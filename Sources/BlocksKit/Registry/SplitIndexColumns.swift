@@ -233,6 +233,8 @@ struct RangeColumns {
     private(set) var summaries: [String: [[Int]?]] = [:]
     private(set) var tags: [String: [[Int]?]] = [:]
     private(set) var codeNames: [[Int]] = []
+    /// `titles["en"]`, found once rather than once a row.
+    private var englishTitles: [[Int]?]?
     private let dictionaryCount: Int
 
     var count: Int { names.count }
@@ -257,6 +259,7 @@ struct RangeColumns {
             return pairs
         }
         titles = try languages(fields, Key.titles)
+        englishTitles = titles["en"]
         summaries = try languages(fields, Key.summaries)
         tags = try languages(fields, Key.tags)
         codeNames = try lists(fields, try fields.array(Key.codeNames), Key.codeNames).map { $0 ?? [] }
@@ -291,7 +294,7 @@ struct RangeColumns {
 
     /// A row's English title, as `BlockManifest.localized` takes it from `text(titles, row)`.
     func englishTitle(_ row: Int) -> String {
-        if let words = titles["en"]?[row] { return words.map { strings[$0] }.joined(separator: " ") }
+        if let words = englishTitles?[row] { return words.map { strings[$0] }.joined(separator: " ") }
         return BlockManifest.localized(text(titles, row))
     }
 

@@ -5,9 +5,9 @@ extension SearchIndexSlice {
     /// once (`CodedSearchWords`), and each distinct platform table, category and list of
     /// tags is made into its row's form once.
     init(_ columns: RangeColumns, order: [Int]) {
-        let languages = (
-            titles: columns.titles.keys.sorted(), summaries: columns.summaries.keys.sorted(), tags: columns.tags.keys.sorted()
-        )
+        // Each field's columns in language order, looked up once rather than once a row.
+        func inLanguageOrder(_ column: [String: [[Int]?]]) -> [[[Int]?]] { column.keys.sorted().map { column[$0]! } }
+        let (titles, summaries, tags) = (inLanguageOrder(columns.titles), inLanguageOrder(columns.summaries), inLanguageOrder(columns.tags))
         var words = CodedSearchWords(strings: columns.strings)
         var platforms: [[Int]: SearchIndexRow.Platforms] = [:]
         // By the numbers of a row's tags in every language, in language order.
@@ -24,20 +24,20 @@ extension SearchIndexSlice {
         for (block, row) in order.enumerated() {
             // The fields in `SearchWords.forEachField`'s order.
             words.add(TextNormalizer.words(columns.names[row]), block: block, field: .name)
-            for language in languages.titles {
-                if let parts = columns.titles[language]![row] { words.addText(parts, block: block, field: .title) }
+            for column in titles {
+                if let parts = column[row] { words.addText(parts, block: block, field: .title) }
             }
-            for language in languages.tags { columns.tags[language]![row]?.forEach { words.addIdentifier($0, block: block, field: .tags) } }
+            for column in tags { column[row]?.forEach { words.addIdentifier($0, block: block, field: .tags) } }
             words.addWords(of: columns.categories[row], block: block, field: .category)
-            for language in languages.summaries {
-                if let parts = columns.summaries[language]![row] { words.addText(parts, block: block, field: .summary) }
+            for column in summaries {
+                if let parts = column[row] { words.addText(parts, block: block, field: .summary) }
             }
             columns.codeNames[row].forEach { words.addIdentifier($0, block: block, field: .codeNames) }
             let platformRow = platforms[columns.platforms[row]] ?? SearchIndexRow.Platforms(columns.platformTable(row))
             platforms[columns.platforms[row]] = platformRow
-            let tags = languages.tags.flatMap { columns.tags[$0]![row] ?? [] }
-            let tagsRow = packedTags[tags] ?? PackedStrings(tags.map(fold)).encoded
-            packedTags[tags] = tagsRow
+            let rowTags = tags.flatMap { $0[row] ?? [] }
+            let tagsRow = packedTags[rowTags] ?? PackedStrings(rowTags.map(fold)).encoded
+            packedTags[rowTags] = tagsRow
             rows.append(
                 SearchIndexRow(
                     name: columns.names[row], platforms: platformRow, level: columns.strings[columns.levels[row]],
