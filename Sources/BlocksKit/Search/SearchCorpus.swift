@@ -261,7 +261,7 @@ struct SearchCorpusBuilder {
 /// are joined, was most of the memory traffic of a first search.
 struct OrderedPostings: Sendable {
     private(set) var words: [String] = []
-    private var numbers: [String: Int] = [:]
+    private var numbers = WordNumbers()
     /// Every posting added, in order, and the number of its word.
     private var postings: [UInt32] = []
     private var postingWords: [UInt32] = []
@@ -270,11 +270,12 @@ struct OrderedPostings: Sendable {
 
     /// The word's number, given it when it is new.
     mutating func number(of word: String) -> Int {
-        if let number = numbers[word] { return number }
-        numbers[word] = words.count
-        words.append(word)
-        lastPostings.append(.max)
-        return words.count - 1
+        let number = numbers.number(of: word, orNew: words.count)
+        if number == words.count {
+            words.append(word)
+            lastPostings.append(.max)
+        }
+        return number
     }
 
     /// Adds a posting to a word's list, unless the list ends with it already.
@@ -316,7 +317,7 @@ struct OrderedPostings: Sendable {
 /// a quarter of a first search of 100,000 blocks, and the copy's growth 30 MiB of its peak.
 struct JoinedPostings: Sendable {
     private(set) var words: [String] = []
-    private var numbers: [String: Int] = [:]
+    private var numbers = WordNumbers()
     /// Each slice's lists, and what its postings gain to name their blocks among all.
     private var slices: [(lists: PostingLists, shift: UInt32)] = []
     /// By word: how many postings it has, and its first and last run (-1: none yet).
@@ -341,12 +342,8 @@ struct JoinedPostings: Sendable {
         let slice = Int32(slices.count)
         slices.append((lists, UInt32(blocksBefore) << 3))
         for (sliceWord, word) in sliceWords.enumerated() {
-            let number: Int
-            if let known = numbers[word] {
-                number = known
-            } else {
-                number = words.count
-                numbers[word] = number
+            let number = numbers.number(of: word, orNew: words.count)
+            if number == words.count {
                 words.append(word)
                 counts.append(0)
                 firstRuns.append(-1)
