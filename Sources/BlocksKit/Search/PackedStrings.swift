@@ -42,6 +42,26 @@ struct PackedStrings: Sendable, Equatable {
         PackedIntegers.encode([UInt32(ends.count)] + ends) + bytes
     }
 
+    /// `PackedStrings(strings).encoded`, written straight into one array: a search index
+    /// row packs its tags this way, 100,000 times for a first search of as many blocks.
+    static func encode(_ strings: [String]) -> [UInt8] {
+        let byteCount = strings.reduce(0) { $0 + $1.utf8.count }
+        var result: [UInt8] = []
+        result.reserveCapacity(4 + 4 * strings.count + byteCount)
+        func append(_ value: Int) {
+            let value = UInt32(value)
+            result += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24)]
+        }
+        append(strings.count)
+        var end = 0
+        for string in strings {
+            end += string.utf8.count
+            append(end)
+        }
+        for string in strings { result += string.utf8 }
+        return result
+    }
+
     var count: Int { ends.count }
 
     mutating func append(_ string: String) {

@@ -53,19 +53,12 @@ struct SearchIndexRow: Sendable, Equatable {
     let foldedTags: [UInt8]
 
     init(name: String, platforms: Platforms, level: String, title: String, foldedCategory: String, foldedTags: [String]) {
-        self.init(
-            name: name, platforms: platforms, level: level, title: title, foldedCategory: foldedCategory,
-            packedTags: PackedStrings(foldedTags).encoded)
-    }
-
-    /// A row whose folded tags are packed already: blocks that share their tags share them.
-    init(name: String, platforms: Platforms, level: String, title: String, foldedCategory: String, packedTags: [UInt8]) {
         self.name = name
         self.platforms = platforms
         self.level = level
         self.title = title
         self.foldedCategory = foldedCategory
-        self.foldedTags = packedTags
+        self.foldedTags = PackedStrings.encode(foldedTags)
     }
 
     init(_ manifest: BlockManifest) {

@@ -2,16 +2,14 @@ extension SearchIndexSlice {
     /// A range made ready for the search index, straight from its columns: the rows and
     /// postings its entries would give through a manifest each, for the rows `order`
     /// names (`RangeColumns.nameOrder`). Each string of the range is split into words
-    /// once (`CodedSearchWords`), and each distinct platform table, category and list of
-    /// tags is made into its row's form once.
+    /// once (`CodedSearchWords`), and each distinct platform table and category is made
+    /// into its row's form once.
     init(_ columns: RangeColumns, order: [Int]) {
         // Each field's columns in language order, looked up once rather than once a row.
         func inLanguageOrder(_ column: [String: [[Int]?]]) -> [[[Int]?]] { column.keys.sorted().map { column[$0]! } }
         let (titles, summaries, tags) = (inLanguageOrder(columns.titles), inLanguageOrder(columns.summaries), inLanguageOrder(columns.tags))
         var words = CodedSearchWords(strings: columns.strings)
         var platforms: [[Int]: SearchIndexRow.Platforms] = [:]
-        // By the numbers of a row's tags in every language, in language order.
-        var packedTags: [[Int]: [UInt8]] = [:]
         var folded: [Int: String] = [:]
         func fold(_ string: Int) -> String {
             if let known = folded[string] { return known }
@@ -35,13 +33,11 @@ extension SearchIndexSlice {
             columns.codeNames[row].forEach { words.addIdentifier($0, block: block, field: .codeNames) }
             let platformRow = platforms[columns.platforms[row]] ?? SearchIndexRow.Platforms(columns.platformTable(row))
             platforms[columns.platforms[row]] = platformRow
-            let rowTags = tags.flatMap { $0[row] ?? [] }
-            let tagsRow = packedTags[rowTags] ?? PackedStrings(rowTags.map(fold)).encoded
-            packedTags[rowTags] = tagsRow
             rows.append(
                 SearchIndexRow(
                     name: columns.names[row], platforms: platformRow, level: columns.strings[columns.levels[row]],
-                    title: columns.englishTitle(row), foldedCategory: fold(columns.categories[row]), packedTags: tagsRow))
+                    title: columns.englishTitle(row), foldedCategory: fold(columns.categories[row]),
+                    foldedTags: tags.flatMap { ($0[row] ?? []).map(fold) }))
         }
         self.init(names: order.map { columns.names[$0] }, rows: rows, words: words.postings.words, lists: words.postings.grouped)
     }

@@ -37,4 +37,11 @@ import Testing
         #expect(TextNormalizer.words("\u{212A}elvin") == ["kelvin"])
         #expect(SearchWords.identifierWords("\u{212A}elvinView").allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } })
     }
+
+    /// `PackedStrings.encode` writes what `PackedStrings(_:).encoded` writes, in one array.
+    @Test func packedStringsAreEncodedTheSameEitherWay() {
+        for strings in [[], [""], ["tabs"], ["tabs", "", "pestañas", "東京", "a"], (0..<300).map { "word\($0)" }] {
+            #expect(PackedStrings.encode(strings) == PackedStrings(strings).encoded, "\(strings.prefix(3))")
+        }
+    }
 }

@@ -22,6 +22,18 @@ import Testing
         }
     }
 
+    /// Whole numbers of up to 18 digits are read from their digits, longer ones as text:
+    /// both as `JSONDecoder` reads them, either side of the bound and of `Int`'s range.
+    @Test func wholeNumbersOfEveryLengthReadAsJSONDecoderReadsThem() throws {
+        var texts = ["0", "-0", "7", "-7", "10", "999999999999999999", "-999999999999999999", "1000000000000000000"]
+        texts += ["9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809", "123456789012345678901"]
+        for length in 1...20 { texts.append(String(repeating: "9", count: length)) }
+        for text in texts {
+            let data = Data("[\(text)]".utf8)
+            #expect(try JSONReader.parse(data) == JSONDecoder().decode(JSONValue.self, from: data), "\(text)")
+        }
+    }
+
     @Test func refusesWhatIsNotJSON() {
         let broken = [
             "", " ", "{", "}", "[1,]", "[1 2]", #"{"a":1,}"#, #"{"a" 1}"#, #"{a: 1}"#, "{'a': 1}",
