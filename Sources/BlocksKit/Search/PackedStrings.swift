@@ -49,8 +49,7 @@ struct PackedStrings: Sendable, Equatable {
         var result: [UInt8] = []
         result.reserveCapacity(4 + 4 * strings.count + byteCount)
         func append(_ value: Int) {
-            let value = UInt32(value)
-            result += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24)]
+            for shift in stride(from: 0, to: 32, by: 8) { result.append(UInt8(truncatingIfNeeded: UInt32(value) >> shift)) }
         }
         append(strings.count)
         var end = 0

@@ -52,6 +52,10 @@ enum JSONReader {
     private struct Cursor {
         let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
+        /// The elements of the arrays being read, innermost last: each array is made from
+        /// its stretch in one allocation of its final size, rather than grown element by
+        /// element (a range of 1,000 blocks holds some 8,000 small arrays).
+        var pending: [JSONValue] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -129,21 +133,24 @@ enum JSONReader {
         mutating func array(depth: Int) throws(Failure) -> JSONValue {
             guard depth <= JSONReader.maximumDepth else { throw failure(JSONReader.tooDeep) }
             position += 1
-            var elements: [JSONValue] = []
             skipWhitespace()
             if current == UInt8(ascii: "]") {
                 position += 1
-                return .array(elements)
+                return .array([])
             }
+            let start = pending.count
             while true {
                 skipWhitespace()
-                elements.append(try value(depth: depth))
+                let element = try value(depth: depth)
+                pending.append(element)
                 skipWhitespace()
                 if current == UInt8(ascii: ",") {
                     position += 1
                     continue
                 }
                 try expect(UInt8(ascii: "]"))
+                let elements = Array(pending[start...])
+                pending.removeSubrange(start...)
                 return .array(elements)
             }
         }
