@@ -227,14 +227,15 @@ struct RangeColumns {
     private(set) var categories: [Int] = []
     private(set) var levels: [Int] = []
     /// Each row's platforms and their minimums, in pairs.
-    private(set) var platforms: [[Int]] = []
+    private(set) var platforms = CodeLists()
     /// By language, each row's words, or nil where the row lacks that language.
-    private(set) var titles: [String: [[Int]?]] = [:]
-    private(set) var summaries: [String: [[Int]?]] = [:]
-    private(set) var tags: [String: [[Int]?]] = [:]
-    private(set) var codeNames: [[Int]] = []
+    private(set) var titles: [String: CodeLists] = [:]
+    private(set) var summaries: [String: CodeLists] = [:]
+    private(set) var tags: [String: CodeLists] = [:]
+    /// Each row's names in its code; a null row has none.
+    private(set) var codeNames = CodeLists()
     /// `titles["en"]`, found once rather than once a row.
-    private var englishTitles: [[Int]?]?
+    private var englishTitles: CodeLists?
     private let dictionaryCount: Int
 
     var count: Int { names.count }
@@ -254,15 +255,15 @@ struct RangeColumns {
         versions = try numbers(fields, Key.versions)
         categories = try numbers(fields, Key.categories)
         levels = try numbers(fields, Key.levels)
-        platforms = try lists(fields, try fields.array(Key.platforms), Key.platforms).enumerated().map { (row, pairs) throws(Problem) in
-            guard let pairs, pairs.count % 2 == 0 else { throw .wrongType("\(Key.platforms)[\(row)]") }
-            return pairs
+        platforms = try lists(fields, try fields.array(Key.platforms), Key.platforms)
+        for row in 0..<count {
+            guard let pairs = platforms[row], pairs.count % 2 == 0 else { throw .wrongType("\(Key.platforms)[\(row)]") }
         }
         titles = try languages(fields, Key.titles)
         englishTitles = titles["en"]
         summaries = try languages(fields, Key.summaries)
         tags = try languages(fields, Key.tags)
-        codeNames = try lists(fields, try fields.array(Key.codeNames), Key.codeNames).map { $0 ?? [] }
+        codeNames = try lists(fields, try fields.array(Key.codeNames), Key.codeNames)
     }
 
     /// The rows a reader keeps, in name order, and the names it leaves out: those that are
@@ -284,11 +285,11 @@ struct RangeColumns {
             category: strings[categories[row]], platforms: platformTable(row), level: strings[levels[row]], origin: "",
             tags: tags.compactMapValues { $0[row].map { $0.map { strings[$0] } } }, api: [], files: [], authors: [], license: "",
             accessibility: [:])
-        return RegistryEntry(manifest: manifest, metadata: "blocks/\(name).json", sourceSHA256: "", archives: [:], codeNames: codeNames[row].map { strings[$0] })
+        return RegistryEntry(manifest: manifest, metadata: "blocks/\(name).json", sourceSHA256: "", archives: [:], codeNames: (codeNames[row] ?? []).map { strings[$0] })
     }
 
     /// A text column's row by language, its words joined by the spaces they were split at.
-    func text(_ column: [String: [[Int]?]], _ row: Int) -> [String: String] {
+    func text(_ column: [String: CodeLists], _ row: Int) -> [String: String] {
         column.compactMapValues { $0[row].map { $0.map { strings[$0] }.joined(separator: " ") } }
     }
 
@@ -300,8 +301,9 @@ struct RangeColumns {
 
     /// A row's platforms; a platform written twice keeps its first minimum.
     func platformTable(_ row: Int) -> [String: String] {
-        let pairs = platforms[row]
-        return Dictionary(stride(from: 0, to: pairs.count, by: 2).map { (strings[pairs[$0]], strings[pairs[$0 + 1]]) }, uniquingKeysWith: { first, _ in first })
+        let pairs = platforms[row] ?? []
+        return Dictionary(
+            stride(from: pairs.startIndex, to: pairs.endIndex, by: 2).map { (strings[pairs[$0]], strings[pairs[$0 + 1]]) }, uniquingKeysWith: { first, _ in first })
     }
 
     private mutating func number(_ code: JSONValue, fields: JSONFields, path: @autoclosure () -> String) throws(Problem) -> Int {
@@ -324,18 +326,15 @@ struct RangeColumns {
     }
 
     /// A column whose rows are lists of codes, or null.
-    private mutating func lists(_ fields: JSONFields, _ values: [JSONValue], _ path: String) throws(Problem) -> [[Int]?] {
+    private mutating func lists(_ fields: JSONFields, _ values: [JSONValue], _ path: String) throws(Problem) -> CodeLists {
         guard values.count == count else { throw .wrongType(path) }
-        var result: [[Int]?] = []
-        result.reserveCapacity(values.count)
+        var result = CodeLists()
         for (row, value) in values.enumerated() {
             switch value {
-            case .null: result.append(nil)
+            case .null: result.appendNull()
             case .array(let codes):
-                var list: [Int] = []
-                list.reserveCapacity(codes.count)
-                for code in codes { list.append(try number(code, fields: fields, path: "\(path)[\(row)]")) }
-                result.append(list)
+                for code in codes { result.append(try number(code, fields: fields, path: "\(path)[\(row)]")) }
+                result.endRow()
             default: throw .wrongType("\(path)[\(row)]")
             }
         }
@@ -343,9 +342,9 @@ struct RangeColumns {
     }
 
     /// An object of columns by language.
-    private mutating func languages(_ fields: JSONFields, _ key: String) throws(Problem) -> [String: [[Int]?]] {
+    private mutating func languages(_ fields: JSONFields, _ key: String) throws(Problem) -> [String: CodeLists] {
         let object = try fields.object(key)
-        var result: [String: [[Int]?]] = [:]
+        var result: [String: CodeLists] = [:]
         for (language, value) in object.members {
             guard case .array(let values) = value else { throw .wrongType(object.place(language)) }
             result[try fields.checked(language, path: object.place(language))] = try lists(fields, values, object.place(language))
@@ -386,5 +385,34 @@ struct RangeColumns {
             }
         }
         return names
+    }
+}
+
+/// A column of a range whose rows are lists of codes, or null: every row's codes one after
+/// another, and where each row ends. One array for a column of 1,000 rows, where an array a
+/// row cost an allocation each and scattered the rows a search reads in turn.
+struct CodeLists: Sendable {
+    private var codes: [Int] = []
+    /// By row: where its codes end in `codes` (a row starts where the one before ends),
+    /// and whether it is null.
+    private var ends: [Int] = []
+    private var nulls: [Bool] = []
+
+    /// A row's codes, or nil for a null row. The slice's indices are `codes`' own.
+    subscript(row: Int) -> ArraySlice<Int>? {
+        nulls[row] ? nil : codes[(row == 0 ? 0 : ends[row - 1])..<ends[row]]
+    }
+
+    mutating func append(_ code: Int) { codes.append(code) }
+
+    /// Ends the row whose codes were appended since the last row ended.
+    mutating func endRow() {
+        ends.append(codes.count)
+        nulls.append(false)
+    }
+
+    mutating func appendNull() {
+        ends.append(codes.count)
+        nulls.append(true)
     }
 }

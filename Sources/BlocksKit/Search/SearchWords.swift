@@ -184,7 +184,7 @@ struct CodedSearchWords {
     /// language). Its words are its parts' words when every part starts and ends with
     /// ASCII, where `TextNormalizer.words` always splits at a space; otherwise the parts
     /// are joined back and the whole text is split.
-    mutating func addText(_ parts: [Int], block: Int, field: SearchEngine.Field) {
+    mutating func addText(_ parts: ArraySlice<Int>, block: Int, field: SearchEngine.Field) {
         guard parts.allSatisfy({ strings[$0].utf8.first ?? 0 < 0x80 && strings[$0].utf8.last ?? 0 < 0x80 }) else {
             return add(TextNormalizer.words(parts.map { strings[$0] }.joined(separator: " ")), block: block, field: field)
         }

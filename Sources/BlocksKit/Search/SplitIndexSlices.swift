@@ -6,10 +6,10 @@ extension SearchIndexSlice {
     /// into its row's form once.
     init(_ columns: RangeColumns, order: [Int]) {
         // Each field's columns in language order, looked up once rather than once a row.
-        func inLanguageOrder(_ column: [String: [[Int]?]]) -> [[[Int]?]] { column.keys.sorted().map { column[$0]! } }
+        func inLanguageOrder(_ column: [String: CodeLists]) -> [CodeLists] { column.keys.sorted().map { column[$0]! } }
         let (titles, summaries, tags) = (inLanguageOrder(columns.titles), inLanguageOrder(columns.summaries), inLanguageOrder(columns.tags))
         var words = CodedSearchWords(strings: columns.strings)
-        var platforms: [[Int]: SearchIndexRow.Platforms] = [:]
+        var platforms: [ArraySlice<Int>: SearchIndexRow.Platforms] = [:]
         var folded: [Int: String] = [:]
         func fold(_ string: Int) -> String {
             if let known = folded[string] { return known }
@@ -30,9 +30,10 @@ extension SearchIndexSlice {
             for column in summaries {
                 if let parts = column[row] { words.addText(parts, block: block, field: .summary) }
             }
-            columns.codeNames[row].forEach { words.addIdentifier($0, block: block, field: .codeNames) }
-            let platformRow = platforms[columns.platforms[row]] ?? SearchIndexRow.Platforms(columns.platformTable(row))
-            platforms[columns.platforms[row]] = platformRow
+            columns.codeNames[row]?.forEach { words.addIdentifier($0, block: block, field: .codeNames) }
+            let platformCodes = columns.platforms[row] ?? []
+            let platformRow = platforms[platformCodes] ?? SearchIndexRow.Platforms(columns.platformTable(row))
+            platforms[platformCodes] = platformRow
             rows.append(
                 SearchIndexRow(
                     name: columns.names[row], platforms: platformRow, level: columns.strings[columns.levels[row]],
