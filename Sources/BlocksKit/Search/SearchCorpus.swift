@@ -244,7 +244,7 @@ struct SearchCorpusBuilder {
 
     func finished() -> Finished {
         Finished(
-            vocabulary: PackedStrings(postings.words), postings: postings, names: PackedStrings(names),
+            vocabulary: postings.vocabulary, postings: postings, names: PackedStrings(names),
             nameRanks: InMemorySearchCorpus.nameRanks(of: names))
     }
 }
@@ -316,7 +316,9 @@ struct OrderedPostings: Sendable {
 /// into one run as slices came, or into a list per word, cost the thread that joins them
 /// a quarter of a first search of 100,000 blocks, and the copy's growth 30 MiB of its peak.
 struct JoinedPostings: Sendable {
-    private(set) var words: [String] = []
+    /// The words, as the index stores them: 210,000 `String`s were the joining thread's
+    /// to copy into this form at the end.
+    private(set) var vocabulary = PackedStrings()
     private var numbers = WordNumbers()
     /// Each slice's lists, and what its postings gain to name their blocks among all.
     private var slices: [(lists: PostingLists, shift: UInt32)] = []
@@ -342,9 +344,9 @@ struct JoinedPostings: Sendable {
         let slice = Int32(slices.count)
         slices.append((lists, UInt32(blocksBefore) << 3))
         for (sliceWord, word) in sliceWords.enumerated() {
-            let number = numbers.number(of: word, orNew: words.count)
-            if number == words.count {
-                words.append(word)
+            let number = numbers.number(of: word, orNew: vocabulary.count)
+            if number == vocabulary.count {
+                vocabulary.append(word)
                 counts.append(0)
                 firstRuns.append(-1)
                 lastRuns.append(-1)
@@ -360,6 +362,8 @@ struct JoinedPostings: Sendable {
             counts[number] += length
         }
     }
+
+    var words: [String] { vocabulary.strings }
 
     /// How many postings `word` has.
     func count(of word: Int) -> Int { counts[word] }
@@ -381,7 +385,7 @@ struct JoinedPostings: Sendable {
     }
 
     /// The postings by word, aligned with `words`.
-    var lists: [[SearchPosting]] { words.indices.map(list) }
+    var lists: [[SearchPosting]] { (0..<vocabulary.count).map(list) }
 }
 
 /// Posting lists one after another, in word order, as one run of postings and the place

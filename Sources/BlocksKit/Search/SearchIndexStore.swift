@@ -288,14 +288,14 @@ enum PostingChunks {
         var chunks: [Range<Int>] = []
         var start = 0
         var held = 0
-        for word in lists.words.indices {
+        for word in 0..<lists.vocabulary.count {
             held += lists.count(of: word)
             if word + 1 - start == words || held >= postings {
                 chunks.append(start..<word + 1)
                 (start, held) = (word + 1, 0)
             }
         }
-        if start < lists.words.count { chunks.append(start..<lists.words.count) }
+        if start < lists.vocabulary.count { chunks.append(start..<lists.vocabulary.count) }
         return chunks
     }
 
