@@ -25,11 +25,29 @@ enum SplitIndexColumns {
     /// An epoch's strings, most used first, with their numbers.
     struct Dictionary: Sendable {
         let strings: [String]
-        let numbers: [String: Int]
+        /// Each string's number, made the first time it is asked for: writing a range needs
+        /// it, but reading one finds each string by its number, and numbering the 30,000
+        /// strings of 100,000 blocks stood before every first search.
+        var numbers: [String: Int] { numbering.numbers(of: strings) }
+        private let numbering: Numbering
 
         init(strings: [String]) {
             self.strings = strings
-            numbers = Swift.Dictionary(strings.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            numbering = Numbering()
+        }
+
+        private final class Numbering: @unchecked Sendable {
+            private let lock = Lock()
+            private var made: [String: Int]?
+
+            func numbers(of strings: [String]) -> [String: Int] {
+                lock.withLock {
+                    if let made { return made }
+                    let numbers = Swift.Dictionary(strings.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+                    made = numbers
+                    return numbers
+                }
+            }
         }
 
         /// Every string the entries use at least twice, the most used first and ties in the
@@ -94,7 +112,8 @@ enum SplitIndexColumns {
             }
         }
 
-        func code(_ string: String) -> JSONValue { numbers[string].map(JSONValue.int) ?? .string(string) }
+        /// A string's code: its number in the dictionary, or the string itself.
+        static func code(_ string: String, numbers: [String: Int]) -> JSONValue { numbers[string].map(JSONValue.int) ?? .string(string) }
 
         var data: Data { compact(.object([Key.schemaVersion: .int(SplitIndex.schemaVersion), SplitIndex.Key.strings: JSONFields.jsonArray(strings)])) }
 
@@ -160,6 +179,7 @@ enum SplitIndexColumns {
     /// One range: the entries (sorted by name) as columns of codes.
     static func range(_ entries: [RegistryEntry], dictionary: Dictionary) -> Data {
         let manifests = entries.map(\.manifest)
+        let numbers = dictionary.numbers
         var names: [JSONValue] = []
         var previous: [Unicode.Scalar] = []
         for manifest in manifests {
@@ -168,7 +188,7 @@ enum SplitIndexColumns {
             names += [.int(shared), .string(String(String.UnicodeScalarView(scalars[shared...])))]
             previous = scalars
         }
-        func codes(_ strings: [String]) -> JSONValue { .array(strings.map(dictionary.code)) }
+        func codes(_ strings: [String]) -> JSONValue { .array(strings.map { Dictionary.code($0, numbers: numbers) }) }
         func byLanguage(_ values: [[String: [String]]]) -> JSONValue {
             let languages = Set(values.flatMap(\.keys))
             return .object(Swift.Dictionary(uniqueKeysWithValues: languages.map { language in (language, .array(values.map { $0[language].map(codes) ?? .null })) }))
