@@ -78,14 +78,20 @@ final class SearchIndexStore: SearchCorpus {
     }
 
     func postings(ofWords words: [Int]) throws -> [[SearchPosting]] {
-        // The chunk that holds a word is the last that starts at or before it.
+        // The chunk that holds a word is the last that starts at or before it. Matched words
+        // come in vocabulary order, often several from one chunk, which is then read once.
         let statement = try database.prepare("SELECT first_word, lists FROM postings WHERE first_word <= ? ORDER BY first_word DESC LIMIT 1")
+        var chunk: (first: Int, bytes: [UInt8])?
         return try words.map { word in
+            if let held = chunk, let list = held.bytes.withUnsafeBytes({ PostingChunks.list(word - held.first, in: $0) }) { return list }
             statement.reset()
             statement.bind(1, word)
-            guard try statement.step(), let list = statement.withBytes(1, { PostingChunks.list(word - statement.integer(0), in: $0) }) else {
+            guard try statement.step() else { throw SearchIndexError.damaged("word \(word) has no posting list in \(path)") }
+            let read = (first: statement.integer(0), bytes: statement.bytes(1))
+            guard let list = read.bytes.withUnsafeBytes({ PostingChunks.list(word - read.first, in: $0) }) else {
                 throw SearchIndexError.damaged("word \(word) has no posting list in \(path)")
             }
+            chunk = read
             return list
         }
     }
