@@ -331,13 +331,6 @@ struct JoinedPostings: Sendable {
     private var runWords: [UInt32] = []
     private var nextRuns: [Int32] = []
 
-    init() {}
-
-    /// Lists of words made up for them (`w0`, `w1`, ...), for tests of what reads the lists.
-    init(lists: [[SearchPosting]]) {
-        append(words: lists.indices.map { "w\($0)" }, lists: PostingLists(lists))
-    }
-
     /// Appends a later slice's words and lists, its blocks numbered after `blocksBefore`
     /// (none when they were numbered so already).
     mutating func append(words sliceWords: [String], lists: PostingLists, blocksBefore: Int = 0) {

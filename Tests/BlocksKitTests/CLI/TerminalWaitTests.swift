@@ -70,7 +70,9 @@ import Testing
         #expect(terminal.text.isEmpty, "\(terminal.text.debugDescription)")
         let slow = Spinner(sink: terminal, label: "Waiting for x (index.json)", delay: 0.05, interval: 0.05)
         slow.start()
-        usleep(300_000)
+        // It draws after 0.05 s; a loaded machine (the whole suite on 2 cores) may take longer
+        // to run its thread, so wait for the frame, up to 5 s, rather than a fixed 0.3 s.
+        for _ in 0..<500 where !terminal.text.contains("⠋") { usleep(10_000) }
         slow.stop()
         let drawn = terminal.text
         #expect(drawn.contains("⠋ Waiting for x (index.json)… 0s"), "\(drawn.debugDescription)")

@@ -92,3 +92,11 @@ import Testing
         #expect(joined.lists.contains([]) == expected.values.contains([]))
     }
 }
+
+extension JoinedPostings {
+    /// Lists with words made up for them (`w0`, `w1`, ...), for the tests of what reads them.
+    init(lists: [[SearchPosting]]) {
+        self.init()
+        append(words: lists.indices.map { "w\($0)" }, lists: PostingLists(lists))
+    }
+}
