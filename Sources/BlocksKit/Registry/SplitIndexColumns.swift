@@ -26,8 +26,8 @@ enum SplitIndexColumns {
     struct Dictionary: Sendable {
         let strings: [String]
         /// Each string's number, made the first time it is asked for: writing a range needs
-        /// it, but reading one finds each string by its number, and numbering the 30,000
-        /// strings of 100,000 blocks stood before every first search.
+        /// it, but reading one finds each string by its number, and numbering the strings
+        /// of a 100,000-block registry's dictionary stood before every first search.
         var numbers: [String: Int] { numbering.numbers(of: strings) }
         private let numbering: Numbering
 
