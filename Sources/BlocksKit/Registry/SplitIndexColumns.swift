@@ -103,9 +103,10 @@ enum SplitIndexColumns {
             /// to decide on a new epoch, from this one count of the entries.
             func inlineShare(of dictionary: Dictionary?) -> Double {
                 var (total, inline) = (0, 0)
+                let numbers = dictionary?.numbers
                 for (string, counted) in counts {
                     total += counted.count
-                    let lacking = dictionary.map { $0.numbers[string] == nil } ?? (counted.count == 1)
+                    let lacking = numbers.map { $0[string] == nil } ?? (counted.count == 1)
                     if lacking { inline += counted.count }
                 }
                 return total == 0 ? 0 : Double(inline) / Double(total)

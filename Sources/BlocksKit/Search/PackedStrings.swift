@@ -39,26 +39,35 @@ struct PackedStrings: Sendable, Equatable {
 
     /// One blob: the count, the end offsets, then the bytes, integers little-endian.
     var encoded: [UInt8] {
-        PackedIntegers.encode([UInt32(ends.count)] + ends) + bytes
+        Self.blob(lengths: (0..<count).lazy.map { range($0).count }, byteCount: bytes.count) { $0 += bytes }
     }
 
-    /// `PackedStrings(strings).encoded`, written straight into one array: a search index
-    /// row packs its tags this way, 100,000 times for a first search of as many blocks.
+    /// `PackedStrings(strings).encoded` without making the list first: a search index row
+    /// packs its tags this way, 100,000 times for a first search of as many blocks.
     static func encode(_ strings: [String]) -> [UInt8] {
-        let byteCount = strings.reduce(0) { $0 + $1.utf8.count }
-        var result: [UInt8] = []
-        result.reserveCapacity(4 + 4 * strings.count + byteCount)
-        func append(_ value: Int) {
-            for shift in stride(from: 0, to: 32, by: 8) { result.append(UInt8(truncatingIfNeeded: UInt32(value) >> shift)) }
+        blob(lengths: strings.lazy.map(\.utf8.count), byteCount: strings.reduce(0) { $0 + $1.utf8.count }) { blob in
+            for string in strings { blob += string.utf8 }
         }
-        append(strings.count)
+    }
+
+    /// The one layout of `encoded`, in one array of its final size: the count, where each
+    /// string ends, then the bytes `appendBytes` adds.
+    private static func blob<Lengths: Collection<Int>>(
+        lengths: Lengths, byteCount: Int, appendBytes: (inout [UInt8]) -> Void
+    ) -> [UInt8] {
+        var blob: [UInt8] = []
+        blob.reserveCapacity(4 + 4 * lengths.count + byteCount)
+        func append(_ value: Int) {
+            for shift in stride(from: 0, to: 32, by: 8) { blob.append(UInt8(truncatingIfNeeded: UInt32(value) >> shift)) }
+        }
+        append(lengths.count)
         var end = 0
-        for string in strings {
-            end += string.utf8.count
+        for length in lengths {
+            end += length
             append(end)
         }
-        for string in strings { result += string.utf8 }
-        return result
+        appendBytes(&blob)
+        return blob
     }
 
     var count: Int { ends.count }

@@ -215,15 +215,15 @@ struct InMemorySearchCorpus: SearchCorpus, Sendable {
 struct SearchCorpusBuilder {
     /// What an index stores besides each block's row.
     struct Finished {
-        /// In the order first met, which the same catalog always gives, so its index has the
-        /// same bytes: sorting 200,000 words was a fifth of a first search's time on the
-        /// thread that writes the index.
-        let vocabulary: PackedStrings
         /// By word index, aligned with `vocabulary`.
         let postings: JoinedPostings
         let names: PackedStrings
         let nameRanks: [UInt32]
 
+        /// In the order first met, which the same catalog always gives, so its index has the
+        /// same bytes: sorting 200,000 words was a fifth of a first search's time on the
+        /// thread that writes the index.
+        var vocabulary: PackedStrings { postings.vocabulary }
         var postingLists: [[SearchPosting]] { postings.lists }
     }
 
@@ -244,7 +244,7 @@ struct SearchCorpusBuilder {
 
     func finished() -> Finished {
         Finished(
-            vocabulary: postings.vocabulary, postings: postings, names: PackedStrings(names),
+            postings: postings, names: PackedStrings(names),
             nameRanks: InMemorySearchCorpus.nameRanks(of: names))
     }
 }
@@ -302,9 +302,6 @@ struct OrderedPostings: Sendable {
         }
         return PostingLists(ends: Array(starts.dropFirst()), values: values)
     }
-
-    /// The postings by word, aligned with `words`.
-    var lists: [[SearchPosting]] { grouped.lists }
 }
 
 /// The words and postings of a whole corpus, made of slices' (`OrderedPostings.grouped`)

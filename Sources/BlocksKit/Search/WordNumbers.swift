@@ -23,8 +23,9 @@ struct WordNumbers: Sendable {
         var word = word
         return word.withUTF8 { text in
             guard text.allSatisfy({ $0 < 0x80 }) else {
-                if let known = others[String(decoding: text, as: UTF8.self)] { return known }
-                others[String(decoding: text, as: UTF8.self)] = next
+                let other = String(decoding: text, as: UTF8.self)
+                if let known = others[other] { return known }
+                others[other] = next
                 return next
             }
             return asciiNumber(of: text, orNew: next)

@@ -173,11 +173,6 @@ extension StableJSONWriter {
             self.tail = tail
         }
 
-        /// An element, after the one before it if `first` is false.
-        func append(_ element: JSONValue, first: Bool, to output: inout [UInt8]) {
-            append(encoded: Self.element(element), first: first, to: &output)
-        }
-
         /// An element as `element` wrote it, after the one before it if `first` is false.
         func append(encoded element: [UInt8], first: Bool, to output: inout [UInt8]) {
             if !first { output += [UInt8](",\n".utf8) }
