@@ -77,11 +77,22 @@ enum IndexTarget {
         FuzzCheck.expect(slice.rows == entries.map { SearchIndexRow($0.manifest) }, "a range's search slice has other rows")
     }
 
+    /// A range the stream takes is one the fields reader takes too, with the same entries.
+    static func rangeStreamMatchesFields(_ data: Data, dictionary: SplitIndexColumns.Dictionary) {
+        guard let streamed = RangeColumns.streamed(data, dictionary: dictionary) else { return }
+        let checked = try? RangeColumns(checking: data, path: "index/range.json", dictionary: dictionary)
+        FuzzCheck.expect(checked != nil, "the stream took a range the fields reader refuses")
+        guard let checked else { return }
+        FuzzCheck.expect(
+            (0..<streamed.count).map(streamed.entry) == (0..<checked.count).map(checked.entry), "the stream read a range's entries otherwise")
+    }
+
     /// A split index's parts: what a client reads of a range, through an empty dictionary
     /// and through one of its own strings, survives the round trip `build` makes (a range
     /// written under a new epoch's dictionary); a dictionary and a digest file likewise.
     static func splitIndexParts(_ data: Data) {
         for dictionary in [SplitIndexColumns.Dictionary(strings: []), SplitIndexColumns.Dictionary(strings: ["tabs", "1.0.0", "A"])] {
+            rangeStreamMatchesFields(data, dictionary: dictionary)
             guard let entries = try? SplitIndexColumns.entries(ofRange: data, path: "index/range.json", dictionary: dictionary) else { continue }
             for entry in entries {
                 FuzzCheck.expect(ManifestValidator.controlCharacters(in: entry.manifest.jsonValue).isEmpty, "a range keeps a control character")

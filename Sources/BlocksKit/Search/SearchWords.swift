@@ -167,14 +167,14 @@ enum SearchWords {
 /// each list is in block order, as `InMemorySearchCorpus.addPostings` makes them.
 /// `SplitIndexSearchTests` holds the two equal, posting for posting.
 struct CodedSearchWords {
-    let strings: [String]
+    let strings: RangeStrings
     private(set) var postings = OrderedPostings()
     /// By string: the numbers of its words (`TextNormalizer.words`), once split.
     private var textWords: [[Int]?]
     /// By string: the numbers of its words as an identifier (`SearchWords.identifierWords`).
     private var identifierWords: [[Int]?]
 
-    init(strings: [String]) {
+    init(strings: RangeStrings) {
         self.strings = strings
         textWords = Array(repeating: nil, count: strings.count)
         identifierWords = textWords
