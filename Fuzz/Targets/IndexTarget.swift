@@ -73,7 +73,7 @@ enum IndexTarget {
                 of: [SearchableBlock(manifest: entry.manifest, codeNames: entry.codeNames)], numberedFrom: number, to: &expected)
         }
         FuzzCheck.expect(slice.names == entries.map(\.manifest.name), "a range's search slice names other blocks")
-        FuzzCheck.expect(slice.words == expected.words && slice.lists.lists == expected.lists, "a range's search slice has other words")
+        FuzzCheck.expect(slice.words.strings == expected.words && slice.lists.lists == expected.lists, "a range's search slice has other words")
         FuzzCheck.expect(slice.rows == entries.map { SearchIndexRow($0.manifest) }, "a range's search slice has other rows")
     }
 

@@ -77,6 +77,12 @@ struct PackedStrings: Sendable, Equatable {
         ends.append(UInt32(bytes.count))
     }
 
+    /// Appends a string given as its UTF-8 bytes.
+    mutating func append(utf8 string: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: string)
+        ends.append(UInt32(bytes.count))
+    }
+
     func range(_ index: Int) -> Range<Int> {
         (index == 0 ? 0 : Int(ends[index - 1]))..<Int(ends[index])
     }

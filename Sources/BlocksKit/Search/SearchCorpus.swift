@@ -260,7 +260,9 @@ struct SearchCorpusBuilder {
 /// the 210,000 words of 100,000 blocks, on every slice's core and again where the slices
 /// are joined, was most of the memory traffic of a first search.
 struct OrderedPostings: Sendable {
-    private(set) var words: [String] = []
+    /// Packed, as the joined vocabulary keeps them: a `String` each, for the 20,000 words a
+    /// slice of 10,000 blocks met first, was an allocation each to make and to free.
+    private(set) var words = PackedStrings()
     private var numbers = WordNumbers()
     /// Every posting added, in order, and the number of its word.
     private var postings: [UInt32] = []
@@ -270,9 +272,23 @@ struct OrderedPostings: Sendable {
 
     /// The word's number, given it when it is new.
     mutating func number(of word: String) -> Int {
-        let number = numbers.number(of: word, orNew: words.count)
+        var word = word
+        return word.withUTF8 { number(ofUTF8: $0) }
+    }
+
+    /// `number(of:)` for a word given as its UTF-8 bytes.
+    mutating func number(ofUTF8 word: UnsafeBufferPointer<UInt8>) -> Int {
+        numbered(numbers.number(ofUTF8: word, orNew: words.count), word)
+    }
+
+    /// `number(of:)` for a word the caller knows is ASCII.
+    mutating func number(ofASCII word: UnsafeBufferPointer<UInt8>) -> Int {
+        numbered(numbers.number(ofASCII: word, orNew: words.count), word)
+    }
+
+    private mutating func numbered(_ number: Int, _ word: UnsafeBufferPointer<UInt8>) -> Int {
         if number == words.count {
-            words.append(word)
+            words.append(utf8: word)
             lastPostings.append(.max)
         }
         return number
@@ -291,7 +307,7 @@ struct OrderedPostings: Sendable {
         // A counting sort: where each word's list starts, then every posting put in place.
         var starts = [UInt32](repeating: 0, count: words.count + 1)
         for word in postingWords { starts[Int(word) + 1] += 1 }
-        for word in words.indices { starts[word + 1] += starts[word] }
+        for word in 0..<words.count { starts[word + 1] += starts[word] }
         var next = starts
         let values = [UInt32](unsafeUninitializedCapacity: postings.count) { buffer, initialized in
             for (posting, word) in zip(postings, postingWords) {
@@ -330,19 +346,19 @@ struct JoinedPostings: Sendable {
 
     /// Appends a later slice's words and lists, its blocks numbered after `blocksBefore`
     /// (none when they were numbered so already).
-    mutating func append(words sliceWords: [String], lists: PostingLists, blocksBefore: Int = 0) {
+    mutating func append(words sliceWords: PackedStrings, lists: PostingLists, blocksBefore: Int = 0) {
         let slice = Int32(slices.count)
         slices.append((lists, UInt32(blocksBefore) << 3))
-        for (sliceWord, word) in sliceWords.enumerated() {
-            let number = numbers.number(of: word, orNew: vocabulary.count)
+        sliceWords.forEachBytes { sliceWord, word in
+            let number = numbers.number(ofUTF8: word, orNew: vocabulary.count)
             if number == vocabulary.count {
-                vocabulary.append(word)
+                vocabulary.append(utf8: word)
                 counts.append(0)
                 firstRuns.append(-1)
                 lastRuns.append(-1)
             }
             let length = lists.range(sliceWord).count
-            guard length > 0 else { continue }
+            guard length > 0 else { return }
             let run = Int32(runSlices.count)
             runSlices.append(slice)
             runWords.append(UInt32(sliceWord))

@@ -11,7 +11,7 @@ struct SearchIndexSlice: Sendable {
     var rows: [SearchIndexRow]
     /// The slice's words in the order first met, and their postings by word, the slice's
     /// first block numbered 0 (`OrderedPostings`).
-    var words: [String]
+    var words: PackedStrings
     var lists: PostingLists
 }
 

@@ -85,40 +85,48 @@ enum SearchWords {
     /// `generalIdentifierWords` for ASCII text, where letters, digits and case are bytes;
     /// nil for any other text. `StartupTextNormalizerTests` holds the two equal.
     static func asciiIdentifierWords(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var words: [String] = []
+        return forEachASCIIIdentifierWord(bytes) { words.append(String(decoding: $0, as: UTF8.self)) } ? words : nil
+    }
+
+    /// Hands `body` each word `asciiIdentifierWords` gives, as lowercase bytes, and returns
+    /// true; false, having handed nothing, for text that is not ASCII. A first search
+    /// numbers the words of 100,000 code names this way, without a `String` for each.
+    static func forEachASCIIIdentifierWord(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
         func isUpper(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
         func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-        func lowercased(_ range: Range<Int>) -> String {
-            String(decoding: bytes[range].map { isUpper($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
-        }
-        var words: [String] = []
-        var index = 0
-        while index < bytes.count {
-            guard TextNormalizer.isASCIIAlphanumeric(bytes[index]) else {
+        let lowered = bytes.map { isUpper($0) ? $0 | 0x20 : $0 }
+        lowered.withUnsafeBufferPointer { lowered in
+            func word(_ range: Range<Int>) { body(UnsafeBufferPointer(rebasing: lowered[range])) }
+            var index = 0
+            while index < bytes.count {
+                guard TextNormalizer.isASCIIAlphanumeric(bytes[index]) else {
+                    index += 1
+                    continue
+                }
+                let start = index
+                var boundaries: [Int] = []
                 index += 1
-                continue
-            }
-            let start = index
-            var boundaries: [Int] = []
-            index += 1
-            while index < bytes.count && TextNormalizer.isASCIIAlphanumeric(bytes[index]) {
-                let (character, previous) = (bytes[index], bytes[index - 1])
-                let lowerToUpper = isUpper(character) && (isLower(previous) || isDigit(previous))
-                let next = index + 1 < bytes.count ? bytes[index + 1] : 0
-                let endOfCapitals = isUpper(character) && isUpper(previous) && isLower(next)
-                if lowerToUpper || endOfCapitals || isDigit(character) != isDigit(previous) { boundaries.append(index) }
-                index += 1
-            }
-            words.append(lowercased(start..<index))
-            guard !boundaries.isEmpty else { continue }
-            var partStart = start
-            for boundary in boundaries + [index] {
-                words.append(lowercased(partStart..<boundary))
-                partStart = boundary
+                while index < bytes.count && TextNormalizer.isASCIIAlphanumeric(bytes[index]) {
+                    let (character, previous) = (bytes[index], bytes[index - 1])
+                    let lowerToUpper = isUpper(character) && (isLower(previous) || isDigit(previous))
+                    let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+                    let endOfCapitals = isUpper(character) && isUpper(previous) && isLower(next)
+                    if lowerToUpper || endOfCapitals || isDigit(character) != isDigit(previous) { boundaries.append(index) }
+                    index += 1
+                }
+                word(start..<index)
+                guard !boundaries.isEmpty else { continue }
+                var partStart = start
+                for boundary in boundaries + [index] {
+                    word(partStart..<boundary)
+                    partStart = boundary
+                }
             }
         }
-        return words
+        return true
     }
 
     /// An identifier with a space at each of its word boundaries.
@@ -169,14 +177,20 @@ enum SearchWords {
 struct CodedSearchWords {
     let strings: RangeStrings
     private(set) var postings = OrderedPostings()
-    /// By string: the numbers of its words (`TextNormalizer.words`), once split.
-    private var textWords: [[Int]?]
-    /// By string: the numbers of its words as an identifier (`SearchWords.identifierWords`).
-    private var identifierWords: [[Int]?]
+    /// By string: where the numbers of its words (`TextNormalizer.words`) sit in `memo`,
+    /// once split; `unsplit` before.
+    private var textWords: [Range<Int32>]
+    /// By string: the same for its words as an identifier (`SearchWords.identifierWords`).
+    private var identifierWords: [Range<Int32>]
+    /// The numbers of the words of every string split so far, one string after another: an
+    /// array for each, made and freed for each of 20,000 strings a range, was a tenth of a
+    /// range's slice.
+    private var memo: [Int32] = []
+    private static let unsplit: Range<Int32> = -1 ..< -1
 
     init(strings: RangeStrings) {
         self.strings = strings
-        textWords = Array(repeating: nil, count: strings.count)
+        textWords = Array(repeating: Self.unsplit, count: strings.count)
         identifierWords = textWords
     }
 
@@ -193,23 +207,50 @@ struct CodedSearchWords {
 
     /// The words of one string (a category).
     mutating func addWords(of string: Int, block: Int, field: SearchEngine.Field) {
-        if textWords[string] == nil { textWords[string] = numbers(of: TextNormalizer.words(strings[string])) }
-        for word in textWords[string]! { post(word, block: block, field: field) }
+        if textWords[string] == Self.unsplit {
+            textWords[string] = remember(strings[string], TextNormalizer.forEachASCIIWord, orSplit: TextNormalizer.words)
+        }
+        post(textWords[string], block: block, field: field)
     }
 
     /// The words of one string as an identifier (a tag, a name in the code).
     mutating func addIdentifier(_ string: Int, block: Int, field: SearchEngine.Field) {
-        if identifierWords[string] == nil { identifierWords[string] = numbers(of: SearchWords.identifierWords(strings[string])) }
-        for word in identifierWords[string]! { post(word, block: block, field: field) }
+        if identifierWords[string] == Self.unsplit {
+            identifierWords[string] = remember(strings[string], SearchWords.forEachASCIIIdentifierWord, orSplit: SearchWords.identifierWords)
+        }
+        post(identifierWords[string], block: block, field: field)
     }
 
-    /// Words given as text (a block's name).
+    /// A block's name, each of its words (`TextNormalizer.words`).
+    mutating func addName(_ name: String, block: Int) {
+        var name = name
+        let ascii = name.withUTF8 { bytes in
+            TextNormalizer.forEachASCIIWord(bytes) { post(postings.number(ofASCII: $0), block: block, field: .name) }
+        }
+        if !ascii { add(TextNormalizer.words(name), block: block, field: .name) }
+    }
+
+    /// Words given as text.
     mutating func add(_ words: [String], block: Int, field: SearchEngine.Field) {
-        for word in numbers(of: words) { post(word, block: block, field: field) }
+        for word in words { post(postings.number(of: word), block: block, field: field) }
     }
 
-    private mutating func numbers(of words: [String]) -> [Int] {
-        words.map { postings.number(of: $0) }
+    /// Numbers the words of `text` into `memo` and returns where they sit: ASCII text as
+    /// bytes (`ascii`), any other as the `String`s `split` gives.
+    private mutating func remember(
+        _ text: String, _ ascii: (UnsafeBufferPointer<UInt8>, (UnsafeBufferPointer<UInt8>) -> Void) -> Bool, orSplit split: (String) -> [String]
+    ) -> Range<Int32> {
+        let start = Int32(memo.count)
+        var text = text
+        let isASCII = text.withUTF8 { bytes in ascii(bytes) { memo.append(Int32(postings.number(ofASCII: $0))) } }
+        if !isASCII {
+            for word in split(text) { memo.append(Int32(postings.number(of: word))) }
+        }
+        return start..<Int32(memo.count)
+    }
+
+    private mutating func post(_ words: Range<Int32>, block: Int, field: SearchEngine.Field) {
+        for index in words { post(Int(memo[Int(index)]), block: block, field: field) }
     }
 
     private mutating func post(_ word: Int, block: Int, field: SearchEngine.Field) {

@@ -21,7 +21,7 @@ extension SearchIndexSlice {
         rows.reserveCapacity(order.count)
         for (block, row) in order.enumerated() {
             // The fields in `SearchWords.forEachField`'s order.
-            words.add(TextNormalizer.words(columns.names[row]), block: block, field: .name)
+            words.addName(columns.names[row], block: block)
             for column in titles {
                 if let parts = column[row] { words.addText(parts, block: block, field: .title) }
             }

@@ -18,7 +18,7 @@ public enum TextNormalizer {
         var words: [String] = []
         var segmentStart = 0
         var allASCII = true
-        var utf8 = Array(text.utf8)
+        let utf8 = Array(text.utf8)
         let count = utf8.count
         var index = 0
         // A segment ends at an ASCII separator whose neighbours are ASCII too: such a
@@ -46,10 +46,9 @@ public enum TextNormalizer {
             }
             if segmentStart < index {
                 if allASCII {
-                    for position in segmentStart..<index where utf8[position] >= 0x41 && utf8[position] <= 0x5A {
-                        utf8[position] |= 0x20
+                    _ = utf8.withUnsafeBufferPointer { all in
+                        forEachASCIIWord(UnsafeBufferPointer(rebasing: all[segmentStart..<index])) { words.append(String(decoding: $0, as: UTF8.self)) }
                     }
-                    words.append(String(decoding: utf8[segmentStart..<index], as: UTF8.self))
                 } else {
                     let segment = String(decoding: utf8[segmentStart..<index], as: UTF8.self)
                     if let latin = latinFolded(segment) {
@@ -64,6 +63,27 @@ public enum TextNormalizer {
             allASCII = true
         }
         return words
+    }
+
+    /// Hands `body` each word `words` gives ASCII text, as bytes: each run of letters and
+    /// digits, lowercased. Returns true, or false, having handed nothing, for text that is
+    /// not ASCII. A first search splits the names of 100,000 blocks this way, without a
+    /// `String` for each word.
+    static func forEachASCIIWord(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { lowered in
+            var start = 0
+            for index in 0...bytes.count {
+                guard index == bytes.count || !isASCIIAlphanumeric(bytes[index]) else {
+                    let byte = bytes[index]
+                    lowered[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    continue
+                }
+                if start < index { body(UnsafeBufferPointer(rebasing: lowered[start..<index])) }
+                start = index + 1
+            }
+        }
+        return true
     }
 
     /// The general rule, which the fast paths must agree with: case folded (upper, then

@@ -21,18 +21,22 @@ struct WordNumbers: Sendable {
     /// The number `word` was given, or `next` when it is new, which it is given then.
     mutating func number(of word: String, orNew next: Int) -> Int {
         var word = word
-        return word.withUTF8 { text in
-            guard text.allSatisfy({ $0 < 0x80 }) else {
-                let other = String(decoding: text, as: UTF8.self)
-                if let known = others[other] { return known }
-                others[other] = next
-                return next
-            }
-            return asciiNumber(of: text, orNew: next)
-        }
+        return word.withUTF8 { number(ofUTF8: $0, orNew: next) }
     }
 
-    private mutating func asciiNumber(of text: UnsafeBufferPointer<UInt8>, orNew next: Int) -> Int {
+    /// `number(of:orNew:)` for a word given as its UTF-8 bytes.
+    mutating func number(ofUTF8 text: UnsafeBufferPointer<UInt8>, orNew next: Int) -> Int {
+        guard text.allSatisfy({ $0 < 0x80 }) else {
+            let other = String(decoding: text, as: UTF8.self)
+            if let known = others[other] { return known }
+            others[other] = next
+            return next
+        }
+        return number(ofASCII: text, orNew: next)
+    }
+
+    /// `number(of:orNew:)` for a word the caller knows is ASCII.
+    mutating func number(ofASCII text: UnsafeBufferPointer<UInt8>, orNew next: Int) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let mask = slots.count - 1

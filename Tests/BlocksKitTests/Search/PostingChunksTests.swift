@@ -83,7 +83,7 @@ import Testing
                 if !order.contains(word) { order.append(word) }
                 expected[word, default: []] += list.map { SearchPosting(block: $0.block + blocksBefore, field: .title) }
             }
-            joined.append(words: words, lists: PostingLists(lists), blocksBefore: blocksBefore)
+            joined.append(words: PackedStrings(words), lists: PostingLists(lists), blocksBefore: blocksBefore)
             blocksBefore += blocks
         }
         #expect(joined.words == order)
@@ -97,6 +97,6 @@ extension JoinedPostings {
     /// Lists with words made up for them (`w0`, `w1`, ...), for the tests of what reads them.
     init(lists: [[SearchPosting]]) {
         self.init()
-        append(words: lists.indices.map { "w\($0)" }, lists: PostingLists(lists))
+        append(words: PackedStrings(lists.indices.map { "w\($0)" }), lists: PostingLists(lists))
     }
 }

@@ -102,7 +102,7 @@ import Testing
             var expected = JoinedPostings()
             InMemorySearchCorpus.addPostings(
                 of: kept.map { SearchableBlock(manifest: $0.manifest, codeNames: $0.codeNames) }, numberedFrom: 0, to: &expected)
-            let made = (words: slice.words, lists: slice.lists.lists)
+            let made = (words: slice.words.strings, lists: slice.lists.lists)
             let differing = Set(made.words).union(expected.words).filter { word in
                 made.words.firstIndex(of: word).map { made.lists[$0] } != expected.words.firstIndex(of: word).map { expected.lists[$0] }
             }.sorted()
