@@ -238,10 +238,14 @@ final class SearchIndexStore: SearchCorpus {
         }
     }
 
-    /// Opens the one transaction of a write and creates the tables in it.
+    /// Opens the one transaction of a write and creates the tables in it. Pages of 16 KiB:
+    /// the index of 100,000 blocks is 48 MB, and writing it 4 KiB at a time was a tenth of a
+    /// first search (0.96 of it side by side with 64 KiB, 0.99 between 16 and 64). A warm
+    /// search reads a few rows more per page, within the noise at 10,000 blocks.
     private static func createTables(in database: SQLiteDatabase) throws {
         try database.execute(
             """
+            PRAGMA page_size = 16384;
             PRAGMA journal_mode = OFF;
             PRAGMA synchronous = OFF;
             BEGIN;
