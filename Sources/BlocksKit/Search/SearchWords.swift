@@ -187,11 +187,22 @@ struct CodedSearchWords {
     /// range's slice.
     private var memo: [Int32] = []
     private static let unsplit: Range<Int32> = -1 ..< -1
+    /// By string: whether it starts and ends with ASCII (1), or not (0); -1 before it is looked at.
+    private var asciiEdges: [Int8]
 
     init(strings: RangeStrings) {
         self.strings = strings
         textWords = Array(repeating: Self.unsplit, count: strings.count)
         identifierWords = textWords
+        asciiEdges = Array(repeating: -1, count: strings.count)
+    }
+
+    private mutating func hasASCIIEdges(_ string: Int) -> Bool {
+        if asciiEdges[string] < 0 {
+            let utf8 = strings[string].utf8
+            asciiEdges[string] = utf8.first ?? 0 < 0x80 && utf8.last ?? 0 < 0x80 ? 1 : 0
+        }
+        return asciiEdges[string] == 1
     }
 
     /// Free text given as its parts, split at each space (a title or summary in one
@@ -199,7 +210,7 @@ struct CodedSearchWords {
     /// ASCII, where `TextNormalizer.words` always splits at a space; otherwise the parts
     /// are joined back and the whole text is split.
     mutating func addText(_ parts: ArraySlice<Int>, block: Int, field: SearchEngine.Field) {
-        guard parts.allSatisfy({ strings[$0].utf8.first ?? 0 < 0x80 && strings[$0].utf8.last ?? 0 < 0x80 }) else {
+        guard parts.allSatisfy({ hasASCIIEdges($0) }) else {
             return add(TextNormalizer.words(parts.map { strings[$0] }.joined(separator: " ")), block: block, field: field)
         }
         for part in parts { addWords(of: part, block: block, field: field) }

@@ -10,7 +10,8 @@ extension SearchIndexSlice {
         let (titles, summaries, tags) = (inLanguageOrder(columns.titles), inLanguageOrder(columns.summaries), inLanguageOrder(columns.tags))
         var words = CodedSearchWords(strings: columns.strings)
         var platforms: [ArraySlice<Int>: SearchIndexRow.Platforms] = [:]
-        var folded: [Int: String] = [:]
+        // By string, its fold once made: twelve tags a row were as many look-ups by hash.
+        var folded = [String?](repeating: nil, count: columns.strings.count)
         func fold(_ string: Int) -> String {
             if let known = folded[string] { return known }
             let text = TextNormalizer.fold(columns.strings[string])
@@ -32,8 +33,13 @@ extension SearchIndexSlice {
             }
             columns.codeNames[row]?.forEach { words.addIdentifier($0, block: block, field: .codeNames) }
             let platformCodes = columns.platforms[row] ?? []
-            let platformRow = platforms[platformCodes] ?? SearchIndexRow.Platforms(columns.platformTable(row))
-            platforms[platformCodes] = platformRow
+            let platformRow: SearchIndexRow.Platforms
+            if let known = platforms[platformCodes] {
+                platformRow = known
+            } else {
+                platformRow = SearchIndexRow.Platforms(columns.platformTable(row))
+                platforms[platformCodes] = platformRow
+            }
             rows.append(
                 SearchIndexRow(
                     name: columns.names[row], platforms: platformRow, level: columns.strings[columns.levels[row]],
