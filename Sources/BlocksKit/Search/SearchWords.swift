@@ -187,33 +187,48 @@ struct CodedSearchWords {
     /// range's slice.
     private var memo: [Int32] = []
     private static let unsplit: Range<Int32> = -1 ..< -1
-    /// By string: whether it starts and ends with ASCII (1), or not (0); -1 before it is looked at.
-    private var asciiEdges: [Int8]
+    /// By string: bit 0 set when it starts with ASCII, bit 1 when it ends with it, bit 2
+    /// once it has been looked at (an empty string counts as both).
+    private var asciiEdges: [UInt8]
+    /// The numbers of the words of parts that are split together (`addText`), by their codes.
+    private var joinedWords: [ArraySlice<Int>: Range<Int32>] = [:]
 
     init(strings: RangeStrings) {
         self.strings = strings
         textWords = Array(repeating: Self.unsplit, count: strings.count)
         identifierWords = textWords
-        asciiEdges = Array(repeating: -1, count: strings.count)
+        asciiEdges = Array(repeating: 0, count: strings.count)
     }
 
-    private mutating func hasASCIIEdges(_ string: Int) -> Bool {
-        if asciiEdges[string] < 0 {
+    private mutating func edges(_ string: Int) -> UInt8 {
+        if asciiEdges[string] == 0 {
             let utf8 = strings[string].utf8
-            asciiEdges[string] = utf8.first ?? 0 < 0x80 && utf8.last ?? 0 < 0x80 ? 1 : 0
+            asciiEdges[string] = 4 | (utf8.first ?? 0 < 0x80 ? 1 : 0) | (utf8.last ?? 0 < 0x80 ? 2 : 0)
         }
-        return asciiEdges[string] == 1
+        return asciiEdges[string]
     }
 
     /// Free text given as its parts, split at each space (a title or summary in one
-    /// language). Its words are its parts' words when every part starts and ends with
-    /// ASCII, where `TextNormalizer.words` always splits at a space; otherwise the parts
-    /// are joined back and the whole text is split.
+    /// language). `TextNormalizer.words` always splits at a space between two ASCII bytes,
+    /// so the text's words are those of its stretches between such spaces, each stretch
+    /// split as a whole: most are one part, whose words are remembered; a stretch of several
+    /// parts (a letter beyond ASCII beside a space, as in `menú principal`) is joined back
+    /// and split, and its words are remembered by its parts.
     mutating func addText(_ parts: ArraySlice<Int>, block: Int, field: SearchEngine.Field) {
-        guard parts.allSatisfy({ hasASCIIEdges($0) }) else {
-            return add(TextNormalizer.words(parts.map { strings[$0] }.joined(separator: " ")), block: block, field: field)
+        var stretchStart = parts.startIndex
+        for index in parts.indices {
+            let next = index + 1
+            guard next == parts.endIndex || (edges(parts[index]) & 2 != 0 && edges(parts[next]) & 1 != 0) else { continue }
+            let stretch = parts[stretchStart..<next]
+            if stretch.count == 1 {
+                addWords(of: stretch[stretchStart], block: block, field: field)
+            } else {
+                let words = joinedWords[stretch] ?? remember(stretch.map { strings[$0] }.joined(separator: " "), TextNormalizer.forEachASCIIWord, orSplit: TextNormalizer.words)
+                joinedWords[stretch] = words
+                post(words, block: block, field: field)
+            }
+            stretchStart = next
         }
-        for part in parts { addWords(of: part, block: block, field: field) }
     }
 
     /// The words of one string (a category).
