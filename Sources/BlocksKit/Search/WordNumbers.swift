@@ -9,8 +9,11 @@
 /// sequences may be the same word. No ASCII word is canonically equivalent to a folded
 /// word with other characters, so the two tables never hold the same word.
 struct WordNumbers: Sendable {
-    /// By slot: the entry there, or -1.
-    private var slots = [Int32](repeating: -1, count: 64)
+    /// By slot: 0 when empty, else the entry there plus one in the low half, and the high
+    /// half of the entry's hash. A probe that meets another word then mostly reads the slot
+    /// alone: the table of 210,000 words is larger than the caches, and reading each met
+    /// entry's hash was a cache miss a probe.
+    private var slots = [UInt64](repeating: 0, count: 64)
     /// By entry: its hash, its number, and where its bytes end in `bytes`.
     private var hashes: [UInt64] = []
     private var numbers: [Int] = []
@@ -40,13 +43,14 @@ struct WordNumbers: Sendable {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let mask = slots.count - 1
+        let high = hash & Self.highHalf
         var slot = Int(truncatingIfNeeded: hash ^ hash >> 32) & mask
-        while slots[slot] >= 0 {
-            let entry = Int(slots[slot])
-            if hashes[entry] == hash, holds(entry, text) { return numbers[entry] }
+        while slots[slot] != 0 {
+            let entry = Int(truncatingIfNeeded: slots[slot] & ~Self.highHalf) - 1
+            if slots[slot] & Self.highHalf == high, holds(entry, text) { return numbers[entry] }
             slot = (slot + 1) & mask
         }
-        slots[slot] = Int32(hashes.count)
+        slots[slot] = high | UInt64(hashes.count + 1)
         hashes.append(hash)
         numbers.append(next)
         bytes.append(contentsOf: text)
@@ -54,6 +58,8 @@ struct WordNumbers: Sendable {
         if hashes.count * 2 > slots.count { grow() }
         return next
     }
+
+    private static let highHalf: UInt64 = 0xFFFF_FFFF_0000_0000
 
     private func holds(_ entry: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = entry == 0 ? 0 : ends[entry - 1]
@@ -66,12 +72,12 @@ struct WordNumbers: Sendable {
 
     /// Twice the slots, every entry placed again by its hash: the table stays at most half full.
     private mutating func grow() {
-        slots = [Int32](repeating: -1, count: slots.count * 2)
+        slots = [UInt64](repeating: 0, count: slots.count * 2)
         let mask = slots.count - 1
         for (entry, hash) in hashes.enumerated() {
             var slot = Int(truncatingIfNeeded: hash ^ hash >> 32) & mask
-            while slots[slot] >= 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(entry)
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = hash & Self.highHalf | UInt64(entry + 1)
         }
     }
 }

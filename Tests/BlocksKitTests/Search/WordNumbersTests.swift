@@ -44,4 +44,15 @@ import Testing
             #expect(PackedStrings.encode(strings) == PackedStrings(strings).encoded, "\(strings.prefix(3))")
         }
     }
+
+    /// `vxbblfs` and `ohusgmt` share the high half of their FNV-1a hash (0x44b15b1e), which
+    /// a slot keeps, and the first of 64 slots they probe (40): the second meets the first
+    /// in its slot, and only their bytes tell them apart.
+    @Test func wordsWhoseSlotsKeepTheSameHashHalfAreStillTwoWords() {
+        var numbers = WordNumbers()
+        #expect(numbers.number(of: "vxbblfs", orNew: 0) == 0)
+        #expect(numbers.number(of: "ohusgmt", orNew: 1) == 1)
+        #expect(numbers.number(of: "vxbblfs", orNew: 2) == 0)
+        #expect(numbers.number(of: "ohusgmt", orNew: 2) == 1)
+    }
 }
