@@ -46,7 +46,8 @@ struct PackedStrings: Sendable, Equatable {
     /// packs its tags this way, 100,000 times for a first search of as many blocks.
     static func encode(_ strings: [String]) -> [UInt8] {
         blob(lengths: strings.lazy.map(\.utf8.count), byteCount: strings.reduce(0) { $0 + $1.utf8.count }) { blob in
-            for string in strings { blob += string.utf8 }
+            // `withUTF8`: appending a small string's `utf8` view went a byte at a time.
+            for var string in strings { string.withUTF8 { blob.append(contentsOf: $0) } }
         }
     }
 
@@ -73,7 +74,8 @@ struct PackedStrings: Sendable, Equatable {
     var count: Int { ends.count }
 
     mutating func append(_ string: String) {
-        bytes.append(contentsOf: string.utf8)
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
         ends.append(UInt32(bytes.count))
     }
 

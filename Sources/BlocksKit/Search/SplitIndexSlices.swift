@@ -18,6 +18,13 @@ extension SearchIndexSlice {
             folded[string] = text
             return text
         }
+        // A row's folded tags, the languages in order, gathered in one array kept for every row.
+        var tagScratch: [String] = []
+        func rowTags(_ row: Int) -> [String] {
+            tagScratch.removeAll(keepingCapacity: true)
+            for column in tags { column[row]?.forEach { tagScratch.append(fold($0)) } }
+            return tagScratch
+        }
         var rows: [SearchIndexRow] = []
         rows.reserveCapacity(order.count)
         for (block, row) in order.enumerated() {
@@ -44,7 +51,7 @@ extension SearchIndexSlice {
                 SearchIndexRow(
                     name: columns.names[row], platforms: platformRow, level: columns.strings[columns.levels[row]],
                     title: columns.englishTitle(row), foldedCategory: fold(columns.categories[row]),
-                    foldedTags: tags.flatMap { ($0[row] ?? []).map(fold) }))
+                    foldedTags: rowTags(row)))
         }
         self.init(names: order.map { columns.names[$0] }, rows: rows, words: words.postings.words, lists: words.postings.grouped)
     }
