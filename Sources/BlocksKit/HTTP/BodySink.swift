@@ -30,6 +30,9 @@ final class BodySink {
         self.partFile = partFile
         self.keepsBody = keepsBody
         self.reservedFreeBytes = reservedFreeBytes
+        // A body kept as well as written is a small part whose size the caller capped the
+        // limit at: room for all of it at once, not grown (and copied) chunk by chunk.
+        if keepsBody { body.reserveCapacity(Int(min(limit, Self.reservedBodyBytes))) }
         guard let partFile else {
             digest = nil
             return
@@ -51,6 +54,9 @@ final class BodySink {
             throw .file(path: partFile.path, reason: shortage)
         }
     }
+
+    /// The most a kept body reserves before its bytes arrive.
+    static let reservedBodyBytes: Int64 = 64 * 1024 * 1024
 
     /// The free space a download must leave on its disk (`TransferSettings.reservedFreeBytes`).
     private let reservedFreeBytes: Int64

@@ -236,16 +236,15 @@ struct RangeColumns {
         return keys
     }
 
-    /// What the stream throws for text that is JSON but not a range as we write it.
-    private static let unexpected = JSONReader.Failure(offset: 0, reason: "not a range as written")
+    private static let unexpected = JSONReader.Stream.unexpected
 
     private static func plain(_ text: String) throws(JSONReader.Failure) -> String {
-        guard (try? JSONFields.plain(text, path: "")) != nil else { throw unexpected }
+        guard TerminalText.firstControl(in: text) == nil else { throw unexpected }
         return text
     }
 
     private mutating func code(_ stream: inout JSONReader.Stream) throws(JSONReader.Failure) -> Int {
-        if stream.atString { return code(written: try Self.plain(try stream.string())) }
+        if stream.atString { return code(written: try stream.plainString()) }
         guard let code = code(number: try stream.int()) else { throw Self.unexpected }
         return code
     }

@@ -118,11 +118,40 @@ enum SplitIndexColumns {
 
         var data: Data { compact(.object([Key.schemaVersion: .int(SplitIndex.schemaVersion), SplitIndex.Key.strings: JSONFields.jsonArray(strings)])) }
 
+        /// Read as a stream (`JSONReader.Stream`) when it is as `data` writes it, a first
+        /// search's 100,000 strings without a `JSONValue` each; otherwise through `JSONFields`,
+        /// whose problems say where it is at fault.
         static func decode(_ data: Data, path: String) throws(RegistryEntryProblem) -> Dictionary {
-            try RegistryEntryProblem.reading(data, path: path) { (fields) throws(JSONFields.Problem) in
+            if let strings = try? JSONReader.stream(data, streamedStrings) { return Dictionary(strings: strings) }
+            return try RegistryEntryProblem.reading(data, path: path) { (fields) throws(JSONFields.Problem) in
                 try SplitIndexColumns.checkVersion(fields)
                 return Dictionary(strings: try fields.strings(SplitIndex.Key.strings))
             }
+        }
+
+        /// The strings of a dictionary holding its two keys and nothing else.
+        static func streamedStrings(_ stream: inout JSONReader.Stream) throws(JSONReader.Failure) -> [String] {
+            var (version, strings): (Int?, [String]?) = (nil, nil)
+            try stream.open("{")
+            var more = stream.first("}")
+            while more {
+                switch try stream.key() {
+                case Key.schemaVersion where version == nil: version = try stream.int()
+                case SplitIndex.Key.strings where strings == nil:
+                    var list: [String] = []
+                    try stream.open("[")
+                    var element = stream.first("]")
+                    while element {
+                        list.append(try stream.plainString())
+                        element = try stream.next("]")
+                    }
+                    strings = list
+                default: throw JSONReader.Stream.unexpected
+                }
+                more = try stream.next("}")
+            }
+            guard version == SplitIndex.schemaVersion, let strings else { throw JSONReader.Stream.unexpected }
+            return strings
         }
     }
 

@@ -140,6 +140,18 @@ enum JSONReader {
             return try cursor.string()
         }
 
+        /// A string free of control characters (`JSONFields.plain`), the one kind a file we
+        /// write holds.
+        mutating func plainString() throws(Failure) -> String {
+            let text = try string()
+            guard TerminalText.firstControl(in: text) == nil else { throw Self.unexpected }
+            return text
+        }
+
+        /// What a reader throws for JSON that is not the shape it reads, so its caller reads
+        /// the text again through `JSONFields`, whose problems name the place at fault.
+        static let unexpected = Failure(offset: 0, reason: "not the shape this reader takes")
+
         /// A number whose value is whole, as `parse` reads it.
         mutating func int() throws(Failure) -> Int {
             guard case .int(let value) = try cursor.number() else { throw cursor.failure("expected a whole number") }

@@ -107,4 +107,26 @@ import Testing
         // Some changes leave a range that is still one (a digit for a digit).
         #expect(taken > 0 && compared == taken)
     }
+
+    /// A dictionary is read as a stream when it is as `build` writes it, and through the
+    /// fields reader otherwise: to the same strings, or to the same refusal.
+    @Test func aDictionaryIsStreamedOnlyAsWritten() throws {
+        let dictionary = SplitIndexColumns.Dictionary(strings: ["tabs", "pestañas", "東京", "", "a\u{301}"])
+        let stream: (Data) -> [String]? = { data in try? JSONReader.stream(data, SplitIndexColumns.Dictionary.streamedStrings) }
+        #expect(stream(dictionary.data) == dictionary.strings)
+        #expect(try SplitIndexColumns.Dictionary.decode(dictionary.data, path: "dictionary").strings == dictionary.strings)
+        let text = String(decoding: dictionary.data, as: UTF8.self)
+        // Another writing of the same JSON, and an extra key the fields reader reads past.
+        for variant in [" { \"strings\" : [\"tabs\",\"pestañas\",\"東京\",\"\",\"a\\u0301\"] , \"schemaVersion\" : 3 } ",
+            text.replacingOccurrences(of: "{", with: "{\"extra\":[1],")] {
+            #expect(try SplitIndexColumns.Dictionary.decode(Data(variant.utf8), path: "dictionary").strings == dictionary.strings, "\(variant)")
+        }
+        #expect(stream(Data(text.replacingOccurrences(of: "{", with: "{\"extra\":[1],").utf8)) == nil)
+        // Refused by both: a control character, another version, a key twice, a string short.
+        for broken in [text.replacingOccurrences(of: "tabs", with: "ta\\u001bbs"), text.replacingOccurrences(of: ":3", with: ":4"),
+            text.replacingOccurrences(of: "{", with: "{\"schemaVersion\":3,"), String(text.dropLast(4))] {
+            #expect(stream(Data(broken.utf8)) == nil, "\(broken)")
+            #expect(throws: RegistryEntryProblem.self) { try SplitIndexColumns.Dictionary.decode(Data(broken.utf8), path: "dictionary") }
+        }
+    }
 }
