@@ -116,15 +116,13 @@ struct PackedStrings: Sendable, Equatable {
 /// Little-endian packing of integer lists, for posting lists and name ranks on disk.
 enum PackedIntegers {
     static func encode(_ values: [UInt32]) -> [UInt8] {
-        var result: [UInt8] = []
-        result.reserveCapacity(values.count * 4)
-        for value in values {
-            result.append(UInt8(truncatingIfNeeded: value))
-            result.append(UInt8(truncatingIfNeeded: value >> 8))
-            result.append(UInt8(truncatingIfNeeded: value >> 16))
-            result.append(UInt8(truncatingIfNeeded: value >> 24))
+        // Stored whole, not appended a byte at a time: the postings of 100,000 blocks are
+        // 4 million values, written while a first search waits.
+        [UInt8](unsafeUninitializedCapacity: values.count * 4) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            for (index, value) in values.enumerated() { raw.storeBytes(of: value.littleEndian, toByteOffset: index * 4, as: UInt32.self) }
+            initialized = values.count * 4
         }
-        return result
     }
 
     /// Nil when the byte count is not a multiple of four.

@@ -41,6 +41,14 @@ import Testing
         }
     }
 
+    @Test func integersArePackedLittleEndianAndBack() {
+        let values: [UInt32] = [0, 1, 0x0102_0304, .max, 0x8000_0000]
+        let packed = PackedIntegers.encode(values)
+        #expect(packed == [0, 0, 0, 0, 1, 0, 0, 0, 4, 3, 2, 1, 255, 255, 255, 255, 0, 0, 0, 128])
+        #expect(packed.withUnsafeBytes(PackedIntegers.decode) == values)
+        #expect(PackedIntegers.encode([]).isEmpty)
+    }
+
     @Test func aDamagedChunkIsNoList() {
         let lists = Self.lists(seed: 3, count: 20)
         let bytes = PostingChunks.encode(JoinedPostings(lists: lists), words: 0..<20)
