@@ -63,7 +63,8 @@ import Testing
             ("\"versions\":[", "\"versions\":[99999999,"),  // a code past the dictionary
             ("\"platforms\":[", "\"platforms\":[null,"),  // platforms missing for a row
             ("\"names\":[0,", "\"names\":[5,"),  // more shared than the name before has
-            ("\"names\":[", "\"names\":[0,\"a\\u0007b\","),  // a name that is not plain
+            ("\"names\":[0,\"", "\"names\":[0,\"\\u0007"),  // a name that is not plain
+            ("\"summaries\":{\"e", "\"summaries\":{\"\\u0007e"),  // a language that is not plain
         ]
         var refused = 0
         for (from, to) in damaged {
