@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A registry made by `blocks build` (or a mirror of one), read from a folder or over
 /// HTTP(S). Both read `index.json` first; blocks come from the per-block archives, which
 /// are checked against the index's SHA-256 before anything is extracted.
@@ -143,27 +145,67 @@ public struct BuiltRegistrySource: RegistrySource {
         _ body: (Value) throws -> Void
     ) throws {
         if case .remote(let base) = root { deriveRangesFromFeed(split, base: base) }
-        let contents = try parts([split.dictionary] + split.ranges.map(\.file))
-        let dictionary = try decodedDictionary(contents[0], split: split)
-        let ranges = zip(split.ranges, contents.dropFirst()).sorted { $0.0.first < $1.0.first }
+        let ranges = split.ranges.sorted { $0.first < $1.first }
+        // The dictionary and a range for each core come first; the other ranges are fetched
+        // on another thread while those are read, so the cores do not wait for every range's
+        // last byte (a first search of 100,000 blocks left one idle for 50 ms).
+        let early = min(ranges.count, ConcurrentMap.cores)
+        let first = try parts([split.dictionary] + ranges.prefix(early).map(\.file))
+        let later = ranges.count > early ? PartsInFlight { [self] in try parts(ranges.dropFirst(early).map(\.file)) } : nil
+        // The fetch never outlives the read, whichever way the read ends.
+        defer { later?.wait() }
+        let dictionary = try decodedDictionary(first[0], split: split)
+        let location = self.location
         var lastName: String?
         // Each range is read, stripped of unsafe names and put in name order on a core of
         // its own, while this thread hands the ranges before it to `body`.
-        try ConcurrentMap.forEachInOrder(ranges, ahead: ahead) { range, data in
-            Result { () throws(RegistryEntryProblem) in
-                let columns = try RangeColumns(data, path: range.file.path, dictionary: dictionary)
-                let (order, dropped) = columns.nameOrder()
-                let names = (first: order.first.map { columns.names[$0] }, last: order.last.map { columns.names[$0] })
-                return DecodedRange(value: transform(columns, order), names: names, dropped: dropped)
-            }.map { (path: range.file.path, decoded: $0) }
+        try ConcurrentMap.forEachInOrder(Array(ranges.enumerated()), ahead: ahead) { index, range in
+            Result { () throws -> (path: String, decoded: DecodedRange<Value>) in
+                let data = index < early ? first[1 + index] : try later!.parts()[index - early]
+                do throws(RegistryEntryProblem) {
+                    let columns = try RangeColumns(data, path: range.file.path, dictionary: dictionary)
+                    let (order, dropped) = columns.nameOrder()
+                    let names = (first: order.first.map { columns.names[$0] }, last: order.last.map { columns.names[$0] })
+                    return (range.file.path, DecodedRange(value: transform(columns, order), names: names, dropped: dropped))
+                } catch {
+                    throw RegistryError.invalidIndex(location: location, reason: error.reason)
+                }
+            }
         } _: { result in
-            let range = try result.mapError { RegistryError.invalidIndex(location: location, reason: $0.reason) }.get()
+            let range = try result.get()
             range.decoded.dropped.forEach(warnDropped)
             if let first = range.decoded.names.first, let lastName, first < lastName {
                 throw RegistryError.invalidIndex(location: location, reason: "\(range.path) holds '\(first)', which comes before the range listed ahead of it")
             }
             lastName = range.decoded.names.last ?? lastName
             try body(range.decoded.value)
+        }
+    }
+
+    /// Parts being fetched on another thread (`forEachRange`), for the threads that read
+    /// them to wait for.
+    private final class PartsInFlight: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        /// Written once, before `done` is signalled; read only after waiting for it.
+        private var fetched: Result<[Data], Error> = .success([])
+
+        init(_ fetch: @escaping @Sendable () throws -> [Data]) {
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                fetched = Result { try fetch() }
+                done.signal()
+            }
+        }
+
+        /// Waits until the fetch is over.
+        func wait() {
+            done.wait()
+            done.signal()
+        }
+
+        /// The parts, in the order asked for, once fetched; the fetch's error if it failed.
+        func parts() throws -> [Data] {
+            wait()
+            return try fetched.get()
         }
     }
 

@@ -132,6 +132,58 @@ import Testing
         try Data(StableJSONWriter.line(.object(index))).write(to: registry.appendingPathComponent("index.json"))
     }
 
+    /// The dictionary and a range a core are fetched first, the other ranges on another
+    /// thread while those are read (`BuiltRegistrySource.forEachRange`). Over forty ranges,
+    /// more than the cores of any machine the tests run on: each part is fetched once and
+    /// the blocks come in name order; a later range that is missing or damaged fails the
+    /// read with its path, and leaves no partial file in the cache.
+    @Test func laterRangesFetchedWhileTheFirstAreReadAreCheckedAsTheFirst() throws {
+        defer { delete() }
+        #expect(try build().code == 0)
+        let dictionary = try SplitIndexColumns.Dictionary.decode(try part(try layout().dictionary), path: "dictionary")
+        let all = try entries(try layout())
+        let names = (0..<40).map { String(format: "blk-%02d", $0) }
+        try resplit(names.enumerated().map { number, name in
+            var entry = all[number % all.count]
+            entry.manifest.name = name
+            return (first: name, entries: [entry])
+        }, dictionary: dictionary)
+        #expect(ConcurrentMap.cores < names.count)
+        let server = try Nginx(root: registry)
+        defer { server.stop() }
+        var caches = 0
+        func list() -> (result: CommandResult, cache: URL) {
+            caches += 1
+            let cache = folder.appendingPathComponent("cache-\(caches)")
+            return (project.run(["list", "--json", "--registry", server.baseURL], environment: ["XDG_CACHE_HOME": cache.path]), cache)
+        }
+        func partialFiles(_ cache: URL) -> [String] {
+            (FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".part") || $0.contains(".tmp") }
+        }
+        let whole = list()
+        #expect(whole.result.code == 0, "\(whole.result.errors)")
+        let listed = (try JSONSerialization.jsonObject(with: Data(whole.result.output.utf8)) as? [String: Any])?["blocks"] as? [[String: Any]]
+        #expect(listed?.compactMap { $0["name"] as? String } == names)
+        let fetched = server.requests(atLeast: 42).map(\.path).filter { $0.hasPrefix("/index/") }
+        #expect(fetched.count == 41 && Set(fetched).count == 41, "\(fetched)")
+
+        let late = try layout().ranges[30].file
+        let original = try part(late)
+        try FileManager.default.removeItem(at: registry.appendingPathComponent(late.path))
+        let missing = list()
+        #expect(missing.result.code != 0 && missing.result.errors.contains(late.path), "\(missing.result.errors)")
+        #expect(partialFiles(missing.cache).isEmpty)
+        var damaged = original
+        damaged[damaged.count / 2] ^= 0x01
+        try damaged.write(to: registry.appendingPathComponent(late.path))
+        let forged = list()
+        #expect(forged.result.code != 0 && forged.result.errors.contains(late.path), "\(forged.result.errors)")
+        #expect(partialFiles(forged.cache).isEmpty)
+        // From a folder too: the later parts are read and checked on the other thread.
+        let local = project.run(["list", "--registry", registry.path])
+        #expect(local.code != 0 && local.errors.contains(late.path), "\(local.errors)")
+    }
+
     /// Search and list read a split index range after range (so a large one is never held
     /// whole): over two ranges they give what one range gives, and ranges listed out of
     /// name order are refused rather than listed unsorted.
