@@ -85,6 +85,17 @@ struct PackedStrings: Sendable, Equatable {
         ends.append(UInt32(bytes.count))
     }
 
+    /// Appends bytes that are not text (another packed list, say), read back with `withBytes`.
+    mutating func append(bytes more: [UInt8]) {
+        bytes.append(contentsOf: more)
+        ends.append(UInt32(bytes.count))
+    }
+
+    /// Calls `body` with the bytes of entry `index`.
+    func withBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range(index)])) }
+    }
+
     func range(_ index: Int) -> Range<Int> {
         (index == 0 ? 0 : Int(ends[index - 1]))..<Int(ends[index])
     }

@@ -153,7 +153,7 @@ public final class SearchIndex {
         }
         let sliced = try Self.sliceSource(of: source)?.searchIndexSlices { slice in
             builder.add(slice)
-            write { try $0.append(slice.rows) }
+            write { try $0.append(groups: slice.rowGroups, rows: slice.rows.count) }
         }
         if sliced != true {
             try source.searchableBlocks(inSlices: { slice in

@@ -13,6 +13,16 @@ struct SearchIndexSlice: Sendable {
     /// first block numbered 0 (`OrderedPostings`).
     var words: PackedStrings
     var lists: PostingLists
+    /// `rows` as the index stores them (`RowGroups`), encoded on the slice's core.
+    var rowGroups: [[UInt8]]
+
+    init(names: [String], rows: [SearchIndexRow], words: PackedStrings, lists: PostingLists) {
+        self.names = names
+        self.rows = rows
+        self.words = words
+        self.lists = lists
+        rowGroups = RowGroups.encode(rows)
+    }
 }
 
 /// A source that hands the search index its blocks as `SearchIndexSlice`s, and gives back

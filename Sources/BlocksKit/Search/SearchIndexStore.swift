@@ -11,8 +11,9 @@ final class SearchIndexStore: SearchCorpus {
     /// may still list one. 5: postings of the code names field (`CodeNames`) and the
     /// code files they were read from. 6: a split registry's manifests are left to the
     /// registry (`manifestsInSource`), and each row's tags are in language order. 7: posting
-    /// lists in chunks of words (`PostingChunks`), not a row per word.
-    static let layoutVersion = 7
+    /// lists in chunks of words (`PostingChunks`), not a row per word. 8: rows in groups of
+    /// blocks (`RowGroups`), not a row per block.
+    static let layoutVersion = 8
 
     let path: String
     /// What the index was built from; `SearchIndex` compares it with the source's now.
@@ -97,41 +98,38 @@ final class SearchIndexStore: SearchCorpus {
     }
 
     func filterRecords() throws -> [BlockFilterRecord] {
-        let statement = try database.prepare("SELECT level, category, platforms, tags FROM blocks ORDER BY id")
         var records: [BlockFilterRecord] = []
         records.reserveCapacity(blockCount)
-        while try statement.step() {
-            guard let platforms = statement.withBytes(2, PackedStrings.init(encoded:)), platforms.count % 2 == 0,
-                let tags = statement.withBytes(3, PackedStrings.init(encoded:))
-            else { throw SearchIndexError.damaged("a block's filter data in \(path) is unreadable") }
-            var platformTable: [String: String] = [:]
-            for pair in stride(from: 0, to: platforms.count, by: 2) { platformTable[platforms[pair]] = platforms[pair + 1] }
-            records.append(
-                BlockFilterRecord(
-                    platforms: platformTable, level: statement.text(0), foldedCategory: statement.text(1), foldedTags: tags.strings))
+        try forEachGroup { first, group in
+            for row in 0..<group.count {
+                guard let record = group.filterRecord(row) else { throw SearchIndexError.damaged("block \(first + row)'s filter data in \(path) is unreadable") }
+                records.append(record)
+            }
         }
-        guard records.count == blockCount else { throw SearchIndexError.damaged("\(path) lacks some blocks") }
         return records
     }
 
     func listings(of blocks: [Int]) throws -> [SearchListing] {
-        let columns = "SELECT id, name, platform_text, level, title FROM blocks"
-        func listing(_ statement: SQLiteStatement) -> SearchListing {
-            SearchListing(name: statement.text(1), platforms: statement.text(2), level: statement.text(3), title: statement.text(4))
-        }
         var rows: [Int: SearchListing] = [:]
         if blocks.count * 4 > blockCount {
-            // Most of the catalog: one pass is cheaper than a lookup per block.
-            let statement = try database.prepare(columns)
-            while try statement.step() { rows[statement.integer(0)] = listing(statement) }
+            // Most of the catalog: one pass is cheaper than a look-up per block.
+            try forEachGroup { first, group in
+                for row in 0..<group.count { rows[first + row] = group.listing(row) }
+            }
         } else {
-            // A few blocks, by id: for the 20 rows of a table, a pass over 100,000 cost a
-            // few milliseconds.
-            let statement = try database.prepare(columns + " WHERE id = ?")
+            // A few blocks: the group that holds each, a look-up a group.
+            let statement = try database.prepare("SELECT first, data FROM rows WHERE first <= ? ORDER BY first DESC LIMIT 1")
+            var groups: [Int: RowGroups.Group] = [:]
             for block in blocks where rows[block] == nil {
                 statement.reset()
                 statement.bind(1, block)
-                if try statement.step() { rows[block] = listing(statement) }
+                guard try statement.step() else { continue }
+                let first = statement.integer(0)
+                guard let group = groups[first] ?? statement.withBytes(1, RowGroups.Group.init(encoded:)) else {
+                    throw SearchIndexError.damaged("the rows from block \(first) in \(path) are unreadable")
+                }
+                groups[first] = group
+                if block - first < group.count { rows[block] = group.listing(block - first) }
             }
         }
         return try blocks.map { block in
@@ -140,6 +138,21 @@ final class SearchIndexStore: SearchCorpus {
             }
             return row
         }
+    }
+
+    /// Every group of rows in block order, each with its first block; throws unless they
+    /// follow each other from block 0 to the last.
+    private func forEachGroup(_ body: (_ first: Int, RowGroups.Group) throws -> Void) throws {
+        let statement = try database.prepare("SELECT first, data FROM rows ORDER BY first")
+        var next = 0
+        while try statement.step() {
+            guard statement.integer(0) == next, let group = statement.withBytes(1, RowGroups.Group.init(encoded:)) else {
+                throw SearchIndexError.damaged("the rows from block \(next) in \(path) are missing or unreadable")
+            }
+            try body(next, group)
+            next += group.count
+        }
+        guard next == blockCount else { throw SearchIndexError.damaged("\(path) lacks some blocks") }
     }
 
     /// Only these manifests are decoded.
@@ -166,7 +179,7 @@ final class SearchIndexStore: SearchCorpus {
     /// a half-written index.
     final class Writer {
         private let database: SQLiteDatabase
-        private let blockRows: SQLiteStatement
+        private let rowGroups: SQLiteStatement
         private let manifestRows: SQLiteStatement
         /// The id the next block gets: its position among all the blocks added.
         private(set) var blockCount = 0
@@ -176,11 +189,7 @@ final class SearchIndexStore: SearchCorpus {
         init(path: String) throws {
             database = try SQLiteDatabase(path: path, readOnly: false)
             try SearchIndexStore.createTables(in: database)
-            blockRows = try database.prepare(
-                """
-                INSERT INTO blocks (id, name, platform_text, level, title, category, platforms, tags)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            rowGroups = try database.prepare("INSERT INTO rows (first, data) VALUES (?, ?)")
             manifestRows = try database.prepare("INSERT INTO manifests (id, json) VALUES (?, ?)")
         }
 
@@ -190,34 +199,32 @@ final class SearchIndexStore: SearchCorpus {
         /// one), then written in order.
         func append(_ manifests: [BlockManifest]) throws {
             let encoded = ConcurrentMap.map(manifests) { (SearchIndexRow($0), StableJSONWriter.line($0.jsonValue)) }
-            for (row, json) in encoded {
+            for (block, (_, json)) in encoded.enumerated() {
                 manifestRows.reset()
-                manifestRows.bind(1, blockCount)
+                manifestRows.bind(1, blockCount + block)
                 manifestRows.bind(2, bytes: json)
                 try manifestRows.run()
-                try append(row)
             }
+            let rows = encoded.map(\.0)
+            try insert(RowGroups.encode(rows), rows: rows.count)
         }
 
-        /// Rows without their manifests: the blocks of a source that gives the manifests
-        /// itself (`SearchIndexSliceSource`). `finish` then marks the index so.
-        func append(_ rows: [SearchIndexRow]) throws {
+        /// Rows without their manifests, as groups made on the slice's core: the blocks of a
+        /// source that gives the manifests itself (`SearchIndexSliceSource`). `finish` then
+        /// marks the index so.
+        func append(groups: [[UInt8]], rows: Int) throws {
             manifestsInSource = true
-            for row in rows { try append(row) }
+            try insert(groups, rows: rows)
         }
 
-        private func append(_ row: SearchIndexRow) throws {
-            blockRows.reset()
-            blockRows.bind(1, blockCount)
-            blockRows.bind(2, row.name)
-            blockRows.bind(3, row.platforms.text)
-            blockRows.bind(4, row.level)
-            blockRows.bind(5, row.title)
-            blockRows.bind(6, row.foldedCategory)
-            blockRows.bind(7, bytes: row.platforms.packed)
-            blockRows.bind(8, bytes: row.foldedTags)
-            try blockRows.run()
-            blockCount += 1
+        private func insert(_ groups: [[UInt8]], rows: Int) throws {
+            for (group, count) in zip(groups, RowGroups.counts(of: rows)) {
+                rowGroups.reset()
+                rowGroups.bind(1, blockCount)
+                rowGroups.bind(2, bytes: group)
+                try rowGroups.run()
+                blockCount += count
+            }
         }
 
         /// Writes the words, postings and names of every block appended, and commits.
@@ -251,9 +258,7 @@ final class SearchIndexStore: SearchCorpus {
             BEGIN;
             CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
             CREATE TABLE postings (first_word INTEGER PRIMARY KEY, lists BLOB NOT NULL);
-            CREATE TABLE blocks (
-                id INTEGER PRIMARY KEY, name TEXT NOT NULL, platform_text TEXT NOT NULL, level TEXT NOT NULL,
-                title TEXT NOT NULL, category TEXT NOT NULL, platforms BLOB NOT NULL, tags BLOB NOT NULL);
+            CREATE TABLE rows (first INTEGER PRIMARY KEY, data BLOB NOT NULL);
             CREATE TABLE manifests (id INTEGER PRIMARY KEY, json BLOB NOT NULL);
             """)
     }
