@@ -238,11 +238,6 @@ struct RangeColumns {
 
     private static let unexpected = JSONReader.Stream.unexpected
 
-    private static func plain(_ text: String) throws(JSONReader.Failure) -> String {
-        guard TerminalText.firstControl(in: text) == nil else { throw unexpected }
-        return text
-    }
-
     private mutating func code(_ stream: inout JSONReader.Stream) throws(JSONReader.Failure) -> Int {
         if stream.atString { return code(written: try stream.plainString()) }
         guard let code = code(number: try stream.int()) else { throw Self.unexpected }
@@ -286,7 +281,7 @@ struct RangeColumns {
         try stream.open("{")
         var more = stream.first("}")
         while more {
-            let language = try Self.plain(try stream.key())
+            let language = try JSONReader.Stream.plain(try stream.key())
             guard result[language] == nil else { throw Self.unexpected }
             result[language] = try lists(&stream)
             more = try stream.next("}")
@@ -302,7 +297,7 @@ struct RangeColumns {
             let shared = try stream.int()
             guard try stream.next("]") else { throw unexpected }
             guard let text = decoder.name(shared: shared, rest: try stream.string()) else { throw unexpected }
-            decoder.names.append(try plain(text))
+            decoder.names.append(try JSONReader.Stream.plain(text))
             more = try stream.next("]")
         }
         return decoder.names

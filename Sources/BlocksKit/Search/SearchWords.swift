@@ -182,9 +182,8 @@ struct CodedSearchWords {
     private var textWords: [Range<Int32>]
     /// By string: the same for its words as an identifier (`SearchWords.identifierWords`).
     private var identifierWords: [Range<Int32>]
-    /// The numbers of the words of every string split so far, one string after another: an
-    /// array for each, made and freed for each of 20,000 strings a range, was a tenth of a
-    /// range's slice.
+    /// The numbers of the words of every string split so far, one string after another,
+    /// rather than an array for each of the 20,000 strings a range splits, made and freed.
     private var memo: [Int32] = []
     private static let unsplit: Range<Int32> = -1 ..< -1
     /// By string: bit 0 set when it starts with ASCII, bit 1 when it ends with it, bit 2
@@ -223,9 +222,10 @@ struct CodedSearchWords {
             if stretch.count == 1 {
                 addWords(of: stretch[stretchStart], block: block, field: field)
             } else {
-                let words = joinedWords[stretch] ?? remember(stretch.map { strings[$0] }.joined(separator: " "), TextNormalizer.forEachASCIIWord, orSplit: TextNormalizer.words)
-                joinedWords[stretch] = words
-                post(words, block: block, field: field)
+                if joinedWords[stretch] == nil {
+                    joinedWords[stretch] = remember(stretch.map { strings[$0] }.joined(separator: " "), TextNormalizer.forEachASCIIWord, orSplit: TextNormalizer.words)
+                }
+                post(joinedWords[stretch]!, block: block, field: field)
             }
             stretchStart = next
         }
