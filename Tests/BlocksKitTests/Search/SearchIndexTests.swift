@@ -121,26 +121,12 @@ import Testing
             try bytes.prefix(bytes.count / 3).write(to: fixture.indexURL)
         case "postings":
             // A sound file whose every chunk of posting lists lost its last posting.
-            let program = """
-                import sqlite3, sys
-                db = sqlite3.connect(sys.argv[1])
-                assert db.execute("UPDATE postings SET lists = substr(lists, 1, length(lists) - 4)").rowcount > 0
-                db.commit()
-                """
-            let run = try ArchiveTool.python(program, [fixture.indexURL.path])
-            #expect(run.status == 0, "\(run.errors)")
-        case "rows", "a group of rows":
-            // Every group of rows three bytes short, or the last group gone.
-            let change = damage == "rows"
-                ? "UPDATE rows SET data = substr(data, 1, length(data) - 3)" : "DELETE FROM rows WHERE first = (SELECT max(first) FROM rows)"
-            let program = """
-                import sqlite3, sys
-                db = sqlite3.connect(sys.argv[1])
-                assert db.execute(sys.argv[2]).rowcount > 0
-                db.commit()
-                """
-            let run = try ArchiveTool.python(program, [fixture.indexURL.path, change])
-            #expect(run.status == 0, "\(run.errors)")
+            try Self.change(fixture.indexURL.path, "UPDATE postings SET lists = substr(lists, 1, length(lists) - 4)")
+        case "rows":
+            // Every group of rows three bytes short.
+            try Self.change(fixture.indexURL.path, "UPDATE rows SET data = substr(data, 1, length(data) - 3)")
+        case "a group of rows":
+            try Self.change(fixture.indexURL.path, "DELETE FROM rows WHERE first = (SELECT max(first) FROM rows)")
         default:
             try Data().write(to: fixture.indexURL)
         }
@@ -156,6 +142,19 @@ import Testing
         #expect(try fixture.open().finalStatus() == .reused)
     }
 
+    /// Runs one SQL statement on an index file with Python's `sqlite3`, a hand from outside
+    /// the tool, and expects it to change a row at least.
+    static func change(_ path: String, _ statement: String) throws {
+        let program = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            assert db.execute(sys.argv[2]).rowcount > 0
+            db.commit()
+            """
+        let run = try ArchiveTool.python(program, [path, statement])
+        #expect(run.status == 0, "\(run.errors)")
+    }
+
     /// The filters read every group of rows: a group that is gone or damaged is found out
     /// by a filtered search too, and the index rebuilt.
     @Test func aFilteredSearchReplacesAnIndexWhoseRowsAreDamaged() throws {
@@ -164,14 +163,7 @@ import Testing
         let filters = SearchEngine.Filters(level: "intermediate")
         let expected = try fixture.open().search("tabs", filters: filters).hits.map(\.manifest.name)
         #expect(!expected.isEmpty)
-        let program = """
-            import sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            assert db.execute("UPDATE rows SET data = zeroblob(length(data))").rowcount > 0
-            db.commit()
-            """
-        let run = try ArchiveTool.python(program, [fixture.indexURL.path])
-        #expect(run.status == 0, "\(run.errors)")
+        try Self.change(fixture.indexURL.path, "UPDATE rows SET data = zeroblob(length(data))")
         let index = try fixture.open()
         #expect(try index.search("tabs", filters: filters).hits.map(\.manifest.name) == expected)
         #expect(index.finalStatus() == .built)
