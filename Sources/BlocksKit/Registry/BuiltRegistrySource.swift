@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A registry made by `blocks build` (or a mirror of one), read from a folder or over
 /// HTTP(S). Both read `index.json` first; blocks come from the per-block archives, which
 /// are checked against the index's SHA-256 before anything is extracted.
@@ -151,9 +149,9 @@ public struct BuiltRegistrySource: RegistrySource {
         // last byte (a first search of 100,000 blocks left one idle for 50 ms).
         let early = min(ranges.count, ConcurrentMap.cores)
         let first = try parts([split.dictionary] + ranges.prefix(early).map(\.file))
-        let later = ranges.count > early ? PartsInFlight { [self] in try parts(ranges.dropFirst(early).map(\.file)) } : nil
+        let later = ranges.count > early ? InFlight { [self] in Result { try parts(ranges.dropFirst(early).map(\.file)) } } : nil
         // The fetch never outlives the read, whichever way the read ends.
-        defer { later?.wait() }
+        defer { _ = later?.value }
         let dictionary = try decodedDictionary(first[0], split: split)
         let location = self.location
         var lastName: String?
@@ -161,7 +159,7 @@ public struct BuiltRegistrySource: RegistrySource {
         // its own, while this thread hands the ranges before it to `body`.
         try ConcurrentMap.forEachInOrder(Array(ranges.enumerated()), ahead: ahead) { index, range in
             Result { () throws -> (path: String, decoded: DecodedRange<Value>) in
-                let data = index < early ? first[1 + index] : try later!.parts()[index - early]
+                let data = index < early ? first[1 + index] : try later!.value.get()[index - early]
                 do throws(RegistryEntryProblem) {
                     let columns = try RangeColumns(data, path: range.file.path, dictionary: dictionary)
                     let (order, dropped) = columns.nameOrder()
@@ -179,33 +177,6 @@ public struct BuiltRegistrySource: RegistrySource {
             }
             lastName = range.decoded.names.last ?? lastName
             try body(range.decoded.value)
-        }
-    }
-
-    /// Parts being fetched on another thread (`forEachRange`), for the threads that read
-    /// them to wait for.
-    private final class PartsInFlight: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        /// Written once, before `done` is signalled; read only after waiting for it.
-        private var fetched: Result<[Data], Error> = .success([])
-
-        init(_ fetch: @escaping @Sendable () throws -> [Data]) {
-            DispatchQueue.global(qos: .userInitiated).async { [self] in
-                fetched = Result { try fetch() }
-                done.signal()
-            }
-        }
-
-        /// Waits until the fetch is over.
-        func wait() {
-            done.wait()
-            done.signal()
-        }
-
-        /// The parts, in the order asked for, once fetched; the fetch's error if it failed.
-        func parts() throws -> [Data] {
-            wait()
-            return try fetched.get()
         }
     }
 

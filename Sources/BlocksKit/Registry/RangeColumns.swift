@@ -213,10 +213,7 @@ struct RangeColumns {
     /// key but the ten, or one met twice.
     private mutating func read(_ stream: inout JSONReader.Stream) throws(JSONReader.Failure) -> Set<String> {
         var keys: Set<String> = []
-        try stream.open("{")
-        var more = stream.first("}")
-        while more {
-            let key = try stream.key()
+        try stream.forEachMember { (stream, key) throws(JSONReader.Failure) in
             guard keys.insert(key).inserted else { throw Self.unexpected }
             switch key {
             case Key.schemaVersion: guard try stream.int() == SplitIndex.schemaVersion else { throw Self.unexpected }
@@ -231,7 +228,6 @@ struct RangeColumns {
             case Key.tags: tags = try languages(&stream)
             default: throw Self.unexpected
             }
-            more = try stream.next("}")
         }
         return keys
     }
@@ -246,60 +242,41 @@ struct RangeColumns {
 
     private mutating func codes(_ stream: inout JSONReader.Stream) throws(JSONReader.Failure) -> [Int] {
         var result: [Int] = []
-        try stream.open("[")
-        var more = stream.first("]")
-        while more {
-            result.append(try code(&stream))
-            more = try stream.next("]")
-        }
+        try stream.forEachElement { (stream) throws(JSONReader.Failure) in result.append(try code(&stream)) }
         return result
     }
 
     private mutating func lists(_ stream: inout JSONReader.Stream) throws(JSONReader.Failure) -> CodeLists {
         var result = CodeLists()
-        try stream.open("[")
-        var more = stream.first("]")
-        while more {
-            if try stream.null() {
-                result.appendNull()
-            } else {
-                try stream.open("[")
-                var codes = stream.first("]")
-                while codes {
-                    result.append(try code(&stream))
-                    codes = try stream.next("]")
-                }
-                result.endRow()
-            }
-            more = try stream.next("]")
+        try stream.forEachElement { (stream) throws(JSONReader.Failure) in
+            if try stream.null() { return result.appendNull() }
+            try stream.forEachElement { (stream) throws(JSONReader.Failure) in result.append(try code(&stream)) }
+            result.endRow()
         }
         return result
     }
 
     private mutating func languages(_ stream: inout JSONReader.Stream) throws(JSONReader.Failure) -> [String: CodeLists] {
         var result: [String: CodeLists] = [:]
-        try stream.open("{")
-        var more = stream.first("}")
-        while more {
-            let language = try JSONReader.Stream.plain(try stream.key())
+        try stream.forEachMember { (stream, key) throws(JSONReader.Failure) in
+            let language = try JSONReader.Stream.plain(key)
             guard result[language] == nil else { throw Self.unexpected }
             result[language] = try lists(&stream)
-            more = try stream.next("}")
         }
         return result
     }
 
+    /// The front-coded names: a shared count and the rest, pair after pair.
     private static func names(_ stream: inout JSONReader.Stream) throws(JSONReader.Failure) -> [String] {
         var decoder = FrontCodedNames()
-        try stream.open("[")
-        var more = stream.first("]")
-        while more {
-            let shared = try stream.int()
-            guard try stream.next("]") else { throw unexpected }
-            guard let text = decoder.name(shared: shared, rest: try stream.string()) else { throw unexpected }
+        var shared: Int?
+        try stream.forEachElement { (stream) throws(JSONReader.Failure) in
+            guard let count = shared else { return shared = try stream.int() }
+            guard let text = decoder.name(shared: count, rest: try stream.string()) else { throw unexpected }
             decoder.names.append(try JSONReader.Stream.plain(text))
-            more = try stream.next("]")
+            shared = nil
         }
+        guard shared == nil else { throw unexpected }
         return decoder.names
     }
 }

@@ -132,23 +132,15 @@ enum SplitIndexColumns {
         /// The strings of a dictionary holding its two keys and nothing else.
         static func streamedStrings(_ stream: inout JSONReader.Stream) throws(JSONReader.Failure) -> [String] {
             var (version, strings): (Int?, [String]?) = (nil, nil)
-            try stream.open("{")
-            var more = stream.first("}")
-            while more {
-                switch try stream.key() {
+            try stream.forEachMember { (stream, key) throws(JSONReader.Failure) in
+                switch key {
                 case Key.schemaVersion where version == nil: version = try stream.int()
                 case SplitIndex.Key.strings where strings == nil:
                     var list: [String] = []
-                    try stream.open("[")
-                    var element = stream.first("]")
-                    while element {
-                        list.append(try stream.plainString())
-                        element = try stream.next("]")
-                    }
+                    try stream.forEachElement { (stream) throws(JSONReader.Failure) in list.append(try stream.plainString()) }
                     strings = list
                 default: throw JSONReader.Stream.unexpected
                 }
-                more = try stream.next("}")
             }
             guard version == SplitIndex.schemaVersion, let strings else { throw JSONReader.Stream.unexpected }
             return strings

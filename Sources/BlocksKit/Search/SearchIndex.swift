@@ -328,29 +328,28 @@ public final class SearchIndex {
 
 /// A source's fingerprint, computed on another thread, with the stamp of the code files
 /// its index was built from.
-final class FingerprintCheck: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    /// Written once by the worker before it signals `done`, read after `wait`.
-    private var fingerprint: String?
-    private var codeStamp = ""
+final class FingerprintCheck: Sendable {
+    private struct Stamps: Sendable {
+        let fingerprint: String?
+        let codeStamp: String
+    }
+
+    private let stamps: InFlight<Stamps>
 
     init(_ source: RegistrySource, codeFiles: PackedStrings = PackedStrings()) {
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            fingerprint = source.searchFingerprinting?.searchFingerprint
-            codeStamp = (source.readingSource as? CatalogSource)?.codeStamp(of: codeFiles) ?? ""
-            done.signal()
+        stamps = InFlight {
+            Stamps(
+                fingerprint: source.searchFingerprinting?.searchFingerprint,
+                codeStamp: (source.readingSource as? CatalogSource)?.codeStamp(of: codeFiles) ?? "")
         }
     }
 
     /// The source's own fingerprint.
-    func wait() -> String? {
-        done.wait()
-        done.signal()
-        return fingerprint
-    }
+    func wait() -> String? { stamps.value.fingerprint }
 
     /// What the index stores when it is current (`SearchIndex.fingerprint`).
     func withCodeStamp() -> String? {
-        wait().map { SearchIndex.fingerprint($0, codeStamp: codeStamp) }
+        let stamps = stamps.value
+        return stamps.fingerprint.map { SearchIndex.fingerprint($0, codeStamp: stamps.codeStamp) }
     }
 }
